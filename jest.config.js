@@ -1,0 +1,10 @@
+/** Tests run TypeScript through swc (fast, no type-check); `npm test` type-checks first with tsc. */
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+module.exports = {
+  testEnvironment: 'node',
+  transform,
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 30000,
+  // Servers and terraform are real; two cores on CI machines.
+  maxWorkers: 2,
+};
