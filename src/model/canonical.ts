@@ -1,0 +1,139 @@
+import type { AlertSpec, LiveAlert, TargetDetails } from './alert';
+import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
+import { AlertValidationError, type Problem } from './problems';
+import { validateAlert } from './validate';
+
+/** Collapse runs of white space and trim. */
+function squash(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+function matchIgnoringCase(value: string, allowed: readonly string[]): string | undefined {
+  const folded = squash(value).toLowerCase();
+  return allowed.find((a) => a.toLowerCase() === folded);
+}
+
+/**
+ * The canonical form of an alert body, so that the same intent never shows up as a
+ * difference: names and values trimmed; type, subtype, filter and target type matched to
+ * their documented spelling regardless of case and spacing; numbers given as numeric strings
+ * become numbers (target_id) and day counts become plain decimal strings ("021" → "21");
+ * an absent subtype is `null`; an absent value of a filter that takes none is "".
+ * Values it cannot recognise are passed through unchanged for `validateAlert` to report.
+ */
+export function canonicalizeAlert(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+
+  out.name = typeof input.name === 'string' ? input.name.trim() : input.name;
+
+  let type = input.type;
+  if (typeof type === 'string') type = matchIgnoringCase(type, ALERT_TYPES) ?? type.trim();
+  out.type = type;
+
+  let subtype = input.subtype;
+  if (subtype === undefined || subtype === null || (typeof subtype === 'string' && subtype.trim() === '')) {
+    subtype = null;
+  } else if (typeof subtype === 'string') {
+    subtype = subtype.trim().toUpperCase();
+  }
+  out.subtype = subtype;
+
+  let filter = input.filter;
+  if (typeof filter === 'string') {
+    const allowed = isAlertType(type) ? MATRIX[type].filters : [];
+    filter = matchIgnoringCase(filter, allowed) ?? squash(filter).toLowerCase();
+  }
+  out.filter = filter;
+
+  let value = input.filter_value;
+  if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+  if (value === undefined || value === null) value = '';
+  if (typeof value === 'string') {
+    value = value.trim();
+    if (typeof filter === 'string' && filterValueKind(filter) === 'days' && /^[0-9]+$/.test(value as string)) {
+      value = String(Number(value));
+    }
+  }
+  out.filter_value = value;
+
+  let targetType = input.target_type;
+  if (typeof targetType === 'string') targetType = matchIgnoringCase(targetType, TARGET_TYPES) ?? targetType.trim();
+  out.target_type = targetType;
+
+  let targetId = input.target_id;
+  if (typeof targetId === 'string' && /^\s*[0-9]+\s*$/.test(targetId)) targetId = Number(targetId);
+  out.target_id = targetId;
+
+  return out;
+}
+
+export type ParseResult = { ok: true; alert: AlertSpec } | { ok: false; problems: Problem[] };
+
+/** Canonicalize, then validate: the one entry point for alerts written by users. */
+export function parseAlert(input: Readonly<Record<string, unknown>>): ParseResult {
+  const canonical = canonicalizeAlert(input);
+  const problems = validateAlert(canonical);
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, alert: canonical as unknown as AlertSpec };
+}
+
+/** Like `parseAlert`, but throws an `AlertValidationError` naming `subject`. */
+export function toAlertSpec(input: Readonly<Record<string, unknown>>, subject?: string): AlertSpec {
+  const result = parseAlert(input);
+  if (!result.ok) throw new AlertValidationError(result.problems, subject);
+  return result.alert;
+}
+
+function toId(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*-?[0-9]+\s*$/.test(value)) return Number(value);
+  return null;
+}
+
+function readTarget(value: unknown): TargetDetails | null {
+  if (!value || typeof value !== 'object') return null;
+  const raw = value as Record<string, unknown>;
+  const id = toId(raw.id);
+  if (id === null) return null;
+  return { ...raw, id };
+}
+
+/**
+ * Reads an alert as the API returns it, tolerantly: ids as numbers or quoted strings,
+ * unknown extra fields ignored, `last_triggered_at` null or absent, the target taken from
+ * `target_subdomain` / `target_domain` when the body carries no `target_type` / `target_id`.
+ * The spec fields come back canonicalized, so a diff against a canonical desired alert
+ * compares like with like.
+ */
+export function readLiveAlert(raw: Readonly<Record<string, unknown>>): LiveAlert {
+  const targetDomain = readTarget(raw.target_domain);
+  const targetSubdomain = readTarget(raw.target_subdomain);
+  let targetType = raw.target_type;
+  let targetId = toId(raw.target_id);
+  if (targetType === undefined || targetType === null) {
+    targetType = targetSubdomain ? 'subdomain' : targetDomain ? 'domain' : null;
+  }
+  if (targetId === null) {
+    targetId = (targetType === 'subdomain' ? targetSubdomain?.id : targetDomain?.id) ?? null;
+  }
+  const spec = canonicalizeAlert({ ...raw, target_type: targetType, target_id: targetId });
+  const id = toId(raw.id);
+  if (id === null) throw new TypeError(`alert in API response has no usable id: ${JSON.stringify(raw.id)}`);
+  return {
+    ...(spec as unknown as AlertSpec),
+    id,
+    user_id: toId(raw.user_id),
+    is_active: raw.is_active === undefined ? true : raw.is_active === true || raw.is_active === 1 || raw.is_active === 'true',
+    current_status: typeof raw.current_status === 'string' ? raw.current_status : null,
+    action: typeof raw.action === 'string' ? raw.action : null,
+    last_triggered_at: typeof raw.last_triggered_at === 'string' ? raw.last_triggered_at : null,
+    target_domain: targetDomain,
+    target_subdomain: targetSubdomain,
+  };
+}
+
+/** The spec part of a live alert: what a request body would carry. */
+export function specOf(alert: AlertSpec): AlertSpec {
+  const { name, type, subtype, filter, filter_value, target_type, target_id } = alert;
+  return { name, type, subtype, filter, filter_value, target_type, target_id };
+}

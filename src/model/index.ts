@@ -1,0 +1,6 @@
+export * from './matrix';
+export * from './alert';
+export * from './problems';
+export * from './validate';
+export * from './canonical';
+export * from './diff';

@@ -1,0 +1,31 @@
+/** One thing wrong with an alert, precise enough to fix without reading the docs. */
+export interface Problem {
+  /** Wire name of the field, e.g. `subtype`. */
+  field: string;
+  /** The value given (undefined when the field was missing). */
+  value: unknown;
+  /** Allowed values, when the field takes one of a fixed set. */
+  allowed?: readonly string[];
+  /** The full sentence shown to the user. */
+  message: string;
+  /** `missing` maps to the API's MISSING_VALUES, `invalid` to INVALID_BODY. */
+  kind: 'missing' | 'invalid';
+}
+
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Thrown where a caller asked for a valid alert and got problems instead. */
+export class AlertValidationError extends Error {
+  readonly problems: Problem[];
+  constructor(problems: Problem[], subject?: string) {
+    const head = subject ? `${subject}: ` : '';
+    super(head + problems.map((p) => p.message).join('; '));
+    this.name = 'AlertValidationError';
+    this.problems = problems;
+  }
+}

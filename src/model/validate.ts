@@ -1,0 +1,159 @@
+import {
+  ALERT_TYPES,
+  MATRIX,
+  TARGET_TYPES,
+  filterValueKind,
+  isAlertType,
+} from './matrix';
+import { formatValue, type Problem } from './problems';
+
+/** A whole number written in decimal, no sign, no fraction. */
+const WHOLE_NUMBER = /^[0-9]+$/;
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function list(values: readonly string[]): string {
+  return values.join(', ');
+}
+
+/**
+ * Checks an alert body against the interface (2.4, 4.6) exactly as given: no case folding,
+ * no trimming. Returns every problem found, so a user sees them all at once; an empty list
+ * means the body is valid. Callers that accept user input canonicalize first
+ * (`canonicalizeAlert`); the emulator validates request bodies as they arrive.
+ */
+export function validateAlert(input: Readonly<Record<string, unknown>>): Problem[] {
+  const problems: Problem[] = [];
+  const add = (p: Omit<Problem, 'message'> & { message: string }) => problems.push(p);
+
+  const { name, type, subtype, filter, filter_value: filterValue, target_type: targetType, target_id: targetId } = input;
+
+  if (isBlank(name)) {
+    add({ field: 'name', value: name, kind: 'missing', message: 'name is missing; give the alert a non-empty name' });
+  } else if (typeof name !== 'string') {
+    add({ field: 'name', value: name, kind: 'invalid', message: `name ${formatValue(name)} is not valid; give a string` });
+  }
+
+  let typeKnown = false;
+  if (isBlank(type)) {
+    add({
+      field: 'type', value: type, kind: 'missing', allowed: ALERT_TYPES,
+      message: `type is missing; allowed: ${list(ALERT_TYPES)}`,
+    });
+  } else if (!isAlertType(type)) {
+    add({
+      field: 'type', value: type, kind: 'invalid', allowed: ALERT_TYPES,
+      message: `type ${formatValue(type)} is not valid; allowed: ${list(ALERT_TYPES)}`,
+    });
+  } else {
+    typeKnown = true;
+  }
+
+  if (typeKnown) {
+    const t = type as keyof typeof MATRIX;
+    const rule = MATRIX[t];
+    if (rule.subtypes.length > 0) {
+      if (isBlank(subtype)) {
+        add({
+          field: 'subtype', value: subtype, kind: 'missing', allowed: rule.subtypes,
+          message: `subtype is missing for type "${t}"; allowed: ${list(rule.subtypes)}`,
+        });
+      } else if (typeof subtype !== 'string' || !rule.subtypes.includes(subtype)) {
+        add({
+          field: 'subtype', value: subtype, kind: 'invalid', allowed: rule.subtypes,
+          message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; allowed: ${list(rule.subtypes)}`,
+        });
+      }
+    } else if (!isBlank(subtype)) {
+      add({
+        field: 'subtype', value: subtype, kind: 'invalid', allowed: [],
+        message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
+      });
+    }
+
+    let filterKnown = false;
+    if (isBlank(filter)) {
+      add({
+        field: 'filter', value: filter, kind: 'missing', allowed: rule.filters,
+        message: `filter is missing for type "${t}"; allowed: ${list(rule.filters)}`,
+      });
+    } else if (typeof filter !== 'string' || !rule.filters.includes(filter)) {
+      add({
+        field: 'filter', value: filter, kind: 'invalid', allowed: rule.filters,
+        message: `filter ${formatValue(filter)} is not valid for type "${t}"; allowed: ${list(rule.filters)}`,
+      });
+    } else {
+      filterKnown = true;
+    }
+
+    if (filterKnown) {
+      const f = filter as string;
+      switch (filterValueKind(f)) {
+        case 'none':
+          if (!isBlank(filterValue)) {
+            add({
+              field: 'filter_value', value: filterValue, kind: 'invalid',
+              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; it takes no value (leave it empty)`,
+            });
+          }
+          break;
+        case 'days': {
+          const text = typeof filterValue === 'number' ? String(filterValue) : filterValue;
+          if (isBlank(text)) {
+            add({
+              field: 'filter_value', value: filterValue, kind: 'missing',
+              message: `filter_value is missing for filter "${f}"; give a positive whole number of days`,
+            });
+          } else if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+            add({
+              field: 'filter_value', value: filterValue, kind: 'invalid',
+              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a positive whole number of days`,
+            });
+          }
+          break;
+        }
+        case 'text':
+          if (isBlank(filterValue)) {
+            add({
+              field: 'filter_value', value: filterValue, kind: 'missing',
+              message: `filter_value is missing for filter "${f}"; give the value to compare`,
+            });
+          } else if (typeof filterValue !== 'string') {
+            add({
+              field: 'filter_value', value: filterValue, kind: 'invalid',
+              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a string`,
+            });
+          }
+          break;
+      }
+    }
+  }
+
+  if (isBlank(targetType)) {
+    add({
+      field: 'target_type', value: targetType, kind: 'missing', allowed: TARGET_TYPES,
+      message: `target_type is missing; allowed: ${list(TARGET_TYPES)}`,
+    });
+  } else if (typeof targetType !== 'string' || !(TARGET_TYPES as readonly string[]).includes(targetType)) {
+    add({
+      field: 'target_type', value: targetType, kind: 'invalid', allowed: TARGET_TYPES,
+      message: `target_type ${formatValue(targetType)} is not valid; allowed: ${list(TARGET_TYPES)}`,
+    });
+  }
+
+  if (isBlank(targetId)) {
+    add({
+      field: 'target_id', value: targetId, kind: 'missing',
+      message: 'target_id is missing; give the id of the target domain or subdomain',
+    });
+  } else if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
+    add({
+      field: 'target_id', value: targetId, kind: 'invalid',
+      message: `target_id ${formatValue(targetId)} is not valid; give the positive whole-number id of the domain or subdomain`,
+    });
+  }
+
+  return problems;
+}
