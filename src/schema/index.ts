@@ -1,0 +1,3 @@
+export * from './types';
+export * from './provider-schema';
+export * from './json';

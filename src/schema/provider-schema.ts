@@ -1,0 +1,168 @@
+import { ALERT_TYPES, CERTIFICATE_FILTERS, DNS_RECORD_SUBTYPES, SPF_FILTERS, TARGET_TYPES } from '../model/matrix';
+import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
+
+export const PROVIDER_NAMESPACE = 'networkcalc';
+export const PROVIDER_TYPE = 'networkcalc';
+export const PROVIDER_SOURCE = `${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}`;
+export const PROVIDER_ADDRESS = `registry.terraform.io/${PROVIDER_SOURCE}`;
+/** The provider version this package serves; constructs pin `~> MAJOR.MINOR` of it. */
+export const PROVIDER_VERSION = '0.1.0';
+export const PROVIDER_VERSION_CONSTRAINT = '~> 0.1';
+
+export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
+export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
+
+const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
+
+const providerConfig: BlockSchema = {
+  description: 'Connection to one NetworkCalc account. Secrets are read from environment variables by default.',
+  attributes: {
+    base_url: {
+      type: 'string', optional: true,
+      description: 'Base URL of the API. Defaults to $NETWORKCALC_BASE_URL, then https://networkcalc.com.',
+    },
+    token: {
+      type: 'string', optional: true, sensitive: true,
+      description: 'A ready access token. Prefer token_env: a literal token is written into the configuration. Defaults to the variable named by token_env.',
+    },
+    client_id: {
+      type: 'string', optional: true,
+      description: 'Client id exchanged with client_secret at /api/auth/token. Defaults to the variable named by client_id_env.',
+    },
+    client_secret: {
+      type: 'string', optional: true, sensitive: true,
+      description: 'Client secret. Prefer client_secret_env. Defaults to the variable named by client_secret_env.',
+    },
+    token_env: {
+      type: 'string', optional: true,
+      description: 'Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN.',
+    },
+    client_id_env: {
+      type: 'string', optional: true,
+      description: 'Name of the environment variable that holds the client id. Default: NETWORKCALC_CLIENT_ID.',
+    },
+    client_secret_env: {
+      type: 'string', optional: true,
+      description: 'Name of the environment variable that holds the client secret. Default: NETWORKCALC_CLIENT_SECRET.',
+    },
+    ownership: {
+      type: 'string', optional: true,
+      description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes. Terraform ignores it: it manages exactly the resources in its state.`,
+    },
+    ownership_prefix: {
+      type: 'string', optional: true,
+      description: 'Name prefix of the alerts ncalc manages when ownership is "prefix".',
+    },
+    max_retries: {
+      type: 'number', optional: true,
+      description: 'Attempts per request on 429, 5xx and connection errors, including the first. Default: 5.',
+    },
+    timeout_seconds: {
+      type: 'number', optional: true,
+      description: 'Time limit of one HTTP request, in seconds. Default: 30.',
+    },
+  },
+};
+
+const alert: ResourceSchema = {
+  version: 0,
+  description: 'An alert of a NetworkCalc account: watches a domain or subdomain for a DNS record, an SPF record or a TLS certificate condition, and sends an e-mail when it triggers.',
+  attributes: {
+    id: { type: 'number', computed: true, stable: true, description: 'Id of the alert, assigned by the service.' },
+    name: { type: 'string', required: true, description: 'Display name. ncalc identifies an alert by its name within the account.' },
+    type: { type: 'string', required: true, description: `Alert type: ${quoted(ALERT_TYPES)}.` },
+    subtype: {
+      type: 'string', optional: true,
+      description: `Record type of a "DNS Record" alert: ${quoted(DNS_RECORD_SUBTYPES)}. Leave unset for the other types.`,
+    },
+    filter: {
+      type: 'string', required: true,
+      description: `Condition checked. DNS Record: equals, does not equal, contains, does not contain. SPF Record: ${quoted(SPF_FILTERS)}. Certificate (TLS): ${quoted(CERTIFICATE_FILTERS)}.`,
+    },
+    filter_value: {
+      type: 'string', optional: true,
+      description: 'Value compared by the filter. A positive whole number of days for "expires in (days)"; unset for "validity".',
+    },
+    target_type: { type: 'string', required: true, description: `What the alert watches: ${quoted(TARGET_TYPES)}.` },
+    target_id: {
+      type: 'number', required: true,
+      description: 'Id of the watched domain or subdomain; use the networkcalc_domain / networkcalc_subdomain data sources to look it up by name.',
+    },
+    user_id: { type: 'number', computed: true, description: 'Id of the user who created the alert (read-only).' },
+    is_active: { type: 'bool', computed: true, description: 'Whether the alert is being checked (read-only).' },
+    current_status: { type: 'string', computed: true, description: 'Current status, e.g. healthy or triggered (read-only).' },
+    action: { type: 'string', computed: true, description: 'Action when triggered; the service only sends e-mail (read-only).' },
+    last_triggered_at: { type: 'string', computed: true, description: 'When the alert last triggered; null if never (read-only).' },
+  },
+};
+
+const reportTrigger: ResourceSchema = {
+  version: 0,
+  description: 'Triggers an on-demand report for a domain or a subdomain. A new report is generated when the resource is created and whenever `triggers` changes.',
+  attributes: {
+    id: { type: 'string', computed: true, stable: true, description: 'Identifier of the trigger (the report URL of the first run).' },
+    domain_id: {
+      type: 'number', optional: true, requiresReplace: true,
+      description: 'Id of the domain to report on. Exactly one of domain_id and subdomain_id is required.',
+    },
+    subdomain_id: {
+      type: 'number', optional: true, requiresReplace: true,
+      description: 'Id of the subdomain to report on. Exactly one of domain_id and subdomain_id is required.',
+    },
+    triggers: {
+      type: ['map', 'string'], optional: true, requiresReplace: true,
+      description: 'Arbitrary values; any change triggers a new report.',
+    },
+    report_url: { type: 'string', computed: true, description: 'Link to the generated report.' },
+    status: { type: 'string', computed: true, description: 'Status returned by the service when the report was triggered.' },
+    triggered_at: { type: 'string', computed: true, description: 'When the report was triggered (RFC 3339).' },
+  },
+};
+
+const alertObject = {
+  id: 'number', name: 'string', type: 'string', subtype: 'string', filter: 'string', filter_value: 'string',
+  target_type: 'string', target_id: 'number', is_active: 'bool', current_status: 'string', last_triggered_at: 'string',
+} as const;
+
+const alertsData: BlockSchema = {
+  description: 'Lists the alerts of the account, optionally filtered by name or type.',
+  attributes: {
+    name: { type: 'string', optional: true, description: 'Only alerts with exactly this name.' },
+    name_prefix: { type: 'string', optional: true, description: 'Only alerts whose name starts with this prefix.' },
+    type: { type: 'string', optional: true, description: `Only alerts of this type: ${quoted(ALERT_TYPES)}.` },
+    alerts: { type: ['list', ['object', alertObject]], computed: true, description: 'The matching alerts, ordered by id.' },
+  },
+};
+
+const domainData: BlockSchema = {
+  description: 'Looks up a domain of the account by name.',
+  attributes: {
+    name: { type: 'string', required: true, description: 'Domain name, e.g. example.com.' },
+    id: { type: 'number', computed: true, description: 'Id of the domain, for target_id and report triggers.' },
+    created_at: { type: 'string', computed: true, description: 'When the domain was added.' },
+  },
+};
+
+const subdomainData: BlockSchema = {
+  description: 'Looks up a subdomain of the account by its full name.',
+  attributes: {
+    name: { type: 'string', required: true, description: 'Full name of the subdomain, e.g. www.example.com.' },
+    id: { type: 'number', computed: true, description: 'Id of the subdomain, for target_id and report triggers.' },
+    domain_id: { type: 'number', computed: true, description: 'Id of the domain the subdomain belongs to.' },
+    prefix: { type: 'string', computed: true, description: 'The part before the domain, e.g. www.' },
+  },
+};
+
+export const PROVIDER_SCHEMA: ProviderSchemaDoc = {
+  address: PROVIDER_ADDRESS,
+  provider: providerConfig,
+  resources: {
+    networkcalc_alert: alert,
+    networkcalc_report_trigger: reportTrigger,
+  },
+  dataSources: {
+    networkcalc_alerts: alertsData,
+    networkcalc_domain: domainData,
+    networkcalc_subdomain: subdomainData,
+  },
+};
