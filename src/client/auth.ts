@@ -1,0 +1,93 @@
+/**
+ * Access tokens: a ready token, or client credentials exchanged at POST /api/auth/token and
+ * cached until shortly before they expire. Concurrent callers share one exchange.
+ */
+import { NetworkCalcError } from './errors';
+import { isObject } from './read';
+import { describe, type Transport } from './transport';
+
+/** Seconds before expiry at which a cached token is renewed: 60 s, or 10% of short lifetimes. */
+export function renewalMarginSeconds(expiresIn: number): number {
+  return Math.min(60, expiresIn * 0.1);
+}
+
+/** Used when a token response gives no lifetime. */
+const DEFAULT_LIFETIME_SECONDS = 3600;
+
+interface Cached {
+  token: string;
+  renewAt: number;
+}
+
+export class TokenSource {
+  readonly #transport: Transport;
+  readonly #clientId: string | undefined;
+  readonly #clientSecret: string | undefined;
+  #staticToken: string | undefined;
+  #cached: Cached | undefined;
+  #inflight: Promise<string> | undefined;
+  #exchanges = 0;
+
+  constructor(transport: Transport, creds: { token?: string; clientId?: string; clientSecret?: string }) {
+    this.#transport = transport;
+    this.#staticToken = creds.token;
+    this.#clientId = creds.clientId;
+    this.#clientSecret = creds.clientSecret;
+  }
+
+  /** True when a refused token can be replaced by a fresh exchange. */
+  get canRenew(): boolean {
+    return this.#clientId !== undefined && this.#clientSecret !== undefined;
+  }
+
+  /** Token exchanges made so far (for diagnostics and tests). */
+  get exchanges(): number {
+    return this.#exchanges;
+  }
+
+  async current(): Promise<string> {
+    if (this.#staticToken !== undefined) return this.#staticToken;
+    if (this.#cached && Date.now() < this.#cached.renewAt) return this.#cached.token;
+    this.#inflight ??= this.#exchange().finally(() => {
+      this.#inflight = undefined;
+    });
+    return this.#inflight;
+  }
+
+  /**
+   * Forgets `token` after the server refused it, so the next `current()` exchanges anew.
+   * A token refused after another caller already renewed it is ignored: one renewal for all.
+   */
+  invalidate(token: string): void {
+    if (!this.canRenew) return;
+    if (this.#staticToken === token) this.#staticToken = undefined;
+    if (this.#cached?.token === token) this.#cached = undefined;
+  }
+
+  async #exchange(): Promise<string> {
+    this.#exchanges++;
+    const { body, status } = await this.#transport.send({
+      operation: 'exchangeToken',
+      subject: 'POST /api/auth/token',
+      method: 'POST',
+      path: '/api/auth/token',
+      body: { client_id: this.#clientId, client_secret: this.#clientSecret, grant_type: 'client_credentials' },
+      // Issuing a token changes nothing a second one would not: safe to repeat.
+      mode: 'idempotent',
+    });
+    const holder = isObject(body.token) ? body.token : body;
+    const token = holder.access_token;
+    if (typeof token !== 'string' || token === '') {
+      throw new NetworkCalcError({
+        operation: 'exchangeToken',
+        code: 'UNEXPECTED_RESPONSE',
+        httpStatus: status,
+        message: `${describe('exchangeToken', undefined, 'UNEXPECTED_RESPONSE', status)}: the token response carries no token.access_token`,
+      });
+    }
+    const raw = Number(holder.expires_in);
+    const lifetime = Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_LIFETIME_SECONDS;
+    this.#cached = { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };
+    return token;
+  }
+}

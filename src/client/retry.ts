@@ -1,0 +1,132 @@
+/**
+ * Retry policy: pure functions, unit-tested without a server.
+ *
+ * The retry loop itself lives in `transport.ts` and is written by hand around
+ * `undici.request` rather than using undici's RetryHandler / retry interceptor: that handler
+ * has no bound on total elapsed time, no full jitter, and decides by HTTP method alone, while
+ * here a create (POST) must never be repeated after an ambiguous failure and the decision
+ * also depends on the response body's code.
+ */
+
+export interface RetryPolicy {
+  /** Attempts in total, the first included. */
+  maxAttempts: number;
+  /** No new attempt starts (and no wait is begun) past this many ms after the first. */
+  maxTotalMs: number;
+  /** Backoff before attempt n+1 is drawn from [0, min(maxDelayMs, baseDelayMs * 2^(n-1))]. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  maxAttempts: 5,
+  maxTotalMs: 60_000,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+});
+
+export function resolveRetryPolicy(partial?: Partial<RetryPolicy>): RetryPolicy {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY };
+  for (const key of Object.keys(DEFAULT_RETRY_POLICY) as Array<keyof RetryPolicy>) {
+    const value = partial?.[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new RangeError(`retry.${key} must be a finite number >= 0, got ${String(value)}`);
+    }
+    policy[key] = value;
+  }
+  policy.maxAttempts = Math.max(1, Math.floor(policy.maxAttempts));
+  return policy;
+}
+
+/**
+ * Full-jitter exponential backoff (a random wait between 0 and the exponential ceiling), so
+ * that many clients throttled at once do not retry in lockstep.
+ * `attempt` is the number of the attempt that just failed, starting at 1.
+ */
+export function backoffDelayMs(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+  const exponent = Math.max(0, attempt - 1);
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(exponent, 30));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * Retry-After as milliseconds: delta-seconds ("120") or an HTTP date. Returns undefined for
+ * absent or unparseable values; a date in the past gives 0.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  if (text === '') return undefined;
+  if (/^[0-9]+(\.[0-9]+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined; // e.g. "-5": not a date either
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** HTTP statuses worth a retry when the request may be repeated. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+}
+
+/** Error codes meaning the connection was never established: nothing was sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Error codes of a connection that failed once the request may have been sent. */
+const DROPPED_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_ABORTED',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export type NetworkFailure =
+  /** Certainly not processed: the connection was never made. */
+  | 'not-sent'
+  /** Connection dropped or broke after the request may have reached the server. */
+  | 'dropped'
+  | 'timeout';
+
+/** Every `code` found on an error, its cause chain and aggregated errors (happy eyeballs). */
+function errorCodes(err: unknown, depth = 0): string[] {
+  if (!err || typeof err !== 'object' || depth > 4) return [];
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  const out: string[] = typeof e.code === 'string' ? [e.code] : [];
+  out.push(...errorCodes(e.cause, depth + 1));
+  if (Array.isArray(e.errors)) for (const inner of e.errors) out.push(...errorCodes(inner, depth + 1));
+  return out;
+}
+
+/**
+ * Classifies an error thrown by undici. Anything unrecognised counts as `dropped`: when in
+ * doubt, assume the server may have seen the request.
+ */
+export function classifyNetworkError(err: unknown): NetworkFailure {
+  const codes = errorCodes(err);
+  if (codes.some((c) => TIMEOUT_CODES.has(c))) return 'timeout';
+  if (codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c))) return 'not-sent';
+  if (codes.some((c) => DROPPED_CODES.has(c) || c.startsWith('UND_ERR_'))) return 'dropped';
+  return 'dropped';
+}
+
+/** First error code found, for messages. */
+export function networkErrorCode(err: unknown): string | undefined {
+  return errorCodes(err)[0];
+}
