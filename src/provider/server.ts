@@ -1,0 +1,403 @@
+/**
+ * The tfplugin6 Provider service in plain async methods (request object in, response object
+ * out), so it can be driven in-process by tests; main.ts wires it to gRPC.
+ *
+ * Protocol rules applied here, not in handlers:
+ * - plan on create: computed attributes that config leaves null become unknown;
+ * - plan on update with changes: computed attributes left null in config become unknown,
+ *   except those marked `stable` (UseStateForUnknown); with no changes the prior state stands;
+ * - requiresReplace attributes whose value changes go into requires_replace;
+ * - destroy: planned_state null, and apply returns new_state null;
+ * - every failure is a diagnostic, never a gRPC error.
+ */
+import type { BlockSchema, ResourceSchema } from '../schema/types';
+import { Diagnostics, diagnosticsToMsg } from './diagnostics';
+import {
+  assertValidProvider,
+  schemaToMsg,
+  type DataSourceHandler,
+  type Model,
+  type ProviderDefinition,
+  type ResourceHandler,
+} from './framework';
+import {
+  blockType,
+  decodeObject,
+  decodeJson,
+  encodeObject,
+  isWhollyKnown,
+  UNKNOWN,
+  ValueError,
+  valuesEqual,
+  type DynamicValueMsg,
+  type ObjectValue,
+} from './values';
+
+type Req = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Resp = Record<string, unknown>;
+
+const emptyDiagnostics = (): Diagnostics => new Diagnostics();
+
+/** Runs a handler step; a throw becomes an error diagnostic naming the operation. */
+async function guarded<T>(diags: Diagnostics, what: string, fn: () => Promise<T> | T): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ValueError) {
+      diags.addError(`Invalid value in ${what}`, err.message, err.path);
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      diags.addError(`Unexpected error in ${what}`, `${message}\n\nThis is a bug in the provider; please report it.`);
+    }
+    return undefined;
+  }
+}
+
+export class ProviderServer<P = unknown> {
+  private readonly resources = new Map<string, ResourceHandler<P>>();
+  private readonly dataSources = new Map<string, DataSourceHandler<P>>();
+  private providerData: P | undefined;
+  private configured = false;
+
+  constructor(private readonly provider: ProviderDefinition<P>) {
+    assertValidProvider(provider as ProviderDefinition<unknown>);
+    for (const r of provider.resources) this.resources.set(r.typeName, r);
+    for (const d of provider.dataSources) this.dataSources.set(d.typeName, d);
+  }
+
+  // --- discovery ----------------------------------------------------------------------
+
+  GetMetadata(): Resp {
+    return {
+      server_capabilities: this.capabilities(),
+      diagnostics: [],
+      resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
+      data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
+      functions: [],
+      ephemeral_resources: [],
+    };
+  }
+
+  GetProviderSchema(): Resp {
+    const resource_schemas: Record<string, unknown> = {};
+    for (const [name, r] of this.resources) resource_schemas[name] = schemaToMsg(r.schema, r.schema.version ?? 0);
+    const data_source_schemas: Record<string, unknown> = {};
+    for (const [name, d] of this.dataSources) data_source_schemas[name] = schemaToMsg(d.schema);
+    return {
+      provider: schemaToMsg(this.provider.schema),
+      resource_schemas,
+      data_source_schemas,
+      functions: {},
+      ephemeral_resource_schemas: {},
+      diagnostics: [],
+      server_capabilities: this.capabilities(),
+    };
+  }
+
+  private capabilities(): Resp {
+    // The schema never varies by process, so terraform may fetch it once per command.
+    return { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false };
+  }
+
+  // --- provider configuration ---------------------------------------------------------
+
+  async ValidateProviderConfig(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    await guarded(diags, 'provider configuration', async () => {
+      const config = decodeObject(this.provider.schema, req.config) ?? {};
+      await this.provider.validateConfig?.({ config, diagnostics: diags });
+    });
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async ConfigureProvider(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    await guarded(diags, 'provider configuration', async () => {
+      const config = decodeObject(this.provider.schema, req.config) ?? {};
+      if (this.provider.configure) {
+        this.providerData = await this.provider.configure({
+          config,
+          terraformVersion: String(req.terraform_version ?? ''),
+          diagnostics: diags,
+        });
+      }
+      this.configured = !diags.hasError();
+    });
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async StopProvider(): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    await guarded(diags, 'stop', () => this.provider.stop?.());
+    const error = diags.items.map((d) => d.detail ?? d.summary).join('\n');
+    return { Error: error };
+  }
+
+  // --- managed resources --------------------------------------------------------------
+
+  private resource(typeName: string, diags: Diagnostics): ResourceHandler<P> | undefined {
+    const r = this.resources.get(typeName);
+    if (!r) diags.addError('Unknown resource type', `This provider has no resource type "${typeName}".`);
+    return r;
+  }
+
+  private needsConfigure(diags: Diagnostics): boolean {
+    if (this.configured || !this.provider.configure) return false;
+    diags.addError('Provider not configured', 'Terraform asked for a resource operation before ConfigureProvider succeeded.');
+    return true;
+  }
+
+  async ValidateResourceConfig(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    if (r?.validate) {
+      await guarded(diags, `${r.typeName} validation`, async () => {
+        const config = decodeObject(r.schema, req.config) ?? {};
+        await r.validate!({ config, diagnostics: diags, providerData: this.providerData });
+      });
+    }
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async UpgradeResourceState(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    let upgraded: DynamicValueMsg | undefined;
+    if (r) {
+      await guarded(diags, `${r.typeName} state upgrade`, async () => {
+        const raw = req.raw_state as { json?: Buffer; flatmap?: Record<string, string> } | undefined;
+        if (!raw?.json || raw.json.length === 0) {
+          if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
+            diags.addError('Unsupported state format', 'The stored state uses the legacy flatmap format, which this provider never wrote.');
+          }
+          return;
+        }
+        const text = Buffer.from(raw.json).toString('utf8');
+        const version = Number(req.version ?? 0);
+        const current = r.schema.version ?? 0;
+        let state: Model;
+        if (version < current && r.upgradeState) {
+          state = await r.upgradeState({
+            version,
+            rawState: JSON.parse(text) as Record<string, unknown>,
+            diagnostics: diags,
+            providerData: this.providerData,
+          });
+        } else if (version > current) {
+          diags.addError(
+            'State written by a newer provider',
+            `The state of this ${r.typeName} has schema version ${version}; this provider knows up to ${current}. Upgrade the provider.`,
+          );
+          return;
+        } else {
+          // Same version: re-encode; attributes dropped from the schema disappear.
+          state = decodeJson(blockType(r.schema), text) as Model;
+        }
+        upgraded = encodeObject(r.schema, state);
+      });
+    }
+    return { upgraded_state: upgraded, diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async ReadResource(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    // Terraform treats an absent new_state as "gone", so on failure hand back what it sent.
+    let newState: DynamicValueMsg | undefined = req.current_state;
+    if (r && !this.needsConfigure(diags)) {
+      await guarded(diags, `${r.typeName} read`, async () => {
+        const state = decodeObject(r.schema, req.current_state);
+        if (state === null) return;
+        const read = await r.read({ state, diagnostics: diags, providerData: this.providerData });
+        if (diags.hasError()) return;
+        newState = encodeObject(r.schema, read);
+      });
+    }
+    return { new_state: newState, private: req.private ?? Buffer.alloc(0), diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async PlanResourceChange(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    let planned: DynamicValueMsg | undefined = req.proposed_new_state;
+    const requiresReplace = new Set<string>();
+    if (r) {
+      await guarded(diags, `${r.typeName} plan`, async () => {
+        const prior = decodeObject(r.schema, req.prior_state);
+        const proposed = decodeObject(r.schema, req.proposed_new_state);
+        const config = decodeObject(r.schema, req.config) ?? {};
+        if (proposed === null) {
+          planned = encodeObject(r.schema, null); // destroy
+          return;
+        }
+        const plan = defaultPlan(r.schema, prior, proposed, config, requiresReplace);
+        if (r.modifyPlan) {
+          await r.modifyPlan({ prior, config, planned: plan, requiresReplace, diagnostics: diags, providerData: this.providerData });
+        }
+        planned = encodeObject(r.schema, plan);
+      });
+    }
+    return {
+      planned_state: planned,
+      requires_replace: [...requiresReplace].sort().map((name) => ({ steps: [{ attribute_name: name }] })),
+      planned_private: req.prior_private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsToMsg(diags),
+    };
+  }
+
+  async ApplyResourceChange(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    // Until the handler says otherwise, the object is as it was before.
+    let newState: DynamicValueMsg | undefined = req.prior_state;
+    if (r && !this.needsConfigure(diags)) {
+      await guarded(diags, `${r.typeName} apply`, async () => {
+        const prior = decodeObject(r.schema, req.prior_state);
+        const plan = decodeObject(r.schema, req.planned_state);
+        const config = decodeObject(r.schema, req.config) ?? {};
+        const common = { diagnostics: diags, providerData: this.providerData };
+        let result: ObjectValue | null;
+        if (plan === null) {
+          if (prior === null) return;
+          await r.delete({ state: prior, ...common });
+          if (!diags.hasError()) newState = encodeObject(r.schema, null);
+          return;
+        } else if (prior === null) {
+          result = await r.create({ plan, config, ...common });
+          // Nothing created: an empty state keeps terraform from recording a ghost.
+          if (result === null) {
+            if (!diags.hasError()) diags.addError(`${r.typeName} was not created`, 'The provider returned no state.');
+            newState = encodeObject(r.schema, null);
+            return;
+          }
+        } else {
+          result = (await r.update({ plan, prior, config, ...common })) ?? prior;
+        }
+        for (const [name, v] of Object.entries(result)) {
+          if (!isWhollyKnown(v)) {
+            diags.addError('Provider returned an unknown value after apply', `${r.typeName}.${name} is still unknown; this is a bug in the provider.`, [name]);
+            result[name] = null;
+          }
+        }
+        newState = encodeObject(r.schema, result);
+      });
+    }
+    return { new_state: newState, private: req.planned_private ?? Buffer.alloc(0), diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async ImportResourceState(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const r = this.resource(req.type_name, diags);
+    const imported: Resp[] = [];
+    if (r && !r.importState) {
+      diags.addError('Import not supported', `${r.typeName} cannot be imported.`);
+    } else if (r && !this.needsConfigure(diags)) {
+      await guarded(diags, `${r.typeName} import`, async () => {
+        const partial = await r.importState!({ id: String(req.id), diagnostics: diags, providerData: this.providerData });
+        if (partial === null || diags.hasError()) return;
+        imported.push({ type_name: r.typeName, state: encodeObject(r.schema, partial), private: Buffer.alloc(0) });
+      });
+    }
+    return { imported_resources: imported, diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  MoveResourceState(req: Req): Resp {
+    const diags = emptyDiagnostics();
+    diags.addError('Move not supported', `This provider cannot move ${req.source_type_name} state into ${req.target_type_name}.`);
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  // --- data sources -------------------------------------------------------------------
+
+  private dataSource(typeName: string, diags: Diagnostics): DataSourceHandler<P> | undefined {
+    const d = this.dataSources.get(typeName);
+    if (!d) diags.addError('Unknown data source', `This provider has no data source "${typeName}".`);
+    return d;
+  }
+
+  async ValidateDataResourceConfig(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const d = this.dataSource(req.type_name, diags);
+    if (d?.validate) {
+      await guarded(diags, `${d.typeName} validation`, async () => {
+        const config = decodeObject(d.schema, req.config) ?? {};
+        await d.validate!({ config, diagnostics: diags, providerData: this.providerData });
+      });
+    }
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  async ReadDataSource(req: Req): Promise<Resp> {
+    const diags = emptyDiagnostics();
+    const d = this.dataSource(req.type_name, diags);
+    let state: DynamicValueMsg | undefined;
+    if (d && !this.needsConfigure(diags)) {
+      await guarded(diags, `${d.typeName} read`, async () => {
+        const config = decodeObject(d.schema, req.config) ?? {};
+        const result = await d.read({ config, diagnostics: diags, providerData: this.providerData });
+        if (result === null) {
+          if (!diags.hasError()) diags.addError(`${d.typeName} returned nothing`, 'The data source produced no value.');
+          return;
+        }
+        state = encodeObject(d.schema, result);
+      });
+    }
+    return { state, diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  // --- not offered: functions and ephemeral resources ---------------------------------
+
+  GetFunctions(): Resp {
+    return { functions: {}, diagnostics: [] };
+  }
+
+  CallFunction(req: Req): Resp {
+    return { error: { text: `This provider has no function "${req.name}".` } };
+  }
+
+  private noEphemeral(req: Req): Resp {
+    const diags = emptyDiagnostics();
+    diags.addError('Ephemeral resources not supported', `This provider has no ephemeral resource "${req.type_name}".`);
+    return { diagnostics: diagnosticsToMsg(diags) };
+  }
+
+  ValidateEphemeralResourceConfig(req: Req): Resp {
+    return this.noEphemeral(req);
+  }
+  OpenEphemeralResource(req: Req): Resp {
+    return this.noEphemeral(req);
+  }
+  RenewEphemeralResource(req: Req): Resp {
+    return this.noEphemeral(req);
+  }
+  CloseEphemeralResource(req: Req): Resp {
+    return this.noEphemeral(req);
+  }
+}
+
+/** The plan before the handler's modifyPlan: see the rules at the top of this file. */
+export function defaultPlan(
+  schema: ResourceSchema | BlockSchema,
+  prior: ObjectValue | null,
+  proposed: ObjectValue,
+  config: ObjectValue,
+  requiresReplace: Set<string>,
+): ObjectValue {
+  const plan: ObjectValue = { ...proposed };
+  const attrs = Object.entries(schema.attributes);
+  if (prior === null) {
+    for (const [name, a] of attrs) if (a.computed && config[name] === null) plan[name] = UNKNOWN;
+    return plan;
+  }
+  const changed = attrs.some(([name, a]) => !valuesEqual(a.type, prior[name] ?? null, plan[name] ?? null));
+  if (!changed) return plan;
+  for (const [name, a] of attrs) {
+    // Judged on the proposal (config-driven), before computed values turn unknown below;
+    // an unknown config value may still turn out equal, but terraform must know now.
+    if (a.requiresReplace && !valuesEqual(a.type, prior[name] ?? null, proposed[name] ?? null)) requiresReplace.add(name);
+  }
+  for (const [name, a] of attrs) {
+    if (a.computed && !a.stable && (config[name] ?? null) === null) plan[name] = UNKNOWN;
+  }
+  return plan;
+}
