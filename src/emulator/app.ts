@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { dropConnection, registerApiRoutes, sleep, type RouteConfig } from './api-routes';
+import { registerControlRoutes } from './control-routes';
+import { EmulatorCore } from './core';
+import { ApiError, BAD_BODY_CODE, ERROR_TABLE } from './errors';
+import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
+import { Store } from './state';
+
+export interface BuildEmulatorOptions {
+  /** Accounts to start with: a seed object or the path of a seed file. Default: the demo account. */
+  seed?: EmulatorSeed | string;
+  /** Where state is saved after every change; in memory when absent. */
+  dataFile?: string;
+  /** Value of the x-emulator-token header the control surface requires; random when absent. */
+  controlToken?: string;
+  /** Lifetime of tokens issued by /api/auth/token. Default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** fastify's request logging to stdout. Default false. */
+  logger?: boolean;
+  /** Seed of the generator behind fault rates, for reproducible runs. Default: Math.random. */
+  randomSeed?: number;
+}
+
+export type EmulatorApp = FastifyInstance & { emulator: EmulatorCore };
+
+function resolveSeed(seed: EmulatorSeed | string | undefined): EmulatorSeed {
+  if (seed === undefined) return demoSeed();
+  if (typeof seed === 'string') return loadSeedFile(seed);
+  return parseSeed(seed);
+}
+
+/** Reads the JSON body as text and never fails: a bad body becomes the interface's code. */
+function parseJson(core: EmulatorCore) {
+  return (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => {
+    if (body.trim() === '') return done(null, undefined); // DELETE and friends without a body
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      core.infoOf(request).invalidJson = true;
+      done(null, undefined);
+    }
+  };
+}
+
+/**
+ * Builds the emulator as a fastify app, without listening (tests may `inject`).
+ * Ajv is set on purpose: no type coercion, no defaults, nothing removed, so a body reaches
+ * the handlers as it was sent and every failure carries the interface's code.
+ */
+export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<EmulatorApp> {
+  const seed = resolveSeed(opts.seed);
+  const store = new Store(seed, opts.dataFile);
+  const lifetime = opts.tokenLifetimeSeconds ?? 3600;
+  if (!Number.isInteger(lifetime) || lifetime < 1) throw new RangeError('tokenLifetimeSeconds must be a positive whole number');
+  const core = new EmulatorCore(store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, opts.randomSeed);
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: true } },
+  });
+  app.decorate('emulator', core);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson(core));
+  // Any other body is kept out of reach: handlers see no body and answer with their codes.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, _body, done) => {
+    core.infoOf(request).notJson = true;
+    done(null, undefined);
+  });
+
+  // Every request except the control surface: log it, find its account, apply faults.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/_emulator')) return;
+    const info = core.infoOf(request);
+    const auth = request.headers.authorization;
+    const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+    if (m) info.account = store.accountForToken(m[1]!);
+
+    if (path.startsWith('/api')) {
+      reply.raw.once('close', () => {
+        core.log({
+          method: request.method,
+          path,
+          account: info.account?.name ?? null,
+          status: reply.raw.writableFinished ? reply.raw.statusCode : 0,
+          at: new Date().toISOString(),
+        });
+      });
+    }
+
+    const plan = core.faults.plan(request.method, path);
+    if (!plan) return;
+    info.plan = plan;
+    if (plan.delayBeforeMs > 0) await sleep(plan.delayBeforeMs);
+    const f = plan.terminal;
+    if (!f || f.phase === 'after') return;
+    switch (f.kind) {
+      case 'drop':
+        dropConnection(request, reply);
+        return;
+      case 'status':
+        return reply.code(f.status ?? 500).send({ status: 'SYSTEM_ERROR' });
+      case 'rate_limit':
+        return reply.code(429).header('retry-after', String(f.retryAfterSeconds ?? 1)).send({ status: 'RATE_LIMITED' });
+      default:
+        return; // reject: answered by the route once authorization has passed
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const config = request.routeOptions.config as Partial<RouteConfig>;
+    const group = config.group ?? 'alerts';
+    let error: ApiError;
+    if (err instanceof ApiError) {
+      error = err;
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      error = new ApiError(BAD_BODY_CODE[group], err.message); // unreadable body, too large, ...
+    } else {
+      request.log.error({ err }, 'emulator handler failed');
+      error = new ApiError('SYSTEM_ERROR', 'internal error');
+    }
+    const body: Record<string, string> = { status: error.code };
+    if (config.updateShape && error.detail) body.error = error.detail;
+    return reply.code(ERROR_TABLE[error.code]).send(body);
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ status: 'NOT_FOUND' }));
+
+  registerApiRoutes(app, core);
+  registerControlRoutes(app, core);
+
+  // Changes are written as they happen; this last write covers anything left over.
+  app.addHook('onClose', async () => store.commit());
+
+  await app.ready();
+  return app as unknown as EmulatorApp;
+}

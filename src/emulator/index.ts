@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
+import { EmulatorControl } from './control';
+import type { EmulatorSeed } from './seed';
+
+export { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
+export { EmulatorControl, EmulatorControlError, type ControlAlertFields } from './control';
+export { EmulatorCore, REQUEST_LOG_LIMIT, type RequestLogEntry } from './core';
+export { ApiError, ERROR_TABLE, type ErrorCode } from './errors';
+export { type Fault, type FaultKind, type FaultPhase, type FaultSpec } from './faults';
+export {
+  DEMO_ACCOUNT,
+  demoSeed,
+  loadSeedFile,
+  parseSeed,
+  SeedError,
+  type EmulatorSeed,
+  type SeedAccount,
+  type SeedAlert,
+  type SeedCredential,
+  type SeedDomain,
+  type SeedSubdomain,
+  type SeedToken,
+} from './seed';
+export { DataFileError, type EmulatorState } from './state';
+
+export interface StartEmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  dataFile?: string;
+  seed?: EmulatorSeed | string;
+  controlToken?: string;
+  tokenLifetimeSeconds?: number;
+  logger?: boolean;
+  randomSeed?: number;
+}
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash). */
+  url: string;
+  controlToken: string;
+  close(): Promise<void>;
+  control: EmulatorControl;
+  app: EmulatorApp;
+}
+
+/** The port is taken; the message says which and what to do. */
+export class PortInUseError extends Error {
+  constructor(readonly host: string, readonly port: number) {
+    super(`port ${port} on ${host} is already in use; choose another port (0 picks a free one)`);
+    this.name = 'PortInUseError';
+  }
+}
+
+export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port ?? 0;
+  const buildOpts: BuildEmulatorOptions = {
+    seed: opts.seed,
+    dataFile: opts.dataFile,
+    controlToken: opts.controlToken,
+    tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
+    logger: opts.logger,
+    randomSeed: opts.randomSeed,
+  };
+  const app = await buildEmulator(buildOpts);
+  try {
+    await app.listen({ host, port });
+  } catch (err) {
+    await app.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(host, port);
+    throw err;
+  }
+  const address = app.server.address() as AddressInfo;
+  // A wildcard bind is reached through loopback.
+  let shown = address.address;
+  if (shown === '0.0.0.0') shown = '127.0.0.1';
+  if (shown === '::') shown = '::1';
+  const url = `http://${address.family === 'IPv6' ? `[${shown}]` : shown}:${address.port}`;
+  const controlToken = app.emulator.controlToken;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    controlToken,
+    control: new EmulatorControl(url, controlToken),
+    app,
+    close: () => (closing ??= app.close().then(() => undefined)),
+  };
+}
