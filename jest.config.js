@@ -5,6 +5,8 @@ module.exports = {
   transform,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // Examples import the package by name, as users do.
+  moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
   // Servers and terraform are real; two cores on CI machines.
   maxWorkers: 2,
 };

@@ -1,0 +1,298 @@
+import { TerraformStack } from 'cdktf';
+import { Construct, type IConstruct } from 'constructs';
+import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
+import { Ownership } from './ownership';
+import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
+import { ensureValidateFirst } from './validation';
+
+/** Names of the environment variables read when an account names none. */
+export const DEFAULT_TOKEN_ENV = 'NETWORKCALC_TOKEN';
+export const DEFAULT_CLIENT_ID_ENV = 'NETWORKCALC_CLIENT_ID';
+export const DEFAULT_CLIENT_SECRET_ENV = 'NETWORKCALC_CLIENT_SECRET';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Connection to one NetworkCalc account. No prop takes a secret: credentials are read at
+ * plan/apply time from environment variables whose *names* are given here, so nothing
+ * secret is ever written to the synthesized JSON.
+ */
+export interface NetworkcalcAccountProps {
+  /**
+   * Terraform provider alias. Needed when one stack holds several accounts; resources of an
+   * aliased account carry `provider = "networkcalc.<alias>"`.
+   *
+   * @default - the default (unaliased) provider configuration of the stack
+   * @example 'prod'
+   */
+  readonly alias?: string;
+
+  /**
+   * Base URL of the API, e.g. the local emulator.
+   *
+   * @default - `$NETWORKCALC_BASE_URL` at plan/apply time, then https://networkcalc.com
+   * @example 'http://127.0.0.1:8787'
+   */
+  readonly baseUrl?: string;
+
+  /**
+   * Name of the environment variable that holds a ready access token.
+   *
+   * @default 'NETWORKCALC_TOKEN'
+   * @example 'PROD_NETWORKCALC_TOKEN'
+   */
+  readonly tokenEnv?: string;
+
+  /**
+   * Name of the environment variable that holds the client id, exchanged with the client
+   * secret for a token when no token is set.
+   *
+   * @default 'NETWORKCALC_CLIENT_ID'
+   */
+  readonly clientIdEnv?: string;
+
+  /**
+   * Name of the environment variable that holds the client secret.
+   *
+   * @default 'NETWORKCALC_CLIENT_SECRET'
+   */
+  readonly clientSecretEnv?: string;
+
+  /**
+   * Which live alerts of the account `ncalc` manages.
+   *
+   * @default Ownership.exclusive() - the account holds exactly the declared alerts
+   * @example Ownership.prefix('team-a-')
+   */
+  readonly ownership?: Ownership;
+}
+
+/**
+ * One NetworkCalc account: wraps the `networkcalc` provider configuration (child id
+ * `Resource`). Alerts and report triggers of a stack with exactly one account use it by
+ * default.
+ *
+ * @example
+ * const account = new NetworkcalcAccount(this, 'Account', {
+ *   tokenEnv: 'PROD_NETWORKCALC_TOKEN',
+ *   ownership: Ownership.prefix('baseline-'),
+ * });
+ */
+export class NetworkcalcAccount extends Construct {
+  /** True for a NetworkcalcAccount, also across copies of this package. */
+  public static isNetworkcalcAccount(x: unknown): x is NetworkcalcAccount {
+    return typeof x === 'object' && x !== null && ACCOUNT_SYMBOL in x;
+  }
+
+  /**
+   * The account that constructs in `scope` use by default: the only account declared in
+   * the stack of `scope`. Returns `undefined` when the stack has none or several.
+   */
+  public static tryOf(scope: IConstruct): NetworkcalcAccount | undefined {
+    const found = accountsIn(TerraformStack.of(scope));
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  /** The provider alias, if any. */
+  public readonly alias?: string;
+  /** The ownership scope of the account. */
+  public readonly ownership: Ownership;
+  /** Name of the variable holding the token. */
+  public readonly tokenEnv: string;
+  /** Name of the variable holding the client id. */
+  public readonly clientIdEnv: string;
+  /** Name of the variable holding the client secret. */
+  public readonly clientSecretEnv: string;
+  /** The base URL, when one was given. */
+  public readonly baseUrl?: string;
+
+  private readonly provider: NetworkcalcProvider;
+  private readonly lookups = new Map<string, DomainLookup | SubdomainLookup>();
+  private readonly members: Array<{ path: string; name: () => string | undefined }> = [];
+
+  constructor(scope: Construct, id: string, props: NetworkcalcAccountProps = {}) {
+    super(scope, id);
+    Object.defineProperty(this, ACCOUNT_SYMBOL, { value: true });
+    const stack = ensureValidateFirst(this);
+    ACCOUNTS.set(stack, [...accountsIn(stack), this]);
+
+    this.alias = props.alias;
+    this.ownership = props.ownership ?? Ownership.exclusive();
+    this.tokenEnv = props.tokenEnv ?? DEFAULT_TOKEN_ENV;
+    this.clientIdEnv = props.clientIdEnv ?? DEFAULT_CLIENT_ID_ENV;
+    this.clientSecretEnv = props.clientSecretEnv ?? DEFAULT_CLIENT_SECRET_ENV;
+    this.baseUrl = props.baseUrl;
+
+    // Defaults are written out so that the JSON alone says where credentials come from.
+    this.provider = new NetworkcalcProvider(this, 'Resource', {
+      alias: this.alias,
+      baseUrl: this.baseUrl,
+      tokenEnv: this.tokenEnv,
+      clientIdEnv: this.clientIdEnv,
+      clientSecretEnv: this.clientSecretEnv,
+      ownership: this.ownership.mode,
+      ownershipPrefix: this.ownership.mode === 'prefix' ? this.ownership.prefix : undefined,
+    });
+
+    this.node.addValidation({ validate: () => this.validateAccount() });
+  }
+
+  /**
+   * The provider configuration alerts of this account are bound to.
+   * @internal
+   */
+  public get _provider(): NetworkcalcProvider {
+    return this.provider;
+  }
+
+  /**
+   * A domain of this account by name; one `networkcalc_domain` data source per name
+   * (compared ignoring case and surrounding blanks), however often it is asked for.
+   *
+   * @example account.lookupDomain('example.com').domainId
+   */
+  public lookupDomain(name: string): DomainLookup {
+    return this.lookup('domain', name) as DomainLookup;
+  }
+
+  /**
+   * A subdomain of this account by its full name; one `networkcalc_subdomain` data source
+   * per name.
+   *
+   * @example account.lookupSubdomain('www.example.com').subdomainId
+   */
+  public lookupSubdomain(name: string): SubdomainLookup {
+    return this.lookup('subdomain', name) as SubdomainLookup;
+  }
+
+  /**
+   * Registers an alert of this account for the checks that span alerts (unique names,
+   * ownership prefix).
+   * @internal
+   */
+  public _registerAlert(path: string, name: () => string | undefined): void {
+    this.members.push({ path, name });
+  }
+
+  private lookup(kind: 'domain' | 'subdomain', name: string): DomainLookup | SubdomainLookup {
+    const key = `${kind}:${typeof name === 'string' ? lookupKey(name) : String(name)}`;
+    let found = this.lookups.get(key);
+    if (!found) {
+      // The id is the name itself: stable, readable, and unique per account.
+      const id = `${kind === 'domain' ? 'Domain' : 'Subdomain'} ${key.slice(kind.length + 1)}`;
+      const trimmed = typeof name === 'string' ? name.trim() : name;
+      const provider = this.alias ? this.provider : undefined;
+      found = kind === 'domain'
+        ? new DomainLookup(this, id, trimmed, provider)
+        : new SubdomainLookup(this, id, trimmed, provider);
+      const problems = domainNameProblems(kind, name);
+      if (problems.length) found.node.addValidation({ validate: () => problems });
+      this.lookups.set(key, found);
+    }
+    return found;
+  }
+
+  private validateAccount(): string[] {
+    const errors: string[] = [];
+    if (this.alias !== undefined && !ALIAS.test(this.alias)) {
+      errors.push(`alias ${JSON.stringify(this.alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`);
+    }
+    for (const [prop, value] of [
+      ['tokenEnv', this.tokenEnv],
+      ['clientIdEnv', this.clientIdEnv],
+      ['clientSecretEnv', this.clientSecretEnv],
+    ] as const) {
+      // The value is not echoed: a secret pasted here by mistake must not reach a log.
+      if (typeof value !== 'string' || !ENV_NAME.test(value)) {
+        errors.push(`${prop} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`);
+      }
+    }
+    if (this.baseUrl !== undefined) errors.push(...baseUrlProblems(this.baseUrl));
+    if (this.ownership.mode === 'prefix' && (typeof this.ownership.prefix !== 'string' || this.ownership.prefix.trim() === '')) {
+      errors.push('ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')');
+    }
+
+    const stack = TerraformStack.of(this);
+    const siblings = accountsIn(stack);
+    const sameAlias = siblings.filter((a) => a !== this && (a.alias ?? '') === (this.alias ?? ''));
+    if (sameAlias.length) {
+      const what = this.alias === undefined ? 'no alias' : `alias ${JSON.stringify(this.alias)}`;
+      errors.push(`stack ${stack.node.path} has several accounts with ${what} (${[this, ...sameAlias].map((a) => a.node.path).join(', ')}); give each account of a stack its own alias`);
+    }
+
+    // Alert names identify alerts within the account: compare their canonical (trimmed) form.
+    const byName = new Map<string, string[]>();
+    for (const m of this.members) {
+      const name = m.name();
+      if (name === undefined) continue;
+      byName.set(name, [...(byName.get(name) ?? []), m.path]);
+      if (!this.ownership.covers(name)) {
+        errors.push(`alert ${m.path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.prefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`);
+      }
+    }
+    for (const [name, paths] of byName) {
+      if (paths.length > 1) {
+        errors.push(`alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`);
+      }
+    }
+    return errors;
+  }
+}
+
+const ACCOUNT_SYMBOL = Symbol.for('cdktf-provider-networkcalc.NetworkcalcAccount');
+
+/** Accounts by the stack they are declared in; avoids walking the tree per alert. */
+const ACCOUNTS = new WeakMap<TerraformStack, NetworkcalcAccount[]>();
+
+function accountsIn(stack: TerraformStack): NetworkcalcAccount[] {
+  return ACCOUNTS.get(stack) ?? [];
+}
+
+function baseUrlProblems(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [`baseUrl ${JSON.stringify(value)} is not valid; give an http(s) URL such as https://networkcalc.com`];
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return [`baseUrl ${JSON.stringify(value)} is not valid; give an http(s) URL such as https://networkcalc.com`];
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would land in the JSON; do not echo them either.
+    return ['baseUrl carries credentials (user:password@); remove them and use tokenEnv or clientIdEnv/clientSecretEnv'];
+  }
+  return [];
+}
+
+/**
+ * The account a construct in `scope` belongs to: `explicit` when given (it must be in the
+ * same stack), else the only account of the stack. `problem` says why there is none.
+ * @internal
+ */
+export function resolveAccount(
+  scope: IConstruct,
+  explicit: NetworkcalcAccount | undefined,
+): { account?: NetworkcalcAccount; problem?: string } {
+  const stack = TerraformStack.of(scope);
+  if (explicit !== undefined) {
+    const home = TerraformStack.of(explicit);
+    if (home !== stack) {
+      return {
+        problem: `account ${explicit.node.path} is in stack ${home.node.path}, but this construct is in stack ${stack.node.path}; an account serves only the stack it is declared in, so declare a NetworkcalcAccount in ${stack.node.path}`,
+      };
+    }
+    return { account: explicit };
+  }
+  const found = accountsIn(stack);
+  if (found.length === 1) return { account: found[0] };
+  if (found.length === 0) {
+    return {
+      problem: `no NetworkcalcAccount in stack ${stack.node.path}; declare one before the alerts and report triggers of the stack (new NetworkcalcAccount(stack, 'Account')) or pass \`account\``,
+    };
+  }
+  return {
+    problem: `stack ${stack.node.path} has ${found.length} accounts (${found.map((a) => a.node.path).join(', ')}); pass \`account\` to choose one`,
+  };
+}

@@ -1,0 +1,150 @@
+import { Token, type IResolvable } from 'cdktf';
+import { Construct, type IConstruct } from 'constructs';
+import { Alert as AlertResource } from '../gen/providers/networkcalc/alert';
+import { canonicalizeAlert, parseAlert } from '../model/canonical';
+import { filterValueKind } from '../model/matrix';
+import { NetworkcalcAccount, resolveAccount } from './account';
+import { alertBody, type AlertCheckSpec } from './alert-body';
+import { ensureValidateFirst } from './validation';
+
+/** An alert, declared here or imported by id. */
+export interface IAlert extends IConstruct {
+  /** Id of the alert at the service (a token for alerts declared in this app). @attribute */
+  readonly alertId: number;
+}
+
+/** Shared by declared and imported alerts. */
+abstract class AlertBase extends Construct implements IAlert {
+  public abstract readonly alertId: number;
+}
+
+class ImportedAlert extends AlertBase {
+  public readonly alertId: number;
+  constructor(scope: Construct, id: string, alertId: number) {
+    super(scope, id);
+    this.alertId = alertId;
+  }
+}
+
+/** Which account an alert or report trigger belongs to. */
+export interface AccountOptions {
+  /**
+   * The account the construct belongs to; it must be declared in the same stack.
+   *
+   * @default - the only NetworkcalcAccount of the stack (an error at synth when it has none or several)
+   */
+  readonly account?: NetworkcalcAccount;
+}
+
+/**
+ * Props of an {@link Alert}: a name, a target, and exactly one of `dnsRecord`,
+ * `spfRecord` or `certificate`, each typed so that only valid combinations of type,
+ * subtype, filter and value compile.
+ */
+export type AlertProps = AlertCheckSpec & AccountOptions;
+
+/**
+ * An alert of a NetworkCalc account (`networkcalc_alert`, child id `Resource`): watches a
+ * domain or subdomain for a DNS record, an SPF record or a TLS certificate condition, and
+ * sends an e-mail when it triggers. Validated at synth by the same function the CLI, the
+ * provider and the emulator use; every problem is reported with the construct path.
+ *
+ * @example
+ * new Alert(this, 'WwwCertificate', {
+ *   name: 'www.example.com certificate',
+ *   target: AlertTarget.subdomain('www.example.com'),
+ *   certificate: { expiresInDays: 21 },
+ * });
+ *
+ * new Alert(this, 'ExampleMx', {
+ *   name: 'example.com MX',
+ *   target: AlertTarget.domain('example.com'),
+ *   dnsRecord: { record: 'MX', filter: 'contains', value: 'mail.example.com' },
+ * });
+ */
+export class Alert extends AlertBase {
+  /**
+   * An existing alert by its id, for reference only: synthesizes nothing, and `ncalc`
+   * does not manage it.
+   */
+  public static fromAlertId(scope: Construct, id: string, alertId: number): IAlert {
+    return new ImportedAlert(scope, id, alertId);
+  }
+
+  /** Id assigned by the service (a token resolved at apply). @attribute */
+  public readonly alertId: number;
+  /** The alert's name as synthesized (trimmed). @attribute */
+  public readonly alertName: string;
+  /** Current status, e.g. healthy or triggered (a token). @attribute */
+  public readonly currentStatus: string;
+  /** When the alert last triggered; empty if never (a token). @attribute */
+  public readonly lastTriggeredAt: string;
+  /** Whether the alert is being checked (a boolean token). @attribute */
+  public readonly isActive: IResolvable;
+  /** The account the alert belongs to, if one could be found. */
+  public readonly account?: NetworkcalcAccount;
+
+  constructor(scope: Construct, id: string, props: AlertProps) {
+    super(scope, id);
+    ensureValidateFirst(this);
+
+    const { account, problem: accountProblem } = resolveAccount(this, props.account);
+    this.account = account;
+    const { body, sources, problems: shapeProblems } = alertBody(props);
+
+    const target = props.target;
+    let targetId: unknown = target?.id;
+    let targetIdDeferred = false;
+    if (target?.name !== undefined) {
+      if (account) {
+        targetId = target.targetType === 'subdomain'
+          ? account.lookupSubdomain(target.name).subdomainId
+          : account.lookupDomain(target.name).domainId;
+      } else {
+        targetIdDeferred = true; // the missing account is the error to report
+      }
+    }
+
+    const canonical = canonicalizeAlert({ ...body, target_id: targetId });
+    const filter = canonical.filter;
+    const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && canonical.filter_value === '';
+    this.alertName = canonical.name as string;
+
+    const resource = new AlertResource(this, 'Resource', {
+      name: canonical.name as string,
+      type: canonical.type as string,
+      subtype: (canonical.subtype ?? undefined) as string | undefined,
+      filter: canonical.filter as string,
+      filterValue: dropValue ? undefined : (canonical.filter_value as string),
+      targetType: canonical.target_type as string,
+      targetId: (targetIdDeferred ? 0 : canonical.target_id) as number,
+      provider: account?.alias ? account._provider : undefined,
+    });
+    this.alertId = resource.id;
+    this.currentStatus = resource.currentStatus;
+    this.lastTriggeredAt = resource.lastTriggeredAt;
+    this.isActive = resource.isActive;
+
+    if (account) account._registerAlert(this.node.path, () => (Token.isUnresolved(this.alertName) ? undefined : this.alertName));
+
+    this.node.addValidation({
+      validate: () => {
+        const errors: string[] = [];
+        if (accountProblem) errors.push(accountProblem);
+        errors.push(...shapeProblems);
+        // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
+        const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
+        if (targetIdDeferred) skip.add('target_id');
+        const parsed = parseAlert({ ...body, target_id: targetId });
+        if (!parsed.ok) {
+          for (const p of parsed.problems) {
+            if (skip.has(p.field)) continue;
+            const from = sources[p.field];
+            errors.push(from ? `${p.message} (from ${from})` : p.message);
+          }
+        }
+        return errors;
+      },
+    });
+  }
+}

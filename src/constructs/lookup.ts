@@ -1,0 +1,59 @@
+import { Construct } from 'constructs';
+import { DataNetworkcalcDomain } from '../gen/providers/networkcalc/data-networkcalc-domain';
+import { DataNetworkcalcSubdomain } from '../gen/providers/networkcalc/data-networkcalc-subdomain';
+import type { TerraformProvider } from 'cdktf';
+
+/** Problems with a domain or subdomain name, as sentences; empty when it is usable. */
+export function domainNameProblems(what: 'domain' | 'subdomain', name: unknown): string[] {
+  if (typeof name !== 'string' || name.trim() === '') {
+    return [`${what} name ${JSON.stringify(name ?? null)} is not valid; give a name such as ${what === 'domain' ? 'example.com' : 'www.example.com'}`];
+  }
+  const n = name.trim();
+  if (/[\s/:@]/.test(n) || !n.includes('.') || n.startsWith('.') || n.endsWith('.')) {
+    return [`${what} name ${JSON.stringify(name)} is not valid; give a bare host name such as ${what === 'domain' ? 'example.com' : 'www.example.com'}, without scheme, port or path`];
+  }
+  return [];
+}
+
+/** The key under which a name is looked up once per account: DNS names ignore case. */
+export function lookupKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/**
+ * A domain of the account, looked up by name through the `networkcalc_domain` data source.
+ * Created by {@link NetworkcalcAccount.lookupDomain}, once per account and name.
+ */
+export class DomainLookup extends Construct {
+  /** The domain name as looked up. @attribute */
+  public readonly domainName: string;
+  /** Id of the domain, resolved at plan time (a token). @attribute */
+  public readonly domainId: number;
+
+  /** @internal */
+  constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
+    super(scope, id);
+    this.domainName = name;
+    const resource = new DataNetworkcalcDomain(this, 'Resource', { name, provider });
+    this.domainId = resource.id;
+  }
+}
+
+/**
+ * A subdomain of the account, looked up by its full name through the
+ * `networkcalc_subdomain` data source. Created by {@link NetworkcalcAccount.lookupSubdomain}.
+ */
+export class SubdomainLookup extends Construct {
+  /** The full subdomain name as looked up. @attribute */
+  public readonly subdomainName: string;
+  /** Id of the subdomain, resolved at plan time (a token). @attribute */
+  public readonly subdomainId: number;
+
+  /** @internal */
+  constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
+    super(scope, id);
+    this.subdomainName = name;
+    const resource = new DataNetworkcalcSubdomain(this, 'Resource', { name, provider });
+    this.subdomainId = resource.id;
+  }
+}

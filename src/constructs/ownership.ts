@@ -1,0 +1,48 @@
+import type { OwnershipMode } from '../schema/provider-schema';
+
+/**
+ * Which live alerts of an account `ncalc` manages (its "scope"). Terraform ignores this
+ * setting: it manages exactly the resources in its state.
+ *
+ * @example
+ * new NetworkcalcAccount(this, 'TeamA', { ownership: Ownership.prefix('team-a-') });
+ */
+export class Ownership {
+  /**
+   * The account holds exactly the declared alerts: `ncalc apply` deletes every other alert.
+   * The default.
+   */
+  public static exclusive(): Ownership {
+    return new Ownership('exclusive');
+  }
+
+  /**
+   * Only alerts whose names start with `prefix` are managed; others are left alone. Every
+   * alert declared for the account must then carry the prefix (checked at synth).
+   *
+   * @example Ownership.prefix('team-a-')
+   */
+  public static prefix(prefix: string): Ownership {
+    return new Ownership('prefix', prefix);
+  }
+
+  /** Declared alerts are created and updated, but `ncalc` never deletes any alert. */
+  public static additive(): Ownership {
+    return new Ownership('additive');
+  }
+
+  /** The wire value of the provider's `ownership` attribute. */
+  public readonly mode: OwnershipMode;
+  /** The name prefix, for `prefix` ownership only. */
+  public readonly prefix?: string;
+
+  private constructor(mode: OwnershipMode, prefix?: string) {
+    this.mode = mode;
+    this.prefix = prefix;
+  }
+
+  /** True when `name` falls inside this scope. */
+  public covers(name: string): boolean {
+    return this.mode !== 'prefix' || name.startsWith(this.prefix ?? '');
+  }
+}

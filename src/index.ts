@@ -1,0 +1,3 @@
+export * from './model';
+export * from './schema';
+export * from './constructs';
