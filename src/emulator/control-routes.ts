@@ -142,7 +142,15 @@ export function registerControlRoutes(app: FastifyInstance, core: EmulatorCore):
 
     control.post('/accounts/:account/alerts', async (request) => {
       const a = account(request);
-      const body = objectBody(request, core);
+      const { id: wantedId, ...body } = objectBody(request, core);
+      if (wantedId !== undefined) {
+        if (typeof wantedId !== 'number' || !Number.isSafeInteger(wantedId) || wantedId < 1) {
+          throw new ControlError(400, 'INVALID_BODY', 'id must be a positive whole number');
+        }
+        if (store.state.accounts.some((x) => x.alerts.some((y) => y.id === wantedId))) {
+          throw new ControlError(400, 'INVALID_BODY', `alert id ${wantedId} is in use`);
+        }
+      }
       for (const required of ['name', 'type', 'filter'] as const) {
         if (!(required in body)) throw new ControlError(400, 'INVALID_BODY', `${required} is required`);
       }
@@ -153,8 +161,14 @@ export function registerControlRoutes(app: FastifyInstance, core: EmulatorCore):
         is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, created_at: now, updated_at: now,
       };
       applyAlertFields(a, alert, body);
-      alert.id = store.nextAlertId();
+      if (typeof wantedId === 'number') {
+        alert.id = wantedId;
+        store.state.next_alert_id = Math.max(store.state.next_alert_id, wantedId + 1);
+      } else {
+        alert.id = store.nextAlertId();
+      }
       a.alerts.push(alert);
+      a.alerts.sort((p, q) => p.id - q.id);
       store.commit();
       return alertView(a, alert);
     });

@@ -6,6 +6,8 @@ import type { EmulatorState } from './state';
 
 /** An alert as the control surface takes it: any field, the target by id or by name. */
 export interface ControlAlertFields {
+  /** createAlert only: a fixed id (must be unused); later ids continue after it. */
+  id?: number;
   name?: string;
   type?: string;
   subtype?: string | null;

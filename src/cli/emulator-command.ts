@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { DEMO_ACCOUNT, loadSeedFile, SeedError, startEmulator, type EmulatorSeed, type RunningEmulator } from '../emulator';
+import { DataFileError } from '../emulator/state';
+
+interface EmulatorCommandOptions {
+  port: string;
+  host: string;
+  data?: string;
+  seed?: string;
+  controlToken?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^[0-9]+$/.test(value) || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`);
+  return port;
+}
+
+function describe(running: RunningEmulator, seed: EmulatorSeed | undefined, opts: EmulatorCommandOptions): string {
+  const lines = [`NetworkCalc emulator (API v1.9) listening on ${running.url}`, ''];
+  lines.push(`  NETWORKCALC_BASE_URL=${running.url}`);
+  if (!seed) {
+    lines.push(
+      `  demo account:   client id ${DEMO_ACCOUNT.clientId}, client secret ${DEMO_ACCOUNT.clientSecret}`,
+      `  ready token:    NETWORKCALC_TOKEN=${DEMO_ACCOUNT.token}`,
+      `  domains:        example.com (id 1; www 2, mail 3), example.org (id 4)`,
+    );
+  } else {
+    for (const a of seed.accounts) {
+      const ids = (a.credentials ?? []).map((c) => c.client_id).join(', ') || '(no credentials)';
+      lines.push(`  account ${a.name}: client id ${ids} (secrets and tokens as in the seed file)`);
+    }
+  }
+  lines.push(`  control token:  x-emulator-token: ${running.controlToken}`);
+  lines.push(`  state:          ${opts.data ? `saved to ${opts.data}` : 'in memory (lost on stop; use --data <file> to keep it)'}`);
+  lines.push('', 'Press Ctrl+C to stop.');
+  return lines.join('\n');
+}
+
+/** `ncalc emulator`: runs the local NetworkCalc API until SIGINT / SIGTERM. */
+export function registerEmulatorCommand(program: Command): void {
+  program
+    .command('emulator')
+    .description('run a local emulator of the NetworkCalc Reports and Alerts API v1.9')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--host <h>', 'address to bind', '127.0.0.1')
+    .option('--data <file>', 'save state to this JSON file after every change, and load it on start')
+    .option('--seed <file>', 'accounts, credentials, tokens and domains to start with (JSON); default: the demo account')
+    .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
+    .action(async (opts: EmulatorCommandOptions) => {
+      let running: RunningEmulator;
+      let seed: EmulatorSeed | undefined;
+      try {
+        const port = parsePort(opts.port);
+        seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
+        running = await startEmulator({
+          host: opts.host, port, seed, dataFile: opts.data, controlToken: opts.controlToken,
+        });
+      } catch (err) {
+        const known = err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
+        process.stderr.write(`ncalc emulator: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(describe(running, seed, opts) + '\n');
+
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) process.exit(1); // a second signal: do not wait any longer
+        stopping = true;
+        process.stdout.write(`\n${signal}: stopping the emulator\n`);
+        running.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`ncalc emulator: error while stopping: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+}
