@@ -159,7 +159,7 @@ export class Transport {
           httpStatus: error.httpStatus,
           detail: error.detail,
           attempts: attempt,
-          message: `${describe(req.operation, req.subject, 'RETRIES_EXHAUSTED', undefined)}; gave up ${why}; last error: ${error.code}${error.httpStatus === undefined ? '' : ` (HTTP ${error.httpStatus})`}: ${adviceFor(error.code)}`,
+          message: `${req.subject ? `${req.operation} (${req.subject})` : req.operation} failed: RETRIES_EXHAUSTED: gave up ${why}; last error: ${error.code}${error.httpStatus === undefined ? '' : ` (HTTP ${error.httpStatus})`}: ${adviceFor(error.code)}`,
           cause: error,
         });
       }

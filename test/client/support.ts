@@ -1,0 +1,60 @@
+/** Shared pieces of the client contract tests (not a test file itself). */
+import { inspect } from 'node:util';
+import { Agent, type Dispatcher } from 'undici';
+import type { AlertSpec } from '../../src/model';
+
+/** An agent that rewrites each request on its way out (headers, body) to produce faults the client never makes. */
+export function rewritingAgent(rewrite: (opts: Dispatcher.DispatchOptions) => Dispatcher.DispatchOptions): Dispatcher {
+  return new Agent().compose((dispatch) => (opts, handler) => dispatch(rewrite(opts), handler));
+}
+
+export function withoutHeader(name: string, onlyPath?: RegExp): Dispatcher {
+  return rewritingAgent((opts) => {
+    if (onlyPath && !onlyPath.test(opts.path)) return opts;
+    const headers = { ...(opts.headers as Record<string, string>) };
+    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
+    return { ...opts, headers };
+  });
+}
+
+/** Records every Authorization header value sent, so tests can prove none leaks. */
+export function authRecorder(): { dispatcher: Dispatcher; seen: Set<string> } {
+  const seen = new Set<string>();
+  const dispatcher = rewritingAgent((opts) => {
+    const headers = (opts.headers ?? {}) as Record<string, string>;
+    for (const [k, v] of Object.entries(headers)) {
+      if (k.toLowerCase() === 'authorization') seen.add(String(v).replace(/^Bearer\s+/i, ''));
+    }
+    return opts;
+  });
+  return { dispatcher, seen };
+}
+
+/** Everything an error shows: message, fields, JSON and inspect output (with cause). */
+export function everythingShown(err: unknown): string {
+  return [String(err), JSON.stringify(err), inspect(err, { depth: 10, showHidden: true })].join('\n');
+}
+
+export async function caught(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+export function dnsAlert(name: string, overrides: Partial<AlertSpec> = {}): AlertSpec {
+  return {
+    name,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '93.184.216.34',
+    target_type: 'domain',
+    target_id: 1,
+    ...overrides,
+  };
+}
+
+export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4, maxTotalMs: 5000 };
