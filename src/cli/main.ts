@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerEmulatorCommand } from './emulator-command';
+import { processIO } from './io';
+import { run } from './program';
 
 /** The version of the installed package (src/cli and dist/cli are both two levels down). */
 function packageVersion(): string {
@@ -18,8 +20,17 @@ export function buildProgram(): Command {
 }
 
 if (require.main === module) {
-  buildProgram().parseAsync(process.argv).catch((err: unknown) => {
-    process.stderr.write(`ncalc: ${(err as Error).message}\n`);
-    process.exit(1);
-  });
+  // plan, apply, drift, destroy and export come from ./program; the emulator command is added here.
+  run(process.argv.slice(2), processIO(), (program) => {
+    program.version(packageVersion());
+    registerEmulatorCommand(program);
+  }).then(
+    (code) => {
+      if (code) process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`ncalc: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -1,0 +1,222 @@
+import { appendFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { NetworkCalcClient } from '../client';
+import {
+  COLOR, PLAIN, applyAll, applySummary, changeResultLine, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
+  prepare, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
+} from '../reconcile';
+import type { ClientFactory } from '../reconcile/types';
+import { useColor, type CliIO } from './io';
+
+/** Exit codes shared by every command. */
+export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
+
+export interface CommonOptions {
+  chdir?: string;
+  app?: string;
+  out?: string;
+  synth: boolean;
+  synthTimeout: string;
+  stack: string[];
+  baseUrl?: string;
+  color?: boolean;
+  verbose?: boolean;
+}
+
+export function positiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
+  return n;
+}
+
+export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
+  if (io.clientFactory) return io.clientFactory;
+  return (c) =>
+    new NetworkCalcClient({
+      baseUrl: c.baseUrl,
+      token: c.token,
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
+    });
+}
+
+export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
+  return path.resolve(io.cwd, opts.chdir ?? '.');
+}
+
+/** Synthesize, read and validate: everything before the first API call. */
+export async function load(io: CliIO, opts: CommonOptions): Promise<Prepared> {
+  const cwd = cwdOf(io, opts);
+  const { stacks } = await loadStacks({
+    cwd, app: opts.app, out: opts.out, synth: opts.synth, timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env, stacks: opts.stack,
+  });
+  const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
+  if (!prepared.accounts.length) {
+    throw new ConfigError([`no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`]);
+  }
+  return prepared;
+}
+
+export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
+  return useColor(io.stdout, io.env, opts.color) ? COLOR : PLAIN;
+}
+
+/** Prints a configuration error, every problem on its own line, in the wanted format. */
+export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
+  const problems = e instanceof ConfigError ? e.problems : [e instanceof Error ? e.message : String(e)];
+  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems), null, 2) + '\n');
+  const head = e instanceof ConfigError ? 'Error: the configuration is not valid; nothing was changed.' : 'Error:';
+  io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  return EXIT.ERROR;
+}
+
+const hasChanges = (plans: AccountPlan[]) => plans.some((p) => p.changes.length > 0);
+const anyFailed = (plans: AccountPlan[]) => plans.some((p) => p.status === 'error');
+
+export interface PlanFlags extends CommonOptions {
+  json?: boolean;
+  detailedExitcode?: boolean;
+}
+
+export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
+  let prepared: Prepared;
+  try {
+    prepared = await load(io, opts);
+  } catch (e) {
+    return reportError(io, 'plan', e, !!opts.json);
+  }
+  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: true });
+  if (opts.json) io.stdout.write(JSON.stringify(toJson('plan', plans), null, 2) + '\n');
+  else io.stdout.write(planText(plans, 'plan', styleFor(io, opts)));
+  if (anyFailed(plans)) return EXIT.ERROR;
+  return opts.detailedExitcode && hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
+}
+
+export interface DriftFlags extends CommonOptions {
+  format: string;
+}
+
+export async function driftCommand(io: CliIO, opts: DriftFlags): Promise<number> {
+  const format = opts.format;
+  if (!['text', 'json', 'markdown'].includes(format)) {
+    return reportError(io, 'drift', new ConfigError([`--format must be text, json or markdown, got ${JSON.stringify(format)}`]), false);
+  }
+  let prepared: Prepared;
+  try {
+    prepared = await load(io, opts);
+  } catch (e) {
+    return reportError(io, 'drift', e, format === 'json');
+  }
+  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: false });
+  const markdown = driftMarkdown(plans);
+  if (format === 'json') io.stdout.write(JSON.stringify(toJson('drift', plans), null, 2) + '\n');
+  else if (format === 'markdown') io.stdout.write(markdown);
+  else io.stdout.write(driftText(plans, styleFor(io, opts)));
+  const summaryFile = io.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      appendFileSync(summaryFile, markdown + '\n');
+    } catch (e) {
+      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+    }
+  }
+  if (anyFailed(plans)) return EXIT.ERROR;
+  return hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
+}
+
+export interface ApplyFlags extends CommonOptions {
+  json?: boolean;
+  autoApprove?: boolean;
+  parallelism: string;
+  triggers?: boolean;
+  allInScope?: boolean;
+}
+
+async function confirm(io: CliIO, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
+  try {
+    const answer = await rl.question(question);
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+/** A one-line counter redrawn in place on a terminal; nothing otherwise. */
+class Progress {
+  private done = 0;
+  constructor(private readonly io: CliIO, private readonly total: number, private readonly enabled: boolean) {}
+  line(text: string): void {
+    this.clear();
+    this.io.stdout.write(text + '\n');
+    this.draw();
+  }
+  tick(): void {
+    this.done++;
+    this.draw();
+  }
+  private draw(): void {
+    if (this.enabled && this.done < this.total) this.io.stderr.write(`\r\u001b[K  … ${this.done}/${this.total} done`);
+  }
+  clear(): void {
+    if (this.enabled) this.io.stderr.write('\r\u001b[K');
+  }
+}
+
+/** apply and destroy: plan, show, confirm, execute, report. */
+export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy'): Promise<number> {
+  const json = !!opts.json;
+  let prepared: Prepared;
+  let parallelism: number;
+  try {
+    parallelism = positiveInt(opts.parallelism, '--parallelism');
+    if (json && !opts.autoApprove) throw new ConfigError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
+    prepared = await load(io, opts);
+  } catch (e) {
+    return reportError(io, command, e, json);
+  }
+  const runTriggers = command === 'apply' && opts.triggers !== false;
+  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), {
+    mode: command === 'destroy' ? 'destroy' : 'converge',
+    includeUndeclared: !!opts.allInScope,
+    triggers: runTriggers,
+  });
+  const style = styleFor(io, opts);
+  if (!json) io.stdout.write(planText(plans, command, style));
+  const t = totals(plans);
+  const work = t.create + t.update + t.delete + t.triggers;
+  if (work === 0) {
+    if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
+    else io.stdout.write(anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n');
+    return anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+  }
+  if (!opts.autoApprove) {
+    if (!io.stdin.isTTY) {
+      io.stderr.write(`Error: refusing to ${command} without confirmation: standard input is not a terminal. Review the plan above and run again with --auto-approve.\n`);
+      return EXIT.ERROR;
+    }
+    const ok = await confirm(io, `\nDo you want to ${command === 'destroy' ? 'delete these alerts' : 'perform these actions'}? Only 'yes' will be accepted: `);
+    if (!ok) {
+      io.stderr.write(`${command} cancelled; nothing was changed.\n`);
+      return EXIT.ERROR;
+    }
+  }
+  if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
+  const progress = new Progress(io, work, !json && io.stderr.isTTY === true);
+  await applyAll(plans, {
+    parallelism,
+    triggers: runTriggers,
+    onEvent: (ev: ApplyEvent) => {
+      progress.tick();
+      if (json) return;
+      progress.line(ev.kind === 'change' ? changeResultLine(ev.account, ev.change, ev.result, style) : triggerResultLine(ev.account, ev.trigger, ev.result, style));
+    },
+  });
+  progress.clear();
+  if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
+  else io.stdout.write('\n' + applySummary(plans, style));
+  const failed = plans.some((p) => (p.results ?? []).some((r) => r.status === 'failed') || (p.triggerResults ?? []).some((r) => r.status === 'failed'));
+  return failed || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+}

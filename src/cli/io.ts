@@ -1,0 +1,29 @@
+import type { ClientFactory } from '../reconcile/types';
+
+export interface OutStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Everything a command touches outside itself, so tests can run the CLI in-process. */
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Replaces the real API client (tests). */
+  clientFactory?: ClientFactory;
+}
+
+export function processIO(): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/** Colour only on a terminal, and never with NO_COLOR (https://no-color.org) or --no-color. */
+export function useColor(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true;
+}

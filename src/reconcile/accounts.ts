@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { Credentials, DeclaredAlert, Scope } from './types';
+
+export const DEFAULT_BASE_URL = 'https://networkcalc.com';
+
+/** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
+export interface Account {
+  /** Stable key: base URL + credential identity. */
+  key: string;
+  /** Short name for output: the aliases of its scopes, or "default". */
+  label: string;
+  baseUrl: string;
+  /** `token sha256:1a2b3c4d` or `client <id>`: identifies without revealing a secret. */
+  identity: string;
+  credentials: Credentials;
+  scopes: Scope[];
+}
+
+export interface AccountResolution {
+  accounts: Account[];
+  problems: string[];
+}
+
+export function normalizeBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+export function tokenFingerprint(token: string): string {
+  return `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
+}
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+}
+
+/**
+ * Resolves each scope's credentials from the environment and groups scopes by account. An
+ * account is its base URL plus its credential identity (a token's hash, or a client id).
+ */
+export function resolveAccounts(
+  scopes: Scope[],
+  env: NodeJS.ProcessEnv,
+  options: { baseUrlOverride?: string } = {},
+): AccountResolution {
+  const problems: string[] = [];
+  const byKey = new Map<string, Account>();
+  for (const scope of scopes) {
+    const baseUrl = normalizeBaseUrl(
+      options.baseUrlOverride ?? scope.baseUrl ?? envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL,
+    );
+    if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: base URL ${JSON.stringify(baseUrl)} is not an http(s) URL; fix base_url or NETWORKCALC_BASE_URL`);
+      continue;
+    }
+    const token = envValue(env, scope.tokenEnv);
+    const clientId = envValue(env, scope.clientIdEnv);
+    const clientSecret = envValue(env, scope.clientSecretEnv);
+    let identity: string;
+    const credentials: Credentials = { baseUrl };
+    if (token) {
+      identity = `token ${tokenFingerprint(token)}`;
+      credentials.token = token;
+      if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
+    } else if (clientId && clientSecret) {
+      identity = `client ${clientId}`;
+      Object.assign(credentials, { clientId, clientSecret });
+    } else {
+      const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}`);
+      continue;
+    }
+    const key = `${baseUrl} ${identity}`;
+    let account = byKey.get(key);
+    if (!account) {
+      account = { key, label: '', baseUrl, identity, credentials, scopes: [] };
+      byKey.set(key, account);
+    }
+    account.scopes.push(scope);
+  }
+  const accounts = [...byKey.values()];
+  const used = new Map<string, number>();
+  for (const a of accounts) {
+    const aliases = [...new Set(a.scopes.map((s) => s.alias ?? 'default'))];
+    let label = aliases.join('+');
+    const n = (used.get(label) ?? 0) + 1;
+    used.set(label, n);
+    if (n > 1) label = `${label}#${n}`;
+    a.label = label;
+  }
+  return { accounts, problems };
+}
+
+function describe(scope: Scope): string {
+  const mode = scope.ownership === 'prefix' ? `prefix ${JSON.stringify(scope.prefix)}` : scope.ownership;
+  return `stack ${scope.stack} (provider ${scope.providerKey}, ${mode})`;
+}
+
+/**
+ * Two scopes of one account must not claim the same alert name, or one would delete or
+ * rewrite what the other declares. exclusive claims every name, prefix the names starting
+ * with its prefix, additive only the names it declares.
+ */
+export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): string[] {
+  const problems: string[] = [];
+  const names = (s: Scope) => alerts.filter((a) => a.scopeKey === s.key).map((a) => a.spec.name);
+  const claims = (s: Scope, name: string) =>
+    s.ownership === 'exclusive' || (s.ownership === 'prefix' && name.startsWith(s.prefix ?? '')) || (s.ownership === 'additive' && names(s).includes(name));
+  const { scopes } = account;
+  for (let i = 0; i < scopes.length; i++) {
+    for (let j = i + 1; j < scopes.length; j++) {
+      const a = scopes[i];
+      const b = scopes[j];
+      let why: string | null = null;
+      if (a.ownership === 'exclusive' || b.ownership === 'exclusive') {
+        why = 'an exclusive scope owns every alert of the account';
+      } else if (a.ownership === 'prefix' && b.ownership === 'prefix') {
+        const pa = a.prefix ?? '';
+        const pb = b.prefix ?? '';
+        if (pa.startsWith(pb) || pb.startsWith(pa)) why = `prefixes ${JSON.stringify(pa)} and ${JSON.stringify(pb)} overlap`;
+      } else {
+        const shared = [...new Set([...names(a), ...names(b)])].filter((n) => claims(a, n) && claims(b, n));
+        if (shared.length) why = `both claim ${shared.map((n) => JSON.stringify(n)).join(', ')}`;
+      }
+      if (why) {
+        problems.push(
+          `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describe(a)} and ${describe(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
+        );
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,217 @@
+import { parseAlert } from '../model';
+import { OWNERSHIP_MODES, type OwnershipMode } from '../schema/provider-schema';
+import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from './types';
+
+export const DEFAULT_TOKEN_ENV = 'NETWORKCALC_TOKEN';
+export const DEFAULT_CLIENT_ID_ENV = 'NETWORKCALC_CLIENT_ID';
+export const DEFAULT_CLIENT_SECRET_ENV = 'NETWORKCALC_CLIENT_SECRET';
+
+/** A synthesized stack: its name and parsed `cdk.tf.json`. */
+export interface StackDocument {
+  name: string;
+  json: Record<string, unknown>;
+}
+
+export interface Desired {
+  scopes: Scope[];
+  alerts: DeclaredAlert[];
+  triggers: DeclaredTrigger[];
+  /** Everything wrong with the configuration, each saying what to fix. */
+  problems: string[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `${data.networkcalc_domain.<id>.id}` / `${data.networkcalc_subdomain.<id>.id}` */
+const DATA_REF = /^\$\{\s*data\.(networkcalc_domain|networkcalc_subdomain)\.([A-Za-z0-9_-]+)\.id\s*\}$/;
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
+  const raw = isObject(json.provider) ? json.provider.networkcalc : undefined;
+  const list: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const scopes: Scope[] = [];
+  for (const entry of list) {
+    if (!isObject(entry)) {
+      problems.push(`stack ${stack}: provider.networkcalc holds a ${typeof entry}, expected an object`);
+      continue;
+    }
+    const alias = str(entry.alias);
+    const providerKey = alias ? `networkcalc.${alias}` : 'networkcalc';
+    const where = `stack ${stack}, provider ${providerKey}`;
+    for (const secret of ['token', 'client_secret'] as const) {
+      if (entry[secret] !== undefined) {
+        problems.push(`${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`);
+      }
+    }
+    const ownershipRaw = entry.ownership ?? 'exclusive';
+    let ownership: OwnershipMode = 'exclusive';
+    if (typeof ownershipRaw === 'string' && (OWNERSHIP_MODES as readonly string[]).includes(ownershipRaw)) {
+      ownership = ownershipRaw as OwnershipMode;
+    } else {
+      problems.push(`${where}: ownership ${JSON.stringify(ownershipRaw)} is not valid; use one of ${OWNERSHIP_MODES.join(', ')}`);
+    }
+    const prefix = typeof entry.ownership_prefix === 'string' ? entry.ownership_prefix : null;
+    if (ownership === 'prefix' && !prefix) {
+      problems.push(`${where}: ownership "prefix" needs a non-empty ownership_prefix`);
+    }
+    if (ownership !== 'prefix' && prefix) {
+      problems.push(`${where}: ownership_prefix ${JSON.stringify(prefix)} is only used with ownership "prefix"; set ownership to "prefix" or remove it`);
+    }
+    if (scopes.some((s) => s.providerKey === providerKey)) {
+      problems.push(`${where}: declared twice; give each provider configuration its own alias`);
+      continue;
+    }
+    scopes.push({
+      key: `${stack}/${providerKey}`,
+      stack,
+      providerKey,
+      alias,
+      baseUrl: str(entry.base_url),
+      tokenEnv: str(entry.token_env) ?? DEFAULT_TOKEN_ENV,
+      clientIdEnv: str(entry.client_id_env) ?? DEFAULT_CLIENT_ID_ENV,
+      clientSecretEnv: str(entry.client_secret_env) ?? DEFAULT_CLIENT_SECRET_ENV,
+      ownership,
+      prefix: ownership === 'prefix' ? prefix : null,
+    });
+  }
+  return scopes;
+}
+
+function defaultScope(stack: string): Scope {
+  return {
+    key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
+    tokenEnv: DEFAULT_TOKEN_ENV, clientIdEnv: DEFAULT_CLIENT_ID_ENV, clientSecretEnv: DEFAULT_CLIENT_SECRET_ENV,
+    ownership: 'exclusive', prefix: null,
+  };
+}
+
+function section(json: Json, kind: 'resource' | 'data', type: string): Record<string, Json> {
+  const group = json[kind];
+  if (!isObject(group)) return {};
+  const items = group[type];
+  if (!isObject(items)) return {};
+  const out: Record<string, Json> = {};
+  for (const [id, v] of Object.entries(items)) if (isObject(v)) out[id] = v;
+  return out;
+}
+
+/**
+ * Reads the desired state out of synthesized stacks, collecting every problem instead of
+ * stopping at the first, so a user fixes them in one go. Makes no API call.
+ */
+export function readDesired(stacks: StackDocument[]): Desired {
+  const problems: string[] = [];
+  const scopes: Scope[] = [];
+  const alerts: DeclaredAlert[] = [];
+  const triggers: DeclaredTrigger[] = [];
+
+  for (const { name: stack, json } of stacks) {
+    const stackScopes = parseProviders(stack, json, problems);
+    const alertItems = section(json, 'resource', 'networkcalc_alert');
+    const triggerItems = section(json, 'resource', 'networkcalc_report_trigger');
+    const domains = section(json, 'data', 'networkcalc_domain');
+    const subdomains = section(json, 'data', 'networkcalc_subdomain');
+    const usesProvider = Object.keys(alertItems).length + Object.keys(triggerItems).length > 0;
+    // Terraform configures an unnamed default provider when resources need one.
+    if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
+    scopes.push(...stackScopes);
+
+    const scopeOf = (where: string, provider: unknown): string | null => {
+      const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
+      const scope = stackScopes.find((s) => s.providerKey === key);
+      if (!scope) {
+        const known = stackScopes.map((s) => s.providerKey).join(', ') || 'none';
+        problems.push(`${where}: provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`);
+        return null;
+      }
+      return scope.key;
+    };
+
+    const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
+      if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
+      if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0) return { kind: 'id', id: Number(value) };
+      if (typeof value === 'string') {
+        const m = DATA_REF.exec(value.trim());
+        if (m) {
+          const targetType = m[1] === 'networkcalc_domain' ? 'domain' : 'subdomain';
+          const data = (targetType === 'domain' ? domains : subdomains)[m[2]];
+          if (!data) {
+            problems.push(`${where}: ${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`);
+            return null;
+          }
+          const name = str(data.name);
+          if (!name) {
+            problems.push(`${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`);
+            return null;
+          }
+          return { kind: 'name', targetType, name: name.toLowerCase().replace(/\.$/, ''), dataSource: `data.${m[1]}.${m[2]}` };
+        }
+      }
+      problems.push(`${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`);
+      return null;
+    };
+
+    for (const [logicalId, body] of Object.entries(alertItems)) {
+      const where = `stack ${stack}, alert ${logicalId}`;
+      const scopeKey = scopeOf(where, body.provider);
+      const target = readTarget(where, body.target_id, 'target_id');
+      // A name target validates with a stand-in id; the real one comes from the Domains API.
+      const result = parseAlert({ ...body, target_id: target?.kind === 'id' ? target.id : 1 });
+      if (!result.ok) {
+        for (const p of result.problems) problems.push(`${where}: ${p.message}`);
+        continue;
+      }
+      if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
+        problems.push(`${where}: target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`);
+        continue;
+      }
+      if (!scopeKey || !target) continue;
+      const spec = { ...result.alert, target_id: target.kind === 'id' ? target.id : 0 };
+      alerts.push({ stack, logicalId, scopeKey, spec, target });
+    }
+
+    for (const [logicalId, body] of Object.entries(triggerItems)) {
+      const where = `stack ${stack}, report trigger ${logicalId}`;
+      const scopeKey = scopeOf(where, body.provider);
+      const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
+      const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
+      if (hasDomain === hasSub) {
+        problems.push(`${where}: give exactly one of domain_id and subdomain_id`);
+        continue;
+      }
+      const targetType = hasDomain ? 'domain' : 'subdomain';
+      const field = hasDomain ? 'domain_id' : 'subdomain_id';
+      const target = readTarget(where, hasDomain ? body.domain_id : body.subdomain_id, field);
+      if (target?.kind === 'name' && target.targetType !== targetType) {
+        problems.push(`${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`);
+        continue;
+      }
+      const map: Record<string, string> = {};
+      if (isObject(body.triggers)) for (const [k, v] of Object.entries(body.triggers)) map[k] = String(v);
+      else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
+      if (!scopeKey || !target) continue;
+      triggers.push({ stack, logicalId, scopeKey, targetType, target, triggers: map });
+    }
+  }
+
+  // Names identify alerts: two declarations of one name in a scope cannot both be honoured.
+  const seen = new Map<string, DeclaredAlert>();
+  for (const a of alerts) {
+    const k = `${a.scopeKey}\u0000${a.spec.name}`;
+    const prior = seen.get(k);
+    if (prior) {
+      problems.push(`stack ${a.stack}: alerts ${prior.logicalId} and ${a.logicalId} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`);
+    } else seen.set(k, a);
+  }
+  for (const a of alerts) {
+    const scope = scopes.find((s) => s.key === a.scopeKey);
+    if (scope?.ownership === 'prefix' && scope.prefix && !a.spec.name.startsWith(scope.prefix)) {
+      problems.push(`stack ${a.stack}, alert ${a.logicalId}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
+    }
+  }
+  return { scopes, alerts, triggers, problems };
+}

@@ -1,0 +1,289 @@
+import pLimit from 'p-limit';
+import { diffAlert, type LiveAlert } from '../model';
+import { isNetworkCalcError } from '../client/errors';
+import { findScopeOverlaps, resolveAccounts, type Account } from './accounts';
+import { readDesired, type Desired, type StackDocument } from './desired';
+import { planScope, type PlanMode } from './plan';
+import { ConfigError } from './synth';
+import type { AlertsApi, ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, TargetRef, Warning } from './types';
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  operation?: string;
+  httpStatus?: number;
+}
+
+export function toErrorInfo(e: unknown): ErrorInfo {
+  if (isNetworkCalcError(e)) {
+    const info: ErrorInfo = { code: e.code, message: e.message, operation: e.operation };
+    if (e.httpStatus !== undefined) info.httpStatus = e.httpStatus;
+    return info;
+  }
+  if (e instanceof ConfigError) return { code: 'CONFIG_ERROR', message: e.message };
+  return { code: 'UNEXPECTED', message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface ChangeResult {
+  /** `adopted`: a create whose outcome was unknown turned out to have happened. */
+  status: 'ok' | 'failed' | 'adopted';
+  id?: number;
+  error?: ErrorInfo;
+  note?: string;
+}
+
+export interface TriggerResult {
+  status: 'ok' | 'failed' | 'skipped';
+  reportUrl?: string;
+  error?: ErrorInfo;
+  note?: string;
+}
+
+export interface AccountPlan {
+  account: Account;
+  /** `error`: the account could not be planned (or applied); see `error`. */
+  status: 'ok' | 'error';
+  error: ErrorInfo | null;
+  changes: Change[];
+  unchanged: number;
+  warnings: Warning[];
+  triggers: PlannedTrigger[];
+  /** Filled by apply, index-aligned with `changes` / `triggers`. */
+  results?: ChangeResult[];
+  triggerResults?: TriggerResult[];
+  /** Not serialized. */
+  api: AlertsApi | null;
+  live: LiveAlert[];
+  domains: ApiDomain[] | null;
+}
+
+export interface Prepared {
+  desired: Desired;
+  accounts: Account[];
+}
+
+/** Everything that can be checked without the network; throws a ConfigError listing all problems. */
+export function prepare(stacks: StackDocument[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): Prepared {
+  const desired = readDesired(stacks);
+  const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
+  const all = [...desired.problems, ...problems];
+  for (const account of accounts) all.push(...findScopeOverlaps(account, desired.alerts));
+  if (all.length) throw new ConfigError(all);
+  return { desired, accounts };
+}
+
+export interface PlanOptions {
+  mode?: PlanMode;
+  includeUndeclared?: boolean;
+  /** Include report triggers (plan, apply); not for drift and destroy. */
+  triggers?: boolean;
+}
+
+interface DomainIndex {
+  domains: Map<string, number>;
+  subdomains: Map<string, number>;
+  names: Map<string, string>;
+}
+
+export function indexDomains(domains: ApiDomain[]): DomainIndex {
+  const index: DomainIndex = { domains: new Map(), subdomains: new Map(), names: new Map() };
+  for (const d of domains) {
+    index.domains.set(d.domain.toLowerCase(), d.id);
+    index.names.set(`domain:${d.id}`, d.domain);
+    for (const s of d.subdomains) {
+      index.subdomains.set(s.subdomain.toLowerCase(), s.id);
+      index.names.set(`subdomain:${s.id}`, s.subdomain);
+    }
+  }
+  return index;
+}
+
+function resolveTarget(ref: TargetRef, index: DomainIndex | null, where: string): number {
+  if (ref.kind === 'id') return ref.id;
+  const map = ref.targetType === 'domain' ? index!.domains : index!.subdomains;
+  const id = map.get(ref.name);
+  if (id === undefined) {
+    const known = [...map.keys()].sort().join(', ') || 'none';
+    throw new ConfigError([`${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`]);
+  }
+  return id;
+}
+
+/** Plans one account: one list call, one domains call when names are used, then a diff per scope. */
+async function planAccount(account: Account, desired: Desired, factory: ClientFactory, options: PlanOptions): Promise<AccountPlan> {
+  const plan: AccountPlan = {
+    account, status: 'ok', error: null, changes: [], unchanged: 0, warnings: [], triggers: [], api: null, live: [], domains: null,
+  };
+  const scopeKeys = new Set(account.scopes.map((s) => s.key));
+  const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
+  const triggers = options.triggers ? desired.triggers.filter((t) => scopeKeys.has(t.scopeKey)) : [];
+  try {
+    const api = factory(account.credentials);
+    plan.api = api;
+    const needsNames = alerts.some((a) => a.target.kind === 'name') || triggers.some((t) => t.target.kind === 'name');
+    const [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
+    plan.live = live;
+    plan.domains = domains;
+    const index = domains ? indexDomains(domains) : null;
+    const resolved: DeclaredAlert[] = alerts.map((a) => ({
+      ...a,
+      spec: { ...a.spec, target_id: resolveTarget(a.target, index, `stack ${a.stack}, alert ${a.logicalId}`) },
+    }));
+    for (const scope of account.scopes) {
+      const p = planScope(scope, resolved.filter((a) => a.scopeKey === scope.key), live, options);
+      plan.changes.push(...p.changes);
+      plan.unchanged += p.unchanged;
+      plan.warnings.push(...p.warnings);
+    }
+    for (const t of triggers) {
+      const targetId = resolveTarget(t.target, index, `stack ${t.stack}, report trigger ${t.logicalId}`);
+      plan.triggers.push({
+        stack: t.stack, logicalId: t.logicalId, scopeKey: t.scopeKey, targetType: t.targetType, targetId,
+        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null, triggers: t.triggers,
+      });
+    }
+  } catch (e) {
+    plan.status = 'error';
+    plan.error = toErrorInfo(e);
+    plan.changes = [];
+    plan.triggers = [];
+  }
+  return plan;
+}
+
+/** Plans every account concurrently; one account failing does not stop the others. */
+export async function planAll(prepared: Prepared, factory: ClientFactory, options: PlanOptions = {}): Promise<AccountPlan[]> {
+  return Promise.all(prepared.accounts.map((a) => planAccount(a, prepared.desired, factory, options)));
+}
+
+export type ApplyEvent =
+  | { kind: 'change'; account: AccountPlan; change: Change; result: ChangeResult }
+  | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult };
+
+export interface ApplyOptions {
+  parallelism: number;
+  onEvent?: (event: ApplyEvent) => void;
+  /** Run report triggers after the alerts converge. */
+  triggers?: boolean;
+}
+
+/** Re-lists once per ambiguous outcome, sharing a list call that started after the failure. */
+function relister(api: AlertsApi): (since: number) => Promise<LiveAlert[]> {
+  let current: { started: number; promise: Promise<LiveAlert[]> } | null = null;
+  return (since) => {
+    if (current && current.started >= since) return current.promise;
+    const started = Date.now();
+    const promise = api.listAlerts();
+    current = { started, promise };
+    return promise;
+  };
+}
+
+const isCode = (e: unknown, code: string) => isNetworkCalcError(e) && e.code === code;
+
+/**
+ * Creates an alert without ever making a duplicate: when the outcome of a create is unknown
+ * (timeout, dropped connection), the account is listed again and an alert of that name is
+ * adopted; only when none exists is the create sent once more.
+ */
+async function createOnce(api: AlertsApi, change: Change, relist: (since: number) => Promise<LiveAlert[]>): Promise<ChangeResult> {
+  const spec = change.after!;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = (await api.createAlert(spec)) as { id?: number } | undefined;
+      const result: ChangeResult = { status: 'ok' };
+      if (created && typeof created.id === 'number') result.id = created.id;
+      if (attempt > 1) result.note = 'created on the second attempt, after the first one was found not to have happened';
+      return result;
+    } catch (e) {
+      if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
+      const failedAt = Date.now();
+      const live = (await relist(failedAt)).filter((a) => a.name === spec.name).sort((x, y) => x.id - y.id);
+      const found = live[0];
+      if (found) {
+        if (diffAlert(spec, found).length) await api.updateAlert(found.id, spec);
+        return { status: 'adopted', id: found.id, note: `the create's outcome was unknown; found alert ${found.id} by name and adopted it` };
+      }
+      if (attempt >= 2) throw e;
+    }
+  }
+}
+
+async function runChange(api: AlertsApi, change: Change, relist: (since: number) => Promise<LiveAlert[]>): Promise<ChangeResult> {
+  try {
+    switch (change.action) {
+      case 'create':
+        return await createOnce(api, change, relist);
+      case 'update':
+        try {
+          await api.updateAlert(change.id!, change.after!);
+        } catch (e) {
+          // A PATCH carries the whole body, so sending it again is safe.
+          if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
+          await api.updateAlert(change.id!, change.after!);
+        }
+        return { status: 'ok', id: change.id! };
+      case 'delete':
+        try {
+          await api.deleteAlert(change.id!);
+        } catch (e) {
+          if (isCode(e, 'NOT_FOUND')) return { status: 'ok', id: change.id!, note: 'already gone' };
+          if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
+          try {
+            await api.deleteAlert(change.id!);
+          } catch (e2) {
+            if (!isCode(e2, 'NOT_FOUND')) throw e2;
+          }
+        }
+        return { status: 'ok', id: change.id! };
+    }
+  } catch (e) {
+    return { status: 'failed', error: toErrorInfo(e) };
+  }
+}
+
+/**
+ * Applies planned changes: accounts concurrently, every API write through one limiter of
+ * `parallelism`. A failed change does not stop the others. An account's report triggers
+ * run once its alert changes all succeeded.
+ */
+export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Promise<void> {
+  const limit = pLimit(Math.max(1, options.parallelism));
+  await Promise.all(
+    plans.map(async (plan) => {
+      if (plan.status !== 'ok' || !plan.api) return;
+      const api = plan.api;
+      const relist = relister(api);
+      plan.results = await Promise.all(
+        plan.changes.map((change) =>
+          limit(async () => {
+            const result = await runChange(api, change, relist);
+            options.onEvent?.({ kind: 'change', account: plan, change, result });
+            return result;
+          }),
+        ),
+      );
+      if (!options.triggers) return;
+      const converged = plan.results.every((r) => r.status !== 'failed');
+      plan.triggerResults = await Promise.all(
+        plan.triggers.map((trigger) =>
+          limit(async (): Promise<TriggerResult> => {
+            let result: TriggerResult;
+            if (!converged) {
+              result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
+            } else {
+              try {
+                const r = trigger.targetType === 'domain' ? await api.triggerDomainReport(trigger.targetId) : await api.triggerSubdomainReport(trigger.targetId);
+                result = { status: 'ok', reportUrl: r.report_url };
+              } catch (e) {
+                result = { status: 'failed', error: toErrorInfo(e) };
+              }
+            }
+            options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });
+            return result;
+          }),
+        ),
+      );
+    }),
+  );
+}

@@ -1,0 +1,351 @@
+import { SPEC_FIELDS, type AlertSpec } from '../model';
+import type { AccountPlan, ChangeResult, ErrorInfo, TriggerResult } from './engine';
+import type { Change, PlannedTrigger } from './types';
+
+/** Version of the `--json` document; bump the major part on incompatible changes. */
+export const FORMAT_VERSION = '1.0';
+
+export type Command = 'plan' | 'apply' | 'drift' | 'destroy';
+
+export interface Style {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+export const COLOR: Style = { green: ansi(32, 39), yellow: ansi(33, 39), red: ansi(31, 39), bold: ansi(1, 22), dim: ansi(2, 22) };
+const id = (s: string) => s;
+export const PLAIN: Style = { green: id, yellow: id, red: id, bold: id, dim: id };
+
+export interface Totals {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+  triggers: number;
+  failedAccounts: number;
+}
+
+export function totals(plans: AccountPlan[]): Totals {
+  const t: Totals = { create: 0, update: 0, delete: 0, unchanged: 0, triggers: 0, failedAccounts: 0 };
+  for (const p of plans) {
+    if (p.status === 'error') t.failedAccounts++;
+    for (const c of p.changes) t[c.action]++;
+    t.unchanged += p.unchanged;
+    t.triggers += p.triggers.length;
+  }
+  return t;
+}
+
+export function formatValue(v: unknown): string {
+  if (v === null || v === undefined) return '(none)';
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+function providerOf(c: { scopeKey: string; stack: string }): string {
+  return c.scopeKey.slice(c.stack.length + 1);
+}
+
+function scopeText(p: AccountPlan): string[] {
+  return p.account.scopes.map((s) => {
+    const mode = s.ownership === 'prefix' ? `prefix ${JSON.stringify(s.prefix)}` : s.ownership;
+    return `stack ${s.stack}, provider ${s.providerKey}: ownership ${mode}`;
+  });
+}
+
+export function accountHeading(p: AccountPlan): string {
+  return `Account ${p.account.label} — ${p.account.baseUrl} (${p.account.identity})`;
+}
+
+function reasonText(c: Change): string {
+  switch (c.reason) {
+    case 'missing':
+      return 'declared, not in the account';
+    case 'changed':
+      return 'differs from the declaration';
+    case 'undeclared':
+      return 'not declared, in an owned scope';
+    case 'duplicate':
+      return 'duplicate name; the lowest id is kept';
+    case 'destroy':
+      return 'destroy';
+  }
+}
+
+function errorText(e: ErrorInfo): string {
+  return `${e.code}: ${e.message}`;
+}
+
+function targetLabel(t: PlannedTrigger): string {
+  return `${t.targetType} ${t.targetName ?? ''}${t.targetName ? ' ' : ''}(id ${t.targetId})`;
+}
+
+function alertLines(spec: AlertSpec, indent: string): string[] {
+  const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
+  return SPEC_FIELDS.filter((f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''))
+    .map((f) => `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}`);
+}
+
+/** One change, terraform-style. */
+export function changeLines(c: Change, s: Style, verbose = true, comment?: string): string[] {
+  const where = c.logicalId ? ` (${c.stack}.${c.logicalId})` : '';
+  const idText = c.id !== null ? ` id ${c.id}` : '';
+  switch (c.action) {
+    case 'create':
+      return [s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''), ...(verbose ? alertLines(c.after!, '      ').map(s.green) : [])];
+    case 'update': {
+      const width = Math.max(...c.fields.map((f) => f.field.length));
+      return [
+        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        ...c.fields.map((f) => s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`)),
+      ];
+    }
+    case 'delete':
+      return [s.red(`  - alert ${JSON.stringify(c.name)}${idText}${where}`) + s.dim(`  # ${comment ?? reasonText(c)}`)];
+  }
+}
+
+export function summaryLine(t: Totals, command: Command): string {
+  if (command === 'destroy') return `Plan: 0 to create, 0 to update, ${t.delete} to delete.`;
+  return `Plan: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
+}
+
+/** The plan as text: per account, its scopes, changes, warnings and triggers. */
+export function planText(plans: AccountPlan[], command: Command, s: Style): string {
+  const out: string[] = [];
+  for (const p of plans) {
+    out.push(s.bold(accountHeading(p)));
+    for (const line of scopeText(p)) out.push(s.dim(`  ${line}`));
+    if (p.status === 'error') {
+      out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
+      continue;
+    }
+    for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
+    if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
+    for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy'));
+    if (p.triggers.length) {
+      out.push('  Report triggers apply will run:');
+      for (const t of p.triggers) {
+        const map = Object.entries(t.triggers).map(([k, v]) => `${k}=${v}`).join(', ');
+        out.push(`  » ${targetLabel(t)} report (${t.stack}.${t.logicalId})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
+      }
+    }
+    out.push('');
+  }
+  const t = totals(plans);
+  out.push(s.bold(summaryLine(t, command)));
+  if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans)));
+  return out.join('\n') + '\n';
+}
+
+export function failedAccountsLine(plans: AccountPlan[]): string {
+  const failed = plans.filter((p) => p.status === 'error');
+  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${failed.map((p) => `${p.account.label} (${p.error!.code}: ${p.error!.message})`).join('; ')}`;
+}
+
+const verbs = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+export function changeResultLine(p: AccountPlan, c: Change, r: ChangeResult, s: Style): string {
+  const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
+  const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorText(r.error!)}`);
+  const verb = r.status === 'adopted' ? 'adopted' : verbs[c.action];
+  return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
+}
+
+export function triggerResultLine(p: AccountPlan, t: PlannedTrigger, r: TriggerResult, s: Style): string {
+  const who = `${p.account.label}: ${targetLabel(t)} report`;
+  if (r.status === 'ok') return s.green(`  ✓ ${who}: ${r.reportUrl}`);
+  if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
+  return s.red(`  ✗ ${who} failed: ${errorText(r.error!)}`);
+}
+
+export interface ApplyTotals {
+  created: number;
+  updated: number;
+  deleted: number;
+  adopted: number;
+  failed: number;
+  reports: number;
+  failedReports: number;
+}
+
+export function applyTotals(plans: AccountPlan[]): ApplyTotals {
+  const t: ApplyTotals = { created: 0, updated: 0, deleted: 0, adopted: 0, failed: 0, reports: 0, failedReports: 0 };
+  for (const p of plans) {
+    (p.results ?? []).forEach((r, i) => {
+      if (r.status === 'failed') t.failed++;
+      else if (r.status === 'adopted') t.adopted++;
+      else t[verbs[p.changes[i].action]]++;
+    });
+    for (const r of p.triggerResults ?? []) {
+      if (r.status === 'ok') t.reports++;
+      else t.failedReports++;
+    }
+  }
+  return t;
+}
+
+export function applySummary(plans: AccountPlan[], s: Style): string {
+  const t = applyTotals(plans);
+  const lines: string[] = [];
+  const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
+  const line = `Apply ${t.failed || t.failedReports ? 'finished with errors' : 'complete'}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed.`;
+  lines.push(t.failed ? s.red(line) : s.bold(line));
+  if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
+  if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans)));
+  return lines.join('\n') + '\n';
+}
+
+// ---- drift ----
+
+export type DriftKind = 'missing' | 'edited' | 'unmanaged' | 'duplicate';
+
+export function driftKind(c: Change): DriftKind {
+  if (c.action === 'create') return 'missing';
+  if (c.action === 'update') return 'edited';
+  return c.reason === 'duplicate' ? 'duplicate' : 'unmanaged';
+}
+
+const driftWords: Record<DriftKind, string> = {
+  missing: 'missing (deleted out of band); apply creates it',
+  edited: 'edited out of band; apply restores it',
+  unmanaged: 'not declared (added out of band); apply deletes it',
+  duplicate: 'duplicate name; apply deletes it',
+};
+
+export function driftText(plans: AccountPlan[], s: Style): string {
+  const out: string[] = [];
+  for (const p of plans) {
+    out.push(s.bold(accountHeading(p)));
+    if (p.status === 'error') {
+      out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
+      continue;
+    }
+    for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
+    if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
+    for (const c of p.changes) {
+      out.push(...changeLines(c, s, false, driftWords[driftKind(c)]));
+    }
+    out.push('');
+  }
+  const t = totals(plans);
+  const n = t.create + t.update + t.delete;
+  out.push(s.bold(n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete).` : 'No drift.'));
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans)));
+  return out.join('\n') + '\n';
+}
+
+const md = (v: string) => v.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const code = (v: string) => '`' + v.replace(/`/g, "'") + '`';
+
+export function driftMarkdown(plans: AccountPlan[]): string {
+  const t = totals(plans);
+  const n = t.create + t.update + t.delete;
+  const out: string[] = ['## NetworkCalc alert drift', ''];
+  if (t.failedAccounts) out.push(`❌ ${md(failedAccountsLine(plans))}`, '');
+  out.push(n ? `⚠️ **${n} difference${n === 1 ? '' : 's'}** between the code and the live alerts.` : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`, '');
+  for (const p of plans) {
+    out.push(`### Account ${code(p.account.label)}`, '', `${md(p.account.baseUrl)} · ${md(scopeText(p).join('; '))}`, '');
+    if (p.status === 'error') {
+      out.push(`❌ ${code(p.error!.code)} ${md(p.error!.message)}`, '');
+      continue;
+    }
+    for (const w of p.warnings) out.push(`> ⚠️ ${md(w.message)}`, '');
+    if (!p.changes.length) {
+      out.push(`In sync (${p.unchanged} alert${p.unchanged === 1 ? '' : 's'}).`, '');
+      continue;
+    }
+    out.push('| | Alert | Id | Drift | Details |', '|---|---|---|---|---|');
+    for (const c of p.changes) {
+      const sign = c.action === 'create' ? '+' : c.action === 'update' ? '~' : '-';
+      const details = c.action === 'update' ? c.fields.map((f) => `${f.field}: ${code(formatValue(f.before))} → ${code(formatValue(f.after))}`).join('<br>') : '';
+      out.push(`| ${sign} | ${code(c.name)} | ${c.id ?? '—'} | ${md(driftWords[driftKind(c)])} | ${md(details)} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}
+
+// ---- JSON ----
+
+function changeJson(c: Change, r: ChangeResult | undefined, drift: boolean): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    action: c.action,
+    reason: c.reason,
+    name: c.name,
+    id: c.id,
+    stack: c.stack,
+    provider: providerOf(c),
+    logical_id: c.logicalId,
+    before: c.before,
+    after: c.after,
+    fields: c.fields.map((f) => ({ field: f.field, before: f.before, after: f.after })),
+  };
+  if (drift) o.drift = driftKind(c);
+  if (r) o.result = resultJson(r);
+  return o;
+}
+
+function resultJson(r: ChangeResult | TriggerResult): Record<string, unknown> {
+  const o: Record<string, unknown> = { status: r.status };
+  if ('id' in r && r.id !== undefined) o.id = r.id;
+  if ('reportUrl' in r && r.reportUrl !== undefined) o.report_url = r.reportUrl;
+  if (r.error) o.error = r.error;
+  if (r.note) o.note = r.note;
+  return o;
+}
+
+/** The `--json` / `--format json` document; see docs/cli.md. */
+export function toJson(command: Command, plans: AccountPlan[]): Record<string, unknown> {
+  const t = totals(plans);
+  const drift = command === 'drift';
+  const summary: Record<string, unknown> = {
+    create: t.create, update: t.update, delete: t.delete, unchanged: t.unchanged, triggers: t.triggers, failed_accounts: t.failedAccounts,
+  };
+  if (command === 'apply' || command === 'destroy') {
+    const a = applyTotals(plans);
+    Object.assign(summary, { applied: { created: a.created, updated: a.updated, deleted: a.deleted, adopted: a.adopted, failed: a.failed, reports: a.reports, failed_reports: a.failedReports } });
+  }
+  const changes = t.create + t.update + t.delete;
+  return {
+    format_version: FORMAT_VERSION,
+    command,
+    ...(drift ? { in_sync: changes === 0 && t.failedAccounts === 0 } : {}),
+    summary,
+    accounts: plans.map((p) => ({
+      label: p.account.label,
+      base_url: p.account.baseUrl,
+      identity: p.account.identity,
+      scopes: p.account.scopes.map((s) => ({ stack: s.stack, provider: s.providerKey, ownership: s.ownership, prefix: s.prefix })),
+      status: p.status,
+      error: p.error,
+      summary: {
+        create: p.changes.filter((c) => c.action === 'create').length,
+        update: p.changes.filter((c) => c.action === 'update').length,
+        delete: p.changes.filter((c) => c.action === 'delete').length,
+        unchanged: p.unchanged,
+      },
+      warnings: p.warnings.map((w) => w.message),
+      changes: p.changes.map((c, i) => changeJson(c, p.results?.[i], drift)),
+      triggers: drift ? [] : p.triggers.map((tr, i) => {
+        const o: Record<string, unknown> = {
+          stack: tr.stack, provider: providerOf(tr), logical_id: tr.logicalId, target_type: tr.targetType,
+          target_id: tr.targetId, target_name: tr.targetName, triggers: tr.triggers,
+        };
+        const r = p.triggerResults?.[i];
+        if (r) o.result = resultJson(r);
+        return o;
+      }),
+    })),
+  };
+}
+
+/** The JSON document for a run that failed before planning (invalid configuration). */
+export function errorJson(command: Command, problems: string[]): Record<string, unknown> {
+  return { format_version: FORMAT_VERSION, command, error: { code: 'CONFIG_ERROR', problems }, accounts: [] };
+}

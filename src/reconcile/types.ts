@@ -1,0 +1,113 @@
+import type { AlertSpec, FieldChange, LiveAlert } from '../model';
+import type { OwnershipMode } from '../schema/provider-schema';
+
+/** What the reconciler needs from an API client; the real one is `NetworkCalcClient`. */
+export interface AlertsApi {
+  listAlerts(): Promise<LiveAlert[]>;
+  createAlert(spec: AlertSpec): Promise<{ id?: number } | unknown>;
+  updateAlert(id: number, spec: AlertSpec): Promise<unknown>;
+  deleteAlert(id: number): Promise<unknown>;
+  listDomains(): Promise<ApiDomain[]>;
+  triggerDomainReport(id: number): Promise<ApiReport>;
+  triggerSubdomainReport(id: number): Promise<ApiReport>;
+}
+
+export interface ApiDomain {
+  id: number;
+  domain: string;
+  subdomains: Array<{ id: number; domain_id: number; prefix: string; subdomain: string }>;
+}
+
+export interface ApiReport {
+  status: string;
+  domain_id: number | null;
+  subdomain_id: number | null;
+  report_url: string;
+}
+
+/** Connection settings of one account, with secrets resolved from the environment. */
+export interface Credentials {
+  baseUrl: string;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export type ClientFactory = (credentials: Credentials) => AlertsApi;
+
+/** One provider configuration of one stack: a claim on part of an account. */
+export interface Scope {
+  /** `<stack>/<provider key>`, unique in a run. */
+  key: string;
+  stack: string;
+  /** `networkcalc` or `networkcalc.<alias>`, as resources name it. */
+  providerKey: string;
+  alias: string | null;
+  baseUrl: string | null;
+  tokenEnv: string;
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  ownership: OwnershipMode;
+  prefix: string | null;
+}
+
+/** A target given by id, or by the name a `networkcalc_domain` / `networkcalc_subdomain` data source looks up. */
+export type TargetRef =
+  | { kind: 'id'; id: number }
+  | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string };
+
+export interface DeclaredAlert {
+  stack: string;
+  logicalId: string;
+  scopeKey: string;
+  /** Canonical and valid; `target_id` is 0 until a name target is resolved. */
+  spec: AlertSpec;
+  target: TargetRef;
+}
+
+export interface DeclaredTrigger {
+  stack: string;
+  logicalId: string;
+  scopeKey: string;
+  targetType: 'domain' | 'subdomain';
+  target: TargetRef;
+  triggers: Record<string, string>;
+}
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+/**
+ * Why a change is planned: `missing` (declared, not live), `changed` (live differs),
+ * `undeclared` (live in an owned scope, not declared), `duplicate` (a second live alert with
+ * a managed name), `destroy` (asked for by `ncalc destroy`).
+ */
+export type ChangeReason = 'missing' | 'changed' | 'undeclared' | 'duplicate' | 'destroy';
+
+export interface Change {
+  action: ChangeAction;
+  reason: ChangeReason;
+  name: string;
+  /** Live id; null for a create. */
+  id: number | null;
+  scopeKey: string;
+  stack: string;
+  /** Construct's logical id when the alert is declared. */
+  logicalId: string | null;
+  before: AlertSpec | null;
+  after: AlertSpec | null;
+  fields: FieldChange[];
+}
+
+export interface PlannedTrigger {
+  stack: string;
+  logicalId: string;
+  scopeKey: string;
+  targetType: 'domain' | 'subdomain';
+  targetId: number;
+  targetName: string | null;
+  triggers: Record<string, string>;
+}
+
+export interface Warning {
+  scopeKey: string | null;
+  message: string;
+}
