@@ -28,8 +28,12 @@ export class TokenSource {
   #inflight: Promise<string> | undefined;
   #exchanges = 0;
 
-  constructor(transport: Transport, creds: { token?: string; clientId?: string; clientSecret?: string }) {
+  readonly #onIssued: (token: string) => void;
+
+  /** `onIssued` learns each new token, so it can be scrubbed from texts like the configured ones. */
+  constructor(transport: Transport, creds: { token?: string; clientId?: string; clientSecret?: string }, onIssued: (token: string) => void = () => {}) {
     this.#transport = transport;
+    this.#onIssued = onIssued;
     this.#staticToken = creds.token;
     this.#clientId = creds.clientId;
     this.#clientSecret = creds.clientSecret;
@@ -85,6 +89,7 @@ export class TokenSource {
         message: `${describe('exchangeToken', undefined, 'UNEXPECTED_RESPONSE', status)}: the token response carries no token.access_token`,
       });
     }
+    this.#onIssued(token);
     const raw = Number(holder.expires_in);
     const lifetime = Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_LIFETIME_SECONDS;
     this.#cached = { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };

@@ -107,7 +107,7 @@ export class NetworkCalcClient {
     }
 
     // Every secret the client holds or receives is scrubbed from messages and log lines.
-    const secrets = [token, clientSecret].filter((s): s is string => s !== undefined);
+    const secrets = new Set([token, clientSecret].filter((s): s is string => s !== undefined));
     const redact = (text: string): string => {
       let out = text;
       for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
@@ -122,7 +122,7 @@ export class NetworkCalcClient {
       logger: options.logger,
       redact,
     });
-    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret });
+    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.add(issued));
   }
 
   /**

@@ -135,7 +135,7 @@ describe('alerts', () => {
     expect((await emu.control.requests()).filter((r) => r.method === method)).toHaveLength(1);
   });
 
-  it('reads quoted ids and ignores unknown fields (fake server shape via emulator seed)', async () => {
+  it('reads the target of an alert from target_subdomain', async () => {
     await emu.control.createAlert('demo', { name: 'q', type: 'SPF Record', filter: 'equals', filter_value: 'v=spf1 -all', target: 'www.example.com' });
     const [a] = await client().listAlerts();
     expect(a).toMatchObject({ name: 'q', target_type: 'subdomain', target_id: 2, subtype: null });

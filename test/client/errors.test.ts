@@ -48,15 +48,10 @@ describe('NetworkCalcError', () => {
   });
 
   it('is recognised through a Symbol.for brand, also from another copy of the module', () => {
-    const copy: { NetworkCalcError: typeof NetworkCalcError; isNetworkCalcError: typeof isNetworkCalcError } = jest.isolateModules
-      ? (() => {
-          let mod: any;
-          jest.isolateModules(() => {
-            mod = require('../../src/client/errors');
-          });
-          return mod;
-        })()
-      : require('../../src/client/errors');
+    let copy!: typeof import('../../src/client/errors');
+    jest.isolateModules(() => {
+      copy = require('../../src/client/errors');
+    });
     expect(copy.NetworkCalcError).not.toBe(NetworkCalcError);
     const foreign = new copy.NetworkCalcError({ operation: 'x', code: 'TIMEOUT', message: 'm' });
     expect(isNetworkCalcError(foreign)).toBe(true);
