@@ -65,7 +65,11 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson(core));
   // Any other body is kept out of reach: handlers see no body and answer with their codes.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, _body, done) => {
+  // Exception: a DELETE whose JSON body comes without a content type (how the id travels
+  // is not documented, so every plausible form is accepted).
+  const json = parseJson(core);
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if (request.method === 'DELETE' && request.headers['content-type'] === undefined) return json(request, body as string, done);
     core.infoOf(request).notJson = true;
     done(null, undefined);
   });
