@@ -1,0 +1,135 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO_ACCOUNT, startEmulator } from '../../src/emulator';
+import { call } from '../helpers/emulator';
+
+const root = resolve(__dirname, '..', '..');
+const main = join(root, 'dist', 'cli', 'main.js');
+
+interface Proc {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+}
+
+function run(args: string[]): Proc {
+  const child = spawn(process.execPath, [main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+/** Waits for `predicate` or fails after `ms`, so a hung process cannot hang the suite. */
+async function within<T>(ms: number, what: string, poll: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await poll();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function exitWithin(p: Proc, ms: number): Promise<number | null> {
+  return Promise.race([
+    p.exit,
+    new Promise<never>((_, rej) => setTimeout(() => {
+      p.child.kill('SIGKILL');
+      rej(new Error(`process did not exit within ${ms} ms; stdout: ${p.out()} stderr: ${p.err()}`));
+    }, ms)),
+  ]);
+}
+
+let dir: string;
+beforeAll(async () => {
+  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root }).catch((e: { stdout?: string }) => {
+    // Type errors elsewhere in the tree still emit JavaScript; only a missing output is fatal.
+    if (!existsSync(main)) throw new Error(`build failed: ${e.stdout ?? e}`);
+  });
+}, 180_000);
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ncalc-cli-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ncalc emulator', () => {
+  it('prints where it listens, the demo credentials and the control token; SIGINT stops it with exit 0', async () => {
+    const data = join(dir, 'state.json');
+    const p = run(['emulator', '--port', '0', '--data', data, '--control-token', 'ctl-123']);
+    try {
+      const url = await within(15_000, 'the listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1]);
+      expect(p.out()).toContain(DEMO_ACCOUNT.clientId);
+      expect(p.out()).toContain(DEMO_ACCOUNT.clientSecret);
+      expect(p.out()).toContain(`NETWORKCALC_TOKEN=${DEMO_ACCOUNT.token}`);
+      expect(p.out()).toContain('x-emulator-token: ctl-123');
+      const created = await call(url, 'POST', '/api/domains/', { token: DEMO_ACCOUNT.token, json: { domain: 'cli.dev' } });
+      expect(created.status).toBe(200);
+      p.child.kill('SIGINT');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(JSON.parse(readFileSync(data, 'utf8')).accounts[0].domains.map((d: any) => d.domain)).toContain('cli.dev');
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('SIGTERM stops it too', async () => {
+    const p = run(['emulator', '--port', '0']);
+    try {
+      await within(15_000, 'the listening line', () => (/listening on/.test(p.out()) ? true : undefined));
+      p.child.kill('SIGTERM');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('a port in use: exit 1 and a clear message', async () => {
+    const other = await startEmulator();
+    try {
+      const p = run(['emulator', '--port', new URL(other.url).port]);
+      expect(await exitWithin(p, 15_000)).toBe(1);
+      expect(p.err()).toMatch(/port \d+ on 127\.0\.0\.1 is already in use/);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
+  it('an invalid seed file: exit 1 naming the field', async () => {
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ accounts: [{ name: 'a', user_id: 1, credentials: [{ client_id: 'c' }] }] }));
+    const p = run(['emulator', '--port', '0', '--seed', seed]);
+    expect(await exitWithin(p, 15_000)).toBe(1);
+    expect(p.err()).toContain('accounts[0].credentials[0].client_secret must be a non-empty string');
+    const missing = run(['emulator', '--port', '0', '--seed', join(dir, 'nope.json')]);
+    expect(await exitWithin(missing, 15_000)).toBe(1);
+    expect(missing.err()).toMatch(/cannot read seed file/);
+  }, 30_000);
+
+  it('a custom seed lists its accounts without printing secrets', async () => {
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ accounts: [{ name: 'ops', user_id: 3, credentials: [{ client_id: 'ops-id', client_secret: 'top-secret' }] }] }));
+    const p = run(['emulator', '--port', '0', '--seed', seed]);
+    try {
+      await within(15_000, 'the listening line', () => (/listening on/.test(p.out()) ? true : undefined));
+      expect(p.out()).toContain('account ops: client id ops-id');
+      expect(p.out()).not.toContain('top-secret');
+      p.child.kill('SIGINT');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('--version prints the package version', async () => {
+    const p = run(['--version']);
+    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(p.out().trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+  }, 20_000);
+});
