@@ -1,0 +1,91 @@
+import type { AlertSpec, LiveAlert } from '../../src/model';
+import { planScope } from '../../src/reconcile/plan';
+import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
+
+const scope = (over: Partial<Scope> = {}): Scope => ({
+  key: 's/networkcalc', stack: 's', providerKey: 'networkcalc', alias: null, baseUrl: null,
+  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, ...over,
+});
+
+const spec = (name: string, over: Partial<AlertSpec> = {}): AlertSpec => ({
+  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1, ...over,
+});
+
+const declared = (name: string, over: Partial<AlertSpec> = {}): DeclaredAlert => ({
+  stack: 's', logicalId: name.replace(/\W/g, ''), scopeKey: 's/networkcalc', spec: spec(name, over), target: { kind: 'id', id: 1 },
+});
+
+const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert => ({
+  ...spec(name), id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
+  target_domain: { id: 1, domain: 'example.com' }, target_subdomain: null, ...over,
+});
+
+describe('planScope', () => {
+  it('creates what is missing, updates what differs, deletes what is undeclared (exclusive)', () => {
+    // GIVEN
+    const want = [declared('new'), declared('same'), declared('changed', { filter_value: '192.0.2.9' })];
+    const have = [live(1, 'same'), live(2, 'changed'), live(3, 'old')];
+    // WHEN
+    const plan = planScope(scope(), want, have);
+    // THEN
+    expect(plan.changes.map((c) => [c.action, c.name, c.id, c.reason])).toEqual([
+      ['update', 'changed', 2, 'changed'],
+      ['create', 'new', null, 'missing'],
+      ['delete', 'old', 3, 'undeclared'],
+    ]);
+    expect(plan.changes[0].fields).toEqual([{ field: 'filter_value', before: '192.0.2.1', after: '192.0.2.9' }]);
+    expect(plan.unchanged).toBe(1);
+  });
+
+  it('never diffs read-only server fields', () => {
+    const have = [live(1, 'a', { current_status: 'triggered', last_triggered_at: '2025-01-01T00:00:00Z', is_active: false, user_id: 9 })];
+    expect(planScope(scope(), [declared('a')], have).changes).toEqual([]);
+  });
+
+  it('plans a type change and a target change as one update, not delete + create', () => {
+    const want = [declared('a', { type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'subdomain', target_id: 2 })];
+    const plan = planScope(scope(), want, [live(5, 'a')]);
+    expect(plan.changes).toHaveLength(1);
+    expect(plan.changes[0]).toMatchObject({ action: 'update', id: 5 });
+    expect(plan.changes[0].fields.map((f) => f.field)).toEqual(['type', 'subtype', 'filter', 'filter_value', 'target_type', 'target_id']);
+  });
+
+  it('prefix scope: only names with the prefix are managed', () => {
+    const plan = planScope(scope({ ownership: 'prefix', prefix: 'team-' }), [declared('team-a')], [live(1, 'team-old'), live(2, 'other')]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+      ['create', 'team-a'],
+      ['delete', 'team-old'],
+    ]);
+  });
+
+  it('additive scope: never deletes, not even duplicates', () => {
+    const plan = planScope(scope({ ownership: 'additive' }), [declared('a')], [live(7, 'a'), live(3, 'a'), live(4, 'other')]);
+    expect(plan.changes).toEqual([]);
+    expect(plan.unchanged).toBe(1);
+    expect(plan.warnings[0].message).toMatch(/managing the lowest id 3.*never deletes, so 7 stay/);
+  });
+
+  it('duplicate live names: keeps the lowest id, deletes the others, says so', () => {
+    const plan = planScope(scope(), [declared('a', { filter_value: '192.0.2.2' })], [live(9, 'a'), live(4, 'a'), live(6, 'a')]);
+    expect(plan.changes.map((c) => [c.action, c.id, c.reason])).toEqual([
+      ['update', 4, 'changed'],
+      ['delete', 6, 'duplicate'],
+      ['delete', 9, 'duplicate'],
+    ]);
+    expect(plan.warnings[0].message).toMatch(/3 live alerts are named "a": keeping the lowest id 4 as the managed one, deleting 6, 9/);
+  });
+
+  it('destroy: deletes declared names only, unless told to include the rest of the scope', () => {
+    const have = [live(1, 'a'), live(2, 'b'), live(3, 'a')];
+    expect(planScope(scope(), [declared('a')], have, { mode: 'destroy' }).changes.map((c) => c.id)).toEqual([1, 3]);
+    expect(planScope(scope(), [declared('a')], have, { mode: 'destroy', includeUndeclared: true }).changes.map((c) => c.id)).toEqual([1, 3, 2]);
+    expect(planScope(scope({ ownership: 'additive' }), [declared('a')], have, { mode: 'destroy', includeUndeclared: true }).changes.map((c) => c.id)).toEqual([1, 3]);
+  });
+
+  it('is deterministic whatever the order of the live list', () => {
+    const have = [live(3, 'c'), live(1, 'b'), live(2, 'a')];
+    const a = planScope(scope(), [declared('z')], have);
+    const b = planScope(scope(), [declared('z')], [...have].reverse());
+    expect(a).toEqual(b);
+  });
+});
