@@ -10,7 +10,7 @@ const dns = (over: Record<string, unknown> = {}) => ({
   target_type: 'domain', target_id: DEMO_ACCOUNT.domains['example.com'], ...over,
 });
 
-async function listAlerts(token = T): Promise<any[]> {
+async function listAlerts(token: string = T): Promise<any[]> {
   const res = await api('GET', '/api/alerts/', { token });
   expect(res.status).toBe(200);
   return res.body.alerts;
