@@ -59,7 +59,10 @@ async function listTs(dir: string): Promise<string[]> {
  */
 async function addOverrideModifiers(outDir: string): Promise<void> {
   const files = await listTs(outDir);
+  // Resolve cdktf and constructs from this package, wherever outDir is.
+  const nodeModules = path.dirname(path.dirname(require.resolve('cdktf/package.json')));
   const program = ts.createProgram(files, {
+    paths: { '*': [path.join(nodeModules, '*')] },
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.CommonJS,
     moduleResolution: ts.ModuleResolutionKind.Node10,
@@ -70,7 +73,10 @@ async function addOverrideModifiers(outDir: string): Promise<void> {
     types: [],
   });
   const edits = new Map<string, number[]>();
-  for (const d of program.getSemanticDiagnostics()) {
+  const diagnostics = program.getSemanticDiagnostics();
+  const unresolved = diagnostics.find((d) => d.code === 2307);
+  if (unresolved) throw new Error(`bindings do not type-check: ${ts.flattenDiagnosticMessageText(unresolved.messageText, '\n')}`);
+  for (const d of diagnostics) {
     if (!MISSING_OVERRIDE.has(d.code) || !d.file || d.start === undefined) continue;
     const at = overrideInsertionPoint(d.file, d.start);
     const list = edits.get(d.file.fileName) ?? [];

@@ -1,0 +1,89 @@
+import { Testing, TerraformOutput, TerraformStack } from 'cdktf';
+import { NetworkcalcAccount, ReportTarget, ReportTrigger } from '../../src/constructs';
+import { ReportTriggerL1, parse, synthError, synthWithAccount, tempApp } from './support';
+
+function triggersOf(json: string): Record<string, any>[] {
+  return Object.values(parse(json).resource?.networkcalc_report_trigger ?? {}).map((r: any) => {
+    const { ['//']: _meta, ...rest } = r;
+    return rest;
+  });
+}
+
+describe('ReportTrigger', () => {
+  test('GIVEN a domain id THEN domain_id is set and a report runs on every apply', () => {
+    const json = synthWithAccount((stack) => {
+      new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1) });
+    });
+    expect(triggersOf(json)).toEqual([{ domain_id: 1, triggers: { always: '${timestamp()}' } }]);
+  });
+
+  test('GIVEN a subdomain id THEN subdomain_id is set', () => {
+    const json = synthWithAccount((stack) => {
+      new ReportTrigger(stack, 'Report', { target: ReportTarget.subdomainId(2) });
+    });
+    expect(json).toHaveResourceWithProperties(ReportTriggerL1, { subdomain_id: 2 });
+    expect(triggersOf(json)[0].domain_id).toBeUndefined();
+  });
+
+  test('GIVEN names THEN the account\'s lookups are reused', () => {
+    const json = synthWithAccount((stack, account) => {
+      account.lookupDomain('example.com');
+      new ReportTrigger(stack, 'Apex', { target: ReportTarget.domain('example.com') });
+      new ReportTrigger(stack, 'Www', { target: ReportTarget.subdomain('www.example.com') });
+    });
+    const data = parse(json).data;
+    const [domain] = Object.keys(data.networkcalc_domain);
+    const [sub] = Object.keys(data.networkcalc_subdomain);
+    expect(Object.keys(data.networkcalc_domain)).toHaveLength(1);
+    expect(triggersOf(json)).toEqual(
+      expect.arrayContaining([
+        { domain_id: `\${data.networkcalc_domain.${domain}.id}`, triggers: { always: '${timestamp()}' } },
+        { subdomain_id: `\${data.networkcalc_subdomain.${sub}.id}`, triggers: { always: '${timestamp()}' } },
+      ]),
+    );
+  });
+
+  test('GIVEN triggers THEN a report runs only when they change', () => {
+    const json = synthWithAccount((stack) => {
+      new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1), triggers: { release: '2024-06' } });
+    });
+    expect(json).toHaveResourceWithProperties(ReportTriggerL1, { triggers: { release: '2024-06' } });
+  });
+
+  test('reportUrl references the resource; aliased accounts bind the provider', () => {
+    const json = Testing.synthScope((stack) => {
+      new NetworkcalcAccount(stack, 'Account', { alias: 'prod' });
+      const report = new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1) });
+      new TerraformOutput(stack, 'Url', { value: report.reportUrl });
+    });
+    const [id] = Object.keys(parse(json).resource.networkcalc_report_trigger);
+    expect(parse(json).output.Url.value).toBe(`\${networkcalc_report_trigger.${id}.report_url}`);
+    expect(json).toHaveResourceWithProperties(ReportTriggerL1, { provider: 'networkcalc.prod' });
+  });
+
+  test('the L1 resource is the default child, id Resource', () => {
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    new NetworkcalcAccount(stack, 'Account');
+    const report = new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1) });
+    expect(report.node.defaultChild).toBeInstanceOf(ReportTriggerL1);
+    expect(report.node.defaultChild?.node.id).toBe('Resource');
+  });
+
+  test.each([
+    [ReportTarget.domainId(0), '[stack/Report] domain_id 0 is not valid; give the positive whole-number id of the domain (from target)'],
+    [ReportTarget.subdomainId(1.5), '[stack/Report] subdomain_id 1.5 is not valid; give the positive whole-number id of the subdomain (from target)'],
+  ])('an invalid id is rejected at synth: %s', (target, expected) => {
+    const { app } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    new NetworkcalcAccount(stack, 'Account');
+    new ReportTrigger(stack, 'Report', { target });
+    expect(synthError(app)).toContain(expected);
+  });
+
+  test('no account: a clear error', () => {
+    const { app } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    new ReportTrigger(stack, 'Report', { target: ReportTarget.domain('example.com') });
+    expect(synthError(app)).toContain('[stack/Report] no NetworkcalcAccount in stack stack');
+  });
+});

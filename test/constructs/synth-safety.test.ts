@@ -1,0 +1,49 @@
+import { TerraformStack } from 'cdktf';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from '../../src/constructs';
+import { listFiles, synthError, tempApp } from './support';
+
+describe('an invalid app writes nothing', () => {
+  test('GIVEN a valid first stack and an invalid second stack WHEN app.synth() THEN it throws and no stack JSON exists', () => {
+    const { app, outdir } = tempApp();
+    const good = new TerraformStack(app, 'good');
+    new NetworkcalcAccount(good, 'Account');
+    new Alert(good, 'Fine', { name: 'fine', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
+    const bad = new TerraformStack(app, 'bad');
+    new NetworkcalcAccount(bad, 'Account');
+    new Alert(bad, 'Broken', { name: 'broken', target: AlertTarget.domainId(1), certificate: { expiresInDays: 0 } });
+
+    const message = synthError(app);
+
+    expect(message).toContain('[bad/Broken] filter_value "0" is not valid for filter "expires in (days)"');
+    expect(message).toContain('Nothing was written.');
+    // cdktf creates the directories in `new App()`; no file may be in them.
+    expect(listFiles(outdir)).toEqual([]);
+  });
+
+  test('GIVEN an invalid stack declared first THEN likewise nothing is written', () => {
+    const { app, outdir } = tempApp();
+    const bad = new TerraformStack(app, 'a-bad');
+    new Alert(bad, 'NoAccount', { name: 'x', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
+    const good = new TerraformStack(app, 'b-good');
+    new NetworkcalcAccount(good, 'Account');
+    new ReportTrigger(good, 'Report', { target: ReportTarget.domainId(1) });
+    expect(synthError(app)).toContain('[a-bad/NoAccount] no NetworkcalcAccount in stack a-bad');
+    expect(listFiles(outdir)).toEqual([]);
+  });
+
+  test('GIVEN a valid app THEN every stack and the manifest are written', () => {
+    const { app, outdir } = tempApp();
+    for (const id of ['one', 'two']) {
+      const stack = new TerraformStack(app, id);
+      new NetworkcalcAccount(stack, 'Account');
+      new Alert(stack, 'A', { name: 'a', target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+    }
+    expect(synthError(app)).toBe('');
+    expect(listFiles(outdir)).toEqual(['manifest.json', path.join('stacks', 'one', 'cdk.tf.json'), path.join('stacks', 'two', 'cdk.tf.json')]);
+    const json = fs.readFileSync(path.join(outdir, 'stacks', 'one', 'cdk.tf.json'), 'utf8');
+    // The validation element leaves no trace in the output.
+    expect(json).not.toContain('NetworkcalcValidateFirst');
+  });
+});
