@@ -98,7 +98,7 @@ describe('accounts and scopes', () => {
     ['additive names', { ownership: 'additive' }, { ownership: 'additive' }, ['n'], ['n'], /both claim "n"/],
     ['prefix vs additive', { ownership: 'prefix', ownership_prefix: 'p' }, { ownership: 'additive' }, ['p1'], ['p2'], /both claim "p2"/],
   ])('overlapping scopes of one account across stacks are an error: %s', (_n, pa, pb, na, nb, re) => {
-    const mk = (name: string, provider: object, names: string[]) => ({
+    const mk = (name: string, provider: Record<string, unknown>, names: string[]) => ({
       name, json: stack({ provider, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }),
     });
     const problems = problemsOf(() => prepare([mk('one', pa, na as string[]), mk('two', pb, nb as string[])], env));
