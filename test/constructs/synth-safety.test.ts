@@ -47,3 +47,39 @@ describe('an invalid app writes nothing', () => {
     expect(json).not.toContain('NetworkcalcValidateFirst');
   });
 });
+
+describe('no secret reaches the output', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  test('GIVEN credentials in the environment during synth THEN no output file contains them', () => {
+    const values = {
+      NETWORKCALC_TOKEN: 'sekret-xyz',
+      NETWORKCALC_CLIENT_ID: 'demo-client',
+      NETWORKCALC_CLIENT_SECRET: 'demo-secret',
+      TEAM_TOKEN: 'sekret-team-token',
+      NETWORKCALC_BASE_URL: 'https://user:sekret-url@networkcalc.example',
+    };
+    Object.assign(process.env, values);
+    const { app, outdir } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    const account = new NetworkcalcAccount(stack, 'Default');
+    const team = new NetworkcalcAccount(stack, 'Team', { alias: 'team', tokenEnv: 'TEAM_TOKEN' });
+    for (const a of [account, team]) {
+      new Alert(stack, `${a.node.id}Alert`, { name: 'x', account: a, target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+      new ReportTrigger(stack, `${a.node.id}Report`, { account: a, target: ReportTarget.subdomain('www.example.com') });
+    }
+    // Two unaliased accounts would be an error; the default one stays unaliased on purpose.
+    expect(synthError(app)).toBe('');
+    const written = listFiles(outdir);
+    expect(written).toContain(path.join('stacks', 'stack', 'cdk.tf.json'));
+    for (const file of written) {
+      const text = fs.readFileSync(path.join(outdir, file), 'utf8');
+      for (const [name, value] of Object.entries(values)) {
+        expect({ file, name, leaked: text.includes(value) }).toEqual({ file, name, leaked: false });
+      }
+    }
+  });
+});
