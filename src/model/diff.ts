@@ -24,17 +24,18 @@ export function diffAlert(desired: AlertSpec, live: AlertSpec): FieldChange[] {
 /**
  * The body of a create or PATCH request. PATCH sends the whole desired body, not only the
  * changed fields: the interface does not say which fields an edit may omit, and a full body
- * is correct either way. `subtype` is left out when the type takes none.
+ * is correct either way. `subtype` is always present, `null` for types that take none, so
+ * that an edit from a DNS Record to another type clears the old subtype on a server that
+ * merges the fields it is sent.
  */
 export function requestBody(alert: AlertSpec): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return {
     name: alert.name,
     type: alert.type,
+    subtype: alert.subtype,
     filter: alert.filter,
     filter_value: alert.filter_value,
     target_type: alert.target_type,
     target_id: alert.target_id,
   };
-  if (alert.subtype !== null) body.subtype = alert.subtype;
-  return body;
 }

@@ -63,6 +63,17 @@ describe('alerts', () => {
     expect(await c.listAlerts()).toEqual([]);
   });
 
+  it('edits an alert into another type: the old subtype is cleared, not merged', async () => {
+    const c = client();
+    await c.createAlert(dnsAlert('mail check'));
+    const [live] = await c.listAlerts();
+    await c.updateAlert(live.id, {
+      name: 'mail check', type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '',
+      target_type: 'domain', target_id: 1,
+    });
+    expect(await c.getAlert(live.id)).toMatchObject({ type: 'SPF Record', subtype: null, filter: 'validity', target_type: 'domain', target_id: 1 });
+  });
+
   it('creates every type: DNS on a subdomain, SPF validity, certificate expiry', async () => {
     const c = client();
     await c.createAlert(dnsAlert('mx', { subtype: 'MX', filter: 'contains', filter_value: 'mail', target_type: 'subdomain', target_id: 3 }));

@@ -65,9 +65,11 @@ describe('diffAlert', () => {
 });
 
 describe('requestBody and toAlertSpec', () => {
-  it('leaves out the subtype of types that take none', () => {
+  it('sends a null subtype for types that take none, so an edit clears the old one', () => {
     const spec = toAlertSpec({ name: 'spf', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 3 });
-    expect(requestBody(spec)).toEqual({ name: 'spf', type: 'SPF Record', filter: 'validity', filter_value: '', target_type: 'domain', target_id: 3 });
+    expect(requestBody(spec)).toEqual({
+      name: 'spf', type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'domain', target_id: 3,
+    });
   });
 
   it('throws every problem with the subject named', () => {
