@@ -26,6 +26,13 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** `${data.networkcalc_domain.<id>.id}` / `${data.networkcalc_subdomain.<id>.id}` */
 const DATA_REF = /^\$\{\s*data\.(networkcalc_domain|networkcalc_subdomain)\.([A-Za-z0-9_-]+)\.id\s*\}$/;
 
+/** The construct path cdktf records in `//.metadata.path`, without the trailing `/Resource`. */
+function constructPath(body: Json, stack: string, logicalId: string): string {
+  const meta = isObject(body['//']) && isObject(body['//'].metadata) ? body['//'].metadata : null;
+  const p = meta && typeof meta.path === 'string' ? meta.path : null;
+  return p ? p.replace(/\/Resource$/, '') : `${stack}/${logicalId}`;
+}
+
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
@@ -156,7 +163,8 @@ export function readDesired(stacks: StackDocument[]): Desired {
     };
 
     for (const [logicalId, body] of Object.entries(alertItems)) {
-      const where = `stack ${stack}, alert ${logicalId}`;
+      const path = constructPath(body, stack, logicalId);
+      const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
       const scopeKey = scopeOf(where, body.provider);
       const target = readTarget(where, body.target_id, 'target_id');
       // A name target validates with a stand-in id; the real one comes from the Domains API.
@@ -171,11 +179,12 @@ export function readDesired(stacks: StackDocument[]): Desired {
       }
       if (!scopeKey || !target) continue;
       const spec = { ...result.alert, target_id: target.kind === 'id' ? target.id : 0 };
-      alerts.push({ stack, logicalId, scopeKey, spec, target });
+      alerts.push({ stack, logicalId, path, scopeKey, spec, target });
     }
 
     for (const [logicalId, body] of Object.entries(triggerItems)) {
-      const where = `stack ${stack}, report trigger ${logicalId}`;
+      const path = constructPath(body, stack, logicalId);
+      const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
       const scopeKey = scopeOf(where, body.provider);
       const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
       const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
@@ -194,7 +203,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
       if (isObject(body.triggers)) for (const [k, v] of Object.entries(body.triggers)) map[k] = String(v);
       else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
       if (!scopeKey || !target) continue;
-      triggers.push({ stack, logicalId, scopeKey, targetType, target, triggers: map });
+      triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }
   }
 
@@ -204,13 +213,13 @@ export function readDesired(stacks: StackDocument[]): Desired {
     const k = `${a.scopeKey}\u0000${a.spec.name}`;
     const prior = seen.get(k);
     if (prior) {
-      problems.push(`stack ${a.stack}: alerts ${prior.logicalId} and ${a.logicalId} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`);
+      problems.push(`alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`);
     } else seen.set(k, a);
   }
   for (const a of alerts) {
     const scope = scopes.find((s) => s.key === a.scopeKey);
     if (scope?.ownership === 'prefix' && scope.prefix && !a.spec.name.startsWith(scope.prefix)) {
-      problems.push(`stack ${a.stack}, alert ${a.logicalId}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
+      problems.push(`alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
     }
   }
   return { scopes, alerts, triggers, problems };

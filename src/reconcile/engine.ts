@@ -127,7 +127,7 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
     const index = domains ? indexDomains(domains) : null;
     const resolved: DeclaredAlert[] = alerts.map((a) => ({
       ...a,
-      spec: { ...a.spec, target_id: resolveTarget(a.target, index, `stack ${a.stack}, alert ${a.logicalId}`) },
+      spec: { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
     }));
     for (const scope of account.scopes) {
       const p = planScope(scope, resolved.filter((a) => a.scopeKey === scope.key), live, options);
@@ -136,9 +136,9 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
       plan.warnings.push(...p.warnings);
     }
     for (const t of triggers) {
-      const targetId = resolveTarget(t.target, index, `stack ${t.stack}, report trigger ${t.logicalId}`);
+      const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
       plan.triggers.push({
-        stack: t.stack, logicalId: t.logicalId, scopeKey: t.scopeKey, targetType: t.targetType, targetId,
+        stack: t.stack, logicalId: t.logicalId, path: t.path, scopeKey: t.scopeKey, targetType: t.targetType, targetId,
         targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null, triggers: t.triggers,
       });
     }

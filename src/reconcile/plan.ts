@@ -57,23 +57,23 @@ export function planScope(
   const base = { scopeKey: scope.key, stack: scope.stack };
   const canDelete = scope.ownership !== 'additive';
 
-  const del = (a: LiveAlert, reason: Change['reason'], logicalId: string | null): Change => ({
-    ...base, action: 'delete', reason, name: a.name, id: a.id, logicalId, before: specOf(a), after: null, fields: [],
+  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change => ({
+    ...base, action: 'delete', reason, name: a.name, id: a.id, logicalId: d?.logicalId ?? null, path: d?.path ?? null, before: specOf(a), after: null, fields: [],
   });
 
   for (const d of [...declared].sort((x, y) => compareNames(x.spec.name, y.spec.name))) {
     const matches = owned.get(d.spec.name) ?? [];
     if (mode === 'destroy') {
-      for (const a of matches) changes.push(del(a, 'destroy', d.logicalId));
+      for (const a of matches) changes.push(del(a, 'destroy', d));
       continue;
     }
     const [kept, ...extra] = matches;
     if (!kept) {
-      changes.push({ ...base, action: 'create', reason: 'missing', name: d.spec.name, id: null, logicalId: d.logicalId, before: null, after: d.spec, fields: [] });
+      changes.push({ ...base, action: 'create', reason: 'missing', name: d.spec.name, id: null, logicalId: d.logicalId, path: d.path, before: null, after: d.spec, fields: [] });
     } else {
       const fields = diffAlert(d.spec, kept);
       if (fields.length) {
-        changes.push({ ...base, action: 'update', reason: 'changed', name: d.spec.name, id: kept.id, logicalId: d.logicalId, before: specOf(kept), after: d.spec, fields });
+        changes.push({ ...base, action: 'update', reason: 'changed', name: d.spec.name, id: kept.id, logicalId: d.logicalId, path: d.path, before: specOf(kept), after: d.spec, fields });
       } else unchanged++;
     }
     if (extra.length) {

@@ -91,7 +91,7 @@ function alertLines(spec: AlertSpec, indent: string): string[] {
 
 /** One change, terraform-style. */
 export function changeLines(c: Change, s: Style, verbose = true, comment?: string): string[] {
-  const where = c.logicalId ? ` (${c.stack}.${c.logicalId})` : '';
+  const where = c.path ? ` (${c.path})` : '';
   const idText = c.id !== null ? ` id ${c.id}` : '';
   switch (c.action) {
     case 'create':
@@ -130,7 +130,7 @@ export function planText(plans: AccountPlan[], command: Command, s: Style): stri
       out.push('  Report triggers apply will run:');
       for (const t of p.triggers) {
         const map = Object.entries(t.triggers).map(([k, v]) => `${k}=${v}`).join(', ');
-        out.push(`  » ${targetLabel(t)} report (${t.stack}.${t.logicalId})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
+        out.push(`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
       }
     }
     out.push('');
@@ -282,6 +282,7 @@ function changeJson(c: Change, r: ChangeResult | undefined, drift: boolean): Rec
     stack: c.stack,
     provider: providerOf(c),
     logical_id: c.logicalId,
+    path: c.path,
     before: c.before,
     after: c.after,
     fields: c.fields.map((f) => ({ field: f.field, before: f.before, after: f.after })),
@@ -334,7 +335,7 @@ export function toJson(command: Command, plans: AccountPlan[]): Record<string, u
       changes: p.changes.map((c, i) => changeJson(c, p.results?.[i], drift)),
       triggers: drift ? [] : p.triggers.map((tr, i) => {
         const o: Record<string, unknown> = {
-          stack: tr.stack, provider: providerOf(tr), logical_id: tr.logicalId, target_type: tr.targetType,
+          stack: tr.stack, provider: providerOf(tr), logical_id: tr.logicalId, path: tr.path, target_type: tr.targetType,
           target_id: tr.targetId, target_name: tr.targetName, triggers: tr.triggers,
         };
         const r = p.triggerResults?.[i];

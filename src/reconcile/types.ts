@@ -59,6 +59,8 @@ export type TargetRef =
 export interface DeclaredAlert {
   stack: string;
   logicalId: string;
+  /** Construct path (`quickstart/ApexA`), or `<stack>/<logicalId>` when the JSON carries none. */
+  path: string;
   scopeKey: string;
   /** Canonical and valid; `target_id` is 0 until a name target is resolved. */
   spec: AlertSpec;
@@ -68,6 +70,7 @@ export interface DeclaredAlert {
 export interface DeclaredTrigger {
   stack: string;
   logicalId: string;
+  path: string;
   scopeKey: string;
   targetType: 'domain' | 'subdomain';
   target: TargetRef;
@@ -90,8 +93,9 @@ export interface Change {
   id: number | null;
   scopeKey: string;
   stack: string;
-  /** Construct's logical id when the alert is declared. */
+  /** Terraform logical id and construct path when the alert is declared. */
   logicalId: string | null;
+  path: string | null;
   before: AlertSpec | null;
   after: AlertSpec | null;
   fields: FieldChange[];
@@ -100,6 +104,7 @@ export interface Change {
 export interface PlannedTrigger {
   stack: string;
   logicalId: string;
+  path: string;
   scopeKey: string;
   targetType: 'domain' | 'subdomain';
   targetId: number;

@@ -58,7 +58,7 @@ describe('plan and apply', () => {
     let r = await ncalcProcess(['plan', '--detailed-exitcode'], { cwd: a.dir, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('+ alert "www A" (main.Www)');
+    expect(r.stdout).toContain('+ alert "www A" (main/Www)');
     expect(r.stdout).toContain('Plan: 3 to create, 0 to update, 0 to delete.');
 
     r = await ncalcProcess(['apply', '--auto-approve'], { cwd: a.dir, env });
@@ -83,7 +83,7 @@ describe('plan and apply', () => {
     delete next.resource.networkcalc_alert.Spf;
     a.write({ main: next });
     r = await ncalcProcess(['plan'], { cwd: a.dir, env });
-    expect(r.stdout).toMatch(/~ alert "cert expiry" id \d+ \(main\.Cert\)\n\s+filter_value: "30" → "14"/);
+    expect(r.stdout).toMatch(/~ alert "cert expiry" id \d+ \(main\/Cert\)\n\s+filter_value: "30" → "14"/);
     expect(r.stdout).toMatch(/subtype:\s+"A" → "CNAME"/);
     expect(r.stdout).toMatch(/target_id:\s+2 → 3/);
     expect(r.stdout).toMatch(/- alert "spf valid" id \d+/);
@@ -232,7 +232,7 @@ describe('duplicate names', () => {
     const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'dup' }), B: alert({ name: 'dup' }) } }) });
     const r = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('alerts A and B are both named "dup"');
+    expect(r.stderr).toContain('alerts main/A and main/B are both named "dup"');
   });
 
   it('live duplicates: keeps the lowest id, deletes the others, says so', async () => {
@@ -267,7 +267,7 @@ describe('drift', () => {
     await emulator().control.patchAlert('demo', cert.id, { filter_value: '7', current_status: 'triggered' });
     const text = await ncalcProcess(['drift', '--no-synth'], { cwd: a.dir, env: demoEnv() });
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/~ alert "cert expiry" id \d+ \(main.Cert\)  # edited out of band; apply restores it\n\s+filter_value: "7" → "30"/);
+    expect(text.stdout).toMatch(/~ alert "cert expiry" id \d+ \(main\/Cert\)  # edited out of band; apply restores it\n\s+filter_value: "7" → "30"/);
     const md = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: demoEnv() });
     expect(md.code).toBe(2);
     expect(md.stdout).toContain('| ~ | `cert expiry` |');
@@ -377,8 +377,8 @@ describe('report triggers', () => {
       }),
     });
     const plan = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
-    expect(plan.stdout).toContain('» domain example.org (id 4) report (main.Rep)');
-    expect(plan.stdout).toContain('» subdomain mail.example.com (id 3) report (main.Sub)  # triggers: release=v2');
+    expect(plan.stdout).toContain('» domain example.org (id 4) report (main/Rep)');
+    expect(plan.stdout).toContain('» subdomain mail.example.com (id 3) report (main/Sub)  # triggers: release=v2');
     const r = await ncalc(['apply', '--auto-approve', '--json'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);

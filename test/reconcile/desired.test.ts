@@ -61,7 +61,7 @@ describe('readDesired', () => {
     expect(text).toMatch(/ownership "mine" is not valid; use one of exclusive, prefix, additive/);
     expect(text).toMatch(/alert Bad: .*subtype/);
     expect(text).toMatch(/alert Ref: target_id refers to data.networkcalc_domain.nope, which this stack does not declare/);
-    expect(text).toMatch(/alerts Dup1 and Dup2 are both named "same"/);
+    expect(text).toMatch(/alerts app\/Dup1 and app\/Dup2 are both named "same"/);
     expect(text).toMatch(/alert Lost: provider "networkcalc.ghost" is not configured/);
     expect(text).toMatch(/report trigger T: give exactly one of domain_id and subdomain_id/);
   });

@@ -12,7 +12,7 @@ const spec = (name: string, over: Partial<AlertSpec> = {}): AlertSpec => ({
 });
 
 const declared = (name: string, over: Partial<AlertSpec> = {}): DeclaredAlert => ({
-  stack: 's', logicalId: name.replace(/\W/g, ''), scopeKey: 's/networkcalc', spec: spec(name, over), target: { kind: 'id', id: 1 },
+  stack: 's', logicalId: name.replace(/\W/g, ''), path: `s/${name}`, scopeKey: 's/networkcalc', spec: spec(name, over), target: { kind: 'id', id: 1 },
 });
 
 const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert => ({
