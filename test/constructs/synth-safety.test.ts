@@ -5,6 +5,16 @@ import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } f
 import { listFiles, synthError, tempApp } from './support';
 
 describe('an invalid app writes nothing', () => {
+  test('why: cdktf alone writes the stacks before a failing one', () => {
+    const { app, outdir } = tempApp();
+    new TerraformStack(app, 'a');
+    const b = new TerraformStack(app, 'b');
+    b.node.addValidation({ validate: () => ['broken'] });
+    expect(synthError(app)).toContain('[b] broken');
+    // If this starts failing, cdktf validates first and our guard could go.
+    expect(listFiles(outdir)).toEqual([path.join('stacks', 'a', 'cdk.tf.json')]);
+  });
+
   test('GIVEN a valid first stack and an invalid second stack WHEN app.synth() THEN it throws and no stack JSON exists', () => {
     const { app, outdir } = tempApp();
     const good = new TerraformStack(app, 'good');
