@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerEmulatorCommand } from './emulator-command';
 import { processIO } from './io';
+import { registerProviderCommand } from './provider-command';
 import { run } from './program';
 
 /** The version of the installed package (src/cli and dist/cli are both two levels down). */
@@ -24,6 +25,7 @@ if (require.main === module) {
   run(process.argv.slice(2), processIO(), (program) => {
     program.version(packageVersion());
     registerEmulatorCommand(program);
+    registerProviderCommand(program);
   }).then(
     (code) => {
       if (code) process.exitCode = code;

@@ -5,3 +5,6 @@ export { ProviderServer, defaultPlan } from './server';
 export { serveProvider, startProvider, type ServeOptions, type RunningProvider } from './main';
 export * from './handshake';
 export { generateServerCertificate, type ServerCertificate } from './tls';
+export { networkcalcProvider } from './networkcalc';
+export { configureProvider, DEFAULT_ENV, type NetworkcalcData } from './provider-config';
+export { ListCache } from './cache';

@@ -1,0 +1,164 @@
+/**
+ * `ncalc provider install`: puts this package's Terraform provider into a filesystem mirror,
+ * so terraform (and cdktf) install it offline, and prints the CLI configuration that uses it.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION } from '../schema';
+
+const HOST = 'registry.terraform.io';
+/** An implied local mirror of terraform: found even without any CLI configuration. */
+export const DEFAULT_MIRROR_DIR = path.join(homedir(), '.terraform.d', 'plugins');
+
+export interface InstallOptions {
+  /** Mirror directory. @default ~/.terraform.d/plugins */
+  dir?: string;
+  /** Provider entry script to run. @default the compiled provider of this package */
+  entry?: string;
+  /** Node binary the wrapper execs. @default the node running this command */
+  node?: string;
+  platform?: NodeJS.Platform;
+  arch?: string;
+}
+
+export interface InstallResult {
+  mirrorDir: string;
+  binaryPath: string;
+  /** false when an identical wrapper was already in place. */
+  changed: boolean;
+  cliConfig: string;
+}
+
+/** terraform's <os>_<arch> for this machine. */
+export function terraformPlatform(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
+  const os = ({ linux: 'linux', darwin: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd' } as Record<string, string>)[platform];
+  if (!os) throw new Error(`the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD)`);
+  const cpu = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' } as Record<string, string>)[arch];
+  if (!cpu) throw new Error(`no terraform platform name for CPU architecture ${arch}`);
+  return `${os}_${cpu}`;
+}
+
+/** The compiled provider entry of this installed package. */
+export function providerEntry(): string {
+  // From dist/cli this is dist/provider/bin.js; from src/cli (tests) the build in dist as well.
+  const candidates = [path.resolve(__dirname, '..', 'provider', 'bin.js'), path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin.js')];
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`the compiled provider is missing (looked for ${candidates.join(', ')}); build the package first (npm run build)`);
+  return found;
+}
+
+export function cliConfigText(mirrorDir: string): string {
+  const include = `${HOST}/${PROVIDER_NAMESPACE}/*`;
+  return [
+    'provider_installation {',
+    '  filesystem_mirror {',
+    `    path    = ${JSON.stringify(mirrorDir)}`,
+    `    include = [${JSON.stringify(include)}]`,
+    '  }',
+    '  direct {',
+    `    exclude = [${JSON.stringify(include)}]`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Installs (or confirms) the wrapper; writes nothing when it is already as wanted. */
+export function installProvider(opts: InstallOptions = {}): InstallResult {
+  const mirrorDir = path.resolve(opts.dir ?? DEFAULT_MIRROR_DIR);
+  const entry = path.resolve(opts.entry ?? providerEntry());
+  const node = opts.node ?? process.execPath;
+  const binDir = path.join(mirrorDir, HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION, terraformPlatform(opts.platform, opts.arch));
+  const binaryPath = path.join(binDir, `terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}`);
+  // exec: terraform may SIGKILL the provider; no shell must survive it as an orphan.
+  const script = `#!/bin/sh\nexec ${shellQuote(node)} ${shellQuote(entry)} "$@"\n`;
+  let changed = true;
+  if (existsSync(binaryPath) && readFileSync(binaryPath, 'utf8') === script) {
+    changed = false;
+  } else {
+    mkdirSync(binDir, { recursive: true });
+    writeFileSync(binaryPath, script);
+  }
+  chmodSync(binaryPath, 0o755);
+  return { mirrorDir, binaryPath, changed, cliConfig: cliConfigText(mirrorDir) };
+}
+
+interface ProviderInstallFlags {
+  dir?: string;
+  printCliConfig?: boolean;
+  cliConfig?: string;
+}
+
+export interface ProviderCommandIO {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+}
+
+/** Runs `provider install`; returns the exit code. */
+export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): number {
+  let result: InstallResult;
+  try {
+    result = installProvider({ dir: flags.dir });
+    if (flags.cliConfig) {
+      const file = path.resolve(flags.cliConfig);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, result.cliConfig);
+    }
+  } catch (err) {
+    io.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const status = `${result.changed ? 'Installed' : 'Already installed:'} ${PROVIDER_NAMESPACE}/${PROVIDER_TYPE} v${PROVIDER_VERSION} at ${result.binaryPath}\n`;
+  if (flags.printCliConfig) {
+    // stdout carries only the configuration, so it can be redirected into a file.
+    io.stderr.write(status);
+    io.stdout.write(result.cliConfig);
+    return 0;
+  }
+  const lines = [status];
+  if (flags.cliConfig) {
+    lines.push(`Wrote the terraform CLI configuration to ${path.resolve(flags.cliConfig)}. Use it with:\n\n  export TF_CLI_CONFIG_FILE=${shellQuote(path.resolve(flags.cliConfig))}\n`);
+  } else {
+    lines.push(
+      'Terraform CLI configuration for this mirror (put it in a file and set TF_CLI_CONFIG_FILE to that file,',
+      'or use --cli-config <file> to have it written):\n',
+      result.cliConfig,
+    );
+  }
+  if (result.mirrorDir === DEFAULT_MIRROR_DIR) {
+    lines.push('~/.terraform.d/plugins is also searched by terraform when the CLI configuration has no provider_installation block.\n');
+  }
+  lines.push(
+    'Then, in a configuration with  required_providers { networkcalc = { source = "networkcalc/networkcalc" } }:',
+    '  terraform init && terraform plan',
+    `If terraform had already locked an earlier install, run terraform init -upgrade.\n`,
+  );
+  io.stdout.write(lines.join('\n'));
+  return 0;
+}
+
+/** `ncalc provider install`. */
+export function registerProviderCommand(program: Command, io: ProviderCommandIO = process): void {
+  const provider = program.command('provider').description('the Terraform provider of this package');
+  provider
+    .command('install')
+    .description(`install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use`)
+    .option('--dir <mirror dir>', 'mirror directory', DEFAULT_MIRROR_DIR)
+    .option('--print-cli-config', 'print only the terraform CLI configuration on stdout (messages go to stderr)')
+    .option('--cli-config <file>', 'also write the terraform CLI configuration to this file')
+    .addHelpText(
+      'after',
+      `\nThe provider is a small shell script that runs this package's provider with the node running this command:\n` +
+        `  <dir>/${HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}/${PROVIDER_VERSION}/<os>_<arch>/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}\n` +
+        'Running it again changes nothing unless the package or node moved.\n' +
+        '\nExample:\n  ncalc provider install --dir ./terraform-mirror --cli-config ./terraform.rc\n  export TF_CLI_CONFIG_FILE=$PWD/terraform.rc\n  terraform init\n',
+    )
+    .action((flags: ProviderInstallFlags) => {
+      const code = providerInstallCommand(io, flags);
+      if (code) process.exitCode = code;
+    });
+}

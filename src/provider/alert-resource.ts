@@ -1,0 +1,274 @@
+/**
+ * networkcalc_alert. The model (src/model) decides what is valid and what counts as equal;
+ * this file maps it onto terraform's life cycle:
+ * - validation at plan time, on the values already known, pointing at the attribute;
+ * - reads from one list call per process (providerData.alerts), never a GET per alert;
+ * - the state keeps the user's spelling while it is canonically equal to the live value;
+ * - read-only fields are recorded at create, import and update, and kept on refresh, so a
+ *   status change on the server is never drift;
+ * - a create learns its id by listing; an unknown outcome adopts, never re-creates.
+ */
+import { isNetworkCalcError } from '../client/errors';
+import {
+  canonicalizeAlert,
+  diffAlert,
+  parseAlert,
+  SPEC_FIELDS,
+  specOf,
+  validateAlert,
+  type AlertSpec,
+  type LiveAlert,
+} from '../model';
+import { PROVIDER_SCHEMA } from '../schema';
+import type { Diagnostics } from './diagnostics';
+import { addClientError, requireData } from './errors';
+import type { Model, ResourceHandler } from './framework';
+import type { NetworkcalcData } from './provider-config';
+import { isUnknown, isWhollyKnown, type Value } from './values';
+
+const TYPE = 'networkcalc_alert';
+type Data = NetworkcalcData | undefined;
+
+/** Server-owned attributes; never compared, never sent. */
+const READ_ONLY = ['user_id', 'is_active', 'current_status', 'action', 'last_triggered_at'] as const;
+/** Of those, the ones no write changes: kept in update plans instead of becoming unknown. */
+const FIXED = ['user_id', 'action'] as const;
+
+/** The spec fields of a model as plain input for the model; unknown values left out. */
+function specInput(m: Model): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of SPEC_FIELDS) {
+    const v = m[f];
+    if (v !== null && v !== undefined && !isUnknown(v)) out[f] = v;
+  }
+  return out;
+}
+
+/** Validates the known part of a config; problems of unknown fields wait for the plan. */
+export function validateAlertConfig(config: Model, diags: Diagnostics): void {
+  const unknown = new Set(SPEC_FIELDS.filter((f) => isUnknown(config[f])));
+  for (const p of validateAlert(canonicalizeAlert(specInput(config)))) {
+    if (unknown.has(p.field as (typeof SPEC_FIELDS)[number])) continue;
+    diags.addError('Invalid alert', p.message, [p.field]);
+  }
+}
+
+function parseSpec(m: Model, diags: Diagnostics): AlertSpec | undefined {
+  const parsed = parseAlert(specInput(m));
+  if (parsed.ok) return parsed.alert;
+  for (const p of parsed.problems) diags.addError('Invalid alert', p.message, [p.field]);
+  return undefined;
+}
+
+/** The value of a spec field as terraform holds it: "no value" is null, not "". */
+function specValue(spec: AlertSpec, f: (typeof SPEC_FIELDS)[number]): Value {
+  const v = spec[f];
+  return v === '' ? null : v;
+}
+
+function readOnlyOf(live: LiveAlert): Model {
+  return {
+    user_id: live.user_id,
+    is_active: live.is_active,
+    current_status: live.current_status,
+    action: live.action,
+    last_triggered_at: live.last_triggered_at,
+  };
+}
+
+/**
+ * The state after a refresh. Spec fields: the prior spelling while canonically equal to the
+ * live value (so "21" vs "021" or "dns record" vs "DNS Record" is never a diff), the live
+ * value otherwise. Read-only fields: kept from a full prior state, taken from live after import.
+ */
+export function refreshedState(prior: Model, live: LiveAlert): Model {
+  const canonicalPrior = canonicalizeAlert(specInput(prior));
+  const canonicalLive = canonicalizeAlert(specOf(live) as unknown as Record<string, unknown>);
+  const state: Model = { id: live.id };
+  for (const f of SPEC_FIELDS) {
+    state[f] = canonicalPrior[f] === canonicalLive[f] && prior[f] !== undefined ? prior[f]! : specValue(live, f);
+  }
+  // is_active is set by every full read; null means the prior state came from an import.
+  const full = typeof prior.is_active === 'boolean';
+  const ro = readOnlyOf(live);
+  for (const f of READ_ONLY) state[f] = full ? (prior[f] ?? null) : ro[f]!;
+  return state;
+}
+
+/** After a write: the planned values where known (terraform insists), live values for the rest. */
+function appliedState(plan: Model, live: LiveAlert): Model {
+  const fromLive: Model = { id: live.id, ...readOnlyOf(live) };
+  for (const f of SPEC_FIELDS) fromLive[f] = specValue(live, f);
+  const state: Model = {};
+  for (const name of Object.keys(PROVIDER_SCHEMA.resources[TYPE]!.attributes)) {
+    const planned = plan[name] ?? null;
+    state[name] = isWhollyKnown(planned) ? planned : (fromLive[name] ?? null);
+  }
+  return state;
+}
+
+/** The newest alert equal to spec that no other create of this process has taken. */
+function findCreated(spec: AlertSpec, alerts: Map<number, LiveAlert>, claimed: Set<number>): LiveAlert | undefined {
+  let found: LiveAlert | undefined;
+  for (const a of alerts.values()) {
+    if (claimed.has(a.id) || diffAlert(spec, specOf(a)).length > 0) continue;
+    if (!found || a.id > found.id) found = a;
+  }
+  return found;
+}
+
+function idOf(m: Model): number {
+  const id = m.id;
+  if (typeof id !== 'number') throw new Error(`${TYPE} state has no id`);
+  return id;
+}
+
+export const alertResource: ResourceHandler<Data> = {
+  typeName: TYPE,
+  schema: PROVIDER_SCHEMA.resources[TYPE]!,
+
+  validate({ config, diagnostics }) {
+    validateAlertConfig(config, diagnostics);
+  },
+
+  modifyPlan({ prior, config, planned, diagnostics }) {
+    // Values unknown at validation may be known now (e.g. target_id from a data source).
+    validateAlertConfig(config, diagnostics);
+    if (prior === null) return;
+    for (const f of FIXED) {
+      if (isUnknown(planned[f]) && prior[f] !== null && prior[f] !== undefined) planned[f] = prior[f]!;
+    }
+  },
+
+  async create({ plan, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const spec = parseSpec(plan, diagnostics);
+    if (!spec) return null;
+    const { client, alerts, claimed } = providerData;
+    let createdId: number | undefined;
+    let outcomeUnknown = false;
+    try {
+      createdId = (await client.createAlert(spec)).id;
+    } catch (err) {
+      if (!isNetworkCalcError(err) || err.code !== 'OUTCOME_UNKNOWN') {
+        addClientError(diagnostics, 'Could not create the alert', err);
+        return null;
+      }
+      // The POST may have been applied: look before doing anything else, never POST again.
+      outcomeUnknown = true;
+    }
+    alerts.clear();
+    let live: LiveAlert | undefined;
+    try {
+      const all = await alerts.get();
+      live = createdId !== undefined ? all.get(createdId) : findCreated(spec, all, claimed);
+    } catch (err) {
+      addClientError(
+        diagnostics,
+        outcomeUnknown ? 'Alert create outcome unknown' : 'Alert created, but its id could not be learned',
+        err,
+      );
+      return null;
+    }
+    if (!live) {
+      diagnostics.addError(
+        outcomeUnknown ? 'Alert create outcome unknown' : 'Alert created, but not found',
+        outcomeUnknown
+          ? `The create of alert ${JSON.stringify(spec.name)} may not have reached NetworkCalc, and listing the account shows no such alert, so nothing was adopted. Run terraform apply again.`
+          : `NetworkCalc accepted the alert ${JSON.stringify(spec.name)}, but the account's list does not show it. Run terraform apply again; if it then exists twice, import one (terraform import ${TYPE}.<name> <id>) and delete the other.`,
+      );
+      return null;
+    }
+    claimed.add(live.id);
+    if (outcomeUnknown) {
+      diagnostics.addWarning('Alert adopted after an unclear create', `The create answered ambiguously; alert ${live.id} (${JSON.stringify(live.name)}) matches and was adopted instead of creating another.`);
+    }
+    return appliedState(plan, live);
+  },
+
+  async read({ state, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return state;
+    const id = idOf(state);
+    let live: LiveAlert | undefined;
+    try {
+      live = (await providerData.alerts.get()).get(id);
+    } catch (err) {
+      addClientError(diagnostics, 'Could not read alerts', err);
+      return state;
+    }
+    if (!live) {
+      diagnostics.addWarning(
+        'Alert deleted outside Terraform',
+        `Alert ${id}${typeof state.name === 'string' ? ` (${JSON.stringify(state.name)})` : ''} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
+      );
+      return null;
+    }
+    return refreshedState(state, live);
+  },
+
+  async update({ plan, prior, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const spec = parseSpec(plan, diagnostics);
+    if (!spec) return null;
+    const id = idOf(prior);
+    try {
+      await providerData.client.updateAlert(id, spec);
+    } catch (err) {
+      if (isNetworkCalcError(err) && err.code === 'NOT_FOUND') {
+        diagnostics.addError('Alert deleted outside Terraform', `Alert ${id} no longer exists, so it cannot be updated. Run terraform apply again: the refresh removes it from the state and the plan creates it anew.`);
+        return null;
+      }
+      addClientError(diagnostics, `Could not update alert ${id}`, err);
+      return null;
+    } finally {
+      providerData.alerts.clear();
+    }
+    let live: LiveAlert | undefined;
+    try {
+      live = (await providerData.alerts.get()).get(id);
+    } catch (err) {
+      addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err);
+      return null;
+    }
+    if (!live) {
+      diagnostics.addError('Alert vanished after update', `Alert ${id} was updated but is no longer listed; it was probably deleted meanwhile. Run terraform apply again.`);
+      return null;
+    }
+    return appliedState(plan, live);
+  },
+
+  async delete({ state, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return;
+    const id = idOf(state);
+    try {
+      await providerData.client.deleteAlert(id);
+    } catch (err) {
+      // Already gone is what delete wants.
+      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diagnostics, `Could not delete alert ${id}`, err);
+    } finally {
+      providerData.alerts.clear();
+    }
+  },
+
+  async importState({ id, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const text = id.trim();
+    if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+      diagnostics.addError('Invalid import id', `Import a ${TYPE} by its numeric id (e.g. 42), got ${JSON.stringify(id)}. The networkcalc_alerts data source or "ncalc export" lists the ids.`);
+      return null;
+    }
+    const n = Number(text);
+    let all: Map<number, LiveAlert>;
+    try {
+      all = await providerData.alerts.get();
+    } catch (err) {
+      addClientError(diagnostics, 'Could not list alerts', err);
+      return null;
+    }
+    if (!all.has(n)) {
+      diagnostics.addError('Alert not found', `no alert with id ${n} in this account (it has ${all.size} alert${all.size === 1 ? '' : 's'}; the networkcalc_alerts data source lists them).`);
+      return null;
+    }
+    return { id: n };
+  },
+};

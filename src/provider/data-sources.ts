@@ -1,0 +1,115 @@
+/**
+ * Data sources: the account's alerts (filtered), and domain / subdomain lookups by name.
+ * All are served from the per-process caches: one alerts list and one domains list.
+ */
+import type { Domain } from '../client/types';
+import { canonicalizeAlert, type LiveAlert } from '../model';
+import { PROVIDER_SCHEMA } from '../schema';
+import { addClientError, requireData } from './errors';
+import type { DataSourceHandler, Model } from './framework';
+import { knownString, type NetworkcalcData } from './provider-config';
+
+type Data = NetworkcalcData | undefined;
+
+/** Host names compare without case, surrounding space or a trailing dot. */
+export function normalizeHost(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+function alertObject(a: LiveAlert): Model {
+  return {
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    subtype: a.subtype,
+    filter: a.filter,
+    filter_value: a.filter_value === '' ? null : a.filter_value,
+    target_type: a.target_type,
+    target_id: a.target_id,
+    is_active: a.is_active,
+    current_status: a.current_status,
+    last_triggered_at: a.last_triggered_at,
+  };
+}
+
+export const alertsDataSource: DataSourceHandler<Data> = {
+  typeName: 'networkcalc_alerts',
+  schema: PROVIDER_SCHEMA.dataSources.networkcalc_alerts!,
+
+  async read({ config, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    let all: Map<number, LiveAlert>;
+    try {
+      all = await providerData.alerts.get();
+    } catch (err) {
+      addClientError(diagnostics, 'Could not list alerts', err);
+      return null;
+    }
+    const name = typeof config.name === 'string' ? config.name : undefined;
+    const prefix = typeof config.name_prefix === 'string' ? config.name_prefix : undefined;
+    const type = typeof config.type === 'string' ? (canonicalizeAlert({ type: config.type }).type as string) : undefined;
+    const alerts = [...all.values()]
+      .filter((a) => (name === undefined || a.name === name) && (prefix === undefined || a.name.startsWith(prefix)) && (type === undefined || a.type === type))
+      .sort((a, b) => a.id - b.id)
+      .map(alertObject);
+    return { ...config, alerts };
+  },
+};
+
+async function domainsOf(data: NetworkcalcData, diagnostics: Parameters<typeof addClientError>[0]): Promise<Domain[] | undefined> {
+  try {
+    return await data.domains.get();
+  } catch (err) {
+    addClientError(diagnostics, 'Could not list domains', err);
+    return undefined;
+  }
+}
+
+function listed(names: string[]): string {
+  return names.length ? names.sort().join(', ') : '(none)';
+}
+
+export const domainDataSource: DataSourceHandler<Data> = {
+  typeName: 'networkcalc_domain',
+  schema: PROVIDER_SCHEMA.dataSources.networkcalc_domain!,
+
+  async read({ config, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const domains = await domainsOf(providerData, diagnostics);
+    if (!domains) return null;
+    const wanted = normalizeHost(knownString(config, 'name') ?? '');
+    const found = domains.find((d) => normalizeHost(d.domain) === wanted);
+    if (!found) {
+      diagnostics.addError(
+        'Domain not found',
+        `The account has no domain ${JSON.stringify(wanted)}. Its domains: ${listed(domains.map((d) => d.domain))}.`,
+        ['name'],
+      );
+      return null;
+    }
+    return { ...config, id: found.id, created_at: found.created_at ?? null };
+  },
+};
+
+export const subdomainDataSource: DataSourceHandler<Data> = {
+  typeName: 'networkcalc_subdomain',
+  schema: PROVIDER_SCHEMA.dataSources.networkcalc_subdomain!,
+
+  async read({ config, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const domains = await domainsOf(providerData, diagnostics);
+    if (!domains) return null;
+    const wanted = normalizeHost(knownString(config, 'name') ?? '');
+    const all = domains.flatMap((d) => d.subdomains);
+    const found = all.find((s) => normalizeHost(s.subdomain) === wanted);
+    if (!found) {
+      diagnostics.addError(
+        'Subdomain not found',
+        `The account has no subdomain ${JSON.stringify(wanted)} (give the full name, e.g. www.example.com). Its subdomains: ${listed(all.map((s) => s.subdomain))}.`,
+        ['name'],
+      );
+      return null;
+    }
+    return { ...config, id: found.id, domain_id: found.domain_id, prefix: found.prefix };
+  },
+};

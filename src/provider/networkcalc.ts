@@ -1,0 +1,18 @@
+/** The networkcalc provider: the schema of src/schema served with its handlers. */
+import { PROVIDER_SCHEMA, PROVIDER_TYPE } from '../schema';
+import { alertResource } from './alert-resource';
+import { alertsDataSource, domainDataSource, subdomainDataSource } from './data-sources';
+import type { ProviderDefinition } from './framework';
+import { configureProvider, validateProviderConfig, type NetworkcalcData } from './provider-config';
+import { reportTriggerResource } from './report-trigger-resource';
+
+export function networkcalcProvider(env: NodeJS.ProcessEnv = process.env): ProviderDefinition<NetworkcalcData | undefined> {
+  return {
+    typeName: PROVIDER_TYPE,
+    schema: PROVIDER_SCHEMA.provider,
+    resources: [alertResource, reportTriggerResource],
+    dataSources: [alertsDataSource, domainDataSource, subdomainDataSource],
+    validateConfig: ({ config, diagnostics }) => validateProviderConfig(config, diagnostics),
+    configure: (req) => configureProvider(req, env),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The provider block: where the API is and which credentials to use. Secrets default to
+ * environment variables (named by token_env / client_id_env / client_secret_env) so that
+ * they never need to be written into a configuration.
+ */
+import type { NetworkCalcClient } from '../client/client';
+import type { Domain } from '../client/types';
+import type { LiveAlert } from '../model';
+import { PROVIDER_VERSION } from '../schema';
+import { ListCache } from './cache';
+import type { Diagnostics } from './diagnostics';
+import type { ConfigureRequest, Model } from './framework';
+import { isUnknown } from './values';
+
+export const DEFAULT_ENV = {
+  baseUrl: 'NETWORKCALC_BASE_URL',
+  token: 'NETWORKCALC_TOKEN',
+  clientId: 'NETWORKCALC_CLIENT_ID',
+  clientSecret: 'NETWORKCALC_CLIENT_SECRET',
+} as const;
+
+/** What every handler gets: one client and the per-process read caches of one account. */
+export interface NetworkcalcData {
+  readonly client: NetworkCalcClient;
+  /** Every alert of the account by id: one list call answers every read. */
+  readonly alerts: ListCache<Map<number, LiveAlert>>;
+  /** Every domain with its subdomains: one list call answers every lookup. */
+  readonly domains: ListCache<Domain[]>;
+  /** Ids adopted by creates in this process, so two identical creates never claim one alert. */
+  readonly claimed: Set<number>;
+}
+
+/** A known, non-blank string attribute, or undefined. */
+export function knownString(m: Model, name: string): string | undefined {
+  const v = m[name];
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+function knownNumber(m: Model, name: string): number | undefined {
+  const v = m[name];
+  return typeof v === 'number' ? v : undefined;
+}
+
+export function validateProviderConfig(config: Model, diags: Diagnostics): void {
+  const retries = knownNumber(config, 'max_retries');
+  if (retries !== undefined && (!Number.isInteger(retries) || retries < 1 || retries > 20)) {
+    diags.addError('Invalid max_retries', `max_retries must be a whole number from 1 to 20 (attempts per request, the first included); got ${retries}.`, ['max_retries']);
+  }
+  const timeout = knownNumber(config, 'timeout_seconds');
+  if (timeout !== undefined && (!(timeout > 0) || timeout > 3600)) {
+    diags.addError('Invalid timeout_seconds', `timeout_seconds must be more than 0 and at most 3600; got ${timeout}.`, ['timeout_seconds']);
+  }
+  for (const name of ['token_env', 'client_id_env', 'client_secret_env']) {
+    const v = knownString(config, name);
+    if (v !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) {
+      diags.addError(`Invalid ${name}`, `${name} is the name of an environment variable (letters, digits and _), not its value.`, [name]);
+    }
+  }
+  const mode = knownString(config, 'ownership');
+  if (mode !== undefined && !['exclusive', 'prefix', 'additive'].includes(mode)) {
+    diags.addError('Invalid ownership', `ownership must be "exclusive", "prefix" or "additive"; got ${JSON.stringify(mode)}.`, ['ownership']);
+  }
+}
+
+/** Builds the client from the provider block and the environment. */
+export async function configureProvider(req: ConfigureRequest, env: NodeJS.ProcessEnv = process.env): Promise<NetworkcalcData | undefined> {
+  const { config, diagnostics: diags } = req;
+  validateProviderConfig(config, diags);
+  for (const [name, v] of Object.entries(config)) {
+    if (isUnknown(v)) {
+      diags.addError('Provider configuration not known yet', `${name} depends on a value known only after apply; the provider needs it to read alerts. Give it a value known at plan time.`, [name]);
+    }
+  }
+  if (diags.hasError()) return undefined;
+
+  const tokenEnv = knownString(config, 'token_env') ?? DEFAULT_ENV.token;
+  const idEnv = knownString(config, 'client_id_env') ?? DEFAULT_ENV.clientId;
+  const secretEnv = knownString(config, 'client_secret_env') ?? DEFAULT_ENV.clientSecret;
+  const fromEnv = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  const token = knownString(config, 'token') ?? fromEnv(tokenEnv);
+  const clientId = knownString(config, 'client_id') ?? fromEnv(idEnv);
+  const clientSecret = knownString(config, 'client_secret') ?? fromEnv(secretEnv);
+  const baseUrl = knownString(config, 'base_url') ?? fromEnv(DEFAULT_ENV.baseUrl);
+
+  if (token === undefined && clientId === undefined && clientSecret === undefined) {
+    diags.addError(
+      'Missing NetworkCalc credentials',
+      `Set the environment variable ${tokenEnv} to an access token, or ${idEnv} and ${secretEnv} to client credentials. ` +
+        'The provider block can name other variables with token_env, client_id_env and client_secret_env ' +
+        '(token, client_id and client_secret also work, but write the secret into the configuration).',
+    );
+    return undefined;
+  }
+  if (token === undefined && (clientId === undefined || clientSecret === undefined)) {
+    const missing = clientId === undefined ? idEnv : secretEnv;
+    diags.addError(
+      'Incomplete NetworkCalc client credentials',
+      `A client id needs its secret and the other way round: set ${missing} as well (or ${tokenEnv} to an access token instead).`,
+    );
+    return undefined;
+  }
+
+  // Loaded here, not at start-up: the HTTP stack is not needed for the handshake.
+  const { NetworkCalcClient } = await import('../client/client');
+  const retries = knownNumber(config, 'max_retries');
+  const timeout = knownNumber(config, 'timeout_seconds');
+  let client: NetworkCalcClient;
+  try {
+    client = new NetworkCalcClient({
+      baseUrl,
+      token,
+      clientId,
+      clientSecret,
+      retry: retries === undefined ? undefined : { maxAttempts: retries },
+      timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+      userAgent: `terraform-provider-networkcalc/${PROVIDER_VERSION} (terraform ${req.terraformVersion || 'unknown'})`,
+      // stderr is terraform's log (TF_LOG); the client never writes secrets into these lines.
+      logger: (line) => process.stderr.write(`[networkcalc] ${line}\n`),
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const path = /BASE_URL|URL/.test(message) ? ['base_url'] : /timeout/i.test(message) ? ['timeout_seconds'] : undefined;
+    diags.addError('Invalid NetworkCalc provider configuration', message, path);
+    return undefined;
+  }
+
+  return {
+    client,
+    alerts: new ListCache(async () => new Map((await client.listAlerts()).map((a) => [a.id, a]))),
+    domains: new ListCache(() => client.listDomains()),
+    claimed: new Set(),
+  };
+}
