@@ -1,3 +1,10 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import {
+  ConfigError, DEFAULT_BASE_URL, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
+  type Credentials, type ExportAccount, type ExportInput,
+} from '../reconcile';
+import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
 import type { CliIO } from './io';
 
 export interface ExportFlags {
@@ -15,7 +22,80 @@ export interface ExportFlags {
   verbose?: boolean;
 }
 
-export async function exportCommand(io: CliIO, _opts: ExportFlags): Promise<number> {
-  io.stderr.write('export: not available yet\n');
-  return 1;
+const ENV_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+}
+
+/**
+ * `--account` is an environment prefix when PREFIX_TOKEN or PREFIX_CLIENT_ID is set, and
+ * otherwise a provider alias of the app in the working directory ("default" for the unaliased one).
+ */
+async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
+  const name = opts.account;
+  if (ENV_PREFIX.test(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`))) {
+    const account: ExportAccount = {
+      alias: null, baseUrl: null, tokenEnv: `${name}_TOKEN`, clientIdEnv: `${name}_CLIENT_ID`, clientSecretEnv: `${name}_CLIENT_SECRET`, ownership: 'exclusive', prefix: null,
+    };
+    const ownUrl = envValue(io.env, `${name}_BASE_URL`);
+    // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL must be written down.
+    if (ownUrl && name !== 'NETWORKCALC') account.baseUrl = ownUrl;
+    const baseUrl = normalizeBaseUrl(opts.baseUrl ?? ownUrl ?? envValue(io.env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL);
+    const credentials: Credentials = { baseUrl };
+    const token = envValue(io.env, account.tokenEnv);
+    if (token) credentials.token = token;
+    else Object.assign(credentials, { clientId: envValue(io.env, account.clientIdEnv), clientSecret: envValue(io.env, account.clientSecretEnv) });
+    return { account, credentials, label: name };
+  }
+  const cwd = cwdOf(io, opts);
+  if (!existsSync(path.join(cwd, 'cdktf.json')) && !opts.cdktfOut) {
+    throw new ConfigError([
+      `--account ${JSON.stringify(name)}: neither ${name}_TOKEN nor ${name}_CLIENT_ID is set, and there is no cdktf.json in ${cwd} to look the name up as a provider alias; set the variables or run in the app's directory`,
+    ]);
+  }
+  const { stacks } = await loadStacks({
+    cwd, app: opts.app, out: opts.cdktfOut, synth: opts.synth, timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env,
+  });
+  const desired = readDesired(stacks);
+  const matches = desired.scopes.filter((s) => (s.alias ?? 'default') === name);
+  if (!matches.length) {
+    const known = [...new Set(desired.scopes.map((s) => s.alias ?? 'default'))].join(', ') || 'none';
+    throw new ConfigError([`--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`]);
+  }
+  const scope = matches[0];
+  const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
+  if (problems.length) throw new ConfigError(problems);
+  const account: ExportAccount = {
+    alias: scope.alias, baseUrl: scope.baseUrl, tokenEnv: scope.tokenEnv, clientIdEnv: scope.clientIdEnv, clientSecretEnv: scope.clientSecretEnv,
+    ownership: scope.ownership, prefix: scope.prefix,
+  };
+  return { account, credentials: accounts[0].credentials, label: `${name} (stack ${scope.stack})` };
+}
+
+export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<number> {
+  try {
+    const hclFile = typeof opts.hcl === 'string' ? opts.hcl : opts.hcl ? (opts.out ? opts.out.replace(/\.[cm]?[jt]s$/, '') + '.tf' : null) : undefined;
+    if (hclFile === null) throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
+    const { account, credentials, label } = await resolveExportAccount(io, opts);
+    const api = clientFactory(io, !!opts.verbose)(credentials);
+    const [live, domains] = await Promise.all([api.listAlerts(), api.listDomains()]);
+    const input: ExportInput = { account, live, domains, stackName: opts.stackName, importFrom: opts.importFrom, label };
+    const ts = exportTypeScript(input);
+    const { alerts, skipped } = selectForExport(input);
+    const cwd = io.cwd;
+    if (opts.out) writeFileSync(path.resolve(cwd, opts.out), ts);
+    else io.stdout.write(ts);
+    if (hclFile) writeFileSync(path.resolve(cwd, hclFile), exportHcl(input));
+    const where = [opts.out, hclFile].filter(Boolean).join(' and ');
+    io.stderr.write(`Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`);
+    for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);
+    return EXIT.OK;
+  } catch (e) {
+    const info = toErrorInfo(e);
+    const lines = e instanceof ConfigError ? e.problems : [`${info.code}: ${info.message}`];
+    io.stderr.write(`Error: export failed; nothing was written.\n${lines.map((l) => `  - ${l}`).join('\n')}\n`);
+    return EXIT.ERROR;
+  }
 }

@@ -5,3 +5,4 @@ export * from './plan';
 export * from './synth';
 export * from './engine';
 export * from './render';
+export * from './export';

@@ -1,0 +1,219 @@
+import { parseAlert, type LiveAlert } from '../model';
+import type { OwnershipMode } from '../schema/provider-schema';
+import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider-schema';
+import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from './desired';
+import { indexDomains } from './engine';
+import { inScope } from './plan';
+import type { ApiDomain, Scope } from './types';
+
+/** The account settings written into exported code. */
+export interface ExportAccount {
+  alias: string | null;
+  baseUrl: string | null;
+  tokenEnv: string;
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  ownership: OwnershipMode;
+  prefix: string | null;
+}
+
+export interface ExportInput {
+  account: ExportAccount;
+  live: LiveAlert[];
+  domains: ApiDomain[];
+  stackName: string;
+  importFrom: string;
+  /** Shown in the header comment. */
+  label: string;
+}
+
+interface ExportedAlert {
+  alert: LiveAlert;
+  id: string;
+  target: { kind: 'domain' | 'subdomain'; name: string | null; id: number };
+}
+
+export interface ExportSelection {
+  alerts: ExportedAlert[];
+  /** Live alerts not exported, with the reason (shown as comments). */
+  skipped: string[];
+}
+
+/** PascalCase construct id from an alert name; unique within the export. */
+function constructId(name: string, used: Set<string>): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  let base = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Alert';
+  if (/^[0-9]/.test(base)) base = `Alert${base}`;
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}${n}`;
+  used.add(id);
+  return id;
+}
+
+/**
+ * Which live alerts an export declares: those in the account's scope, one per name (the
+ * lowest id, as `ncalc` manages it), valid per the model. Targets are named when the
+ * Domains API knows them.
+ */
+export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'domains'>): ExportSelection {
+  const index = indexDomains(input.domains);
+  const scope = { ownership: input.account.ownership, prefix: input.account.prefix } as Scope;
+  const used = new Set<string>();
+  const seen = new Set<string>();
+  const alerts: ExportedAlert[] = [];
+  const skipped: string[] = [];
+  for (const alert of [...input.live].sort((a, b) => a.id - b.id)) {
+    // additive claims only declared names; an export declares them all.
+    if (scope.ownership === 'prefix' && !inScope(scope, alert.name, new Set())) continue;
+    if (seen.has(alert.name)) {
+      skipped.push(`alert ${alert.id} ${JSON.stringify(alert.name)}: a second alert of this name (the lowest id is exported; exclusive and prefix scopes delete the others on apply)`);
+      continue;
+    }
+    const parsed = parseAlert(alert as unknown as Record<string, unknown>);
+    if (!parsed.ok) {
+      skipped.push(`alert ${alert.id} ${JSON.stringify(alert.name)}: ${parsed.problems.map((p) => p.message).join('; ')}`);
+      continue;
+    }
+    seen.add(alert.name);
+    const kind = parsed.alert.target_type;
+    const name = index.names.get(`${kind}:${parsed.alert.target_id}`) ?? null;
+    alerts.push({ alert: { ...alert, ...parsed.alert }, id: constructId(alert.name, used), target: { kind, name, id: parsed.alert.target_id } });
+  }
+  return { alerts, skipped };
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+function checkProps(a: LiveAlert): string {
+  switch (a.type) {
+    case 'DNS Record':
+      return `dnsRecord: { record: ${q(a.subtype ?? '')}, filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
+    case 'SPF Record':
+      return a.filter === 'validity' ? `spfRecord: { filter: 'validity' }` : `spfRecord: { filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
+    case 'Certificate (TLS)':
+      return a.filter === 'subject' ? `certificate: { subject: ${q(a.filter_value)} }` : `certificate: { expiresInDays: ${Number(a.filter_value)} }`;
+  }
+}
+
+function targetExpr(t: ExportedAlert['target']): string {
+  if (t.name) return `AlertTarget.${t.kind}(${q(t.name)})`;
+  return `AlertTarget.${t.kind}Id(${t.id})`;
+}
+
+function accountProps(a: ExportAccount): string {
+  const props: string[] = [];
+  if (a.alias) props.push(`alias: ${q(a.alias)}`);
+  if (a.baseUrl) props.push(`baseUrl: ${q(a.baseUrl)}`);
+  if (a.tokenEnv !== DEFAULT_TOKEN_ENV) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
+  if (a.clientIdEnv !== DEFAULT_CLIENT_ID_ENV) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
+  if (a.clientSecretEnv !== DEFAULT_CLIENT_SECRET_ENV) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  const own = a.ownership === 'prefix' ? `Ownership.prefix(${q(a.prefix ?? '')})` : `Ownership.${a.ownership}()`;
+  props.push(`ownership: ${own}`);
+  return `{\n      ${props.join(',\n      ')},\n    }`;
+}
+
+function className(stackName: string): string {
+  const words = stackName.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const base = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Exported';
+  return `${/^[0-9]/.test(base) ? 'Stack' : ''}${base}Stack`;
+}
+
+/** A runnable cdktf app (TypeScript) declaring the selected alerts. */
+export function exportTypeScript(input: ExportInput): string {
+  const { alerts, skipped } = selectForExport(input);
+  const cls = className(input.stackName);
+  const lines: string[] = [
+    '/**',
+    ` * Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export\`.`,
+    ' * `ncalc plan` against the same account shows no changes; edit from here on.',
+    ' */',
+    "import { App, TerraformStack } from 'cdktf';",
+    "import { Construct } from 'constructs';",
+    `import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from ${q(input.importFrom)};`,
+    '',
+    `export class ${cls} extends TerraformStack {`,
+    '  constructor(scope: Construct, id: string) {',
+    '    super(scope, id);',
+    `    new NetworkcalcAccount(this, 'Account', ${accountProps(input.account)});`,
+  ];
+  for (const s of skipped) lines.push(`    // not exported: ${s.replace(/\*\//g, '* /')}`);
+  for (const e of alerts) {
+    lines.push(
+      '',
+      `    // id ${e.alert.id}`,
+      `    new Alert(this, ${q(e.id)}, {`,
+      `      name: ${q(e.alert.name)},`,
+      `      target: ${targetExpr(e.target)},`,
+      `      ${checkProps(e.alert)},`,
+      '    });',
+    );
+  }
+  lines.push('  }', '}', '', 'const app = new App();', `new ${cls}(app, ${q(input.stackName)});`, 'app.synth();', '');
+  return lines.join('\n');
+}
+
+// HCL interpolates ${...} and %{...} inside strings; doubling the sigil makes them literal.
+const hclString = (s: string) => JSON.stringify(s).replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+
+function hclName(s: string, used: Set<string>): string {
+  let base = s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'alert';
+  if (/^[0-9]/.test(base)) base = `a_${base}`;
+  let name = base;
+  for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+  used.add(name);
+  return name;
+}
+
+/**
+ * The same alerts as Terraform HCL, with `import` blocks (Terraform 1.5+) so that
+ * `terraform apply` adopts the live alerts instead of creating copies.
+ */
+export function exportHcl(input: ExportInput): string {
+  const { alerts, skipped } = selectForExport(input);
+  const a = input.account;
+  const out: string[] = [
+    `# Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export --hcl\`.`,
+    '',
+    'terraform {',
+    '  required_providers {',
+    `    networkcalc = { source = ${hclString(PROVIDER_SOURCE)}, version = ${hclString(PROVIDER_VERSION_CONSTRAINT)} }`,
+    '  }',
+    '}',
+    '',
+    'provider "networkcalc" {',
+  ];
+  if (a.alias) out.push(`  alias             = ${hclString(a.alias)}`);
+  if (a.baseUrl) out.push(`  base_url          = ${hclString(a.baseUrl)}`);
+  out.push(`  token_env         = ${hclString(a.tokenEnv)}`, `  client_id_env     = ${hclString(a.clientIdEnv)}`, `  client_secret_env = ${hclString(a.clientSecretEnv)}`, '}');
+  const providerRef = a.alias ? `  provider = networkcalc.${a.alias}\n` : '';
+  for (const s of skipped) out.push(`# not exported: ${s}`);
+  const usedData = new Map<string, string>();
+  const dataNames = new Set<string>();
+  const dataRef = (t: ExportedAlert['target']): string => {
+    const key = `${t.kind}:${t.name}`;
+    let name = usedData.get(key);
+    if (!name) {
+      name = hclName(t.name!, dataNames);
+      usedData.set(key, name);
+      out.push('', `data "networkcalc_${t.kind}" "${name}" {`, `  name = ${hclString(t.name!)}`);
+      if (providerRef) out.push(providerRef.trimEnd());
+      out.push('}');
+    }
+    return `data.networkcalc_${t.kind}.${name}.id`;
+  };
+  const used = new Set<string>();
+  for (const e of alerts) {
+    const target = e.target.name ? dataRef(e.target) : String(e.target.id);
+    const name = hclName(e.alert.name, used);
+    out.push('', `import {`, `  to = networkcalc_alert.${name}`, `  id = "${e.alert.id}"`);
+    if (providerRef) out.push(providerRef.trimEnd());
+    out.push('}', '', `resource "networkcalc_alert" "${name}" {`);
+    if (providerRef) out.push(providerRef.trimEnd());
+    out.push(`  name        = ${hclString(e.alert.name)}`, `  type        = ${hclString(e.alert.type)}`);
+    if (e.alert.subtype !== null) out.push(`  subtype     = ${hclString(e.alert.subtype)}`);
+    out.push(`  filter      = ${hclString(e.alert.filter)}`);
+    if (e.alert.filter_value !== '') out.push(`  filter_value = ${hclString(e.alert.filter_value)}`);
+    out.push(`  target_type = ${hclString(e.alert.target_type)}`, `  target_id   = ${target}`, '}');
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { useEmulator } from '../helpers/emulator';
+import { ROOT, cliEnv, ncalc } from './support';
+
+const emulator = useEmulator();
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncalc-export-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An app directory around an exported main.ts; resolves cdktf from this repository. */
+function appAround(): NodeJS.ProcessEnv {
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${TSX}" main.ts` }));
+  return { NODE_PATH: path.join(ROOT, 'node_modules') };
+}
+
+async function seedAccount() {
+  const c = emulator().control;
+  await c.createAlert('demo', { name: 'example.com A', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target: 'example.com' });
+  await c.createAlert('demo', { name: 'www "quoted" ${x}', type: 'DNS Record', subtype: 'TXT', filter: 'does not contain', filter_value: 'v=spf1 ${y}', target: 'www.example.com' });
+  await c.createAlert('demo', { name: 'spf', type: 'SPF Record', filter: 'validity', target: 'example.org' });
+  await c.createAlert('demo', { name: 'spf include', type: 'SPF Record', filter: 'contains', filter_value: 'include:_spf.example.com', target: 'mail.example.com' });
+  await c.createAlert('demo', { name: 'cert', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '14', target: 'www.example.com' });
+  await c.createAlert('demo', { name: 'cert subject', type: 'Certificate (TLS)', filter: 'subject', filter_value: 'CN=example.com', target: 'example.com' });
+  await c.createAlert('demo', { name: 'spf', type: 'SPF Record', filter: 'validity', target: 'example.com' });
+}
+
+it('export writes a runnable stack; planning it shows no changes', async () => {
+  await seedAccount();
+  const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
+  const ex = await ncalc(['export', '--account', 'NETWORKCALC', '--out', 'main.ts', '--hcl', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  expect(ex.stderr).toContain('Exported 6 alerts of account NETWORKCALC to main.ts and main.tf.');
+  expect(ex.stderr).toMatch(/not exported: alert \d+ "spf": a second alert of this name/);
+  expect(ex.code).toBe(0);
+
+  const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
+  expect(ts).toContain("target: AlertTarget.subdomain(\"www.example.com\"),");
+  expect(ts).toContain('certificate: { expiresInDays: 14 }');
+  expect(ts).toContain("spfRecord: { filter: 'validity' }");
+  expect(ts).not.toContain('demo-token');
+
+  const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');
+  expect(hcl).toMatch(/import \{\n  to = networkcalc_alert.example_com_a\n  id = "\d+"\n\}/);
+  expect(hcl).toContain('target_id   = data.networkcalc_subdomain.www_example_com.id');
+  expect(hcl).toContain('filter_value = "v=spf1 $${y}"');
+
+  // The duplicate is the only difference: exclusive ownership deletes it.
+  const plan = await ncalc(['plan', '--json'], { cwd: dir, env });
+  expect(plan.stderr).toBe('');
+  const doc = JSON.parse(plan.stdout);
+  expect(doc.summary).toMatchObject({ create: 0, update: 0, delete: 1, unchanged: 6 });
+  expect(doc.accounts[0].changes[0]).toMatchObject({ action: 'delete', reason: 'duplicate', name: 'spf' });
+}, 60_000);
+
+it('without duplicates, export → plan is a no-op (exit 0 with --detailed-exitcode)', async () => {
+  const c = emulator().control;
+  await c.createAlert('demo', { name: 'a', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail', target: 'example.com' });
+  await c.createAlert('demo', { name: 'b', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '30', target: 'mail.example.com' });
+  const env = cliEnv({ ACME_TOKEN: 'demo-token', ACME_BASE_URL: emulator().url, ...appAround() });
+  const ex = await ncalc(['export', '--account', 'ACME', '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  expect(ex.code).toBe(0);
+  const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
+  expect(ts).toContain('tokenEnv: "ACME_TOKEN"');
+  const plan = await ncalc(['plan', '--detailed-exitcode'], { cwd: dir, env });
+  expect(plan.stdout).toContain('No changes. 2 alerts in sync.');
+  expect(plan.code).toBe(0);
+}, 60_000);
+
+it('an unknown account name says what to set', async () => {
+  const r = await ncalc(['export', '--account', 'NOPE'], { cwd: dir, env: cliEnv({}) });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('neither NOPE_TOKEN nor NOPE_CLIENT_ID is set');
+});
