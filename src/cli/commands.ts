@@ -18,7 +18,7 @@ export interface CommonOptions {
   out?: string;
   synth: boolean;
   synthTimeout: string;
-  stack: string[];
+  stack?: string[];
   baseUrl?: string;
   color?: boolean;
   verbose?: boolean;

@@ -3,7 +3,7 @@ import { applyCommand, driftCommand, planCommand, EXIT, type ApplyFlags, type Dr
 import { exportCommand, type ExportFlags } from './export-command';
 import type { CliIO } from './io';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 const EXIT_HELP = `
 Exit codes:
@@ -19,7 +19,7 @@ function common(cmd: Command): Command {
     .option('--out <dir>', 'synthesized output directory (default: "output" of cdktf.json, then cdktf.out)')
     .option('--no-synth', 'do not run the app; read the existing synthesized output')
     .option('--synth-timeout <seconds>', 'time limit for synthesizing', '120')
-    .option('--stack <name>', 'only this stack (repeatable; default: all stacks)', collect, [])
+    .option('--stack <name>', 'only this stack (repeatable; default: all stacks)', collect)
     .option('--base-url <url>', 'API base URL for every account (overrides base_url and NETWORKCALC_BASE_URL)')
     .option('--no-color', 'no colour (also: NO_COLOR set, or output not a terminal)')
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)');
