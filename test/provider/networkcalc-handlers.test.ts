@@ -1,0 +1,150 @@
+/**
+ * The networkcalc handlers in-process against the emulator: create's id discovery and
+ * adoption after an unknown outcome, the canonical refresh, the read cache and configure.
+ */
+import { configureProvider, type NetworkcalcData } from '../../src/provider/provider-config';
+import { alertResource, refreshedState } from '../../src/provider/alert-resource';
+import { ListCache } from '../../src/provider/cache';
+import { Diagnostics } from '../../src/provider/diagnostics';
+import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
+import { DEMO_ACCOUNT } from '../../src/emulator';
+import { useEmulator } from '../helpers/emulator';
+import type { LiveAlert } from '../../src/model';
+
+const emulator = useEmulator();
+
+async function configured(env: NodeJS.ProcessEnv, config: ObjectValue = {}): Promise<{ data?: NetworkcalcData; diags: Diagnostics }> {
+  const diags = new Diagnostics();
+  const data = await configureProvider({ config, terraformVersion: 'test', diagnostics: diags }, env);
+  return { data, diags };
+}
+
+const plan = (name: string): ObjectValue => ({
+  id: UNKNOWN, name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1,
+  user_id: UNKNOWN, is_active: UNKNOWN, current_status: UNKNOWN, action: UNKNOWN, last_triggered_at: UNKNOWN,
+});
+
+describe('configure', () => {
+  test('GIVEN no credentials THEN one error naming the variables, with custom names honoured', async () => {
+    const { data, diags } = await configured({}, { token_env: 'ACME_TOKEN' });
+    expect(data).toBeUndefined();
+    expect(diags.items).toHaveLength(1);
+    expect(diags.items[0]!.summary).toBe('Missing NetworkCalc credentials');
+    expect(diags.items[0]!.detail).toContain('Set the environment variable ACME_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET');
+  });
+
+  test('GIVEN a client id without its secret THEN the missing variable is named', async () => {
+    const { diags } = await configured({ NETWORKCALC_CLIENT_ID: 'x' });
+    expect(diags.items[0]!.detail).toContain('set NETWORKCALC_CLIENT_SECRET as well');
+  });
+
+  test('GIVEN a bad base_url or max_retries THEN errors point at the attribute', async () => {
+    const a = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'ftp://x' });
+    expect(a.diags.items[0]).toMatchObject({ summary: 'Invalid NetworkCalc provider configuration', path: ['base_url'] });
+    const b = await configured({ NETWORKCALC_TOKEN: 't' }, { max_retries: 0 });
+    expect(b.diags.items[0]).toMatchObject({ summary: 'Invalid max_retries', path: ['max_retries'] });
+  });
+
+  test('GIVEN client credentials in variables named by the config THEN they are used', async () => {
+    const { data, diags } = await configured(
+      { NETWORKCALC_BASE_URL: emulator().url, A_ID: DEMO_ACCOUNT.clientId, A_SECRET: DEMO_ACCOUNT.clientSecret },
+      { client_id_env: 'A_ID', client_secret_env: 'A_SECRET' },
+    );
+    expect(diags.items).toEqual([]);
+    expect(await data!.client.listAlerts()).toEqual([]);
+    expect(data!.client.tokenExchanges).toBe(1);
+  });
+});
+
+describe('networkcalc_alert handlers', () => {
+  const demo = async () => (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
+
+  test('GIVEN a create WHEN the response has no id THEN the newest equal alert is taken, never one already claimed', async () => {
+    const data = await demo();
+    const older = await emulator().control.createAlert('demo', { name: 'twin', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1 });
+    const diags = new Diagnostics();
+    const first = await alertResource.create({ plan: plan('twin'), config: plan('twin'), diagnostics: diags, providerData: data });
+    const second = await alertResource.create({ plan: plan('twin'), config: plan('twin'), diagnostics: diags, providerData: data });
+    expect(diags.items).toEqual([]);
+    expect(first!.id).toBeGreaterThan(older.id);
+    expect(second!.id).toBeGreaterThan(first!.id as number);
+    expect(first).toMatchObject({ name: 'twin', user_id: 1, action: 'email', is_active: true });
+  });
+
+  test('GIVEN a create whose answer is lost after the server saved it THEN the alert is adopted, not created twice', async () => {
+    const data = await demo();
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const diags = new Diagnostics();
+    const state = await alertResource.create({ plan: plan('lost answer'), config: plan('lost answer'), diagnostics: diags, providerData: data });
+    expect(diags.hasError()).toBe(false);
+    expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted after an unclear create']);
+    const alerts = (await emulator().control.state()).accounts[0]!.alerts;
+    expect(alerts.filter((a) => a.name === 'lost answer')).toHaveLength(1);
+    expect(state!.id).toBe(alerts[0]!.id);
+    const posts = (await emulator().control.requests()).filter((q) => q.method === 'POST');
+    expect(posts).toHaveLength(1);
+  });
+
+  test('GIVEN a create that never reached the server THEN an error, and still no second POST', async () => {
+    const data = await demo();
+    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const diags = new Diagnostics();
+    const state = await alertResource.create({ plan: plan('never'), config: plan('never'), diagnostics: diags, providerData: data });
+    expect(state).toBeNull();
+    expect(diags.items[0]!.summary).toBe('Alert create outcome unknown');
+    expect(diags.items[0]!.detail).toContain('nothing was adopted');
+    expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(1);
+  });
+
+  test('GIVEN many concurrent reads THEN one list call', async () => {
+    const data = await demo();
+    for (let i = 0; i < 5; i++) await emulator().control.createAlert('demo', { name: `r${i}`, type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 1 });
+    await emulator().control.clearRequests();
+    const ids = (await emulator().control.state()).accounts[0]!.alerts.map((a) => a.id);
+    const states = await Promise.all(ids.map((id) => alertResource.read({ state: { id, is_active: null }, diagnostics: new Diagnostics(), providerData: data })));
+    expect(states.map((s) => s!.name)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    expect((await emulator().control.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/alerts/']);
+  });
+});
+
+describe('refreshedState', () => {
+  const live: LiveAlert = {
+    id: 3, name: 'cert', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2,
+    user_id: 1, is_active: true, current_status: 'triggered', action: 'email', last_triggered_at: '2026-01-01T00:00:00Z', target_domain: null, target_subdomain: null,
+  };
+  const prior: ObjectValue = {
+    id: 3, name: 'cert', type: 'certificate (tls)', subtype: null, filter: 'Expires In (Days)', filter_value: '021', target_type: 'subdomain', target_id: 2,
+    user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
+  };
+
+  test('GIVEN canonically equal values THEN the prior spelling and the prior read-only values stay', () => {
+    expect(refreshedState(prior, live)).toEqual(prior);
+  });
+
+  test('GIVEN a real change THEN the live value replaces it', () => {
+    expect(refreshedState(prior, { ...live, filter_value: '30' })).toEqual({ ...prior, filter_value: '30' });
+  });
+
+  test('GIVEN an imported (id-only) state THEN everything comes from live, "no value" as null', () => {
+    const imported = { id: 3, name: null, type: null, subtype: null, filter: null, filter_value: null, target_type: null, target_id: null, user_id: null, is_active: null, current_status: null, action: null, last_triggered_at: null };
+    expect(refreshedState(imported, { ...live, type: 'SPF Record', filter: 'validity', filter_value: '' })).toMatchObject({
+      type: 'SPF Record', filter: 'validity', filter_value: null, current_status: 'triggered', user_id: 1,
+    });
+  });
+});
+
+describe('ListCache', () => {
+  test('single-flight, kept until cleared, failures not kept', async () => {
+    let n = 0;
+    const cache = new ListCache(async () => {
+      n++;
+      if (n === 2) throw new Error('boom');
+      return n;
+    });
+    expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual([1, 1, 1]);
+    cache.clear();
+    await expect(cache.get()).rejects.toThrow('boom');
+    expect(await cache.get()).toBe(3);
+    expect(cache.loads).toBe(3);
+  });
+});
