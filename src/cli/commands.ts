@@ -38,6 +38,8 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
       token: c.token,
       clientId: c.clientId,
       clientSecret: c.clientSecret,
+      retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
+      timeoutMs: c.timeoutMs,
       logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
     });
 }

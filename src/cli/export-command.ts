@@ -31,7 +31,8 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /**
  * `--account` is an environment prefix when PREFIX_TOKEN or PREFIX_CLIENT_ID is set, and
- * otherwise a provider alias of the app in the working directory ("default" for the unaliased one).
+ * otherwise a provider alias of the app in the working directory (the stack name, or
+ * "default", for an unaliased one).
  */
 async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
   const name = opts.account;
@@ -59,9 +60,9 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     cwd, app: opts.app, out: opts.cdktfOut, synth: opts.synth, timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env,
   });
   const desired = readDesired(stacks);
-  const matches = desired.scopes.filter((s) => (s.alias ?? 'default') === name);
+  const matches = desired.scopes.filter((s) => s.alias === name || (s.alias === null && (name === 'default' || name === s.stack)));
   if (!matches.length) {
-    const known = [...new Set(desired.scopes.map((s) => s.alias ?? 'default'))].join(', ') || 'none';
+    const known = [...new Set(desired.scopes.map((s) => s.alias ?? s.stack))].join(', ') || 'none';
     throw new ConfigError([`--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`]);
   }
   const scope = matches[0];

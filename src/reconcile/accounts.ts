@@ -7,7 +7,7 @@ export const DEFAULT_BASE_URL = 'https://networkcalc.com';
 export interface Account {
   /** Stable key: base URL + credential identity. */
   key: string;
-  /** Short name for output: the aliases of its scopes, or "default". */
+  /** Short name for output: the provider aliases of its scopes, or their stack names. */
   label: string;
   baseUrl: string;
   /** `token sha256:1a2b3c4d` or `client <id>`: identifies without revealing a secret. */
@@ -58,6 +58,8 @@ export function resolveAccounts(
     const clientSecret = envValue(env, scope.clientSecretEnv);
     let identity: string;
     const credentials: Credentials = { baseUrl };
+    if (scope.maxRetries !== null) credentials.maxAttempts = Math.max(1, Math.floor(scope.maxRetries));
+    if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
     if (token) {
       identity = `token ${tokenFingerprint(token)}`;
       credentials.token = token;
@@ -81,7 +83,7 @@ export function resolveAccounts(
   const accounts = [...byKey.values()];
   const used = new Map<string, number>();
   for (const a of accounts) {
-    const aliases = [...new Set(a.scopes.map((s) => s.alias ?? 'default'))];
+    const aliases = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))];
     let label = aliases.join('+');
     const n = (used.get(label) ?? 0) + 1;
     used.set(label, n);

@@ -68,6 +68,15 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
     if (ownership !== 'prefix' && prefix) {
       problems.push(`${where}: ownership_prefix ${JSON.stringify(prefix)} is only used with ownership "prefix"; set ownership to "prefix" or remove it`);
     }
+    const positive = (field: string): number | null => {
+      const v = entry[field];
+      if (v === undefined || v === null) return null;
+      if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+      problems.push(`${where}: ${field} ${JSON.stringify(v)} is not valid; give a positive number`);
+      return null;
+    };
+    const maxRetries = positive('max_retries');
+    const timeoutSeconds = positive('timeout_seconds');
     if (scopes.some((s) => s.providerKey === providerKey)) {
       problems.push(`${where}: declared twice; give each provider configuration its own alias`);
       continue;
@@ -83,6 +92,8 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
       clientSecretEnv: str(entry.client_secret_env) ?? DEFAULT_CLIENT_SECRET_ENV,
       ownership,
       prefix: ownership === 'prefix' ? prefix : null,
+      maxRetries,
+      timeoutSeconds,
     });
   }
   return scopes;
@@ -92,7 +103,7 @@ function defaultScope(stack: string): Scope {
   return {
     key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
     tokenEnv: DEFAULT_TOKEN_ENV, clientIdEnv: DEFAULT_CLIENT_ID_ENV, clientSecretEnv: DEFAULT_CLIENT_SECRET_ENV,
-    ownership: 'exclusive', prefix: null,
+    ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
   };
 }
 

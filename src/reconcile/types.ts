@@ -31,6 +31,9 @@ export interface Credentials {
   token?: string;
   clientId?: string;
   clientSecret?: string;
+  /** Attempts per request, the first included (provider `max_retries`). */
+  maxAttempts?: number;
+  timeoutMs?: number;
 }
 
 export type ClientFactory = (credentials: Credentials) => AlertsApi;
@@ -49,6 +52,9 @@ export interface Scope {
   clientSecretEnv: string;
   ownership: OwnershipMode;
   prefix: string | null;
+  /** Provider `max_retries` / `timeout_seconds`, when set. */
+  maxRetries: number | null;
+  timeoutSeconds: number | null;
 }
 
 /** A target given by id, or by the name a `networkcalc_domain` / `networkcalc_subdomain` data source looks up. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { useEmulator } from '../helpers/emulator';
-import { ROOT, cliEnv, ncalc } from './support';
+import { FixtureApp, ROOT, cliEnv, ncalc, stack } from './support';
 
 const emulator = useEmulator();
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -76,3 +76,23 @@ it('an unknown account name says what to set', async () => {
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('neither NOPE_TOKEN nor NOPE_CLIENT_ID is set');
 });
+
+it('--account as a provider alias: its variables and prefix scope carry over', async () => {
+  const c = emulator().control;
+  await c.createAlert('demo', { name: 'team-mx', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail', target: 'example.org' });
+  await c.createAlert('demo', { name: 'other', type: 'SPF Record', filter: 'validity', target: 'example.com' });
+  const source = new FixtureApp({ main: stack({ provider: { alias: 'team', token_env: 'TEAM_TOKEN', ownership: 'prefix', ownership_prefix: 'team-' } }) });
+  const env = cliEnv({ TEAM_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
+  const ex = await ncalc(['export', '--account', 'team', '-C', source.dir, '--out', path.join(dir, 'main.ts'), '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  source.remove();
+  expect(ex.stderr).toContain('Exported 1 alert of account team (stack main)');
+  const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
+  expect(ts).toContain('alias: "team"');
+  expect(ts).toContain('tokenEnv: "TEAM_TOKEN"');
+  expect(ts).toContain('ownership: Ownership.prefix("team-")');
+  expect(ts).toContain('target: AlertTarget.domain("example.org")');
+  expect(ts).not.toContain('"other"');
+  const plan = await ncalc(['plan', '--detailed-exitcode'], { cwd: dir, env });
+  expect(plan.stdout).toContain('No changes. 1 alert in sync.');
+  expect(plan.code).toBe(0);
+}, 60_000);

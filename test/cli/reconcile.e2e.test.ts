@@ -207,7 +207,7 @@ describe('ownership', () => {
     await emulator().control.clearRequests();
     const r = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/account default .* is claimed by stack one \(provider networkcalc, prefix "team"\) and stack two \(provider networkcalc, prefix "team-b"\): prefixes "team" and "team-b" overlap/);
+    expect(r.stderr).toMatch(/account one\+two .* is claimed by stack one \(provider networkcalc, prefix "team"\) and stack two \(provider networkcalc, prefix "team-b"\): prefixes "team" and "team-b" overlap/);
     expect(await emulator().control.requests()).toEqual([]);
   });
 
@@ -313,7 +313,7 @@ describe('drift', () => {
     const a = app({ main: baseline() });
     const r = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: demoEnv({ NETWORKCALC_TOKEN: 'wrong' }) });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/❌ 1 account failed: default \(NOT_AUTHORIZED/);
+    expect(r.stdout).toMatch(/❌ 1 account failed: main \(NOT_AUTHORIZED/);
   });
 });
 
@@ -396,7 +396,7 @@ describe('report triggers', () => {
     await emulator().control.addFault({ kind: 'reject', code: 'NOT_GENERATED', match: { method: 'POST', path: '/api/reports/' } });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ default: domain \(id 1\) report failed: NOT_GENERATED/);
+    expect(r.stdout).toMatch(/✗ main: domain \(id 1\) report failed: NOT_GENERATED/);
     expect(r.stdout).toContain('Reports: 0 generated, 1 failed or skipped.');
     expect((await liveAlerts()).map((x) => x.name)).toEqual(['x']);
   });
@@ -408,7 +408,7 @@ describe('failures during apply', () => {
     await emulator().control.addFault({ kind: 'reject', code: 'NOT_CREATED', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
     const r = await ncalc(['apply', '--auto-approve', '--parallelism', '1'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ default: alert "a": create failed: NOT_CREATED/);
+    expect(r.stdout).toMatch(/✗ main: alert "a": create failed: NOT_CREATED/);
     expect(r.stdout).toContain('Apply finished with errors: 2 created, 0 updated, 0 deleted, 1 failed.');
     expect((await liveAlerts()).map((x) => x.name).sort()).toEqual(['b', 'c']);
   });

@@ -4,7 +4,7 @@ import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
   key: 's/networkcalc', stack: 's', providerKey: 'networkcalc', alias: null, baseUrl: null,
-  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, ...over,
+  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
 });
 
 const spec = (name: string, over: Partial<AlertSpec> = {}): AlertSpec => ({
