@@ -1,9 +1,10 @@
 /** `ncalc provider install`: layout, wrapper, idempotence, CLI configuration output. */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { installProvider, providerInstallCommand, registerProviderCommand, terraformPlatform } from '../../src/cli/provider-command';
+import { PROVIDER_ENTRY, REQUIRED_PROVIDERS, requireTerraform, runCommand } from './nc-harness';
 
 describe('ncalc provider install', () => {
   let dir: string;
@@ -75,5 +76,25 @@ describe('ncalc provider install', () => {
     registerProviderCommand(program, io);
     await expect(program.parseAsync(['provider', 'install', '--help'], { from: 'user' })).rejects.toMatchObject({ exitCode: 0 });
     for (const flag of ['--dir <mirror dir>', '--print-cli-config', '--cli-config <file>', 'TF_CLI_CONFIG_FILE']) expect(out.stdout).toContain(flag);
+  });
+});
+
+describe('the default directory', () => {
+  test('GIVEN an install into ~/.terraform.d/plugins THEN terraform init finds it without any CLI configuration', async () => {
+    requireTerraform();
+    const home = mkdtempSync(path.join(tmpdir(), 'nc-home-'));
+    try {
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
+      const installed = installProvider({ dir: path.join(home, '.terraform.d', 'plugins'), entry: PROVIDER_ENTRY });
+      expect(installed.binaryPath.startsWith(path.join(home, '.terraform.d', 'plugins', 'registry.terraform.io'))).toBe(true);
+      const work = path.join(home, 'work');
+      mkdirSync(work);
+      writeFileSync(path.join(work, 'main.tf'), REQUIRED_PROVIDERS);
+      const r = await runCommand('terraform', ['init', '-no-color'], { cwd: work, env, timeoutMs: 60_000 });
+      expect(r.output).toContain('Installed networkcalc/networkcalc v0.1.0');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
