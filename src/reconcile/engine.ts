@@ -171,7 +171,7 @@ export interface ApplyOptions {
 function relister(api: AlertsApi): (since: number) => Promise<LiveAlert[]> {
   let current: { started: number; promise: Promise<LiveAlert[]> } | null = null;
   return (since) => {
-    if (current && current.started >= since) return current.promise;
+    if (current && current.started > since) return current.promise;
     const started = Date.now();
     const promise = api.listAlerts();
     current = { started, promise };
