@@ -2,13 +2,13 @@
  * End to end: the ncalc CLI (in-process, and as a real process where it matters) against
  * the real emulator on 127.0.0.1, with fixture apps synthesized the way cdktf does.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { NetworkCalcClient } from '../../src/client';
+import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { CLI, FixtureApp, ROOT, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
+import { FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
 
 const emulator = useEmulator();
 const apps: FixtureApp[] = [];
@@ -47,7 +47,7 @@ const baseline = () =>
 
 beforeAll(() => {
   // The process tests need the built CLI; `npm test` builds first.
-  if (!existsSync(CLI)) execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, timeout: 120_000 });
+  requireBuild('dist/cli/main.js');
 });
 
 describe('plan and apply', () => {

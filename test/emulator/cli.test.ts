@@ -1,9 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { DEMO_ACCOUNT, startEmulator } from '../../src/emulator';
+import { requireBuild } from '../helpers/build';
 import { call } from '../helpers/emulator';
 
 const root = resolve(__dirname, '..', '..');
@@ -48,12 +48,9 @@ function exitWithin(p: Proc, ms: number): Promise<number | null> {
 }
 
 let dir: string;
-beforeAll(async () => {
-  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root }).catch((e: { stdout?: string }) => {
-    // Type errors elsewhere in the tree still emit JavaScript; only a missing output is fatal.
-    if (!existsSync(main)) throw new Error(`build failed: ${e.stdout ?? e}`);
-  });
-}, 180_000);
+beforeAll(() => {
+  requireBuild('dist/cli/main.js');
+});
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ncalc-cli-'));
 });

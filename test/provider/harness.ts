@@ -4,9 +4,10 @@
  * pointed at it with its own CLI config.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { requireBuild } from '../helpers/build';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const PROVIDER_VERSION = '0.1.0';
@@ -24,28 +25,9 @@ export function requireTerraform(): string {
   return r.stdout.split('\n')[0]!;
 }
 
-/** Fails when dist/provider is missing or older than src/provider: terraform runs the build. */
+/** Fails when dist/provider is missing or stale: terraform runs the compiled provider. */
 export function requireFreshBuild(): void {
-  const srcDir = path.join(REPO_ROOT, 'src', 'provider');
-  const distDir = path.join(REPO_ROOT, 'dist', 'provider');
-  const hint = 'Build first: npx tsc -p tsconfig.build.json (npm test does it).';
-  let distTime: number;
-  try {
-    distTime = statSync(path.join(distDir, 'index.js')).mtimeMs;
-  } catch {
-    throw new Error(`dist/provider is missing. ${hint}`);
-  }
-  const stale = readdirSync(srcDir)
-    .filter((f) => f.endsWith('.ts'))
-    .filter((f) => {
-      const js = path.join(distDir, f.replace(/\.ts$/, '.js'));
-      try {
-        return statSync(path.join(srcDir, f)).mtimeMs > statSync(js).mtimeMs;
-      } catch {
-        return true;
-      }
-    });
-  if (stale.length > 0 && distTime > 0) throw new Error(`dist/provider is older than src/provider (${stale.join(', ')}). ${hint}`);
+  requireBuild('dist/provider/bin.js');
 }
 
 export interface TfResult {
