@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION } from '../schema';
+import { PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION, terraformSchemaJson } from '../schema';
 
 const HOST = 'registry.terraform.io';
 /** An implied local mirror of terraform: found even without any CLI configuration. */
@@ -141,7 +141,7 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   return 0;
 }
 
-/** `ncalc provider install`. */
+/** `ncalc provider install` and `ncalc provider schema`. */
 export function registerProviderCommand(program: Command, io: ProviderCommandIO = process): void {
   const provider = program.command('provider').description('the Terraform provider of this package');
   provider
@@ -160,5 +160,11 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO 
     .action((flags: ProviderInstallFlags) => {
       const code = providerInstallCommand(io, flags);
       if (code) process.exitCode = code;
+    });
+  provider
+    .command('schema')
+    .description('print the provider schema in the format of `terraform providers schema -json`')
+    .action(() => {
+      io.stdout.write(JSON.stringify(terraformSchemaJson(), null, 2) + '\n');
     });
 }

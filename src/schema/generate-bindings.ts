@@ -27,7 +27,6 @@ export const DEFAULT_BINDINGS_DIR = path.resolve(__dirname, '..', 'gen');
  */
 export async function generateBindings(outDir: string = DEFAULT_BINDINGS_DIR): Promise<void> {
   const schema = terraformSchemaJson();
-  delete schema.provider_versions;
 
   const code = new CodeMaker();
   const generator = new TerraformProviderGenerator(code, schema as never);

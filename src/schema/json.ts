@@ -1,8 +1,8 @@
 import type { AttributeSchema, BlockSchema, ProviderSchemaDoc } from './types';
-import { PROVIDER_SCHEMA, PROVIDER_VERSION } from './provider-schema';
+import { PROVIDER_SCHEMA } from './provider-schema';
 
 function attributeJson(a: AttributeSchema): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: a.type, description: a.description, description_kind: 'plain' };
+  const out: Record<string, unknown> = { type: a.type, description: a.description, description_kind: 'markdown' };
   if (a.required) out.required = true;
   if (a.optional) out.optional = true;
   if (a.computed) out.computed = true;
@@ -13,13 +13,10 @@ function attributeJson(a: AttributeSchema): Record<string, unknown> {
 function blockJson(b: BlockSchema): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
   for (const [name, a] of Object.entries(b.attributes)) attributes[name] = attributeJson(a);
-  return { attributes, description: b.description, description_kind: 'plain' };
+  return { attributes, description: b.description, description_kind: 'markdown' };
 }
 
-/**
- * The schema in the format of `terraform providers schema -json`, plus `provider_versions`
- * so that @cdktf/provider-generator emits a version constraint in the bindings.
- */
+/** The schema in the format of `terraform providers schema -json` (what the provider serves). */
 export function terraformSchemaJson(doc: ProviderSchemaDoc = PROVIDER_SCHEMA): Record<string, unknown> {
   const resources: Record<string, unknown> = {};
   for (const [name, r] of Object.entries(doc.resources)) resources[name] = { version: r.version, block: blockJson(r) };
@@ -34,6 +31,5 @@ export function terraformSchemaJson(doc: ProviderSchemaDoc = PROVIDER_SCHEMA): R
         data_source_schemas: dataSources,
       },
     },
-    provider_versions: { [doc.address]: PROVIDER_VERSION },
   };
 }
