@@ -1,7 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { applyCommand, driftCommand, planCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags } from './commands';
 import { exportCommand, type ExportFlags } from './export-command';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
+import { registerProviderCommand } from './provider-command';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -25,15 +29,21 @@ function common(cmd: Command): Command {
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)');
 }
 
+/** The version of the installed package (src/cli and dist/cli are both two levels down). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /**
- * The `ncalc` program. `extend` lets the entry point add commands that live elsewhere (the
- * emulator). Returns the exit code; never calls process.exit.
+ * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
+ * process.exit (the long-running `emulator` command manages its own process).
  */
-export async function run(argv: string[], io: CliIO, extend?: (program: Command) => void): Promise<number> {
+export async function run(argv: string[], io: CliIO): Promise<number> {
   let code: number = EXIT.OK;
   const program = new Command('ncalc')
     .description('Alerts as code for NetworkCalc: plan, apply and check drift of the alerts a cdktf app declares.')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .version(packageVersion())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
@@ -97,7 +107,8 @@ export async function run(argv: string[], io: CliIO, extend?: (program: Command)
       code = await exportCommand(io, opts);
     });
 
-  extend?.(program);
+  registerEmulatorCommand(program);
+  registerProviderCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,11 +2,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli/program';
 import { NetworkCalcClient } from '../../src/client';
 import { useEmulator } from '../helpers/emulator';
-import { FixtureApp, ROOT, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
+import { CLI, FixtureApp, ROOT, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
 
 const emulator = useEmulator();
 let tmp: string;
@@ -21,6 +22,29 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: ncalc ${cmd} [options]`);
     expect(r.stdout).toMatch(/Exit codes:/);
+  });
+
+  it.each(['emulator', 'provider install', 'provider schema'])('ncalc %s --help', async (cmd) => {
+    const r = await ncalc([...cmd.split(' '), '--help'], { cwd: tmp, env: cliEnv({}) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: ncalc ${cmd}`);
+  });
+
+  it('a reader that closes early (ncalc … | head) ends the command quietly (real process)', async () => {
+    const child = spawn(process.execPath, [CLI, 'provider', 'schema'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Closed before the first write, as `head` does once it has read enough.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('ncalc did not exit within 10 s')), 10_000);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 
   it('an unknown flag is an error with a hint', async () => {
