@@ -1,27 +1,14 @@
 import { request, type Dispatcher } from 'undici';
 import type { RequestLogEntry } from './core';
 import type { Fault, FaultSpec } from './faults';
-import type { EmulatorSeed } from './seed';
+import type { EmulatorSeed, SeedAlert } from './seed';
 import type { EmulatorState } from './state';
 
-/** An alert as the control surface takes it: any field, the target by id or by name. */
-export interface ControlAlertFields {
-  /** createAlert only: a fixed id (must be unused); later ids continue after it. */
-  id?: number;
-  name?: string;
-  type?: string;
-  subtype?: string | null;
-  filter?: string;
-  filter_value?: string;
-  target_type?: 'domain' | 'subdomain';
-  target_id?: number;
-  /** Instead of target_type + target_id: `example.com` or `www.example.com`. */
-  target?: string;
-  is_active?: boolean;
-  current_status?: string;
-  last_triggered_at?: string | null;
-  action?: string;
-}
+/**
+ * An alert as the control surface takes it: any field of a seed alert (the target by id or
+ * by name), plus the action; createAlert may give a fixed, unused id.
+ */
+export type ControlAlertFields = Partial<SeedAlert> & { action?: string };
 
 export class EmulatorControlError extends Error {
   constructor(readonly statusCode: number, readonly body: unknown) {

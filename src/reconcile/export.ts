@@ -1,5 +1,4 @@
 import { parseAlert, type LiveAlert } from '../model';
-import type { OwnershipMode } from '../schema/provider-schema';
 import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider-schema';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from './desired';
 import { indexDomains } from './engine';
@@ -7,15 +6,7 @@ import { inScope } from './plan';
 import type { ApiDomain, Scope } from './types';
 
 /** The account settings written into exported code. */
-export interface ExportAccount {
-  alias: string | null;
-  baseUrl: string | null;
-  tokenEnv: string;
-  clientIdEnv: string;
-  clientSecretEnv: string;
-  ownership: OwnershipMode;
-  prefix: string | null;
-}
+export type ExportAccount = Pick<Scope, 'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'>;
 
 export interface ExportInput {
   account: ExportAccount;
