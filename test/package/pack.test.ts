@@ -1,0 +1,46 @@
+/**
+ * What `npm install cdktf-provider-networkcalc` delivers: the compiled code, the provider's
+ * protocol definitions, the docs, and nothing of the tests or sources. (The full flow from a
+ * packed tarball into a new project needs the registry, so it is exercised by hand; this
+ * guards the contents.)
+ */
+import { execFileSync } from 'node:child_process';
+import { REPO_ROOT, requireBuild } from '../helpers/build';
+
+interface PackResult {
+  files: { path: string }[];
+}
+
+let files: string[];
+beforeAll(() => {
+  requireBuild('dist/cli/main.js');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path);
+}, 90_000);
+
+it('ships the CLI, the provider entry, the library entry and the proto files', () => {
+  for (const f of [
+    'dist/cli/main.js',
+    'dist/provider/bin.js',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'src/provider/proto/tfplugin6.proto',
+    'src/provider/proto/go_plugin.proto',
+    'README.md',
+    'docs/cli.md',
+  ]) {
+    expect(files).toContain(f);
+  }
+});
+
+it('ships no tests and no TypeScript sources', () => {
+  expect(files.filter((f) => f.startsWith('test/') || (f.startsWith('src/') && f.endsWith('.ts')))).toEqual([]);
+});
+
+it('declares cdktf and constructs as peers, so an app and this library share one construct tree', () => {
+  const pkg = require('../../package.json') as { peerDependencies: Record<string, string>; dependencies: Record<string, string> };
+  expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['cdktf', 'constructs']);
+  expect(pkg.dependencies).not.toHaveProperty('cdktf');
+  expect(pkg.dependencies).not.toHaveProperty('constructs');
+});
