@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
   COLOR, PLAIN, applyAll, applySummary, changeResultLine, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
@@ -136,14 +136,19 @@ export interface ApplyFlags extends CommonOptions {
   allInScope?: boolean;
 }
 
-async function confirm(io: CliIO, question: string): Promise<boolean> {
+/** Asks on stderr; only "yes" confirms. End of input (Ctrl-D) is a no. */
+function confirm(io: CliIO, question: string): Promise<boolean> {
   const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
-  try {
-    const answer = await rl.question(question);
-    return answer.trim() === 'yes';
-  } finally {
-    rl.close();
-  }
+  return new Promise<boolean>((resolve) => {
+    rl.once('close', () => {
+      io.stderr.write('\n');
+      resolve(false);
+    });
+    rl.question(question, (answer) => {
+      resolve(answer.trim() === 'yes');
+      rl.close();
+    });
+  });
 }
 
 /** A one-line counter redrawn in place on a terminal; nothing otherwise. */

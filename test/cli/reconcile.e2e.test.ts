@@ -129,6 +129,14 @@ describe('plan and apply', () => {
     expect(await liveAlerts()).toHaveLength(3);
   });
 
+  it('end of input at the prompt (Ctrl-D) cancels: exit 1, nothing changed', async () => {
+    const a = app({ main: baseline() });
+    const r = await ncalc(['apply'], { cwd: a.dir, env: demoEnv(), stdinTTY: true, input: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('apply cancelled; nothing was changed.');
+    expect(await liveAlerts()).toEqual([]);
+  });
+
   it('validates before any API call and says what to fix', async () => {
     const a = app({
       main: stack({ provider: {}, alerts: { A: alert({ name: 'x', type: 'SPF Record', filter: 'subject' }), B: alert({ name: 'y', target_id: '${data.networkcalc_domain.nope.id}' }) } }),
