@@ -2,6 +2,10 @@
  * Per-process read caches. Terraform asks for every resource separately (ReadResource per
  * instance, in parallel); one list call answers them all. A load is shared by everyone who
  * asks while it is in flight (single-flight) and kept until a write clears it.
+ *
+ * A failed load is kept too: the client has already retried it, and terraform would
+ * otherwise repeat the whole retry sequence for every resource it reads (a refresh of 100
+ * alerts against an unreachable base_url took 100 times the retry budget).
  */
 export class ListCache<T> {
   #pending: Promise<T> | undefined;
@@ -21,12 +25,7 @@ export class ListCache<T> {
   get(): Promise<T> {
     if (!this.#pending) {
       this.#loads++;
-      const p = this.load();
-      this.#pending = p;
-      // A failed load is not kept: the next caller tries again.
-      p.catch(() => {
-        if (this.#pending === p) this.#pending = undefined;
-      });
+      this.#pending = this.load();
     }
     return this.#pending;
   }

@@ -134,7 +134,7 @@ describe('refreshedState', () => {
 });
 
 describe('ListCache', () => {
-  test('single-flight, kept until cleared, failures not kept', async () => {
+  test('single-flight, kept until cleared, failures too', async () => {
     let n = 0;
     const cache = new ListCache(async () => {
       n++;
@@ -144,6 +144,9 @@ describe('ListCache', () => {
     expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual([1, 1, 1]);
     cache.clear();
     await expect(cache.get()).rejects.toThrow('boom');
+    await expect(cache.get()).rejects.toThrow('boom');
+    expect(cache.loads).toBe(2);
+    cache.clear();
     expect(await cache.get()).toBe(3);
     expect(cache.loads).toBe(3);
   });

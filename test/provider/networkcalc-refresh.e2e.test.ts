@@ -78,4 +78,14 @@ describe('refresh of many alerts', () => {
     expect(quiet.lists).toBeLessThanOrEqual(2);
     expect(drifted.lists).toBe(quiet.lists);
   });
+
+  test('a failing list is tried once per process, not once per alert', async () => {
+    await emu.control.clearRequests();
+    const r = await sb.terraform(['plan', '-refresh-only'], { env: { NETWORKCALC_TOKEN: 'refused-token' } });
+    expectStatus(r, 1);
+    expect(r.output).toContain('NOT_AUTHORIZED');
+    const calls = await alertCalls();
+    expect(calls.lists).toBe(1);
+    expect(calls.all).toBe(1);
+  });
 });
