@@ -172,6 +172,8 @@ class Progress {
   }
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** apply and destroy: plan, show, confirm, execute, report. */
 export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy'): Promise<number> {
   const json = !!opts.json;
@@ -212,18 +214,32 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
   }
   if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
   const progress = new Progress(io, work, !json && io.stderr.isTTY === true);
-  await applyAll(plans, {
-    parallelism,
-    triggers: runTriggers,
-    onEvent: (ev: ApplyEvent) => {
-      progress.tick();
-      if (json) return;
-      progress.line(ev.kind === 'change' ? changeResultLine(ev.account, ev.change, ev.result, style) : triggerResultLine(ev.account, ev.trigger, ev.result, style));
-    },
-  });
+  // Ctrl-C: let the writes in flight finish and report; a second one ends the process at once.
+  const interrupt = new AbortController();
+  const onSignal = (signal: string) => {
+    interrupt.abort();
+    for (const s of SIGNALS) io.signals?.off(s, onSignal);
+    progress.clear();
+    io.stderr.write(`\n${signal}: starting no new changes; waiting for the ones in flight (press Ctrl-C again to stop at once).\n`);
+  };
+  for (const s of SIGNALS) io.signals?.on(s, onSignal);
+  try {
+    await applyAll(plans, {
+      parallelism,
+      triggers: runTriggers,
+      signal: interrupt.signal,
+      onEvent: (ev: ApplyEvent) => {
+        progress.tick();
+        if (json) return;
+        progress.line(ev.kind === 'change' ? changeResultLine(ev.account, ev.change, ev.result, style) : triggerResultLine(ev.account, ev.trigger, ev.result, style));
+      },
+    });
+  } finally {
+    for (const s of SIGNALS) io.signals?.off(s, onSignal);
+  }
   progress.clear();
   if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
   else io.stdout.write('\n' + applySummary(plans, style));
   const failed = plans.some((p) => (p.results ?? []).some((r) => r.status === 'failed') || (p.triggerResults ?? []).some((r) => r.status === 'failed'));
-  return failed || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+  return failed || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
 }

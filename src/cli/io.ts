@@ -12,12 +12,14 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Where SIGINT / SIGTERM arrive (the process; an emitter in tests). */
+  signals?: NodeJS.EventEmitter;
   /** Replaces the real API client (tests). */
   clientFactory?: ClientFactory;
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signals: process };
 }
 
 /** Colour only on a terminal, and never with NO_COLOR (https://no-color.org) or --no-color. */

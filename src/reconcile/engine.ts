@@ -25,8 +25,11 @@ export function toErrorInfo(e: unknown): ErrorInfo {
 }
 
 export interface ChangeResult {
-  /** `adopted`: a create whose outcome was unknown turned out to have happened. */
-  status: 'ok' | 'failed' | 'adopted';
+  /**
+   * `adopted`: a create whose outcome was unknown turned out to have happened. `skipped`: not
+   * started because the run was interrupted.
+   */
+  status: 'ok' | 'failed' | 'adopted' | 'skipped';
   id?: number;
   error?: ErrorInfo;
   note?: string;
@@ -165,7 +168,11 @@ export interface ApplyOptions {
   onEvent?: (event: ApplyEvent) => void;
   /** Run report triggers after the alerts converge. */
   triggers?: boolean;
+  /** Once aborted, no new write starts; writes in flight finish. */
+  signal?: AbortSignal;
 }
+
+const INTERRUPTED = 'not started: the run was interrupted';
 
 /** Re-lists once per ambiguous outcome, sharing a list call that started after the failure. */
 function relister(api: AlertsApi): (since: number) => Promise<LiveAlert[]> {
@@ -245,7 +252,7 @@ async function runChange(api: AlertsApi, change: Change, relist: (since: number)
 /**
  * Applies planned changes: accounts concurrently, every API write through one limiter of
  * `parallelism`. A failed change does not stop the others. An account's report triggers
- * run once its alert changes all succeeded.
+ * run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
  */
 export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Promise<void> {
   const limit = pLimit(Math.max(1, options.parallelism));
@@ -256,7 +263,8 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
       const relist = relister(api);
       plan.results = await Promise.all(
         plan.changes.map((change) =>
-          limit(async () => {
+          limit(async (): Promise<ChangeResult> => {
+            if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
             const result = await runChange(api, change, relist);
             options.onEvent?.({ kind: 'change', account: plan, change, result });
             return result;
@@ -264,10 +272,11 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
         ),
       );
       if (!options.triggers) return;
-      const converged = plan.results.every((r) => r.status !== 'failed');
+      const converged = plan.results.every((r) => r.status === 'ok' || r.status === 'adopted');
       plan.triggerResults = await Promise.all(
         plan.triggers.map((trigger) =>
           limit(async (): Promise<TriggerResult> => {
+            if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
             let result: TriggerResult;
             if (!converged) {
               result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };

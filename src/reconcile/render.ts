@@ -153,6 +153,7 @@ export function changeResultLine(p: AccountPlan, c: Change, r: ChangeResult, s: 
   const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
   const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
   if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorText(r.error!)}`);
+  if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   const verb = r.status === 'adopted' ? 'adopted' : verbs[c.action];
   return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
 }
@@ -170,17 +171,18 @@ export interface ApplyTotals {
   deleted: number;
   adopted: number;
   failed: number;
+  /** Not started: the run was interrupted. */
+  skipped: number;
   reports: number;
   failedReports: number;
 }
 
 export function applyTotals(plans: AccountPlan[]): ApplyTotals {
-  const t: ApplyTotals = { created: 0, updated: 0, deleted: 0, adopted: 0, failed: 0, reports: 0, failedReports: 0 };
+  const t: ApplyTotals = { created: 0, updated: 0, deleted: 0, adopted: 0, failed: 0, skipped: 0, reports: 0, failedReports: 0 };
   for (const p of plans) {
     (p.results ?? []).forEach((r, i) => {
-      if (r.status === 'failed') t.failed++;
-      else if (r.status === 'adopted') t.adopted++;
-      else t[verbs[p.changes[i].action]]++;
+      if (r.status === 'ok') t[verbs[p.changes[i].action]]++;
+      else t[r.status]++;
     });
     for (const r of p.triggerResults ?? []) {
       if (r.status === 'ok') t.reports++;
@@ -194,8 +196,10 @@ export function applySummary(plans: AccountPlan[], s: Style): string {
   const t = applyTotals(plans);
   const lines: string[] = [];
   const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
-  const line = `Apply ${t.failed || t.failedReports ? 'finished with errors' : 'complete'}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed.`;
-  lines.push(t.failed ? s.red(line) : s.bold(line));
+  const skipped = t.skipped ? `, ${t.skipped} not started` : '';
+  const outcome = t.skipped ? 'interrupted' : t.failed || t.failedReports ? 'finished with errors' : 'complete';
+  const line = `Apply ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}.`;
+  lines.push(t.failed || t.skipped ? s.red(line) : s.bold(line));
   if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
   if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans)));
   return lines.join('\n') + '\n';
@@ -310,7 +314,7 @@ export function toJson(command: Command, plans: AccountPlan[]): Record<string, u
   };
   if (command === 'apply' || command === 'destroy') {
     const a = applyTotals(plans);
-    Object.assign(summary, { applied: { created: a.created, updated: a.updated, deleted: a.deleted, adopted: a.adopted, failed: a.failed, reports: a.reports, failed_reports: a.failedReports } });
+    Object.assign(summary, { applied: { created: a.created, updated: a.updated, deleted: a.deleted, adopted: a.adopted, failed: a.failed, skipped: a.skipped, reports: a.reports, failed_reports: a.failedReports } });
   }
   const changes = t.create + t.update + t.delete;
   return {

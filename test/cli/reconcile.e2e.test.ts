@@ -2,13 +2,14 @@
  * End to end: the ncalc CLI (in-process, and as a real process where it matters) against
  * the real emulator on 127.0.0.1, with fixture apps synthesized the way cdktf does.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
+import { CLI, FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
 
 const emulator = useEmulator();
 const apps: FixtureApp[] = [];
@@ -434,6 +435,33 @@ describe('failures during apply', () => {
     if (phase === 'after') expect(statuses.filter((s: string) => s === 'adopted').length).toBeGreaterThan(0);
     const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: demoEnv() });
     expect(again.code).toBe(0);
+  });
+});
+
+describe('Ctrl-C during apply (real process)', () => {
+  it('finishes the write in flight, starts no other, reports what was done, exits 1', async () => {
+    const names = ['a', 'b', 'c', 'd'];
+    const a = app({ main: stack({ provider: {}, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }) });
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 1500, match: { method: 'POST', path: '/api/alerts' } });
+    const child = spawn(process.execPath, [CLI, 'apply', '--auto-approve', '--parallelism', '1'], { cwd: a.dir, env: demoEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => {
+      child.stdout.on('data', (d) => {
+        const first = !stdout.includes('Applying');
+        stdout += d;
+        // The first create is now on the wire (it takes 1.5 s to answer).
+        if (first && stdout.includes('Applying')) setTimeout(() => child.kill('SIGINT'), 300);
+      });
+      child.on('close', resolve);
+    });
+    expect(stderr).toContain('SIGINT: starting no new changes; waiting for the ones in flight');
+    expect(stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
+    expect(stdout).toContain('✓ main: alert "a" created');
+    expect(stdout).toContain('Apply interrupted: 1 created, 0 updated, 0 deleted, 0 failed, 3 not started.');
+    expect(code).toBe(1);
+    expect((await liveAlerts()).map((x) => x.name)).toEqual(['a']);
   });
 });
 
