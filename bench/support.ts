@@ -1,0 +1,222 @@
+/**
+ * Shared pieces of the benchmarks: a seed with enough subdomains, a synthesized-app fixture
+ * in the shape of docs/constructs.md, running the built `ncalc` as a user would (one
+ * process per command) with its peak RSS, request counting and markdown tables.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { EmulatorSeed, RequestLogEntry } from '../src/emulator';
+
+export const ROOT = path.join(__dirname, '..');
+export const NCALC = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const TOKEN = 'demo-token';
+export const ACCOUNT = 'demo';
+export const SUBDOMAINS = 48;
+
+/** The demo account with 48 more subdomains, so targets spread like a real account's. */
+export function benchSeed(): EmulatorSeed {
+  const extra = Array.from({ length: SUBDOMAINS }, (_, i) => ({ prefix: `h${String(i).padStart(2, '0')}` }));
+  return {
+    accounts: [
+      {
+        name: ACCOUNT,
+        user_id: 1,
+        credentials: [{ client_id: 'demo-client', client_secret: 'demo-secret' }],
+        tokens: [{ access_token: TOKEN }],
+        domains: [
+          { id: 1, domain: 'example.com', subdomains: [{ id: 2, prefix: 'www' }, { id: 3, prefix: 'mail' }, ...extra] },
+          { id: 4, domain: 'example.org' },
+        ],
+        alerts: [],
+      },
+    ],
+  };
+}
+
+export const alertName = (i: number) => `bench alert ${String(i).padStart(5, '0')}`;
+
+/** Every 100th alert is a DNS A record: the one drift edits out of band. */
+export const isDriftVictim = (i: number) => i % 100 === 0;
+
+const logicalId = (prefix: string, key: string) => `${prefix.replace(/[^A-Za-z0-9]/g, '')}_${createHash('md5').update(key).digest('hex').slice(0, 8).toUpperCase()}`;
+
+/** One cdk.tf.json with N alerts, targets by name through data sources, as the constructs emit. */
+export function stackJson(stack: string, n: number): Record<string, unknown> {
+  const domains: Record<string, unknown> = {};
+  const subdomains: Record<string, unknown> = {};
+  const alerts: Record<string, unknown> = {};
+  const ref = (kind: 'domain' | 'subdomain', name: string): string => {
+    const id = logicalId(`Account_${kind === 'domain' ? 'Domain' : 'Subdomain'}${name}`, name);
+    const table = kind === 'domain' ? domains : subdomains;
+    table[id] ??= { '//': { metadata: { path: `${stack}/Account/${kind === 'domain' ? 'Domain' : 'Subdomain'} ${name}/Resource`, uniqueId: id } }, name };
+    return `\${data.networkcalc_${kind}.${id}.id}`;
+  };
+  for (let i = 0; i < n; i++) {
+    const target: ['domain' | 'subdomain', string] =
+      i % 10 === 5 ? ['domain', i % 20 === 5 ? 'example.com' : 'example.org'] : ['subdomain', `h${String(i % SUBDOMAINS).padStart(2, '0')}.example.com`];
+    const kind = i % 4;
+    const body: Record<string, unknown> =
+      kind === 0 ? { type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: `192.0.2.${(i % 254) + 1}` }
+      : kind === 1 ? { type: 'DNS Record', subtype: 'TXT', filter: 'contains', filter_value: `v=spf1 include:_spf${i}.example.com` }
+      : kind === 2 ? { type: 'SPF Record', filter: 'validity' }
+      : { type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: String((i % 90) + 1) };
+    const id = `Alert${i}_${i.toString(16).padStart(8, '0').toUpperCase()}`;
+    alerts[id] = {
+      '//': { metadata: { path: `${stack}/Alert${i}/Resource`, uniqueId: id } },
+      name: alertName(i),
+      ...body,
+      target_type: target[0],
+      target_id: ref(target[0], target[1]),
+    };
+  }
+  return {
+    '//': { metadata: { backend: 'local', stackName: stack, version: '0.21.0' }, outputs: {} },
+    data: { networkcalc_domain: domains, networkcalc_subdomain: subdomains },
+    provider: {
+      networkcalc: [{ client_id_env: 'NETWORKCALC_CLIENT_ID', client_secret_env: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive', token_env: 'NETWORKCALC_TOKEN' }],
+    },
+    resource: { networkcalc_alert: alerts },
+    terraform: { required_providers: { networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } } },
+  };
+}
+
+/** An app directory holding cdktf.json and an already synthesized cdktf.out (for --no-synth). */
+export function writeFixtureApp(dir: string, n: number, stack = 'bench'): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, 'cdktf.out', 'stacks', stack), { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }));
+  writeFileSync(path.join(dir, 'cdktf.out', 'stacks', stack, 'cdk.tf.json'), JSON.stringify(stackJson(stack, n), null, 2));
+  const manifest = {
+    version: '0.21.0',
+    stacks: {
+      [stack]: {
+        name: stack, constructPath: stack, annotations: [], dependencies: [],
+        stackMetadataPath: `stacks/${stack}/metadata.json`, synthesizedStackPath: `stacks/${stack}/cdk.tf.json`, workingDirectory: `stacks/${stack}`,
+      },
+    },
+  };
+  writeFileSync(path.join(dir, 'cdktf.out', 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+/**
+ * A real cdktf app declaring the same N alerts with the constructs (compiled package), for
+ * one measurement with synthesis. Plain JS so no TypeScript compiler runs inside the timing.
+ */
+export function writeCdktfApp(dir: string, n: number, stack = 'bench'): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const cdktf = require.resolve('cdktf', { paths: [ROOT] });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }));
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    `const { App, TerraformStack } = require(${JSON.stringify(cdktf)});
+const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(path.join(ROOT, 'dist'))});
+const app = new App();
+const stack = new TerraformStack(app, ${JSON.stringify(stack)});
+new NetworkcalcAccount(stack, 'Account');
+for (let i = 0; i < ${n}; i++) {
+  const target = i % 10 === 5 ? AlertTarget.domain(i % 20 === 5 ? 'example.com' : 'example.org') : AlertTarget.subdomain('h' + String(i % ${SUBDOMAINS}).padStart(2, '0') + '.example.com');
+  const name = 'bench alert ' + String(i).padStart(5, '0');
+  const k = i % 4;
+  const props = k === 0 ? { dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.' + ((i % 254) + 1) } }
+    : k === 1 ? { dnsRecord: { record: 'TXT', filter: 'contains', value: 'v=spf1 include:_spf' + i + '.example.com' } }
+    : k === 2 ? { spfRecord: { filter: 'validity' } }
+    : { certificate: { expiresInDays: (i % 90) + 1 } };
+  new Alert(stack, 'Alert' + i, { name, target, ...props });
+}
+app.synth();
+`,
+  );
+}
+
+export interface RunResult {
+  code: number;
+  ms: number;
+  /** Peak RSS of the ncalc process in MiB (getrusage of the process itself, read at exit). */
+  rssMb: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node dist/cli/main.js <args>` with a preload that records process.resourceUsage().maxRSS
+ * on exit: the peak RSS of ncalc alone, not of a synth child or this harness.
+ */
+export function runNcalc(args: string[], env: NodeJS.ProcessEnv, scratch: string, timeoutMs: number): Promise<RunResult> {
+  const preload = path.join(scratch, 'rss-preload.js');
+  const rssFile = path.join(scratch, 'rss.txt');
+  writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
+  rmSync(rssFile, { force: true });
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--require', preload, NCALC, ...args], {
+      env: { ...env, BENCH_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    current = child;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      current = null;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (signal) return reject(new Error(`ncalc ${args[0]} killed by ${signal} (time limit ${timeoutMs} ms)`));
+      let rssKb = NaN;
+      try {
+        rssKb = Number(readFileSync(rssFile, 'utf8'));
+      } catch {
+        /* reported as NaN */
+      }
+      resolve({ code: code ?? 1, ms, rssMb: rssKb / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+let current: ReturnType<typeof spawn> | null = null;
+
+/** Kills the ncalc process in flight, if any (on Ctrl+C). */
+export function killCurrent(): void {
+  current?.kill('SIGKILL');
+}
+
+export interface RequestCounts {
+  listAlerts: number;
+  listDomains: number;
+  post: number;
+  patch: number;
+  del: number;
+  other: number;
+}
+
+export function countRequests(log: RequestLogEntry[]): RequestCounts {
+  const c: RequestCounts = { listAlerts: 0, listDomains: 0, post: 0, patch: 0, del: 0, other: 0 };
+  for (const r of log) {
+    const p = r.path.replace(/\/+$/, '');
+    if (r.method === 'GET' && p === '/api/alerts') c.listAlerts++;
+    else if (r.method === 'GET' && p === '/api/domains') c.listDomains++;
+    else if (r.method === 'POST' && p === '/api/alerts') c.post++;
+    else if (r.method === 'PATCH' && p.startsWith('/api/alerts/')) c.patch++;
+    else if (r.method === 'DELETE' && p.startsWith('/api/alerts')) c.del++;
+    else c.other++;
+  }
+  return c;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
