@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, DEFAULT_BASE_URL, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
+  ConfigError, DEFAULT_BASE_URL, baseUrlProblem, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
   type Credentials, type ExportAccount, type ExportInput,
 } from '../reconcile';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
@@ -41,9 +41,15 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
       alias: null, baseUrl: null, tokenEnv: `${name}_TOKEN`, clientIdEnv: `${name}_CLIENT_ID`, clientSecretEnv: `${name}_CLIENT_SECRET`, ownership: 'exclusive', prefix: null,
     };
     const ownUrl = envValue(io.env, `${name}_BASE_URL`);
+    const [rawUrl, source] =
+      opts.baseUrl !== undefined ? [opts.baseUrl, '--base-url']
+      : ownUrl ? [ownUrl, `${name}_BASE_URL`]
+      : [envValue(io.env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
+    const baseUrl = normalizeBaseUrl(rawUrl);
+    const urlProblem = baseUrlProblem(baseUrl, source);
+    if (urlProblem) throw new ConfigError([urlProblem]);
     // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL must be written down.
-    if (ownUrl && name !== 'NETWORKCALC') account.baseUrl = ownUrl;
-    const baseUrl = normalizeBaseUrl(opts.baseUrl ?? ownUrl ?? envValue(io.env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL);
+    if (ownUrl && name !== 'NETWORKCALC') account.baseUrl = normalizeBaseUrl(ownUrl);
     const credentials: Credentials = { baseUrl };
     const token = envValue(io.env, account.tokenEnv);
     if (token) credentials.token = token;

@@ -25,6 +25,31 @@ export function normalizeBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
+/** The URL with any user info, query and fragment masked, so that it can be shown. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@').replace(/([?#]).*$/, '$1***');
+}
+
+/**
+ * What is wrong with a base URL, or null. It must be http(s) and carry nothing secret: user
+ * info or a query would be printed wherever the account is shown.
+ */
+export function baseUrlProblem(url: string, source: string): string | null {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // reported below
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    return `base URL ${JSON.stringify(redactUrl(url))} (from ${source}) is not an http(s) URL such as ${DEFAULT_BASE_URL}; fix ${source}`;
+  }
+  if (parsed.username || parsed.password || parsed.search || parsed.hash) {
+    return `base URL ${JSON.stringify(redactUrl(url))} (from ${source}) carries user info, a query or a fragment; give only scheme, host and an optional path, and the credentials through the token or client variables`;
+  }
+  return null;
+}
+
 export function tokenFingerprint(token: string): string {
   return `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
 }
@@ -46,11 +71,14 @@ export function resolveAccounts(
   const problems: string[] = [];
   const byKey = new Map<string, Account>();
   for (const scope of scopes) {
-    const baseUrl = normalizeBaseUrl(
-      options.baseUrlOverride ?? scope.baseUrl ?? envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL,
-    );
-    if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
-      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: base URL ${JSON.stringify(baseUrl)} is not an http(s) URL; fix base_url or NETWORKCALC_BASE_URL`);
+    const [raw, source] =
+      options.baseUrlOverride !== undefined ? [options.baseUrlOverride, '--base-url']
+      : scope.baseUrl !== null ? [scope.baseUrl, 'base_url of the provider']
+      : [envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
+    const baseUrl = normalizeBaseUrl(raw);
+    const urlProblem = baseUrlProblem(baseUrl, source);
+    if (urlProblem) {
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
       continue;
     }
     const token = envValue(env, scope.tokenEnv);

@@ -151,6 +151,20 @@ describe('plan and apply', () => {
     expect(await emulator().control.requests()).toEqual([]);
   });
 
+  it('a base URL carrying credentials is refused before any call, and never printed', async () => {
+    const a = app({ main: baseline() });
+    await emulator().control.clearRequests();
+    const withSecret = emulator().url.replace('//', '//ops:hunter2pw@');
+    for (const args of [['plan'], ['plan', '--json'], ['plan', '--base-url', withSecret]]) {
+      const env = args.includes('--base-url') ? demoEnv() : demoEnv({ NETWORKCALC_BASE_URL: withSecret });
+      const r = await ncalc(args, { cwd: a.dir, env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/base URL "http:\/\/\*\*\*@127\.0\.0\.1:\d+" \(from (NETWORKCALC_BASE_URL|--base-url)\) carries user info/);
+      expect(r.stdout + r.stderr).not.toContain('hunter2pw');
+    }
+    expect(await emulator().control.requests()).toEqual([]);
+  });
+
   it('says which credentials are missing, before any call', async () => {
     const a = app({ main: baseline() });
     const r = await ncalc(['plan'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url }) });

@@ -85,6 +85,20 @@ describe('accounts and scopes', () => {
     expect(JSON.stringify(accounts.map((a) => [a.key, a.label, a.identity]))).not.toMatch(/demo-token|other-token/);
   });
 
+  it.each([
+    ['user info in NETWORKCALC_BASE_URL', {}, { NETWORKCALC_BASE_URL: 'https://ops:hunter2pw@api.example' }, undefined, '"https://***@api.example" (from NETWORKCALC_BASE_URL) carries user info'],
+    ['a query in base_url', { base_url: 'https://api.example/?token=hunter2pw' }, {}, undefined, '"https://api.example/?***" (from base_url of the provider) carries'],
+    ['not http, from --base-url', {}, {}, 'ftp://ops:hunter2pw@api.example', '"ftp://***@api.example" (from --base-url) is not an http(s) URL'],
+    ['unparseable', {}, { NETWORKCALC_BASE_URL: 'http://[oops' }, undefined, '"http://[oops" (from NETWORKCALC_BASE_URL) is not an http(s) URL such as https://networkcalc.com; fix NETWORKCALC_BASE_URL'],
+  ])('a base URL that is not a plain http(s) URL is a problem naming its source, never showing a secret: %s', (_n, provider, extra, override, expected) => {
+    const d = readDesired([{ name: 'a', json: stack({ provider }) }]);
+    const { accounts, problems } = resolveAccounts(d.scopes, { ...env, ...extra }, { baseUrlOverride: override });
+    expect(accounts).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(expected);
+    expect(problems[0]).not.toContain('hunter2pw');
+  });
+
   it('reports missing credentials by variable name', () => {
     const d = readDesired([{ name: 'a', json: stack({ provider: { client_id_env: 'CID', client_secret_env: 'CSEC' } }) }]);
     expect(resolveAccounts(d.scopes, { CID: 'x' }).problems).toEqual([
