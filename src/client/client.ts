@@ -121,6 +121,7 @@ export class NetworkCalcClient {
       dispatcher: options.dispatcher,
       logger: options.logger,
       redact,
+      stopSignal: options.stopSignal,
     });
     this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.add(issued));
   }

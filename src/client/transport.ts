@@ -52,6 +52,8 @@ export interface TransportOptions {
   logger?: (line: string) => void;
   /** Removes secrets from any text before it reaches a message or a log line. */
   redact: (text: string) => string;
+  /** See ClientOptions.stopSignal. */
+  stopSignal?: AbortSignal;
 }
 
 type Outcome =
@@ -90,8 +92,30 @@ export function describe(operation: string, subject: string | undefined, code: N
   return `${what} failed: ${code}${http}: ${adviceFor(code)}`;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits ms, or less when signal aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The last error of a request that is not retried because the caller asked to stop. */
+function stopped(error: NetworkCalcError): NetworkCalcError {
+  return new NetworkCalcError({
+    operation: error.operation,
+    code: error.code,
+    httpStatus: error.httpStatus,
+    detail: error.detail,
+    attempts: error.attempts,
+    message: `${error.message} (not retried: asked to stop)`,
+    cause: error,
+  });
 }
 
 export class Transport {
@@ -144,6 +168,7 @@ export class Transport {
 
       if (!retry) throw error;
       if (policy.maxAttempts <= 1) throw error;
+      if (this.#opts.stopSignal?.aborted) throw stopped(error);
       const delay = waitMs ?? backoffDelayMs(attempt, policy);
       const elapsed = Date.now() - started;
       if (attempt >= policy.maxAttempts || Date.now() + delay > deadline) {
@@ -163,7 +188,8 @@ export class Transport {
           cause: error,
         });
       }
-      await sleep(delay);
+      await sleep(delay, this.#opts.stopSignal);
+      if (this.#opts.stopSignal?.aborted) throw stopped(error);
     }
   }
 

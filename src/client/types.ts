@@ -19,6 +19,12 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** @default "cdktf-provider-networkcalc/<version>" */
   userAgent?: string;
+  /**
+   * Once aborted, no request is retried and a wait between attempts ends at once; an attempt
+   * already sent runs to its answer or its timeout. The Terraform provider aborts it on
+   * StopProvider (Ctrl-C).
+   */
+  stopSignal?: AbortSignal;
 }
 
 /** Result of a report trigger (2.1). Ids are numbers even when the server quotes them. */

@@ -7,12 +7,15 @@ import { configureProvider, validateProviderConfig, type NetworkcalcData } from 
 import { reportTriggerResource } from './report-trigger-resource';
 
 export function networkcalcProvider(env: NodeJS.ProcessEnv = process.env): ProviderDefinition<NetworkcalcData | undefined> {
+  const stop = new AbortController();
   return {
     typeName: PROVIDER_TYPE,
     schema: PROVIDER_SCHEMA.provider,
     resources: [alertResource, reportTriggerResource],
     dataSources: [alertsDataSource, domainDataSource, subdomainDataSource],
     validateConfig: ({ config, diagnostics }) => validateProviderConfig(config, diagnostics),
-    configure: (req) => configureProvider(req, env),
+    configure: (req) => configureProvider(req, env, stop.signal),
+    // Terraform waits for calls in flight after StopProvider; let them end without retrying.
+    stop: () => stop.abort(),
   };
 }

@@ -62,8 +62,15 @@ export function validateProviderConfig(config: Model, diags: Diagnostics): void 
   }
 }
 
-/** Builds the client from the provider block and the environment. */
-export async function configureProvider(req: ConfigureRequest, env: NodeJS.ProcessEnv = process.env): Promise<NetworkcalcData | undefined> {
+/**
+ * Builds the client from the provider block and the environment. stopSignal (aborted on
+ * StopProvider) ends the client's retries and waits, so Ctrl-C is not held up by them.
+ */
+export async function configureProvider(
+  req: ConfigureRequest,
+  env: NodeJS.ProcessEnv = process.env,
+  stopSignal?: AbortSignal,
+): Promise<NetworkcalcData | undefined> {
   const { config, diagnostics: diags } = req;
   validateProviderConfig(config, diags);
   for (const [name, v] of Object.entries(config)) {
@@ -116,6 +123,7 @@ export async function configureProvider(req: ConfigureRequest, env: NodeJS.Proce
       userAgent: `terraform-provider-networkcalc/${PROVIDER_VERSION} (terraform ${req.terraformVersion || 'unknown'})`,
       // stderr is terraform's log (TF_LOG); the client never writes secrets into these lines.
       logger: (line) => process.stderr.write(`[networkcalc] ${line}\n`),
+      stopSignal,
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
