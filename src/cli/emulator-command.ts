@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { DEMO_ACCOUNT, loadSeedFile, SeedError, startEmulator, type EmulatorSeed, type RunningEmulator } from '../emulator';
-import { DataFileError } from '../emulator/state';
+import type { EmulatorSeed, RunningEmulator } from '../emulator';
+// The emulator (fastify and its dependencies) is loaded only when this command runs, not on
+// every `ncalc plan`.
+type EmulatorModule = typeof import('../emulator');
 
 interface EmulatorCommandOptions {
   port: string;
@@ -16,7 +18,8 @@ function parsePort(value: string): number {
   return port;
 }
 
-function describe(running: RunningEmulator, seed: EmulatorSeed | undefined, opts: EmulatorCommandOptions): string {
+function describe(emulator: EmulatorModule, running: RunningEmulator, seed: EmulatorSeed | undefined, opts: EmulatorCommandOptions): string {
+  const { DEMO_ACCOUNT } = emulator;
   const lines = [`NetworkCalc emulator (API v1.9) listening on ${running.url}`, ''];
   lines.push(`  NETWORKCALC_BASE_URL=${running.url}`);
   if (!seed) {
@@ -48,6 +51,9 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--seed <file>', 'accounts, credentials, tokens and domains to start with (JSON); default: the demo account')
     .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
     .action(async (opts: EmulatorCommandOptions) => {
+      const emulator: EmulatorModule = await import('../emulator');
+      const { loadSeedFile, startEmulator, SeedError } = emulator;
+      const { DataFileError } = await import('../emulator/state');
       let running: RunningEmulator;
       let seed: EmulatorSeed | undefined;
       try {
@@ -62,7 +68,7 @@ export function registerEmulatorCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(describe(running, seed, opts) + '\n');
+      process.stdout.write(describe(emulator, running, seed, opts) + '\n');
 
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
