@@ -47,6 +47,20 @@ export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
   return path.resolve(options.cwd, options.out ?? cfg?.output ?? 'cdktf.out');
 }
 
+/** Names of environment variables whose values are secrets, whatever the app calls them. */
+const SECRET_NAME = /TOKEN|SECRET|PASSW|PRIVATE|API_?KEY|CREDENTIAL/i;
+
+/** Masks the values of secret-looking environment variables in text from the app. */
+export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv): string {
+  const secrets = Object.entries(env)
+    .filter(([k, v]) => SECRET_NAME.test(k) && v !== undefined && v.trim().length >= 4)
+    .map(([, v]) => v!.trim())
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('[redacted]');
+  return out;
+}
+
 /** Runs the app like `cdktf synth` does: through a shell, with CDKTF_OUTDIR set, bounded in time. */
 async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
   const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
@@ -56,9 +70,10 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
   await new Promise<void>((resolve, reject) => {
     const child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    // Kept generously and cut only after masking, so a cut never leaves part of a secret.
     let output = '';
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-8000);
+      output = (output + chunk.toString('utf8')).slice(-1_000_000);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -78,7 +93,10 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new ConfigError([`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(output.trim())}`]));
+      else {
+        const tail = redactEnvSecrets(output, env).slice(-8000).trim();
+        reject(new ConfigError([redactEnvSecrets(`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`, env)]));
+      }
     });
   });
 }

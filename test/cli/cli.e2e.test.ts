@@ -133,6 +133,18 @@ describe('synthesis', () => {
     expect(r.stderr).toMatch(/exited with code 3; its output ends with:\n\s+boom: bad prop/);
   });
 
+  it('a failing app that prints its environment does not get a secret printed, in text or JSON', async () => {
+    // Long enough that the shown tail starts in the middle of the output.
+    writeFileSync(path.join(tmp, 'cdktf.json'), JSON.stringify({ app: 'node -e "for (let i = 0; i < 40; i++) console.log(JSON.stringify(process.env)); process.exit(1)"' }));
+    const env = cliEnv({ NETWORKCALC_TOKEN: 'tok-hunter2', NETWORKCALC_CLIENT_SECRET: 'sec-hunter2', PROD_API_KEY: 'key-hunter2', PADDING: 'x'.repeat(150) });
+    for (const args of [['plan'], ['plan', '--json'], ['drift', '--format', 'json']]) {
+      const r = await ncalc(args, { cwd: tmp, env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('"NETWORKCALC_TOKEN":"[redacted]"');
+      expect(r.stdout + r.stderr).not.toMatch(/hunter2/);
+    }
+  });
+
   it('no cdktf.json, unknown stack: say what to do', async () => {
     let r = await ncalc(['plan'], { cwd: tmp, env: cliEnv({}) });
     expect(r.stderr).toContain('no cdktf.json in');
