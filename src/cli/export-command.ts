@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, DEFAULT_BASE_URL, baseUrlProblem, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
+  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
   type Credentials, type ExportAccount, type ExportInput,
 } from '../reconcile';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
@@ -82,10 +82,13 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
 }
 
 export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<number> {
+  let account: ExportAccount | undefined;
   try {
     const hclFile = typeof opts.hcl === 'string' ? opts.hcl : opts.hcl ? (opts.out ? opts.out.replace(/\.[cm]?[jt]s$/, '') + '.tf' : null) : undefined;
     if (hclFile === null) throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
-    const { account, credentials, label } = await resolveExportAccount(io, opts);
+    const resolved = await resolveExportAccount(io, opts);
+    account = resolved.account;
+    const { credentials, label } = resolved;
     const api = clientFactory(io, !!opts.verbose)(credentials);
     const [live, domains] = await Promise.all([api.listAlerts(), api.listDomains()]);
     const input: ExportInput = { account, live, domains, stackName: opts.stackName, importFrom: opts.importFrom, label };
@@ -100,7 +103,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);
     return EXIT.OK;
   } catch (e) {
-    const info = toErrorInfo(e);
+    const info = account ? adviseVariables(toErrorInfo(e), [account]) : toErrorInfo(e);
     const lines = e instanceof ConfigError ? e.problems : [`${info.code}: ${info.message}`];
     io.stderr.write(`Error: export failed; nothing was written.\n${lines.map((l) => `  - ${l}`).join('\n')}\n`);
     return EXIT.ERROR;

@@ -2,10 +2,10 @@ import pLimit from 'p-limit';
 import { diffAlert, type LiveAlert } from '../model';
 import { isNetworkCalcError } from '../client/errors';
 import { findScopeOverlaps, resolveAccounts, type Account } from './accounts';
-import { readDesired, type Desired, type StackDocument } from './desired';
+import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV, readDesired, type Desired, type StackDocument } from './desired';
 import { planScope, type PlanMode } from './plan';
 import { ConfigError } from './synth';
-import type { AlertsApi, ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, TargetRef, Warning } from './types';
+import type { AlertsApi, ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Scope, TargetRef, Warning } from './types';
 
 export interface ErrorInfo {
   code: string;
@@ -22,6 +22,22 @@ export function toErrorInfo(e: unknown): ErrorInfo {
   }
   if (e instanceof ConfigError) return { code: 'CONFIG_ERROR', message: e.message };
   return { code: 'UNEXPECTED', message: e instanceof Error ? e.message : String(e) };
+}
+
+type CredentialVariables = Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>;
+const DEFAULT_VARIABLES: CredentialVariables = { tokenEnv: DEFAULT_TOKEN_ENV, clientIdEnv: DEFAULT_CLIENT_ID_ENV, clientSecretEnv: DEFAULT_CLIENT_SECRET_ENV };
+
+/**
+ * The client's advice ("check NETWORKCALC_TOKEN") names the default variables; an account
+ * that reads others (`tokenEnv` …) is told its own.
+ */
+export function adviseVariables(info: ErrorInfo, scopes: CredentialVariables[]): ErrorInfo {
+  let message = info.message;
+  for (const key of ['tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const) {
+    const own = [...new Set(scopes.map((s) => s[key]))].join(' or ');
+    if (own && own !== DEFAULT_VARIABLES[key]) message = message.replace(new RegExp(`\\b${DEFAULT_VARIABLES[key]}\\b`, 'g'), own);
+  }
+  return message === info.message ? info : { ...info, message };
 }
 
 export interface ChangeResult {
@@ -147,7 +163,7 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
     }
   } catch (e) {
     plan.status = 'error';
-    plan.error = toErrorInfo(e);
+    plan.error = adviseVariables(toErrorInfo(e), account.scopes);
     plan.changes = [];
     plan.triggers = [];
   }
@@ -266,6 +282,7 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
           limit(async (): Promise<ChangeResult> => {
             if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
             const result = await runChange(api, change, relist);
+            if (result.error) result.error = adviseVariables(result.error, plan.account.scopes);
             options.onEvent?.({ kind: 'change', account: plan, change, result });
             return result;
           }),
@@ -285,7 +302,7 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
                 const r = trigger.targetType === 'domain' ? await api.triggerDomainReport(trigger.targetId) : await api.triggerSubdomainReport(trigger.targetId);
                 result = { status: 'ok', reportUrl: r.report_url };
               } catch (e) {
-                result = { status: 'failed', error: toErrorInfo(e) };
+                result = { status: 'failed', error: adviseVariables(toErrorInfo(e), plan.account.scopes) };
               }
             }
             options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });

@@ -77,6 +77,13 @@ it('an unknown account name says what to set', async () => {
   expect(r.stderr).toContain('neither NOPE_TOKEN nor NOPE_CLIENT_ID is set');
 });
 
+it('a refused token: the advice names the variables of --account, not the defaults', async () => {
+  const r = await ncalc(['export', '--account', 'ACME'], { cwd: dir, env: cliEnv({ ACME_TOKEN: 'wrong', NETWORKCALC_BASE_URL: emulator().url }) });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/NOT_AUTHORIZED: .*set ACME_TOKEN to a valid access token, or set ACME_CLIENT_ID and ACME_CLIENT_SECRET/);
+  expect(r.stderr).not.toContain('NETWORKCALC_TOKEN');
+});
+
 it('--account as a provider alias: its variables and prefix scope carry over', async () => {
   const c = emulator().control;
   await c.createAlert('demo', { name: 'team-mx', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail', target: 'example.org' });

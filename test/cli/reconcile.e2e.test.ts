@@ -385,6 +385,9 @@ describe('many accounts', () => {
     expect((await liveAlerts('alpha-token')).map((x) => x.name)).toEqual(['alpha one']);
     const text = await ncalc(['plan'], { cwd: a.dir, env });
     expect(text.stdout).toMatch(/1 account failed: beta \(NOT_AUTHORIZED: /);
+    // The advice names the variable this account reads, not the default one.
+    expect(text.stdout).toMatch(/✗ NOT_AUTHORIZED: .*set BETA_TOKEN to a valid access token/);
+    expect(text.stdout).not.toContain('NETWORKCALC_TOKEN');
     expect(text.stdout + text.stderr).not.toContain('stale');
   });
 });
