@@ -116,8 +116,11 @@ test('with AutoMTLS a client certificate other than the one given is refused', a
       ),
     ).rejects.toMatchObject({ code: expect.any(Number) });
     client.close();
+    // Stopped as a service manager would: it exits 0 and leaves no socket directory behind.
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.dirname(address!))).toBe(false);
   } finally {
     child.kill('SIGKILL');
-    await exited;
   }
 });
