@@ -151,7 +151,7 @@ export const alertResource: ResourceHandler<Data> = {
       createdId = (await client.createAlert(spec)).id;
     } catch (err) {
       if (!isNetworkCalcError(err) || err.code !== 'OUTCOME_UNKNOWN') {
-        addClientError(diagnostics, 'Could not create the alert', err);
+        addClientError(diagnostics, 'Could not create the alert', err, providerData);
         return null;
       }
       // The POST may have been applied: look before doing anything else, never POST again.
@@ -167,6 +167,7 @@ export const alertResource: ResourceHandler<Data> = {
         diagnostics,
         outcomeUnknown ? 'Alert create outcome unknown' : 'Alert created, but its id could not be learned',
         err,
+        providerData,
       );
       return null;
     }
@@ -193,7 +194,7 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       live = (await providerData.alerts.get()).get(id);
     } catch (err) {
-      addClientError(diagnostics, 'Could not read alerts', err);
+      addClientError(diagnostics, 'Could not read alerts', err, providerData);
       return state;
     }
     if (!live) {
@@ -218,7 +219,7 @@ export const alertResource: ResourceHandler<Data> = {
         diagnostics.addError('Alert deleted outside Terraform', `Alert ${id} no longer exists, so it cannot be updated. Run terraform apply again: the refresh removes it from the state and the plan creates it anew.`);
         return null;
       }
-      addClientError(diagnostics, `Could not update alert ${id}`, err);
+      addClientError(diagnostics, `Could not update alert ${id}`, err, providerData);
       return null;
     } finally {
       providerData.alerts.clear();
@@ -227,7 +228,7 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       live = (await providerData.alerts.get()).get(id);
     } catch (err) {
-      addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err);
+      addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err, providerData);
       return null;
     }
     if (!live) {
@@ -244,7 +245,7 @@ export const alertResource: ResourceHandler<Data> = {
       await providerData.client.deleteAlert(id);
     } catch (err) {
       // Already gone is what delete wants.
-      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diagnostics, `Could not delete alert ${id}`, err);
+      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diagnostics, `Could not delete alert ${id}`, err, providerData);
     } finally {
       providerData.alerts.clear();
     }
@@ -262,7 +263,7 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       all = await providerData.alerts.get();
     } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err);
+      addClientError(diagnostics, 'Could not list alerts', err, providerData);
       return null;
     }
     if (!all.has(n)) {

@@ -42,7 +42,7 @@ export const alertsDataSource: DataSourceHandler<Data> = {
     try {
       all = await providerData.alerts.get();
     } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err);
+      addClientError(diagnostics, 'Could not list alerts', err, providerData);
       return null;
     }
     const name = typeof config.name === 'string' ? config.name : undefined;
@@ -60,7 +60,7 @@ async function domainsOf(data: NetworkcalcData, diagnostics: Parameters<typeof a
   try {
     return await data.domains.get();
   } catch (err) {
-    addClientError(diagnostics, 'Could not list domains', err);
+    addClientError(diagnostics, 'Could not list domains', err, data);
     return undefined;
   }
 }

@@ -3,9 +3,9 @@ import { isNetworkCalcError } from '../client/errors';
 import type { Diagnostics } from './diagnostics';
 import type { NetworkcalcData } from './provider-config';
 
-export function addClientError(diags: Diagnostics, summary: string, err: unknown): void {
+export function addClientError(diags: Diagnostics, summary: string, err: unknown, data: NetworkcalcData): void {
   if (isNetworkCalcError(err)) {
-    diags.addError(summary, err.message);
+    diags.addError(summary, data.explain(err.message));
     return;
   }
   throw err; // not an API failure: a bug, reported as such by the server layer

@@ -28,6 +28,12 @@ export interface NetworkcalcData {
   readonly domains: ListCache<Domain[]>;
   /** Ids adopted by creates in this process, so two identical creates never claim one alert. */
   readonly claimed: Set<number>;
+  /**
+   * A client message in this provider block's terms: the client's advice names the default
+   * variables (NETWORKCALC_TOKEN, NETWORKCALC_BASE_URL, ...); this names the ones configured
+   * and the address actually used.
+   */
+  explain(message: string): string;
 }
 
 /** A known, non-blank string attribute, or undefined. */
@@ -132,8 +138,15 @@ export async function configureProvider(
     return undefined;
   }
 
+  const renamed: [string, string][] = [
+    [DEFAULT_ENV.token, tokenEnv],
+    [DEFAULT_ENV.clientId, idEnv],
+    [DEFAULT_ENV.clientSecret, secretEnv],
+    [DEFAULT_ENV.baseUrl, `${knownString(config, 'base_url') === undefined && baseUrl !== undefined ? DEFAULT_ENV.baseUrl : 'base_url'} (${client.baseUrl})`],
+  ];
   return {
     client,
+    explain: (message) => renamed.reduce((text, [from, to]) => text.split(from).join(to), message),
     alerts: new ListCache(async () => new Map((await client.listAlerts()).map((a) => [a.id, a]))),
     domains: new ListCache(() => client.listDomains()),
     claimed: new Set(),

@@ -53,7 +53,7 @@ export const reportTriggerResource: ResourceHandler<Data> = {
         );
         return null;
       }
-      addClientError(diagnostics, `Could not trigger the report for ${what}`, err);
+      addClientError(diagnostics, `Could not trigger the report for ${what}`, err, providerData);
       return null;
     }
     return {

@@ -54,6 +54,20 @@ describe('configure', () => {
     expect(await data!.client.listAlerts()).toEqual([]);
     expect(data!.client.tokenExchanges).toBe(1);
   });
+  test('GIVEN a refused token or an unreachable API THEN the message names the configured variable and address', async () => {
+    const read = async (data: NetworkcalcData) => {
+      const diags = new Diagnostics();
+      await alertResource.read({ state: { id: 1 }, diagnostics: diags, providerData: data });
+      return diags.items[0]!.detail!;
+    };
+    const refused = await configured({ NETWORKCALC_BASE_URL: emulator().url, ACME_TOKEN: 'refused-token' }, { token_env: 'ACME_TOKEN' });
+    const detail = await read(refused.data!);
+    expect(detail).toContain('NOT_AUTHORIZED');
+    expect(detail).toContain('ACME_TOKEN');
+    expect(detail).not.toContain('NETWORKCALC_TOKEN');
+    const down = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'http://127.0.0.1:9', max_retries: 1 });
+    expect(await read(down.data!)).toContain('check base_url (http://127.0.0.1:9)');
+  });
 });
 
 describe('networkcalc_alert handlers', () => {
