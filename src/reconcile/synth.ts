@@ -32,14 +32,17 @@ interface CdktfJson {
   output?: string;
 }
 
+function readJson<T>(file: string, fix: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (e) {
+    throw new ConfigError([`${file} is not valid JSON (${(e as Error).message}); ${fix}`]);
+  }
+}
+
 function readCdktfJson(cwd: string): CdktfJson | null {
   const file = path.join(cwd, 'cdktf.json');
-  if (!existsSync(file)) return null;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as CdktfJson;
-  } catch (e) {
-    throw new ConfigError([`${file} is not valid JSON: ${(e as Error).message}`]);
-  }
+  return existsSync(file) ? readJson<CdktfJson>(file, 'fix it') : null;
 }
 
 export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
@@ -124,7 +127,7 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
   if (!existsSync(manifestFile)) {
     throw new ConfigError([`${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`]);
   }
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  const manifest = readJson<Manifest>(manifestFile, 'synthesize again');
   const entries = Object.entries(manifest.stacks ?? {});
   const problems: string[] = [];
   for (const [name, entry] of entries) {
@@ -143,7 +146,7 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
     if (wanted && !wanted.includes(name)) continue;
     const file = path.join(outdir, entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json'));
     if (!existsSync(file)) throw new ConfigError([`stack ${name}: ${file} is missing; synthesize again`]);
-    stacks.push({ name, json: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> });
+    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
   }
   return { outdir, stacks };
 }

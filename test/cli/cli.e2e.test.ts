@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli/program';
 import { NetworkCalcClient } from '../../src/client';
@@ -152,6 +152,19 @@ describe('synthesis', () => {
     r = await ncalc(['plan', '--stack', 'nope'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_TOKEN: 't' }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unknown stack nope; the app has main');
+    a.remove();
+  });
+
+  it('a synthesized file that is not JSON is named, with the fix', async () => {
+    const a = new FixtureApp({ main: stack({ provider: {} }) });
+    const env = cliEnv({ NETWORKCALC_TOKEN: 't' });
+    execFileSync(process.execPath, ['synth.js'], { cwd: a.dir, env: { CDKTF_OUTDIR: path.join(a.dir, 'cdktf.out') } });
+    const file = path.join(a.dir, 'cdktf.out', 'stacks', 'main', 'cdk.tf.json');
+    writeFileSync(file, '{"resource": ');
+    const r = await ncalc(['plan', '--no-synth', '--json'], { cwd: a.dir, env });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.problems).toEqual([expect.stringMatching(/^.*cdk\.tf\.json is not valid JSON \(.*\); synthesize again$/)]);
+    expect(r.stderr).toContain(`${file} is not valid JSON`);
     a.remove();
   });
 });
