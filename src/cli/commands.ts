@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR, PLAIN, applyAll, applySummary, changeResultLine, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
+  COLOR, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
   prepare, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
@@ -66,8 +66,10 @@ export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
 }
 
 /** Prints a configuration error, every problem on its own line, in the wanted format. */
+const problemsOf = (e: unknown) => (e instanceof ConfigError ? e.problems : [e instanceof Error ? e.message : String(e)]);
+
 export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
-  const problems = e instanceof ConfigError ? e.problems : [e instanceof Error ? e.message : String(e)];
+  const problems = problemsOf(e);
   if (json) io.stdout.write(JSON.stringify(errorJson(command, problems), null, 2) + '\n');
   const head = e instanceof ConfigError ? 'Error: the configuration is not valid; nothing was changed.' : 'Error:';
   io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
@@ -105,25 +107,28 @@ export async function driftCommand(io: CliIO, opts: DriftFlags): Promise<number>
   if (!['text', 'json', 'markdown'].includes(format)) {
     return reportError(io, 'drift', new ConfigError([`--format must be text, json or markdown, got ${JSON.stringify(format)}`]), false);
   }
-  let prepared: Prepared;
-  try {
-    prepared = await load(io, opts);
-  } catch (e) {
-    return reportError(io, 'drift', e, format === 'json');
-  }
-  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: false });
-  const markdown = driftMarkdown(plans);
-  if (format === 'json') io.stdout.write(JSON.stringify(toJson('drift', plans), null, 2) + '\n');
-  else if (format === 'markdown') io.stdout.write(markdown);
-  else io.stdout.write(driftText(plans, styleFor(io, opts)));
-  const summaryFile = io.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
+  // The markdown report goes to stdout (--format markdown) and to the job summary, errors included.
+  const report = (markdown: string) => {
+    if (format === 'markdown') io.stdout.write(markdown);
+    const summaryFile = io.env.GITHUB_STEP_SUMMARY;
+    if (!summaryFile) return;
     try {
       appendFileSync(summaryFile, markdown + '\n');
     } catch (e) {
       io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
     }
+  };
+  let prepared: Prepared;
+  try {
+    prepared = await load(io, opts);
+  } catch (e) {
+    report(driftErrorMarkdown(problemsOf(e)));
+    return reportError(io, 'drift', e, format === 'json');
   }
+  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: false });
+  if (format === 'json') io.stdout.write(JSON.stringify(toJson('drift', plans), null, 2) + '\n');
+  else if (format === 'text') io.stdout.write(driftText(plans, styleFor(io, opts)));
+  report(driftMarkdown(plans));
   if (anyFailed(plans)) return EXIT.ERROR;
   return hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
 }

@@ -275,6 +275,11 @@ export function driftMarkdown(plans: AccountPlan[]): string {
   return out.join('\n') + '\n';
 }
 
+/** The drift report of a run whose configuration is not valid (nothing was checked). */
+export function driftErrorMarkdown(problems: string[]): string {
+  return ['## NetworkCalc alert drift', '', '❌ **Not checked**: the configuration is not valid.', '', ...problems.map((p) => `- ${md(p)}`), ''].join('\n') + '\n';
+}
+
 // ---- JSON ----
 
 function changeJson(c: Change, r: ChangeResult | undefined, drift: boolean): Record<string, unknown> {

@@ -332,6 +332,19 @@ describe('drift', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('an invalid configuration is in the markdown report and the job summary too (exit 1)', async () => {
+    const a = app({ main: baseline() });
+    const dir = mkdtempSync(path.join(tmpdir(), 'ncalc-summary-'));
+    const file = path.join(dir, 'summary.md');
+    const r = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url, GITHUB_STEP_SUMMARY: file }) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('❌ **Not checked**: the configuration is not valid.');
+    expect(r.stdout).toContain('- stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN');
+    expect(readFileSync(file, 'utf8')).toBe(r.stdout + '\n');
+    expect(r.stderr).toContain('no credentials');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('exit 1 when the account cannot be reached', async () => {
     const a = app({ main: baseline() });
     const r = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: demoEnv({ NETWORKCALC_TOKEN: 'wrong' }) });
