@@ -35,9 +35,23 @@ function byName(live: LiveAlert[]): Map<string, LiveAlert[]> {
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
+ * Identity is the name, so an alert renamed by hand reads as missing. Finds, among the live
+ * alerts carrying no declared name, one that looks like the missing alert renamed: the same
+ * name in another case, or (prefix scope) the name without the prefix.
+ */
+function renameFinder(scope: Scope, live: LiveAlert[], declared: ReadonlySet<string>): (name: string) => LiveAlert | undefined {
+  const byLower = new Map<string, LiveAlert>();
+  for (const a of [...live].sort((x, y) => x.id - y.id)) {
+    if (!declared.has(a.name) && !byLower.has(a.name.toLowerCase())) byLower.set(a.name.toLowerCase(), a);
+  }
+  const prefix = scope.ownership === 'prefix' ? (scope.prefix ?? '') : '';
+  return (name) => byLower.get(name.toLowerCase()) ?? (prefix && name.startsWith(prefix) ? byLower.get(name.slice(prefix.length).toLowerCase()) : undefined);
+}
+
+/**
  * Plans one scope, level-based: compares the declared alerts with the live alerts of the
  * scope by name. `declared` must have resolved target ids. Live alerts outside the scope
- * are never looked at. Deterministic: changes come out ordered by name, then id.
+ * are never changed (only named in a warning when one looks renamed). Deterministic: changes come out ordered by name, then id.
  *
  * With `mode: 'destroy'`, every live alert with a declared name is deleted; with
  * `includeUndeclared` also the other alerts an exclusive or prefix scope owns.
@@ -56,6 +70,7 @@ export function planScope(
   let unchanged = 0;
   const base = { scopeKey: scope.key, stack: scope.stack };
   const canDelete = scope.ownership !== 'additive';
+  const renamed = renameFinder(scope, live, names);
 
   const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change => ({
     ...base, action: 'delete', reason, name: a.name, id: a.id, logicalId: d?.logicalId ?? null, path: d?.path ?? null, before: specOf(a), after: null, fields: [],
@@ -69,6 +84,14 @@ export function planScope(
     }
     const [kept, ...extra] = matches;
     if (!kept) {
+      const like = renamed(d.spec.name);
+      if (like) {
+        const fate = !owned.has(like.name) ? 'leaves it alone (it is outside this scope)' : canDelete ? 'deletes it as undeclared' : 'leaves it alone';
+        warnings.push({
+          scopeKey: scope.key,
+          message: `${JSON.stringify(d.spec.name)} is not in the account, but alert ${like.id} ${JSON.stringify(like.name)} looks like it renamed: apply creates a new alert and ${fate}; to keep the old one, rename it back by hand`,
+        });
+      }
       changes.push({ ...base, action: 'create', reason: 'missing', name: d.spec.name, id: null, logicalId: d.logicalId, path: d.path, before: null, after: d.spec, fields: [] });
     } else {
       const fields = diffAlert(d.spec, kept);

@@ -50,6 +50,19 @@ describe('planScope', () => {
     expect(plan.changes[0].fields.map((f) => f.field)).toEqual(['type', 'subtype', 'filter', 'filter_value', 'target_type', 'target_id']);
   });
 
+  it('warns when a missing alert looks renamed by hand (case only, or out of the prefix), never touching it', () => {
+    let plan = planScope(scope(), [declared('WWW cert')], [live(4, 'www cert')]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['create', 'WWW cert'], ['delete', 'www cert']]);
+    expect(plan.warnings.map((w) => w.message)).toEqual([
+      '"WWW cert" is not in the account, but alert 4 "www cert" looks like it renamed: apply creates a new alert and deletes it as undeclared; to keep the old one, rename it back by hand',
+    ]);
+    plan = planScope(scope({ ownership: 'prefix', prefix: 'team-' }), [declared('team-cert'), declared('team-new')], [live(7, 'cert'), live(8, 'other')]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['create', 'team-cert'], ['create', 'team-new']]);
+    expect(plan.warnings.map((w) => w.message)).toEqual([
+      '"team-cert" is not in the account, but alert 7 "cert" looks like it renamed: apply creates a new alert and leaves it alone (it is outside this scope); to keep the old one, rename it back by hand',
+    ]);
+  });
+
   it('prefix scope: only names with the prefix are managed', () => {
     const plan = planScope(scope({ ownership: 'prefix', prefix: 'team-' }), [declared('team-a')], [live(1, 'team-old'), live(2, 'other')]);
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
