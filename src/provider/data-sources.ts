@@ -3,7 +3,7 @@
  * All are served from the per-process caches: one alerts list and one domains list.
  */
 import type { Domain } from '../client/types';
-import { canonicalizeAlert, type LiveAlert } from '../model';
+import { ALERT_TYPES, canonicalizeAlert, isAlertType, type LiveAlert } from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
 import { addClientError, requireData } from './errors';
 import type { DataSourceHandler, Model } from './framework';
@@ -35,6 +35,12 @@ function alertObject(a: LiveAlert): Model {
 export const alertsDataSource: DataSourceHandler<Data> = {
   typeName: 'networkcalc_alerts',
   schema: PROVIDER_SCHEMA.dataSources.networkcalc_alerts!,
+
+  // A misspelt type would match nothing and quietly give an empty list.
+  validate({ config, diagnostics }) {
+    if (typeof config.type !== 'string' || isAlertType(canonicalizeAlert({ type: config.type }).type)) return;
+    diagnostics.addError('Invalid type filter', `type ${JSON.stringify(config.type)} is not an alert type; allowed: ${ALERT_TYPES.join(', ')}.`, ['type']);
+  },
 
   async read({ config, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return null;

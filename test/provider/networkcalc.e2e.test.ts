@@ -133,6 +133,10 @@ resource "networkcalc_report_trigger" "both" {
   domain_id    = 1
   subdomain_id = 2
 }
+
+data "networkcalc_alerts" "typo" {
+  type = "DNS Records"
+}
 `,
       }),
     );
@@ -144,6 +148,8 @@ resource "networkcalc_report_trigger" "both" {
     expect(r.output).toMatch(/with networkcalc_alert\.bad,\s+on main\.tf line \d+, in resource "networkcalc_alert" "bad":\s+\d+:\s+subtype\s+= "A"/);
     expect(r.output).toContain('Error: Conflicting report target');
     expect(r.output).toMatch(/\d+:\s+subdomain_id = 2/);
+    expect(flat(r.output)).toContain('type "DNS Records" is not an alert type; allowed: DNS Record, SPF Record, Certificate (TLS).');
+    expect(r.output).toMatch(/\d+:\s+type = "DNS Records"/);
     expect(await liveAlerts()).toEqual([]);
   });
 
