@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
+  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, envValue, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
   type Credentials, type ExportAccount, type ExportInput,
 } from '../reconcile';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
@@ -23,11 +23,6 @@ export interface ExportFlags {
 }
 
 const ENV_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
-}
 
 /**
  * `--account` is an environment prefix when PREFIX_TOKEN or PREFIX_CLIENT_ID is set, and

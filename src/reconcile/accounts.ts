@@ -54,7 +54,8 @@ export function tokenFingerprint(token: string): string {
   return `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
 }
 
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** A variable's trimmed value; unset and blank are the same. */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const v = env[name];
   return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
 }
