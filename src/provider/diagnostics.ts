@@ -27,10 +27,6 @@ export class Diagnostics {
     this.list.push({ severity: 'warning', summary, detail, path });
   }
 
-  add(...diags: Diagnostic[]): void {
-    this.list.push(...diags);
-  }
-
   hasError(): boolean {
     return this.list.some((d) => d.severity === 'error');
   }

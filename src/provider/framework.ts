@@ -141,11 +141,6 @@ export interface ProviderDefinition<P = unknown> {
   stop?(): Promise<void> | void;
 }
 
-/** An importState for resources identified by their `id` attribute alone. */
-export function importById(req: { id: string }): Model {
-  return { id: req.id };
-}
-
 // --- schema checks and conversion to tfplugin6.Schema ---------------------------------
 
 /** Meta-arguments of resource and data blocks; an attribute by these names cannot be used. */

@@ -36,8 +36,6 @@ import {
 type Req = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Resp = Record<string, unknown>;
 
-const emptyDiagnostics = (): Diagnostics => new Diagnostics();
-
 /** Runs a handler step; a throw becomes an error diagnostic naming the operation. */
 async function guarded<T>(diags: Diagnostics, what: string, fn: () => Promise<T> | T): Promise<T | undefined> {
   try {
@@ -102,7 +100,7 @@ export class ProviderServer<P = unknown> {
   // --- provider configuration ---------------------------------------------------------
 
   async ValidateProviderConfig(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     await guarded(diags, 'provider configuration', async () => {
       const config = decodeObject(this.provider.schema, req.config) ?? {};
       await this.provider.validateConfig?.({ config, diagnostics: diags });
@@ -111,7 +109,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ConfigureProvider(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     await guarded(diags, 'provider configuration', async () => {
       const config = decodeObject(this.provider.schema, req.config) ?? {};
       if (this.provider.configure) {
@@ -127,7 +125,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async StopProvider(): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     await guarded(diags, 'stop', () => this.provider.stop?.());
     const error = diags.items.map((d) => d.detail ?? d.summary).join('\n');
     return { Error: error };
@@ -148,7 +146,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ValidateResourceConfig(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     if (r?.validate) {
       await guarded(diags, `${r.typeName} validation`, async () => {
@@ -160,7 +158,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async UpgradeResourceState(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     let upgraded: DynamicValueMsg | undefined;
     if (r) {
@@ -200,7 +198,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ReadResource(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     // Terraform treats an absent new_state as "gone", so on failure hand back what it sent.
     let newState: DynamicValueMsg | undefined = req.current_state;
@@ -217,7 +215,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async PlanResourceChange(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     let planned: DynamicValueMsg | undefined = req.proposed_new_state;
     const requiresReplace = new Set<string>();
@@ -246,7 +244,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ApplyResourceChange(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     // Until the handler says otherwise, the object is as it was before.
     let newState: DynamicValueMsg | undefined = req.prior_state;
@@ -286,7 +284,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ImportResourceState(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const r = this.resource(req.type_name, diags);
     const imported: Resp[] = [];
     if (r && !r.importState) {
@@ -302,7 +300,7 @@ export class ProviderServer<P = unknown> {
   }
 
   MoveResourceState(req: Req): Resp {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     diags.addError('Move not supported', `This provider cannot move ${req.source_type_name} state into ${req.target_type_name}.`);
     return { diagnostics: diagnosticsToMsg(diags) };
   }
@@ -316,7 +314,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ValidateDataResourceConfig(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const d = this.dataSource(req.type_name, diags);
     if (d?.validate) {
       await guarded(diags, `${d.typeName} validation`, async () => {
@@ -328,7 +326,7 @@ export class ProviderServer<P = unknown> {
   }
 
   async ReadDataSource(req: Req): Promise<Resp> {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     const d = this.dataSource(req.type_name, diags);
     let state: DynamicValueMsg | undefined;
     if (d && !this.needsConfigure(diags)) {
@@ -356,7 +354,7 @@ export class ProviderServer<P = unknown> {
   }
 
   private noEphemeral(req: Req): Resp {
-    const diags = emptyDiagnostics();
+    const diags = new Diagnostics();
     diags.addError('Ephemeral resources not supported', `This provider has no ephemeral resource "${req.type_name}".`);
     return { diagnostics: diagnosticsToMsg(diags) };
   }
