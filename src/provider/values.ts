@@ -94,11 +94,13 @@ function conform(t: TypeExpr, v: unknown, path: (string | number)[]): Value {
       if (!Number.isFinite(v)) throw new ValueError('number is not finite', path);
       return v;
     }
-    if (typeof v === 'bigint') return Number(v);
+    // A whole number JS cannot hold exactly would come back rounded: terraform rejects that
+    // as an invalid plan ("a bug in the provider"), so say so at the attribute instead.
+    if (typeof v === 'bigint') return exactInteger(Number(v), String(v), path);
     if (typeof v === 'string') {
       const n = Number(v);
       if (v.trim() === '' || !Number.isFinite(n)) throw new ValueError(`"${v}" is not a number`, path);
-      return n;
+      return /^\s*-?\d+\s*$/.test(v) ? exactInteger(n, v.trim(), path) : n;
     }
     throw new ValueError(`expected a number, got ${typeof v}`, path);
   }
@@ -120,6 +122,13 @@ function conform(t: TypeExpr, v: unknown, path: (string | number)[]): Value {
   }
   for (const [name, at] of Object.entries(inner)) out[name] = conform(at, src[name], [...path, name]);
   return out;
+}
+
+function exactInteger(n: number, text: string, path: (string | number)[]): number {
+  if (!Number.isSafeInteger(n)) {
+    throw new ValueError(`${text} is larger than ${Number.MAX_SAFE_INTEGER}, the largest whole number this provider handles exactly,`, path);
+  }
+  return n;
 }
 
 /** Numbers go out as strings: terraform compares refreshed numbers exactly (hashicorp/terraform#36403). */
@@ -150,7 +159,7 @@ function numberToString(n: number): string {
 export function decodeValue(t: TypeExpr, dv: DynamicValueMsg | null | undefined): Value {
   if (!dv) return null;
   if (dv.msgpack && dv.msgpack.length > 0) {
-    return conform(t, decode(dv.msgpack, { extensionCodec: codec }), []);
+    return conform(t, decode(dv.msgpack, { extensionCodec: codec, useBigInt64: true }), []);
   }
   if (dv.json && dv.json.length > 0) return decodeJson(t, Buffer.from(dv.json).toString('utf8'));
   return null;

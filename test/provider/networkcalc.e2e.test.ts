@@ -137,6 +137,10 @@ resource "networkcalc_report_trigger" "both" {
 data "networkcalc_alerts" "typo" {
   type = "DNS Records"
 }
+
+resource "networkcalc_report_trigger" "huge" {
+  subdomain_id = 9007199254740993
+}
 `,
       }),
     );
@@ -150,6 +154,10 @@ data "networkcalc_alerts" "typo" {
     expect(r.output).toMatch(/\d+:\s+subdomain_id = 2/);
     expect(flat(r.output)).toContain('type "DNS Records" is not an alert type; allowed: DNS Record, SPF Record, Certificate (TLS).');
     expect(r.output).toMatch(/\d+:\s+type = "DNS Records"/);
+    // Not rounded (terraform would call that an invalid plan and blame the provider).
+    expect(flat(r.output)).toContain('9007199254740993 is larger than 9007199254740991');
+    expect(r.output).toMatch(/\d+:\s+subdomain_id = 9007199254740993/);
+    expect(r.output).not.toContain('Provider produced invalid plan');
     expect(await liveAlerts()).toEqual([]);
   });
 

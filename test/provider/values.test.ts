@@ -54,6 +54,15 @@ describe('msgpack DynamicValue', () => {
     expect(() => decodeObject(block, { msgpack: encode({ id: 'abc', name: 'n' }) })).toThrow(ValueError);
   });
 
+  test('GIVEN a whole number beyond 2^53 (int64 or string) WHEN decoded THEN a ValueError at the attribute, never a rounded number', () => {
+    for (const id of [BigInt('9007199254740993'), '9007199254740993']) {
+      const bytes = encode({ id, name: 'n' }, { useBigInt64: true });
+      expect(() => decodeObject(block, { msgpack: bytes })).toThrow(expect.objectContaining({ path: ['id'] }));
+    }
+    const max = decodeObject(block, { msgpack: encode({ id: BigInt(Number.MAX_SAFE_INTEGER), name: 'n' }, { useBigInt64: true }) });
+    expect(max?.id).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   test('GIVEN a refined unknown (ext 12) WHEN decoded and re-encoded THEN its payload is kept', () => {
     const payload = encode({ 1: true }); // "definitely not null" refinement
     const codec = new ExtensionCodec();
