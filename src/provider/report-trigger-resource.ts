@@ -23,6 +23,12 @@ export function validateReportTarget(config: Model, diags: Diagnostics): void {
   } else if (!domain && !subdomain) {
     diags.addError('Missing report target', 'Set exactly one of domain_id (a domain report) and subdomain_id (a subdomain report).', ['domain_id']);
   }
+  for (const name of ['domain_id', 'subdomain_id']) {
+    const id = config[name];
+    if (typeof id === 'number' && !(Number.isSafeInteger(id) && id > 0)) {
+      diags.addError('Invalid report target', `${name} ${id} is not valid; give the positive whole-number id of the ${name.split('_')[0]}.`, [name]);
+    }
+  }
 }
 
 export const reportTriggerResource: ResourceHandler<Data> = {

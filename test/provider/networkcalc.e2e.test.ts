@@ -138,6 +138,10 @@ data "networkcalc_alerts" "typo" {
   type = "DNS Records"
 }
 
+resource "networkcalc_report_trigger" "fraction" {
+  domain_id = 1.5
+}
+
 resource "networkcalc_report_trigger" "huge" {
   subdomain_id = 9007199254740993
 }
@@ -154,6 +158,7 @@ resource "networkcalc_report_trigger" "huge" {
     expect(r.output).toMatch(/\d+:\s+subdomain_id = 2/);
     expect(flat(r.output)).toContain('type "DNS Records" is not an alert type; allowed: DNS Record, SPF Record, Certificate (TLS).');
     expect(r.output).toMatch(/\d+:\s+type = "DNS Records"/);
+    expect(flat(r.output)).toContain('domain_id 1.5 is not valid; give the positive whole-number id of the domain.');
     // Not rounded (terraform would call that an invalid plan and blame the provider).
     expect(flat(r.output)).toContain('9007199254740993 is larger than 9007199254740991');
     expect(r.output).toMatch(/\d+:\s+subdomain_id = 9007199254740993/);
