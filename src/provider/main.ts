@@ -89,12 +89,13 @@ export async function startProvider<P>(provider: ProviderDefinition<P>, opts: Se
 
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      // First: terraform kills us 2 s after Shutdown. Open connections outlive the unlink.
+      removeDir();
       for (const s of openStreams) s.end();
       // Give in-flight calls a moment, then cut: terraform is waiting for us to go.
       const timer = setTimeout(() => server.forceShutdown(), 2000);
       server.tryShutdown(() => {
         clearTimeout(timer);
-        removeDir();
         resolve();
       });
     });

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/provider/handshake';
+import { startProvider } from '../../src/provider/main';
 import { loadProtocol } from '../../src/provider/proto';
 import { generateServerCertificate } from '../../src/provider/tls';
 import { REPO_ROOT, requireFreshBuild } from './harness';
@@ -123,4 +124,23 @@ test('with AutoMTLS a client certificate other than the one given is refused', a
   } finally {
     child.kill('SIGKILL');
   }
+});
+
+test('on Shutdown the socket directory goes at once, even while a call is still running', async () => {
+  const block = { description: '', attributes: {} };
+  const running = await startProvider(
+    { typeName: 'x', schema: block, resources: [], dataSources: [{ typeName: 'x_hang', schema: block, read: () => new Promise(() => undefined) }] },
+    { env: { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, TF_DISABLE_PLUGIN_TLS: '1' }, out: { write: () => true } as unknown as NodeJS.WritableStream, exit: () => undefined },
+  );
+  const Provider = grpc.makeGenericClientConstructor(loadProtocol().provider, 'Provider');
+  const client = new Provider(`unix:${running.socketPath}`, grpc.credentials.createInsecure());
+  await call(client, 'GetMetadata');
+  void call(client, 'ReadDataSource', { type_name: 'x_hang' }).catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 100));
+  const closed = running.close();
+  // terraform kills a provider 2 s after Shutdown: cleaning up only after the calls end could be too late.
+  await new Promise((r) => setImmediate(r));
+  expect(existsSync(path.dirname(running.socketPath))).toBe(false);
+  client.close();
+  await closed;
 });
