@@ -5,6 +5,9 @@
  * guards the contents.)
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import semver from 'semver';
 import { REPO_ROOT, requireBuild } from '../helpers/build';
 
 interface PackResult {
@@ -44,3 +47,19 @@ it('declares cdktf and constructs as peers, so an app and this library share one
   expect(pkg.dependencies).not.toHaveProperty('cdktf');
   expect(pkg.dependencies).not.toHaveProperty('constructs');
 });
+
+it('every production dependency runs on the oldest Node this package accepts', () => {
+  const pkg = require('../../package.json') as { engines: { node: string } };
+  const floor = semver.minVersion(pkg.engines.node)!.version;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const dirs = execFileSync(npm, ['ls', '--omit=dev', '--all', '--parseable'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 })
+    .split('\n')
+    .filter((d) => d.includes('node_modules'));
+  expect(dirs.length).toBeGreaterThan(20);
+  const tooNew = dirs.flatMap((dir) => {
+    const dep = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+    const range = dep.engines?.node;
+    return range && !semver.satisfies(floor, range) ? [`${dep.name}@${dep.version} needs node ${range}`] : [];
+  });
+  expect(tooNew).toEqual([]);
+}, 90_000);
