@@ -30,8 +30,12 @@ function describe(emulator: EmulatorModule, running: RunningEmulator, seed: Emul
     );
   } else {
     for (const a of seed.accounts) {
-      const ids = (a.credentials ?? []).map((c) => c.client_id).join(', ') || '(no credentials)';
-      lines.push(`  account ${a.name}: client id ${ids} (secrets and tokens as in the seed file)`);
+      const ids = (a.credentials ?? []).map((c) => c.client_id);
+      const tokens = (a.tokens ?? []).length;
+      const how = [ids.length ? `client id ${ids.join(', ')}` : '', tokens ? `${tokens} ready token${tokens > 1 ? 's' : ''}` : '']
+        .filter(Boolean)
+        .join(', ');
+      lines.push(`  account ${a.name}: ${how || 'no credentials or tokens'} (secrets as in the seed file)`);
     }
   }
   lines.push(`  control token:  x-emulator-token: ${running.controlToken}`);
@@ -44,7 +48,7 @@ function describe(emulator: EmulatorModule, running: RunningEmulator, seed: Emul
 export function registerEmulatorCommand(program: Command): void {
   program
     .command('emulator')
-    .description('run a local emulator of the NetworkCalc Reports and Alerts API v1.9')
+    .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
     .option('--host <h>', 'address to bind', '127.0.0.1')
     .option('--data <file>', 'save state to this JSON file after every change, and load it on start')

@@ -1,11 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { applyCommand, driftCommand, planCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags } from './commands';
 import { exportCommand, type ExportFlags } from './export-command';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
 import { registerProviderCommand } from './provider-command';
+import { PACKAGE_VERSION } from '../version';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -29,10 +28,6 @@ function common(cmd: Command): Command {
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)');
 }
 
-/** The version of the installed package (src/cli and dist/cli are both two levels down). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /**
  * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
@@ -43,7 +38,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('ncalc')
     .description('Alerts as code for NetworkCalc: plan, apply and check drift of the alerts a cdktf app declares.')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .version(packageVersion())
+    .version(PACKAGE_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);

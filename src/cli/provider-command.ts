@@ -143,10 +143,10 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
 
 /** `ncalc provider install` and `ncalc provider schema`. */
 export function registerProviderCommand(program: Command, io: ProviderCommandIO = process): void {
-  const provider = program.command('provider').description('the Terraform provider of this package');
+  const provider = program.command('provider').description('The Terraform provider of this package: install it for offline use, print its schema.');
   provider
     .command('install')
-    .description(`install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use`)
+    .description(`Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use.`)
     .option('--dir <mirror dir>', 'mirror directory', DEFAULT_MIRROR_DIR)
     .option('--print-cli-config', 'print only the terraform CLI configuration on stdout (messages go to stderr)')
     .option('--cli-config <file>', 'also write the terraform CLI configuration to this file')
@@ -163,7 +163,7 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO 
     });
   provider
     .command('schema')
-    .description('print the provider schema in the format of `terraform providers schema -json`')
+    .description('Print the provider schema in the format of `terraform providers schema -json`.')
     .action(() => {
       io.stdout.write(JSON.stringify(terraformSchemaJson(), null, 2) + '\n');
     });

@@ -5,6 +5,7 @@ import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, t
 import { resolveRetryPolicy } from './retry';
 import { Transport, describe, type HttpRequest, type HttpResponse } from './transport';
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
+import { PACKAGE_VERSION } from '../version';
 
 export const DEFAULT_BASE_URL = 'https://networkcalc.com';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -117,7 +118,7 @@ export class NetworkCalcClient {
       baseUrl: this.baseUrl,
       policy,
       timeoutMs,
-      userAgent: options.userAgent ?? `cdktf-provider-networkcalc (node ${process.version})`,
+      userAgent: options.userAgent ?? `cdktf-provider-networkcalc/${PACKAGE_VERSION} node/${process.version}`,
       dispatcher: options.dispatcher,
       logger: options.logger,
       redact,

@@ -17,7 +17,7 @@ export interface ClientOptions {
   logger?: (line: string) => void;
   /** @default undici's global dispatcher */
   dispatcher?: Dispatcher;
-  /** @default "cdktf-provider-networkcalc/<version>" */
+  /** @default "cdktf-provider-networkcalc/<package version> node/<node version>" */
   userAgent?: string;
   /**
    * Once aborted, no request is retried and a wait between attempts ends at once; an attempt

@@ -109,8 +109,10 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
 }
 
 export function summaryLine(t: Totals, command: Command): string {
-  if (command === 'destroy') return `Plan: 0 to create, 0 to update, ${t.delete} to delete.`;
-  return `Plan: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
+  // Counts cover only the accounts that could be planned; say so rather than imply "nothing to do".
+  const head = t.failedAccounts ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)` : 'Plan';
+  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
+  return `${head}: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
 }
 
 /** The plan as text: per account, its scopes, changes, warnings and triggers. */
@@ -138,13 +140,15 @@ export function planText(plans: AccountPlan[], command: Command, s: Style): stri
   const t = totals(plans);
   out.push(s.bold(summaryLine(t, command)));
   if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
-  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans)));
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
   return out.join('\n') + '\n';
 }
 
-export function failedAccountsLine(plans: AccountPlan[]): string {
+/** `detail`: repeat each error's message (where it was not already shown under its account). */
+export function failedAccountsLine(plans: AccountPlan[], detail = true): string {
   const failed = plans.filter((p) => p.status === 'error');
-  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${failed.map((p) => `${p.account.label} (${p.error!.code}: ${p.error!.message})`).join('; ')}`;
+  const each = failed.map((p) => `${p.account.label} (${p.error!.code}${detail ? `: ${p.error!.message}` : ''})`);
+  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
 }
 
 const verbs = { create: 'created', update: 'updated', delete: 'deleted' } as const;
@@ -201,7 +205,7 @@ export function applySummary(plans: AccountPlan[], s: Style): string {
   const line = `Apply ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}.`;
   lines.push(t.failed || t.skipped ? s.red(line) : s.bold(line));
   if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
-  if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans)));
+  if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
   return lines.join('\n') + '\n';
 }
 
@@ -239,8 +243,10 @@ export function driftText(plans: AccountPlan[], s: Style): string {
   }
   const t = totals(plans);
   const n = t.create + t.update + t.delete;
-  out.push(s.bold(n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete).` : 'No drift.'));
-  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans)));
+  const unchecked = t.failedAccounts ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked` : '';
+  const found = n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)` : unchecked ? 'No drift in the accounts checked' : 'No drift';
+  out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
   return out.join('\n') + '\n';
 }
 
