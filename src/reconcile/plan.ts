@@ -116,6 +116,15 @@ export function planScope(
       if (names.has(name)) continue;
       for (const a of owned.get(name)!) changes.push(del(a, reason, null));
     }
+    // An empty app in an owning scope is valid, but is more often a mistake (a stack left out,
+    // alerts moved to another account) than an intent: say it loudly before apply asks.
+    const undeclared = changes.filter((c) => c.reason === 'undeclared').length;
+    if (mode === 'converge' && declared.length === 0 && undeclared > 0) {
+      warnings.push({
+        scopeKey: scope.key,
+        message: `this scope declares no alerts, so apply deletes all ${undeclared} live alert${undeclared === 1 ? '' : 's'} it owns (ownership "${scope.ownership}"); if that is not intended, declare them, or use Ownership.additive() to only add`,
+      });
+    }
   }
   return { changes, unchanged, warnings };
 }

@@ -37,6 +37,17 @@ describe('planScope', () => {
     expect(plan.unchanged).toBe(1);
   });
 
+  it('warns when a scope that declares nothing would delete every alert it owns', () => {
+    const plan = planScope(scope(), [], [live(1, 'a'), live(2, 'b')]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['delete', 'a'], ['delete', 'b']]);
+    expect(plan.warnings.map((w) => w.message)).toEqual([
+      'this scope declares no alerts, so apply deletes all 2 live alerts it owns (ownership "exclusive"); if that is not intended, declare them, or use Ownership.additive() to only add',
+    ]);
+    expect(planScope(scope(), [declared('a')], [live(1, 'a'), live(2, 'b')]).warnings).toEqual([]);
+    expect(planScope(scope({ ownership: 'additive' }), [], [live(1, 'a')]).warnings).toEqual([]);
+    expect(planScope(scope(), [], []).warnings).toEqual([]);
+  });
+
   it('never diffs read-only server fields', () => {
     const have = [live(1, 'a', { current_status: 'triggered', last_triggered_at: '2025-01-01T00:00:00Z', is_active: false, user_id: 9 })];
     expect(planScope(scope(), [declared('a')], have).changes).toEqual([]);
