@@ -162,6 +162,7 @@ function hclName(s: string, used: Set<string>): string {
 export function exportHcl(input: ExportInput): string {
   const { alerts, skipped } = selectForExport(input);
   const a = input.account;
+  const provider: Attr[] = a.alias ? [['provider', `networkcalc.${a.alias}`]] : [];
   const out: string[] = [
     `# Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export --hcl\`.`,
     '',
@@ -171,12 +172,14 @@ export function exportHcl(input: ExportInput): string {
     '  }',
     '}',
     '',
-    'provider "networkcalc" {',
+    ...hclBlock('provider "networkcalc"', [
+      ...(a.alias ? [['alias', hclString(a.alias)] as Attr] : []),
+      ...(a.baseUrl ? [['base_url', hclString(a.baseUrl)] as Attr] : []),
+      ['token_env', hclString(a.tokenEnv)],
+      ['client_id_env', hclString(a.clientIdEnv)],
+      ['client_secret_env', hclString(a.clientSecretEnv)],
+    ]),
   ];
-  if (a.alias) out.push(`  alias             = ${hclString(a.alias)}`);
-  if (a.baseUrl) out.push(`  base_url          = ${hclString(a.baseUrl)}`);
-  out.push(`  token_env         = ${hclString(a.tokenEnv)}`, `  client_id_env     = ${hclString(a.clientIdEnv)}`, `  client_secret_env = ${hclString(a.clientSecretEnv)}`, '}');
-  const providerRef = a.alias ? `  provider = networkcalc.${a.alias}\n` : '';
   for (const s of skipped) out.push(`# not exported: ${s}`);
   const usedData = new Map<string, string>();
   const dataNames = new Set<string>();
@@ -186,9 +189,7 @@ export function exportHcl(input: ExportInput): string {
     if (!name) {
       name = hclName(t.name!, dataNames);
       usedData.set(key, name);
-      out.push('', `data "networkcalc_${t.kind}" "${name}" {`, `  name = ${hclString(t.name!)}`);
-      if (providerRef) out.push(providerRef.trimEnd());
-      out.push('}');
+      out.push('', ...hclBlock(`data "networkcalc_${t.kind}" "${name}"`, [['name', hclString(t.name!)], ...provider]));
     }
     return `data.networkcalc_${t.kind}.${name}.id`;
   };
@@ -196,15 +197,25 @@ export function exportHcl(input: ExportInput): string {
   for (const e of alerts) {
     const target = e.target.name ? dataRef(e.target) : String(e.target.id);
     const name = hclName(e.alert.name, used);
-    out.push('', `import {`, `  to = networkcalc_alert.${name}`, `  id = "${e.alert.id}"`);
-    if (providerRef) out.push(providerRef.trimEnd());
-    out.push('}', '', `resource "networkcalc_alert" "${name}" {`);
-    if (providerRef) out.push(providerRef.trimEnd());
-    out.push(`  name        = ${hclString(e.alert.name)}`, `  type        = ${hclString(e.alert.type)}`);
-    if (e.alert.subtype !== null) out.push(`  subtype     = ${hclString(e.alert.subtype)}`);
-    out.push(`  filter      = ${hclString(e.alert.filter)}`);
-    if (e.alert.filter_value !== '') out.push(`  filter_value = ${hclString(e.alert.filter_value)}`);
-    out.push(`  target_type = ${hclString(e.alert.target_type)}`, `  target_id   = ${target}`, '}');
+    out.push('', ...hclBlock('import', [['to', `networkcalc_alert.${name}`], ['id', `"${e.alert.id}"`], ...provider]));
+    out.push('', ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
+      ...provider,
+      ['name', hclString(e.alert.name)],
+      ['type', hclString(e.alert.type)],
+      ...(e.alert.subtype !== null ? [['subtype', hclString(e.alert.subtype)] as Attr] : []),
+      ['filter', hclString(e.alert.filter)],
+      ...(e.alert.filter_value !== '' ? [['filter_value', hclString(e.alert.filter_value)] as Attr] : []),
+      ['target_type', hclString(e.alert.target_type)],
+      ['target_id', target],
+    ]));
   }
   return out.join('\n') + '\n';
+}
+
+type Attr = [name: string, value: string];
+
+/** A block with its `=` aligned the way `terraform fmt` aligns them, so the file is fmt-clean. */
+function hclBlock(header: string, attrs: Attr[]): string[] {
+  const width = Math.max(...attrs.map(([k]) => k.length));
+  return [`${header} {`, ...attrs.map(([k, v]) => `  ${k.padEnd(width)} = ${v}`), '}'];
 }
