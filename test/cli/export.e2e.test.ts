@@ -46,7 +46,7 @@ it('export writes a runnable stack; planning it shows no changes', async () => {
 
   const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');
   expect(hcl).toMatch(/import \{\n  to = networkcalc_alert.example_com_a\n  id = "\d+"\n\}/);
-  expect(hcl).toContain('target_id   = data.networkcalc_subdomain.www_example_com.id');
+  expect(hcl).toContain('target_id    = data.networkcalc_subdomain.www_example_com.id');
   expect(hcl).toContain('filter_value = "v=spf1 $${y}"');
 
   // The duplicate is the only difference: exclusive ownership deletes it.

@@ -39,9 +39,9 @@ describe('export', () => {
 
   it('HCL escapes interpolation and adds import blocks', () => {
     const hcl = exportHcl(input([live(5, { name: 'x ${y} %{z}', filter_value: '"q"' })]));
-    expect(hcl).toContain('name        = "x $${y} %%{z}"');
+    expect(hcl).toContain('name         = "x $${y} %%{z}"');
     expect(hcl).toContain('filter_value = "\\"q\\""');
     expect(hcl).toContain('import {\n  to = networkcalc_alert.x_y_z\n  id = "5"\n}');
-    expect(hcl).toContain('target_id   = data.networkcalc_domain.example_com.id');
+    expect(hcl).toContain('target_id    = data.networkcalc_domain.example_com.id');
   });
 });
