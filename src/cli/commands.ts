@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
-  prepare, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
+  COLOR, FORMAT_VERSION, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
+  offlineAccountProblems, prepare, readDesired, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
 import { useColor, type CliIO } from './io';
@@ -48,12 +48,18 @@ export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
   return path.resolve(io.cwd, opts.chdir ?? '.');
 }
 
+/** Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks. */
+async function synthesize(io: CliIO, opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>) {
+  const { stacks } = await loadStacks({
+    cwd: cwdOf(io, opts), app: opts.app, out: opts.out, synth: opts.synth,
+    timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env, stacks: opts.stack,
+  });
+  return stacks;
+}
+
 /** Synthesize, read and validate: everything before the first API call. */
 export async function load(io: CliIO, opts: CommonOptions): Promise<Prepared> {
-  const cwd = cwdOf(io, opts);
-  const { stacks } = await loadStacks({
-    cwd, app: opts.app, out: opts.out, synth: opts.synth, timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env, stacks: opts.stack,
-  });
+  const stacks = await synthesize(io, opts);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
     throw new ConfigError([`no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`]);
@@ -96,6 +102,38 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   else io.stdout.write(planText(plans, 'plan', styleFor(io, opts)));
   if (anyFailed(plans)) return EXIT.ERROR;
   return opts.detailedExitcode && hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
+}
+
+export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseUrl?: string; json?: boolean };
+
+/**
+ * Everything plan checks before its first API call, except credentials: for pull requests
+ * whose pipelines get no secrets. Makes no API call.
+ */
+export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
+  try {
+    const desired = readDesired(await synthesize(io, opts));
+    const problems = [...desired.problems, ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl })];
+    if (problems.length) throw new ConfigError(problems);
+    if (!desired.scopes.length) throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+    const summary = {
+      stacks: new Set(desired.scopes.map((s) => s.stack)).size,
+      providers: desired.scopes.length,
+      alerts: desired.alerts.length,
+      report_triggers: desired.triggers.length,
+    };
+    if (opts.json) io.stdout.write(JSON.stringify({ format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] }, null, 2) + '\n');
+    else {
+      const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+      io.stdout.write(
+        `${styleFor(io, opts).green('The configuration is valid:')} ${n(summary.alerts, 'alert')} and ${n(summary.report_triggers, 'report trigger')} ` +
+          `in ${n(summary.stacks, 'stack')} (${n(summary.providers, 'provider configuration')}). No API call was made.\n`,
+      );
+    }
+    return EXIT.OK;
+  } catch (e) {
+    return reportError(io, 'validate', e, !!opts.json);
+  }
 }
 
 export interface DriftFlags extends CommonOptions {

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { applyCommand, driftCommand, planCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags } from './commands';
+import { applyCommand, driftCommand, planCommand, validateCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags, type ValidateFlags } from './commands';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
@@ -50,6 +50,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .addHelpText('after', EXIT_HELP)
     .action(async (opts: PlanFlags) => {
       code = await planCommand(io, opts);
+    });
+
+  common(program.command('validate'))
+    .description('Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).')
+    .option('--json', 'machine-readable result (format in docs/cli.md)')
+    .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)')
+    .action(async (opts: ValidateFlags) => {
+      code = await validateCommand(io, opts);
     });
 
   common(program.command('apply'))

@@ -60,6 +60,53 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
 }
 
+/** A scope's base URL: --base-url, else the provider's base_url, else NETWORKCALC_BASE_URL, else the default. */
+function scopeBaseUrl(scope: Scope, env: NodeJS.ProcessEnv, override: string | undefined): { baseUrl: string; urlProblem: string | null } {
+  const [raw, source] =
+    override !== undefined ? [override, '--base-url']
+    : scope.baseUrl !== null ? [scope.baseUrl, 'base_url of the provider']
+    : [envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
+  const baseUrl = normalizeBaseUrl(raw);
+  return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
+}
+
+function labelAccounts(accounts: Account[]): void {
+  const used = new Map<string, number>();
+  for (const a of accounts) {
+    let label = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))].join('+');
+    const n = (used.get(label) ?? 0) + 1;
+    used.set(label, n);
+    if (n > 1) label = `${label}#${n}`;
+    a.label = label;
+  }
+}
+
+/**
+ * The checks `ncalc validate` can make without credentials: base URLs, and scopes that
+ * overlap. Without the secrets an account cannot be told by its token, so scopes that read
+ * the same credential variables count as one account: they reach the same account
+ * whatever the variables hold.
+ */
+export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): string[] {
+  const problems: string[] = [];
+  const byKey = new Map<string, Account>();
+  for (const scope of scopes) {
+    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, options.baseUrlOverride);
+    if (urlProblem) {
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
+      continue;
+    }
+    const identity = `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`;
+    const key = `${baseUrl} ${identity}`;
+    if (!byKey.has(key)) byKey.set(key, { key, label: '', baseUrl, identity, credentials: { baseUrl }, scopes: [] });
+    byKey.get(key)!.scopes.push(scope);
+  }
+  const accounts = [...byKey.values()];
+  labelAccounts(accounts);
+  for (const account of accounts) problems.push(...findScopeOverlaps(account, alerts));
+  return problems;
+}
+
 /**
  * Resolves each scope's credentials from the environment and groups scopes by account. An
  * account is its base URL plus its credential identity (a token's hash, or a client id).
@@ -72,12 +119,7 @@ export function resolveAccounts(
   const problems: string[] = [];
   const byKey = new Map<string, Account>();
   for (const scope of scopes) {
-    const [raw, source] =
-      options.baseUrlOverride !== undefined ? [options.baseUrlOverride, '--base-url']
-      : scope.baseUrl !== null ? [scope.baseUrl, 'base_url of the provider']
-      : [envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
-    const baseUrl = normalizeBaseUrl(raw);
-    const urlProblem = baseUrlProblem(baseUrl, source);
+    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, options.baseUrlOverride);
     if (urlProblem) {
       problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
       continue;
@@ -110,15 +152,7 @@ export function resolveAccounts(
     account.scopes.push(scope);
   }
   const accounts = [...byKey.values()];
-  const used = new Map<string, number>();
-  for (const a of accounts) {
-    const aliases = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))];
-    let label = aliases.join('+');
-    const n = (used.get(label) ?? 0) + 1;
-    used.set(label, n);
-    if (n > 1) label = `${label}#${n}`;
-    a.label = label;
-  }
+  labelAccounts(accounts);
   return { accounts, problems };
 }
 

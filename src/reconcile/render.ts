@@ -5,7 +5,7 @@ import type { Change, PlannedTrigger } from './types';
 /** Version of the `--json` document; bump the major part on incompatible changes. */
 export const FORMAT_VERSION = '1.0';
 
-export type Command = 'plan' | 'apply' | 'drift' | 'destroy';
+export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate';
 
 export interface Style {
   green(s: string): string;

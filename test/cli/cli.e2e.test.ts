@@ -17,7 +17,7 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('help', () => {
-  it.each(['plan', 'apply', 'drift', 'destroy', 'export'])('ncalc %s --help', async (cmd) => {
+  it.each(['plan', 'validate', 'apply', 'drift', 'destroy', 'export'])('ncalc %s --help', async (cmd) => {
     const r = await ncalc([cmd, '--help'], { cwd: tmp, env: cliEnv({}) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: ncalc ${cmd} [options]`);
