@@ -83,24 +83,54 @@ function targetLabel(t: PlannedTrigger): string {
   return `${t.targetType} ${t.targetName ?? ''}${t.targetName ? ' ' : ''}(id ${t.targetId})`;
 }
 
-function alertLines(spec: AlertSpec, indent: string): string[] {
-  const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
-  return SPEC_FIELDS.filter((f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''))
-    .map((f) => `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}`);
+/**
+ * Names of the domains and subdomains an account's plan knows, keyed `domain:1`: from the
+ * domains list (when names were resolved) and from the live alerts' target details. Used
+ * only to annotate target ids; no call is made for it.
+ */
+export function targetNames(p: Pick<AccountPlan, 'domains' | 'live'>): TargetNames {
+  const names = new Map<string, string>();
+  for (const d of p.domains ?? []) {
+    names.set(`domain:${d.id}`, d.domain);
+    for (const sub of d.subdomains) names.set(`subdomain:${sub.id}`, sub.subdomain);
+  }
+  for (const a of p.live) {
+    const detail = a.target_subdomain ?? a.target_domain;
+    const name = detail && [detail.subdomain, detail.domain, detail.name].find((n): n is string => typeof n === 'string' && n !== '');
+    if (name && !names.has(`${a.target_type}:${a.target_id}`)) names.set(`${a.target_type}:${a.target_id}`, name);
+  }
+  return names;
 }
 
-/** One change, terraform-style. */
-export function changeLines(c: Change, s: Style, verbose = true, comment?: string): string[] {
+export type TargetNames = ReadonlyMap<string, string>;
+
+/** `# www.example.com` after a target id, when its name is known. */
+function targetNote(spec: AlertSpec | null, names: TargetNames | undefined): string | undefined {
+  return spec ? names?.get(`${spec.target_type}:${spec.target_id}`) : undefined;
+}
+
+function alertLines(spec: AlertSpec, indent: string, names?: TargetNames): string[] {
+  const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
+  const note = targetNote(spec, names);
+  return SPEC_FIELDS.filter((f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''))
+    .map((f) => `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}${f === 'target_id' && note ? `  # ${note}` : ''}`);
+}
+
+/** One change, terraform-style. `names` annotates target ids with their domain names. */
+export function changeLines(c: Change, s: Style, verbose = true, comment?: string, names?: TargetNames): string[] {
   const where = c.path ? ` (${c.path})` : '';
   const idText = c.id !== null ? ` id ${c.id}` : '';
   switch (c.action) {
     case 'create':
-      return [s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''), ...(verbose ? alertLines(c.after!, '      ').map(s.green) : [])];
+      return [s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''), ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : [])];
     case 'update': {
       const width = Math.max(...c.fields.map((f) => f.field.length));
+      const before = targetNote(c.before, names);
+      const after = targetNote(c.after, names);
+      const note = (field: string) => (field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '');
       return [
         s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
-        ...c.fields.map((f) => s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`)),
+        ...c.fields.map((f) => s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) + note(f.field)),
       ];
     }
     case 'delete':
@@ -127,7 +157,8 @@ export function planText(plans: AccountPlan[], command: Command, s: Style): stri
     }
     for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
-    for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy'));
+    const names = targetNames(p);
+    for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
     if (p.triggers.length) {
       out.push('  Report triggers apply will run:');
       for (const t of p.triggers) {
@@ -236,9 +267,8 @@ export function driftText(plans: AccountPlan[], s: Style): string {
     }
     for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
     if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
-    for (const c of p.changes) {
-      out.push(...changeLines(c, s, false, driftWords[driftKind(c)]));
-    }
+    const names = targetNames(p);
+    for (const c of p.changes) out.push(...changeLines(c, s, false, driftWords[driftKind(c)], names));
     out.push('');
   }
   const t = totals(plans);
