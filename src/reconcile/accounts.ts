@@ -70,7 +70,28 @@ function scopeBaseUrl(scope: Scope, env: NodeJS.ProcessEnv, override: string | u
   return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
 }
 
-function labelAccounts(accounts: Account[]): void {
+type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentials: Credentials } | { problem: string };
+
+/**
+ * Groups scopes into accounts: an account is a base URL plus a credential identity, found
+ * by `identify`. Scopes it cannot place are listed as problems, each naming its stack.
+ */
+function groupScopes(scopes: Scope[], env: NodeJS.ProcessEnv, baseUrlOverride: string | undefined, identify: Identify): AccountResolution {
+  const problems: string[] = [];
+  const byKey = new Map<string, Account>();
+  for (const scope of scopes) {
+    const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
+    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, baseUrlOverride);
+    const found = urlProblem ? { problem: urlProblem } : identify(scope, baseUrl);
+    if ('problem' in found) {
+      problems.push(`${where}: ${found.problem}`);
+      continue;
+    }
+    const key = `${baseUrl} ${found.identity}`;
+    if (!byKey.has(key)) byKey.set(key, { key, label: '', baseUrl, identity: found.identity, credentials: found.credentials, scopes: [] });
+    byKey.get(key)!.scopes.push(scope);
+  }
+  const accounts = [...byKey.values()];
   const used = new Map<string, number>();
   for (const a of accounts) {
     let label = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))].join('+');
@@ -79,6 +100,7 @@ function labelAccounts(accounts: Account[]): void {
     if (n > 1) label = `${label}#${n}`;
     a.label = label;
   }
+  return { accounts, problems };
 }
 
 /**
@@ -88,21 +110,10 @@ function labelAccounts(accounts: Account[]): void {
  * whatever the variables hold.
  */
 export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): string[] {
-  const problems: string[] = [];
-  const byKey = new Map<string, Account>();
-  for (const scope of scopes) {
-    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, options.baseUrlOverride);
-    if (urlProblem) {
-      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
-      continue;
-    }
-    const identity = `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`;
-    const key = `${baseUrl} ${identity}`;
-    if (!byKey.has(key)) byKey.set(key, { key, label: '', baseUrl, identity, credentials: { baseUrl }, scopes: [] });
-    byKey.get(key)!.scopes.push(scope);
-  }
-  const accounts = [...byKey.values()];
-  labelAccounts(accounts);
+  const { accounts, problems } = groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => ({
+    identity: `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`,
+    credentials: { baseUrl },
+  }));
   for (const account of accounts) problems.push(...findScopeOverlaps(account, alerts));
   return problems;
 }
@@ -111,49 +122,23 @@ export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[],
  * Resolves each scope's credentials from the environment and groups scopes by account. An
  * account is its base URL plus its credential identity (a token's hash, or a client id).
  */
-export function resolveAccounts(
-  scopes: Scope[],
-  env: NodeJS.ProcessEnv,
-  options: { baseUrlOverride?: string } = {},
-): AccountResolution {
-  const problems: string[] = [];
-  const byKey = new Map<string, Account>();
-  for (const scope of scopes) {
-    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, options.baseUrlOverride);
-    if (urlProblem) {
-      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
-      continue;
-    }
+export function resolveAccounts(scopes: Scope[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): AccountResolution {
+  return groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => {
     const token = envValue(env, scope.tokenEnv);
     const clientId = envValue(env, scope.clientIdEnv);
     const clientSecret = envValue(env, scope.clientSecretEnv);
-    let identity: string;
     const credentials: Credentials = { baseUrl };
     if (scope.maxRetries !== null) credentials.maxAttempts = Math.max(1, Math.floor(scope.maxRetries));
     if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
     if (token) {
-      identity = `token ${tokenFingerprint(token)}`;
       credentials.token = token;
       if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
-    } else if (clientId && clientSecret) {
-      identity = `client ${clientId}`;
-      Object.assign(credentials, { clientId, clientSecret });
-    } else {
-      const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
-      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}`);
-      continue;
+      return { identity: `token ${tokenFingerprint(token)}`, credentials };
     }
-    const key = `${baseUrl} ${identity}`;
-    let account = byKey.get(key);
-    if (!account) {
-      account = { key, label: '', baseUrl, identity, credentials, scopes: [] };
-      byKey.set(key, account);
-    }
-    account.scopes.push(scope);
-  }
-  const accounts = [...byKey.values()];
-  labelAccounts(accounts);
-  return { accounts, problems };
+    if (clientId && clientSecret) return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
+    const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
+    return { problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}` };
+  });
 }
 
 function describe(scope: Scope): string {
