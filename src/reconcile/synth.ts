@@ -51,12 +51,38 @@ export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
 }
 
 /** Names of environment variables whose values are secrets, whatever the app calls them. */
-const SECRET_NAME = /TOKEN|SECRET|PASSW|PRIVATE|API_?KEY|CREDENTIAL/i;
+const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
 
-/** Masks the values of secret-looking environment variables in text from the app. */
-export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv): string {
+/**
+ * The credential variables the stacks of an earlier synth name (token_env,
+ * client_secret_env, …): when the app fails now, its new output cannot tell us, but these
+ * are the names a user chose for their secrets. Best effort; nothing if unreadable.
+ */
+function namedSecretVariables(outdir: string): string[] {
+  const names: string[] = [];
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(outdir, 'manifest.json'), 'utf8')) as Manifest;
+    for (const [name, entry] of Object.entries(manifest.stacks ?? {})) {
+      const file = path.join(outdir, entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json'));
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { provider?: { networkcalc?: Array<Record<string, unknown>> } };
+      for (const p of json.provider?.networkcalc ?? []) {
+        for (const key of ['token_env', 'client_id_env', 'client_secret_env']) if (typeof p[key] === 'string') names.push(p[key] as string);
+      }
+    }
+  } catch {
+    // No earlier output, or not ours: the name pattern alone applies.
+  }
+  return names;
+}
+
+/**
+ * Masks, in text from the app, the values of environment variables that hold secrets: those
+ * whose names look like it, the NETWORKCALC_* ones, and those named in `alsoNames`.
+ */
+export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames: readonly string[] = []): string {
+  const named = new Set(alsoNames);
   const secrets = Object.entries(env)
-    .filter(([k, v]) => SECRET_NAME.test(k) && v !== undefined && v.trim().length >= 4)
+    .filter(([k, v]) => (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) && k !== 'NETWORKCALC_BASE_URL' && v !== undefined && v.trim().length >= 4)
     .map(([, v]) => v!.trim())
     .sort((a, b) => b.length - a.length);
   let out = text;
@@ -71,8 +97,29 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
   childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
   const context = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
+  const secretNames = namedSecretVariables(outdir);
   await new Promise<void>((resolve, reject) => {
+    // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
     const child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup();
+      reject(new ConfigError([`synth: interrupted (${signal}); the app was stopped and nothing was changed`]));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const done = () => {
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
     // Kept generously and cut only after masking, so a cut never leaves part of a secret.
     let output = '';
     const keep = (chunk: Buffer) => {
@@ -81,24 +128,19 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const timer = setTimeout(() => {
-      // The shell's children too: kill the process group.
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      killGroup();
       reject(new ConfigError([`synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`]));
     }, timeoutMs);
     child.on('error', (e) => {
-      clearTimeout(timer);
+      done();
       reject(new ConfigError([`synth: could not run "${command}": ${e.message}`]));
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      done();
       if (code === 0) resolve();
       else {
-        const tail = redactEnvSecrets(output, env).slice(-8000).trim();
-        reject(new ConfigError([redactEnvSecrets(`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`, env)]));
+        const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
+        reject(new ConfigError([redactEnvSecrets(`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`, env, secretNames)]));
       }
     });
   });

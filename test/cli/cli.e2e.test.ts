@@ -145,6 +145,52 @@ describe('synthesis', () => {
     }
   });
 
+  it('a failing app does not get a secret printed from a variable only the app names (token_env of an earlier synth)', async () => {
+    // GIVEN an app synthesized once, whose account reads its token from PROD_NC
+    const a = new FixtureApp({ main: stack({ provider: { token_env: 'PROD_NC' }, alerts: { A: alert({ name: 'a' }) } }) });
+    try {
+      expect((await ncalc(['validate'], { cwd: a.dir, env: cliEnv({}) })).code).toBe(0);
+      // WHEN it fails now, printing that variable
+      const r = await ncalc(['plan', '--app', 'node -e "console.error(\'cannot connect with \' + process.env.PROD_NC); process.exit(2)"'], {
+        cwd: a.dir,
+        env: cliEnv({ PROD_NC: 'plain-name-hunter3' }),
+      });
+      // THEN its value is masked
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('cannot connect with [redacted]');
+      expect(r.stdout + r.stderr).not.toContain('hunter3');
+    } finally {
+      a.remove();
+    }
+  });
+
+  it('Ctrl-C during synth stops the app and everything it started, then exits 1 (real process)', async () => {
+    const marker = `ncalc-synth-marker-${process.pid}-${Date.now()}`;
+    // A shell that starts a long-lived child: both must be gone afterwards.
+    writeFileSync(path.join(tmp, 'cdktf.json'), JSON.stringify({ app: `node -e "setTimeout(() => {}, 60000)" ${marker} & wait` }));
+    const child = spawn(process.execPath, [CLI, 'plan'], { cwd: tmp, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => l.includes(marker) && !l.includes('ps -eo'));
+    const deadline = Date.now() + 10_000;
+    while (!running()) {
+      if (Date.now() > deadline) throw new Error('the app did not start within 10 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('ncalc did not exit within 10 s of SIGINT')), 10_000);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('synth: interrupted (SIGINT); the app was stopped and nothing was changed');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(running()).toBe(false);
+  });
+
   it('no cdktf.json, unknown stack: say what to do', async () => {
     let r = await ncalc(['plan'], { cwd: tmp, env: cliEnv({}) });
     expect(r.stderr).toContain('no cdktf.json in');
