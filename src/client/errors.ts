@@ -137,7 +137,7 @@ export function adviceFor(code: NetworkCalcErrorCode): string {
     case 'NOT_FOUND':
       return 'it does not exist (it may have been deleted outside this tool); list again and use a current id';
     case 'INVALID_BODY':
-      return 'the server rejected a field; type, subtype and filter must be one of the documented combinations';
+      return 'the server rejected a field: type, subtype and filter must be one of the documented combinations, and target_id a domain or subdomain of this account';
     case 'MISSING_VALUES':
       return 'a required field was missing from the request; give name, type, filter, filter_value, target_type and target_id';
     case 'MISSING_HEADER':

@@ -227,13 +227,13 @@ export function applyTotals(plans: AccountPlan[]): ApplyTotals {
   return t;
 }
 
-export function applySummary(plans: AccountPlan[], s: Style): string {
+export function applySummary(plans: AccountPlan[], s: Style, command: 'apply' | 'destroy' = 'apply'): string {
   const t = applyTotals(plans);
   const lines: string[] = [];
   const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
   const skipped = t.skipped ? `, ${t.skipped} not started` : '';
   const outcome = t.skipped ? 'interrupted' : t.failed || t.failedReports ? 'finished with errors' : 'complete';
-  const line = `Apply ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}.`;
+  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}.`;
   lines.push(t.failed || t.skipped ? s.red(line) : s.bold(line));
   if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
   if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
@@ -288,7 +288,14 @@ export function driftMarkdown(plans: AccountPlan[]): string {
   const n = t.create + t.update + t.delete;
   const out: string[] = ['## NetworkCalc alert drift', ''];
   if (t.failedAccounts) out.push(`❌ ${md(failedAccountsLine(plans))}`, '');
-  out.push(n ? `⚠️ **${n} difference${n === 1 ? '' : 's'}** between the code and the live alerts.` : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`, '');
+  // Never a green headline over an account that could not be checked.
+  const checked = t.failedAccounts ? ' in the accounts checked' : '';
+  const headline = n
+    ? `⚠️ **${n} difference${n === 1 ? '' : 's'}** between the code and the live alerts${checked}.`
+    : t.failedAccounts
+      ? `❌ **Not fully checked**: no drift in the accounts checked (${t.unchanged} alert${t.unchanged === 1 ? '' : 's'}), ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked.`
+      : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`;
+  out.push(headline, '');
   for (const p of plans) {
     out.push(`### Account ${code(p.account.label)}`, '', `${md(p.account.baseUrl)} · ${md(scopeText(p).join('; '))}`, '');
     if (p.status === 'error') {

@@ -1,5 +1,5 @@
 import type { AlertSpec, LiveAlert } from '../../src/model';
-import { PLAIN, changeLines, targetNames } from '../../src/reconcile';
+import { PLAIN, applySummary, changeLines, driftMarkdown, targetNames } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
 
 const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
@@ -43,5 +43,32 @@ describe('target names in plan output', () => {
   it('prints ids alone when no name is known', () => {
     const create = { action: 'create', name: 'a', id: null, path: null, after: spec({ target_id: 77 }), before: null, fields: [] } as unknown as Change;
     expect(changeLines(create, PLAIN, true, undefined, names)).toContain('      target_id:    77');
+  });
+});
+
+describe('summaries', () => {
+  const account = (label: string) => ({
+    key: label, label, baseUrl: 'http://127.0.0.1:1', identity: 'token sha256:00000000', credentials: { baseUrl: 'http://127.0.0.1:1' },
+    scopes: [{ key: `${label}/networkcalc`, stack: label, providerKey: 'networkcalc', ownership: 'exclusive', prefix: null }],
+  });
+  const inSync = { account: account('good'), status: 'ok', error: null, changes: [], unchanged: 3, warnings: [], triggers: [], live: [], domains: null };
+  const failed = {
+    ...inSync, account: account('bad'), status: 'error', unchanged: 0,
+    error: { code: 'NOT_AUTHORIZED', message: 'listAlerts failed: NOT_AUTHORIZED (HTTP 401)' },
+  };
+
+  it('the markdown drift headline is never green while an account could not be checked', () => {
+    const text = driftMarkdown([inSync, failed] as never);
+    expect(text).not.toContain('✅');
+    expect(text).toContain('❌ **Not fully checked**: no drift in the accounts checked (3 alerts), 1 account not checked.');
+    expect(driftMarkdown([inSync] as never)).toContain('✅ **In sync**: 3 alerts match the code.');
+  });
+
+  it('destroy says destroy', () => {
+    const deleted = {
+      ...inSync, changes: [{ action: 'delete', name: 'a', id: 1 }], results: [{ status: 'ok', id: 1 }],
+    };
+    expect(applySummary([deleted] as never, PLAIN, 'destroy')).toContain('Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.');
+    expect(applySummary([deleted] as never, PLAIN)).toContain('Apply complete:');
   });
 });
