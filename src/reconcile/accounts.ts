@@ -141,22 +141,29 @@ export function resolveAccounts(scopes: Scope[], env: NodeJS.ProcessEnv, options
   });
 }
 
-function describe(scope: Scope): string {
+/** `stack teamA (provider networkcalc, prefix "team-a-")`. */
+export function describeScope(scope: Scope): string {
   const mode = scope.ownership === 'prefix' ? `prefix ${JSON.stringify(scope.prefix)}` : scope.ownership;
   return `stack ${scope.stack} (provider ${scope.providerKey}, ${mode})`;
 }
 
+/** Two scopes that claim a common alert name, and why. */
+export interface ScopeOverlap {
+  a: Scope;
+  b: Scope;
+  why: string;
+}
+
 /**
- * Two scopes of one account must not claim the same alert name, or one would delete or
- * rewrite what the other declares. exclusive claims every name, prefix the names starting
- * with its prefix, additive only the names it declares.
+ * The pairs of scopes that claim a common alert name, as if they were scopes of one account:
+ * exclusive claims every name, prefix the names starting with its prefix, additive only the
+ * names it declares.
  */
-export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): string[] {
-  const problems: string[] = [];
+export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): ScopeOverlap[] {
+  const overlaps: ScopeOverlap[] = [];
   const names = (s: Scope) => alerts.filter((a) => a.scopeKey === s.key).map((a) => a.spec.name);
   const claims = (s: Scope, name: string) =>
     s.ownership === 'exclusive' || (s.ownership === 'prefix' && name.startsWith(s.prefix ?? '')) || (s.ownership === 'additive' && names(s).includes(name));
-  const { scopes } = account;
   for (let i = 0; i < scopes.length; i++) {
     for (let j = i + 1; j < scopes.length; j++) {
       const a = scopes[i];
@@ -172,12 +179,19 @@ export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): st
         const shared = [...new Set([...names(a), ...names(b)])].filter((n) => claims(a, n) && claims(b, n));
         if (shared.length) why = `both claim ${shared.map((n) => JSON.stringify(n)).join(', ')}`;
       }
-      if (why) {
-        problems.push(
-          `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describe(a)} and ${describe(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
-        );
-      }
+      if (why) overlaps.push({ a, b, why });
     }
   }
-  return problems;
+  return overlaps;
+}
+
+/**
+ * Two scopes of one account must not claim the same alert name, or one would delete or
+ * rewrite what the other declares.
+ */
+export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): string[] {
+  return overlappingScopes(account.scopes, alerts).map(
+    ({ a, b, why }) =>
+      `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describeScope(a)} and ${describeScope(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
+  );
 }

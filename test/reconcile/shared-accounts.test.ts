@@ -1,0 +1,64 @@
+import type { LiveAlert } from '../../src/model';
+import type { Account } from '../../src/reconcile/accounts';
+import { guardSharedAccounts, sharedAccounts, type AccountPlan } from '../../src/reconcile/engine';
+import type { Change, DeclaredAlert, Scope } from '../../src/reconcile/types';
+
+const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
+  key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
+  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
+});
+
+const live = (id: number, userId: number | null): LiveAlert => ({
+  name: `alert ${id}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
+  id, user_id: userId, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
+  target_domain: { id: 1, domain: 'example.com' }, target_subdomain: null,
+});
+
+function planned(label: string, userIds: Array<number | null>, over: { baseUrl?: string; scope?: Partial<Scope> } = {}): AccountPlan {
+  const baseUrl = over.baseUrl ?? 'https://networkcalc.com';
+  const account: Account = { key: `${baseUrl} ${label}`, label, baseUrl, identity: `token ${label}`, credentials: { baseUrl }, scopes: [scope(label, over.scope)] };
+  const change = { action: 'delete', name: 'x' } as unknown as Change;
+  return {
+    account, status: 'ok', error: null, changes: [change], unchanged: 1, warnings: [], triggers: [], api: null,
+    live: userIds.map((u, i) => live(i + 1, u)), domains: null,
+  };
+}
+
+const labels = (plans: AccountPlan[]) => sharedAccounts(plans).map((g) => [g.plans.map((p) => p.account.label), g.userIds]);
+
+describe('sharedAccounts', () => {
+  it('groups accounts on one base URL whose live alerts share a user, transitively', () => {
+    const plans = [planned('a', [1, 2]), planned('b', [2, 3]), planned('c', [3]), planned('d', [4]), planned('e', [])];
+    expect(labels(plans)).toEqual([[['a', 'b', 'c'], [2, 3]]]);
+  });
+
+  it('does not group across base URLs, nor on alerts without a user', () => {
+    const plans = [planned('a', [1, null]), planned('b', [1], { baseUrl: 'http://127.0.0.1:1' }), planned('c', [null])];
+    expect(labels(plans)).toEqual([]);
+  });
+});
+
+describe('guardSharedAccounts', () => {
+  const declared = (stack: string, name: string): DeclaredAlert => ({
+    stack, logicalId: 'A', path: `${stack}/A`, scopeKey: `${stack}/networkcalc`,
+    spec: { name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 }, target: { kind: 'id', id: 1 },
+  });
+
+  it('fails every account of a group whose scopes overlap, and leaves the others', () => {
+    const plans = [planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }), planned('b', [7]), planned('c', [8])];
+    guardSharedAccounts(plans, [declared('a', 'a-www')]);
+    expect(plans.map((p) => [p.status, p.changes.length, p.unchanged])).toEqual([['error', 0, 0], ['error', 0, 0], ['ok', 1, 1]]);
+    expect(plans[0].error).toEqual(plans[1].error);
+    expect(plans[0].error!.code).toBe('CONFIG_ERROR');
+    expect(plans[0].error!.message).toContain('the provider configurations of stacks a, b reach the same NetworkCalc account (user 7) with different credentials');
+  });
+
+  it('keeps a group whose scopes are disjoint', () => {
+    const plans = [
+      planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }),
+      planned('b', [7], { scope: { ownership: 'additive' } }),
+    ];
+    guardSharedAccounts(plans, [declared('a', 'a-www'), declared('b', 'b-www')]);
+    expect(plans.map((p) => p.status)).toEqual(['ok', 'ok']);
+  });
+});
