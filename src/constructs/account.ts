@@ -3,6 +3,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
+import { terraformLiteral } from './terraform-string';
 import { ensureValidateFirst } from './validation';
 
 /** Names of the environment variables read when an account names none. */
@@ -125,14 +126,15 @@ export class NetworkcalcAccount extends Construct {
     this.baseUrl = props.baseUrl;
 
     // Defaults are written out so that the JSON alone says where credentials come from.
+    // Values are literal text, escaped for Terraform's template syntax.
     this.provider = new NetworkcalcProvider(this, 'Resource', {
       alias: this.alias,
-      baseUrl: this.baseUrl,
-      tokenEnv: this.tokenEnv,
-      clientIdEnv: this.clientIdEnv,
-      clientSecretEnv: this.clientSecretEnv,
+      baseUrl: terraformLiteral(this.baseUrl),
+      tokenEnv: terraformLiteral(this.tokenEnv),
+      clientIdEnv: terraformLiteral(this.clientIdEnv),
+      clientSecretEnv: terraformLiteral(this.clientSecretEnv),
       ownership: this.ownership.mode,
-      ownershipPrefix: this.ownership.mode === 'prefix' ? this.ownership.prefix : undefined,
+      ownershipPrefix: this.ownership.mode === 'prefix' ? terraformLiteral(this.ownership.prefix) : undefined,
     });
 
     this.node.addValidation({ validate: () => this.validateAccount() });

@@ -5,6 +5,7 @@ import { canonicalizeAlert, parseAlert } from '../model/canonical';
 import { filterValueKind } from '../model/matrix';
 import { NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
+import { terraformLiteral } from './terraform-string';
 import { ensureValidateFirst } from './validation';
 
 /** An alert, declared here or imported by id. */
@@ -110,12 +111,13 @@ export class Alert extends AlertBase {
     const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && canonical.filter_value === '';
     this.alertName = canonical.name as string;
 
+    // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
     const resource = new AlertResource(this, 'Resource', {
-      name: canonical.name as string,
+      name: terraformLiteral(canonical.name as string),
       type: canonical.type as string,
       subtype: (canonical.subtype ?? undefined) as string | undefined,
       filter: canonical.filter as string,
-      filterValue: dropValue ? undefined : (canonical.filter_value as string),
+      filterValue: dropValue ? undefined : terraformLiteral(canonical.filter_value as string),
       targetType: canonical.target_type as string,
       targetId: (targetIdDeferred ? 0 : canonical.target_id) as number,
       provider: account?.alias ? account._provider : undefined,

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { DataNetworkcalcDomain } from '../gen/providers/networkcalc/data-networkcalc-domain';
 import { DataNetworkcalcSubdomain } from '../gen/providers/networkcalc/data-networkcalc-subdomain';
 import type { TerraformProvider } from 'cdktf';
+import { terraformLiteral } from './terraform-string';
 
 /** Problems with a domain or subdomain name, as sentences; empty when it is usable. */
 export function domainNameProblems(what: 'domain' | 'subdomain', name: unknown): string[] {
@@ -34,7 +35,7 @@ export class DomainLookup extends Construct {
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
     super(scope, id);
     this.domainName = name;
-    const resource = new DataNetworkcalcDomain(this, 'Resource', { name, provider });
+    const resource = new DataNetworkcalcDomain(this, 'Resource', { name: terraformLiteral(name), provider });
     this.domainId = resource.id;
   }
 }
@@ -53,7 +54,7 @@ export class SubdomainLookup extends Construct {
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
     super(scope, id);
     this.subdomainName = name;
-    const resource = new DataNetworkcalcSubdomain(this, 'Resource', { name, provider });
+    const resource = new DataNetworkcalcSubdomain(this, 'Resource', { name: terraformLiteral(name), provider });
     this.subdomainId = resource.id;
   }
 }

@@ -4,6 +4,7 @@ import { ReportTrigger as ReportTriggerResource } from '../gen/providers/network
 import { NetworkcalcAccount, resolveAccount } from './account';
 import type { AccountOptions } from './alert';
 import type { AlertTarget } from './target';
+import { terraformLiteral } from './terraform-string';
 import { ensureValidateFirst } from './validation';
 
 /** Props of a {@link ReportTrigger}. */
@@ -59,7 +60,7 @@ export class ReportTrigger extends Construct {
     const resource = new ReportTriggerResource(this, 'Resource', {
       domainId: isSubdomain ? undefined : targetId,
       subdomainId: isSubdomain ? targetId : undefined,
-      triggers: props.triggers ?? { always: Fn.timestamp() },
+      triggers: props.triggers ? mapValues(props.triggers, terraformLiteral) : { always: Fn.timestamp() },
       provider: account?.alias ? account._provider : undefined,
     });
     this.reportUrl = resource.reportUrl;
@@ -85,4 +86,8 @@ export class ReportTrigger extends Construct {
       },
     });
   }
+}
+
+function mapValues<T>(record: Readonly<Record<string, T>>, f: (v: T) => T): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
 }

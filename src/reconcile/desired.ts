@@ -33,22 +33,61 @@ function constructPath(body: Json, stack: string, logicalId: string): string {
   return p ? p.replace(/\/Resource$/, '') : `${stack}/${logicalId}`;
 }
 
+/**
+ * Terraform reads every string of the JSON as a template: a lone `${` / `%{` starts an
+ * interpolation / directive, which ncalc cannot evaluate; `$${` / `%%{` are the literal `${` / `%{`
+ * (a run of n sigils before `{` reads as n - 1). References are recognised before this.
+ */
+const TEMPLATE = /(^|[^$])\$\{|(^|[^%])%\{/;
+
+/** Whether a string of the JSON holds a Terraform interpolation or directive. */
+export function holdsTemplate(v: string): boolean {
+  return TEMPLATE.test(v);
+}
+
+/** A literal string of the JSON as Terraform reads it: `$${` → `${`, `%%{` → `%{`. */
+export function unescapeTemplate(v: string): string {
+  return v.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
+}
+
+const templateProblem = (where: string, field: string, v: string) =>
+  `${where}: ${field} ${JSON.stringify(v)} holds a Terraform template ("\${" or "%{"), which ncalc cannot evaluate; give a literal value, writing a literal "\${" as "$\${" and "%{" as "%%{"`;
+
+/**
+ * The string attributes of a body as Terraform reads them: literal strings unescaped; a
+ * string holding a template is reported and left as it is.
+ */
+function literalStrings(body: Json, fields: readonly string[], where: string, problems: string[]): Json {
+  const out: Json = { ...body };
+  for (const f of fields) {
+    const v = body[f];
+    if (typeof v !== 'string') continue;
+    if (holdsTemplate(v)) problems.push(templateProblem(where, f, v));
+    else out[f] = unescapeTemplate(v);
+  }
+  return out;
+}
+
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
+
+const PROVIDER_STRINGS = ['base_url', 'token_env', 'client_id_env', 'client_secret_env', 'ownership', 'ownership_prefix'] as const;
+const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
 
 function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
   const raw = isObject(json.provider) ? json.provider.networkcalc : undefined;
   const list: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const scopes: Scope[] = [];
-  for (const entry of list) {
-    if (!isObject(entry)) {
-      problems.push(`stack ${stack}: provider.networkcalc holds a ${typeof entry}, expected an object`);
+  for (const item of list) {
+    if (!isObject(item)) {
+      problems.push(`stack ${stack}: provider.networkcalc holds a ${typeof item}, expected an object`);
       continue;
     }
-    const alias = str(entry.alias);
+    const alias = str(item.alias);
     const providerKey = alias ? `networkcalc.${alias}` : 'networkcalc';
     const where = `stack ${stack}, provider ${providerKey}`;
+    const entry = literalStrings(item, PROVIDER_STRINGS, where, problems);
     for (const secret of ['token', 'client_secret'] as const) {
       if (entry[secret] !== undefined) {
         problems.push(`${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`);
@@ -161,7 +200,12 @@ export function readDesired(stacks: StackDocument[]): Desired {
             problems.push(`${where}: ${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`);
             return null;
           }
-          const name = str(data.name);
+          const rawName = str(data.name);
+          if (rawName && holdsTemplate(rawName)) {
+            problems.push(templateProblem(where, `the name of data.${m[1]}.${m[2]}`, rawName));
+            return null;
+          }
+          const name = rawName && unescapeTemplate(rawName);
           if (!name) {
             problems.push(`${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`);
             return null;
@@ -178,8 +222,11 @@ export function readDesired(stacks: StackDocument[]): Desired {
       const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
       const scopeKey = scopeOf(where, body.provider);
       const target = readTarget(where, body.target_id, 'target_id');
+      const before = problems.length;
+      const literal = literalStrings(body, ALERT_STRINGS, where, problems);
+      if (problems.length > before) continue;
       // A name target validates with a stand-in id; the real one comes from the Domains API.
-      const result = parseAlert({ ...body, target_id: target?.kind === 'id' ? target.id : 1 });
+      const result = parseAlert({ ...literal, target_id: target?.kind === 'id' ? target.id : 1 });
       if (!result.ok) {
         for (const p of result.problems) problems.push(`${where}: ${p.message}`);
         continue;
@@ -211,8 +258,10 @@ export function readDesired(stacks: StackDocument[]): Desired {
         continue;
       }
       const map: Record<string, string> = {};
-      if (isObject(body.triggers)) for (const [k, v] of Object.entries(body.triggers)) map[k] = String(v);
-      else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
+      // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
+      if (isObject(body.triggers)) {
+        for (const [k, v] of Object.entries(body.triggers)) map[k] = typeof v === 'string' && !holdsTemplate(v) ? unescapeTemplate(v) : String(v);
+      } else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
       if (!scopeKey || !target) continue;
       triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }

@@ -1,0 +1,31 @@
+import { Token } from 'cdktf';
+
+/**
+ * Terraform reads every string of the JSON configuration as a template: `${` starts an
+ * interpolation and `%{` a directive, and the literal sequences are written `$${` and `%%{`.
+ * A run of n `$` (or `%`) before `{` reads back as n - 1 of them, so doubling the last sigil of
+ * every `${` / `%{` round-trips any text.
+ */
+export function escapeTemplateText(text: string): string {
+  return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+}
+
+/** A cdktf string token as embedded in a string, e.g. `${TfToken[TOKEN.12]}`. */
+const STRING_TOKEN = /\$\{TfToken\[[a-zA-Z0-9:._-]+\]\}/g;
+
+/**
+ * A user-given string as it must appear in the synthesized JSON: its literal text escaped
+ * for Terraform's template syntax, the cdktf tokens it embeds (references resolved at synth)
+ * passed through unchanged. Non-strings are returned as they are.
+ */
+export function terraformLiteral<T>(value: T): T {
+  if (typeof value !== 'string') return value;
+  if (!Token.isUnresolved(value)) return escapeTemplateText(value) as T;
+  let out = '';
+  let last = 0;
+  for (const m of value.matchAll(STRING_TOKEN)) {
+    out += escapeTemplateText(value.slice(last, m.index)) + m[0];
+    last = (m.index ?? 0) + m[0].length;
+  }
+  return (out + escapeTemplateText(value.slice(last))) as T;
+}
