@@ -72,8 +72,6 @@ export function registerEmulatorCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(describe(emulator, running, seed, opts) + '\n');
-
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) process.exit(1); // a second signal: do not wait any longer
@@ -89,5 +87,8 @@ export function registerEmulatorCommand(program: Command): void {
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // Announced only once a signal can stop it cleanly: whoever waits for this line may
+      // send SIGTERM at once.
+      process.stdout.write(describe(emulator, running, seed, opts) + '\n');
     });
 }
