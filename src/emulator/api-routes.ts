@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SPEC_FIELDS, validateAlert, type Problem } from '../model';
-import type { EmulatorCore } from './core';
+import { keepNewest, type EmulatorCore } from './core';
 import { ApiError, type ErrorCode, type RouteGroup } from './errors';
 import {
   alertView,
@@ -262,6 +262,8 @@ export function registerApiRoutes(app: FastifyInstance, core: EmulatorCore): voi
     account.reports.push({
       id: reportId, kind, domain_id: domain.id, subdomain_id: subdomain?.id ?? null, created_at: generatedAt, content,
     });
+    // Each report is a full snapshot and every commit writes the whole state: keep the newest.
+    account.reports = keepNewest(account.reports, core.reportsPerAccount);
     store.commit();
     // domain_id is a quoted string, as in the reference's sample responses (2.1).
     const out: Record<string, unknown> = { status: 'OK', domain_id: String(domain.id) };

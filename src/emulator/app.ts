@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { dropConnection, registerApiRoutes, sleep, type RouteConfig } from './api-routes';
 import { registerControlRoutes } from './control-routes';
-import { EmulatorCore } from './core';
+import { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
 import { ApiError, BAD_BODY_CODE, ERROR_TABLE } from './errors';
 import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
 import { Store } from './state';
@@ -20,6 +20,8 @@ export interface BuildEmulatorOptions {
   logger?: boolean;
   /** Seed of the generator behind fault rates, for reproducible runs. Default: Math.random. */
   randomSeed?: number;
+  /** Reports kept per account; the oldest are forgotten (their URLs answer 404). Default 1000. */
+  reportsPerAccount?: number;
 }
 
 export type EmulatorApp = FastifyInstance & { emulator: EmulatorCore };
@@ -53,7 +55,10 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
   const store = new Store(seed, opts.dataFile);
   const lifetime = opts.tokenLifetimeSeconds ?? 3600;
   if (!Number.isInteger(lifetime) || lifetime < 1) throw new RangeError('tokenLifetimeSeconds must be a positive whole number');
-  const core = new EmulatorCore(store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, opts.randomSeed);
+  const reportsPerAccount = opts.reportsPerAccount ?? REPORTS_PER_ACCOUNT_LIMIT;
+  if (!Number.isInteger(reportsPerAccount) || reportsPerAccount < 1) throw new RangeError('reportsPerAccount must be a positive whole number');
+  const core = new EmulatorCore(
+    store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, opts.randomSeed, reportsPerAccount);
 
   const app = Fastify({
     logger: opts.logger ?? false,

@@ -14,6 +14,14 @@ export interface RequestLogEntry {
 
 export const REQUEST_LOG_LIMIT = 10_000;
 
+/** Reports kept per account; triggering one more forgets the oldest (its URL then answers 404). */
+export const REPORTS_PER_ACCOUNT_LIMIT = 1_000;
+
+/** The newest `limit` reports (or other items kept oldest first). */
+export function keepNewest<T>(items: T[], limit: number): T[] {
+  return items.length > limit ? items.slice(items.length - limit) : items;
+}
+
 /** What the emulator knows about one request, kept beside fastify's request object. */
 export interface RequestInfo {
   account?: StoredAccount;
@@ -35,6 +43,7 @@ export class EmulatorCore {
     readonly controlToken: string,
     readonly tokenLifetimeSeconds: number,
     randomSeed?: number,
+    readonly reportsPerAccount: number = REPORTS_PER_ACCOUNT_LIMIT,
   ) {
     this.faults = new FaultBook(randomSeed);
   }

@@ -5,7 +5,7 @@ import type { EmulatorSeed } from './seed';
 
 export { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
 export { EmulatorControl, EmulatorControlError, type ControlAlertFields } from './control';
-export { EmulatorCore, REQUEST_LOG_LIMIT, type RequestLogEntry } from './core';
+export { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT, REQUEST_LOG_LIMIT, type RequestLogEntry } from './core';
 export { ApiError, ERROR_TABLE, type ErrorCode } from './errors';
 export { type Fault, type FaultKind, type FaultPhase, type FaultSpec } from './faults';
 export {
@@ -35,6 +35,8 @@ export interface StartEmulatorOptions {
   tokenLifetimeSeconds?: number;
   logger?: boolean;
   randomSeed?: number;
+  /** Reports kept per account (default 1000). */
+  reportsPerAccount?: number;
 }
 
 export interface RunningEmulator {
@@ -64,6 +66,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
     logger: opts.logger,
     randomSeed: opts.randomSeed,
+    reportsPerAccount: opts.reportsPerAccount,
   };
   const app = await buildEmulator(buildOpts);
   try {

@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNT } from '../../src/emulator';
+import { buildEmulator, DEMO_ACCOUNT, REPORTS_PER_ACCOUNT_LIMIT } from '../../src/emulator';
 import { call, useEmulator } from '../helpers/emulator';
 
 const emu = useEmulator({ tokenLifetimeSeconds: 120 });
@@ -119,6 +119,30 @@ describe('reports (4.1, 4.2)', () => {
 
   it('an unknown report URL: 404', async () => {
     expect((await api('GET', '/reports/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+  });
+
+  describe('a capped number of reports per account', () => {
+    const small = useEmulator({ reportsPerAccount: 3 });
+
+    it('the oldest reports are forgotten: their URLs answer 404 NOT_FOUND, the newest download', async () => {
+      const urls: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await call(small().url, 'POST', '/api/reports/domain-reports/1', { token: T });
+        expect(res.status).toBe(200);
+        urls.push(res.body.report_url);
+      }
+      for (const old of urls.slice(0, 2)) {
+        expect(await call(old, 'GET', '')).toMatchObject({ status: 404, body: { status: 'NOT_FOUND' } });
+      }
+      for (const kept of urls.slice(2)) expect((await call(kept, 'GET', '')).status).toBe(200);
+      const reports = (await small().control.state()).accounts[0]!.reports;
+      expect(reports.map((r) => r.id)).toEqual(urls.slice(2).map((u) => u.split('/').pop()));
+    });
+
+    it('defaults to 1,000 and refuses a cap that is not a positive whole number', async () => {
+      expect(REPORTS_PER_ACCOUNT_LIMIT).toBe(1000);
+      await expect(buildEmulator({ reportsPerAccount: 0 })).rejects.toThrow(RangeError);
+    });
   });
 
   it.each([
