@@ -1,6 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
+import { baseUrlProblem } from '../schema/base-url';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
@@ -210,7 +211,9 @@ export class NetworkcalcAccount extends Construct {
         errors.push(`${prop} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`);
       }
     }
-    if (this.baseUrl !== undefined) errors.push(...baseUrlProblems(this.baseUrl));
+    // The same check as ncalc's, so nothing secret (user info, a query) reaches the JSON.
+    const urlProblem = this.baseUrl === undefined ? null : baseUrlProblem(this.baseUrl, 'baseUrl');
+    if (urlProblem) errors.push(urlProblem);
     if (this.ownership.mode === 'prefix' && (typeof this.ownership.prefix !== 'string' || this.ownership.prefix.trim() === '')) {
       errors.push('ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')');
     }
@@ -249,23 +252,6 @@ const ACCOUNTS = new WeakMap<TerraformStack, NetworkcalcAccount[]>();
 
 function accountsIn(stack: TerraformStack): NetworkcalcAccount[] {
   return ACCOUNTS.get(stack) ?? [];
-}
-
-function baseUrlProblems(value: string): string[] {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return [`baseUrl ${JSON.stringify(value)} is not valid; give an http(s) URL such as https://networkcalc.com`];
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return [`baseUrl ${JSON.stringify(value)} is not valid; give an http(s) URL such as https://networkcalc.com`];
-  }
-  if (url.username || url.password) {
-    // Credentials in the URL would land in the JSON; do not echo them either.
-    return ['baseUrl carries credentials (user:password@); remove them and use tokenEnv or clientIdEnv/clientSecretEnv'];
-  }
-  return [];
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import type { Credentials, DeclaredAlert, Scope } from './types';
 
-export const DEFAULT_BASE_URL = 'https://networkcalc.com';
+export { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../schema/base-url';
 
 /** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
 export interface Account {
@@ -19,35 +20,6 @@ export interface Account {
 export interface AccountResolution {
   accounts: Account[];
   problems: string[];
-}
-
-export function normalizeBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
-}
-
-/** The URL with any user info, query and fragment masked, so that it can be shown. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@').replace(/([?#]).*$/, '$1***');
-}
-
-/**
- * What is wrong with a base URL, or null. It must be http(s) and carry nothing secret: user
- * info or a query would be printed wherever the account is shown.
- */
-export function baseUrlProblem(url: string, source: string): string | null {
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    return `base URL ${JSON.stringify(redactUrl(url))} (from ${source}) is not an http(s) URL such as ${DEFAULT_BASE_URL}; fix ${source}`;
-  }
-  if (parsed.username || parsed.password || parsed.search || parsed.hash) {
-    return `base URL ${JSON.stringify(redactUrl(url))} (from ${source}) carries user info, a query or a fragment; give only scheme, host and an optional path, and the credentials through the token or client variables`;
-  }
-  return null;
 }
 
 export function tokenFingerprint(token: string): string {

@@ -1,3 +1,4 @@
 export * from './types';
 export * from './provider-schema';
 export * from './json';
+export * from './base-url';

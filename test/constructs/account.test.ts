@@ -95,16 +95,16 @@ describe('NetworkcalcAccount', () => {
       expect(errorOf({ [prop]: '1BAD' })).toContain(`[stack/Account] ${prop} is not a valid environment variable name`);
     });
 
-    test('baseUrl must be an http(s) URL without credentials', () => {
+    test('baseUrl must be an http(s) URL with nothing secret in it (the same check as ncalc)', () => {
       expect(errorOf({ baseUrl: 'networkcalc.com' })).toContain(
-        '[stack/Account] baseUrl "networkcalc.com" is not valid; give an http(s) URL such as https://networkcalc.com',
+        '[stack/Account] base URL "networkcalc.com" (from baseUrl) is not an http(s) URL such as https://networkcalc.com; fix baseUrl',
       );
-      expect(errorOf({ baseUrl: 'ftp://networkcalc.com' })).toContain('baseUrl "ftp://networkcalc.com" is not valid');
-      const withSecret = errorOf({ baseUrl: 'https://me:pa55word@networkcalc.com' });
-      expect(withSecret).toContain(
-        '[stack/Account] baseUrl carries credentials (user:password@); remove them and use tokenEnv or clientIdEnv/clientSecretEnv',
-      );
-      expect(withSecret).not.toContain('pa55word');
+      expect(errorOf({ baseUrl: 'ftp://networkcalc.com' })).toContain('base URL "ftp://networkcalc.com" (from baseUrl) is not an http(s) URL');
+      for (const leaky of ['https://me:pa55word@networkcalc.com', 'https://networkcalc.com/?key=pa55word', 'https://networkcalc.com/#pa55word']) {
+        const error = errorOf({ baseUrl: leaky });
+        expect(error).toContain('(from baseUrl) carries user info, a query or a fragment');
+        expect(error).not.toContain('pa55word');
+      }
     });
 
     test('alias must be a Terraform identifier', () => {
