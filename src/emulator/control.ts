@@ -10,11 +10,42 @@ import type { EmulatorState } from './state';
  */
 export type ControlAlertFields = Partial<SeedAlert> & { action?: string };
 
+/** How much of a body that is not JSON a message shows. */
+const SHOWN_TEXT = 200;
+
+/**
+ * The control surface answered an error status, or a body that is not JSON. `body` is the
+ * parsed JSON when the body is JSON, the text otherwise; `text` is always the body as sent.
+ */
 export class EmulatorControlError extends Error {
-  constructor(readonly statusCode: number, readonly body: unknown) {
-    super(`emulator control answered ${statusCode}: ${JSON.stringify(body)}`);
+  readonly text: string;
+
+  constructor(readonly statusCode: number, readonly body: unknown, text?: string) {
+    const shown = text !== undefined && body === text
+      ? `${statusCode} with a body that is not JSON: ${JSON.stringify(text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}...` : text)}`
+      : `${statusCode}: ${JSON.stringify(body)}`;
+    super(`emulator control answered ${shown}`);
     this.name = 'EmulatorControlError';
+    this.text = text ?? (body === undefined ? '' : JSON.stringify(body));
   }
+}
+
+/**
+ * The answer of a control call: its parsed body when the status is below 400 and the body is
+ * JSON (or empty); an EmulatorControlError, keeping the status and the text, otherwise.
+ */
+export function readControlAnswer(statusCode: number, text: string): unknown {
+  let parsed: unknown;
+  let json = true;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      json = false;
+    }
+  }
+  if (statusCode >= 400 || !json) throw new EmulatorControlError(statusCode, json ? parsed : text, text);
+  return parsed;
 }
 
 /** A typed helper over /_emulator, speaking HTTP like any other user of the control surface. */
@@ -31,10 +62,7 @@ export class EmulatorControl {
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: this.dispatcher,
     });
-    const text = await res.body.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    if (res.statusCode >= 400) throw new EmulatorControlError(res.statusCode, parsed);
-    return parsed as T;
+    return readControlAnswer(res.statusCode, await res.body.text()) as T;
   }
 
   /** Back to the start seed; also clears faults and the request log. */

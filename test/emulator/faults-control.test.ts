@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { DEMO_ACCOUNT, EmulatorControl, EmulatorControlError, startEmulator } from '../../src/emulator';
 import { call, useEmulator } from '../helpers/emulator';
@@ -147,6 +149,34 @@ describe('control surface', () => {
   it('a wrong token in the typed helper is an EmulatorControlError', async () => {
     const bad = new EmulatorControl(emu().url, 'nope');
     await expect(bad.state()).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('an answer that is not JSON is an EmulatorControlError with the status and the text', async () => {
+    const answers: Array<[number, string]> = [[502, '<html>Bad Gateway</html>'], [200, 'not json']];
+    const server = createServer((_req, res) => {
+      const [status, text] = answers.shift()!;
+      res.writeHead(status, { 'content-type': 'text/html' }).end(text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const control = new EmulatorControl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'x');
+      const gateway = await control.state().catch((e: unknown) => e);
+      expect(gateway).toBeInstanceOf(EmulatorControlError);
+      expect(gateway).toMatchObject({
+        statusCode: 502, body: '<html>Bad Gateway</html>', text: '<html>Bad Gateway</html>',
+        message: 'emulator control answered 502 with a body that is not JSON: "<html>Bad Gateway</html>"',
+      });
+      await expect(control.faults()).rejects.toMatchObject({ name: 'EmulatorControlError', statusCode: 200, text: 'not json' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a JSON error answer keeps its parsed body, its text and the message it always had', async () => {
+    const err = await new EmulatorControl(emu().url, 'nope').state().catch((e: unknown) => e) as EmulatorControlError;
+    expect(err.body).toMatchObject({ status: 'NOT_AUTHORIZED' });
+    expect(JSON.parse(err.text)).toEqual(err.body);
+    expect(err.message).toBe(`emulator control answered 401: ${JSON.stringify(err.body)}`);
   });
 
   it('creates, edits and deletes alerts out of band; the API sees it', async () => {
