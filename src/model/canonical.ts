@@ -108,7 +108,8 @@ function readTarget(value: unknown): TargetDetails | null {
 export function readLiveAlert(raw: Readonly<Record<string, unknown>>): LiveAlert {
   const targetDomain = readTarget(raw.target_domain);
   const targetSubdomain = readTarget(raw.target_subdomain);
-  let targetType = raw.target_type;
+  // Canonical before it decides which target detail the id comes from ("Subdomain" is a subdomain).
+  let targetType: unknown = typeof raw.target_type === 'string' ? (matchIgnoringCase(raw.target_type, TARGET_TYPES) ?? raw.target_type) : raw.target_type;
   let targetId = toId(raw.target_id);
   if (targetType === undefined || targetType === null) {
     targetType = targetSubdomain ? 'subdomain' : targetDomain ? 'domain' : null;

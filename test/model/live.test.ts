@@ -28,6 +28,11 @@ describe('readLiveAlert', () => {
     expect(live).toMatchObject({ target_type: 'domain', target_id: 3 });
   });
 
+  it('takes the id from the detail the target type names, whatever its case', () => {
+    const live = readLiveAlert({ ...apiAlert, target_type: 'Subdomain', target_subdomain: { id: 7 }, target_domain: { id: 3 } });
+    expect(live).toMatchObject({ target_type: 'subdomain', target_id: 7 });
+  });
+
   it('reads an SPF alert whose subtype comes back empty', () => {
     const live = readLiveAlert({ ...apiAlert, type: 'SPF Record', subtype: '', filter: 'validity', filter_value: null });
     expect(live).toMatchObject({ subtype: null, filter_value: '' });
