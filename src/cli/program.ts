@@ -111,7 +111,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
 
   registerEmulatorCommand(program);
-  registerProviderCommand(program, io);
+  registerProviderCommand(program, io, (c) => {
+    code = c;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

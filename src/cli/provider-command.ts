@@ -142,7 +142,8 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
 }
 
 /** `ncalc provider install` and `ncalc provider schema`. */
-export function registerProviderCommand(program: Command, io: ProviderCommandIO = process): void {
+/** `onExit` receives the command's exit code (the program returns it; nothing here exits). */
+export function registerProviderCommand(program: Command, io: ProviderCommandIO, onExit: (code: number) => void): void {
   const provider = program.command('provider').description('The Terraform provider of this package: install it for offline use, print its schema.');
   provider
     .command('install')
@@ -158,8 +159,7 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO 
         '\nExample:\n  ncalc provider install --dir ./terraform-mirror --cli-config ./terraform.rc\n  export TF_CLI_CONFIG_FILE=$PWD/terraform.rc\n  terraform init\n',
     )
     .action((flags: ProviderInstallFlags) => {
-      const code = providerInstallCommand(io, flags);
-      if (code) process.exitCode = code;
+      onExit(providerInstallCommand(io, flags));
     });
   provider
     .command('schema')

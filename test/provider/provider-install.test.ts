@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Command } from 'commander';
-import { installProvider, providerInstallCommand, registerProviderCommand, terraformPlatform } from '../../src/cli/provider-command';
+import { installProvider, providerInstallCommand, terraformPlatform } from '../../src/cli/provider-command';
+import { cliEnv, ncalc } from '../cli/support';
 import { PROVIDER_ENTRY, REQUIRED_PROVIDERS, requireTerraform, runCommand } from './nc-harness';
 
 describe('ncalc provider install', () => {
@@ -71,11 +71,17 @@ describe('ncalc provider install', () => {
   });
 
   test('--help documents the flags', async () => {
-    const { out, io } = capture();
-    const program = new Command('ncalc').exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-    registerProviderCommand(program, io);
-    await expect(program.parseAsync(['provider', 'install', '--help'], { from: 'user' })).rejects.toMatchObject({ exitCode: 0 });
-    for (const flag of ['--dir <mirror dir>', '--print-cli-config', '--cli-config <file>', 'TF_CLI_CONFIG_FILE']) expect(out.stdout).toContain(flag);
+    const r = await ncalc(['provider', 'install', '--help'], { cwd: dir, env: cliEnv({}) });
+    expect(r.code).toBe(0);
+    for (const flag of ['--dir <mirror dir>', '--print-cli-config', '--cli-config <file>', 'TF_CLI_CONFIG_FILE']) expect(r.stdout).toContain(flag);
+  });
+
+  test('a failed install is exit code 1 of the program, with the reason', async () => {
+    const blocker = path.join(dir, 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const r = await ncalc(['provider', 'install', '--dir', path.join(blocker, 'mirror')], { cwd: dir, env: cliEnv({}) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toBe('');
   });
 });
 
