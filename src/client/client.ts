@@ -3,6 +3,7 @@ import { TokenSource } from './auth';
 import { NetworkCalcError, isNetworkCalcError } from './errors';
 import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, type Json } from './read';
 import { resolveRetryPolicy } from './retry';
+import { Secrets } from './secrets';
 import { Transport, describe, type HttpRequest, type HttpResponse } from './transport';
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
 import { PACKAGE_VERSION } from '../version';
@@ -107,13 +108,9 @@ export class NetworkCalcClient {
       throw configError((err as Error).message);
     }
 
-    // Every secret the client holds or receives is scrubbed from messages and log lines.
-    const secrets = new Set([token, clientSecret].filter((s): s is string => s !== undefined));
-    const redact = (text: string): string => {
-      let out = text;
-      for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
-      return out.replace(/(bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]');
-    };
+    // The configured secrets and the latest issued tokens are scrubbed from messages and log lines.
+    const secrets = new Secrets([token, clientSecret]);
+    const redact = (text: string): string => secrets.redact(text);
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       policy,
@@ -124,7 +121,7 @@ export class NetworkCalcClient {
       redact,
       stopSignal: options.stopSignal,
     });
-    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.add(issued));
+    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.addIssued(issued));
   }
 
   /**

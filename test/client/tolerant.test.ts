@@ -116,6 +116,25 @@ it('scrubs the token and secret from server texts and log lines', async () => {
   expect(lines).toEqual([expect.stringMatching(/^POST \/api\/auth\/token 200 attempt=1 \d+ms$/), expect.stringMatching(/^POST \/api\/alerts\/ 400 attempt=1 \d+ms$/)]);
 });
 
+it('after many renewals the current token and the secret are still scrubbed', async () => {
+  let exchanges = 0;
+  let refuse = true;
+  answer = (_m, url) => {
+    if (url.startsWith('/api/auth/token')) {
+      exchanges++;
+      return { status: 200, body: { status: 'OK', token: { access_token: `renewed-${exchanges}-abcdef`, expires_in: 3600 } } };
+    }
+    if (refuse) return { status: 401, body: { status: 'NOT_AUTHORIZED' } };
+    return { status: 400, body: { status: 'INVALID_BODY', error: `token renewed-${exchanges}-abcdef, secret sekrit-2` } };
+  };
+  const c = new NetworkCalcClient({ baseUrl: base, clientId: 'id', clientSecret: 'sekrit-2' });
+  for (let i = 0; i < 10; i++) await fails(c.listAlerts());
+  expect(c.tokenExchanges).toBeGreaterThan(8); // more than the issued tokens the client remembers
+  refuse = false;
+  const e = await fails(c.createAlert(dnsAlert('a')));
+  expect(e.detail).toBe('token [redacted], secret [redacted]');
+});
+
 it('a renewed token refused again is a permission problem, not retried further', async () => {
   let exchanges = 0;
   answer = (_m, url) => {
