@@ -319,26 +319,16 @@ async function runChange(api: AlertsApi, change: Change, relist: (since: number)
     switch (change.action) {
       case 'create':
         return await createOnce(api, change, relist);
+      // PATCH and DELETE are idempotent: the client retries them itself on an unknown outcome.
       case 'update':
-        try {
-          await api.updateAlert(change.id!, change.after!);
-        } catch (e) {
-          // A PATCH carries the whole body, so sending it again is safe.
-          if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
-          await api.updateAlert(change.id!, change.after!);
-        }
+        await api.updateAlert(change.id!, change.after!);
         return { status: 'ok', id: change.id! };
       case 'delete':
         try {
           await api.deleteAlert(change.id!);
         } catch (e) {
           if (isCode(e, 'NOT_FOUND')) return { status: 'ok', id: change.id!, note: 'already gone' };
-          if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
-          try {
-            await api.deleteAlert(change.id!);
-          } catch (e2) {
-            if (!isCode(e2, 'NOT_FOUND')) throw e2;
-          }
+          throw e;
         }
         return { status: 'ok', id: change.id! };
     }
