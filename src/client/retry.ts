@@ -82,19 +82,6 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** Error codes of a connection that failed once the request may have been sent. */
-const DROPPED_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_ABORTED',
-  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
-
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export type NetworkFailure =
@@ -115,14 +102,14 @@ function errorCodes(err: unknown, depth = 0): string[] {
 }
 
 /**
- * Classifies an error thrown by undici. Anything unrecognised counts as `dropped`: when in
- * doubt, assume the server may have seen the request.
+ * Classifies an error thrown by undici. `not-sent` only when every code found says the
+ * connection was never made; everything else (ECONNRESET, EPIPE, UND_ERR_SOCKET, no code at
+ * all, ...) counts as `dropped`: when in doubt, assume the server may have seen the request.
  */
 export function classifyNetworkError(err: unknown): NetworkFailure {
   const codes = errorCodes(err);
   if (codes.some((c) => TIMEOUT_CODES.has(c))) return 'timeout';
   if (codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c))) return 'not-sent';
-  if (codes.some((c) => DROPPED_CODES.has(c) || c.startsWith('UND_ERR_'))) return 'dropped';
   return 'dropped';
 }
 

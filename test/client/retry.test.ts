@@ -89,6 +89,8 @@ describe('classifyNetworkError', () => {
     expect(classifyNetworkError(err('UND_ERR_SOCKET'))).toBe('dropped');
     expect(classifyNetworkError(new Error('mystery'))).toBe('dropped');
     expect(classifyNetworkError(Object.assign(new Error('x'), { cause: err('EPIPE') }))).toBe('dropped');
+    // A refusal beside a reset: the request may have gone out on the other address.
+    expect(classifyNetworkError(Object.assign(new AggregateError([err('ECONNREFUSED'), err('ECONNRESET')]), { code: 'ECONNREFUSED' }))).toBe('dropped');
   });
 
   it('recognises undici timeouts', () => {
