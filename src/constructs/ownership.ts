@@ -26,7 +26,7 @@ export class Ownership {
     return new Ownership('prefix', prefix);
   }
 
-  /** Declared alerts are created and updated, but `ncalc` never deletes any alert. */
+  /** Declared alerts are created and updated; `ncalc apply` never deletes an alert (`ncalc destroy` deletes the declared ones). */
   public static additive(): Ownership {
     return new Ownership('additive');
   }

@@ -47,7 +47,7 @@ const providerConfig: BlockSchema = {
     },
     ownership: {
       type: 'string', optional: true,
-      description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes. Terraform ignores it: it manages exactly the resources in its state.`,
+      description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes on apply (destroy deletes only the declared alerts). Terraform ignores it: it manages exactly the resources in its state.`,
     },
     ownership_prefix: {
       type: 'string', optional: true,

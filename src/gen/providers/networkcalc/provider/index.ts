@@ -50,7 +50,7 @@ export interface NetworkcalcProviderConfig {
   */
   readonly clientSecretEnv?: string;
   /**
-  * Which live alerts of the account ncalc manages: "exclusive", "prefix", "additive". "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes. Terraform ignores it: it manages exactly the resources in its state.
+  * Which live alerts of the account ncalc manages: "exclusive", "prefix", "additive". "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes on apply (destroy deletes only the declared alerts). Terraform ignores it: it manages exactly the resources in its state.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#ownership NetworkcalcProvider#ownership}
   */
