@@ -6,7 +6,7 @@
 import type { NetworkCalcClient } from '../client/client';
 import type { Domain } from '../client/types';
 import type { LiveAlert } from '../model';
-import { PROVIDER_VERSION } from '../schema';
+import { OWNERSHIP_MODES, PROVIDER_VERSION } from '../schema';
 import { ListCache } from './cache';
 import type { Diagnostics } from './diagnostics';
 import type { ConfigureRequest, Model } from './framework';
@@ -63,8 +63,8 @@ export function validateProviderConfig(config: Model, diags: Diagnostics): void 
     }
   }
   const mode = knownString(config, 'ownership');
-  if (mode !== undefined && !['exclusive', 'prefix', 'additive'].includes(mode)) {
-    diags.addError('Invalid ownership', `ownership must be "exclusive", "prefix" or "additive"; got ${JSON.stringify(mode)}.`, ['ownership']);
+  if (mode !== undefined && !(OWNERSHIP_MODES as readonly string[]).includes(mode)) {
+    diags.addError('Invalid ownership', `ownership must be one of ${OWNERSHIP_MODES.map((m) => JSON.stringify(m)).join(', ')}; got ${JSON.stringify(mode)}.`, ['ownership']);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ALERT_TYPES, CERTIFICATE_FILTERS, DNS_RECORD_SUBTYPES, SPF_FILTERS, TARGET_TYPES } from '../model/matrix';
+import { ALERT_TYPES, CERTIFICATE_FILTERS, COMPARISON_FILTERS, DNS_RECORD_SUBTYPES, SPF_FILTERS, TARGET_TYPES } from '../model/matrix';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
 
 export const PROVIDER_NAMESPACE = 'networkcalc';
@@ -77,7 +77,7 @@ const alert: ResourceSchema = {
     },
     filter: {
       type: 'string', required: true,
-      description: `Condition checked. DNS Record: equals, does not equal, contains, does not contain. SPF Record: ${quoted(SPF_FILTERS)}. Certificate (TLS): ${quoted(CERTIFICATE_FILTERS)}.`,
+      description: `Condition checked. DNS Record: ${quoted(COMPARISON_FILTERS)}. SPF Record: ${quoted(SPF_FILTERS)}. Certificate (TLS): ${quoted(CERTIFICATE_FILTERS)}.`,
     },
     filter_value: {
       type: 'string', optional: true,

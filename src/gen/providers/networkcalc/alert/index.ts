@@ -26,7 +26,7 @@ export interface AlertConfig extends cdktf.TerraformMetaArguments {
   */
   readonly subtype?: string;
   /**
-  * Condition checked. DNS Record: equals, does not equal, contains, does not contain. SPF Record: "equals", "does not equal", "contains", "does not contain", "validity". Certificate (TLS): "subject", "expires in (days)".
+  * Condition checked. DNS Record: "equals", "does not equal", "contains", "does not contain". SPF Record: "equals", "does not equal", "contains", "does not contain", "validity". Certificate (TLS): "subject", "expires in (days)".
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs/resources/alert#filter Alert#filter}
   */
