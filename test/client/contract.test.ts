@@ -43,15 +43,15 @@ describe('alerts', () => {
     const c = client();
     expect(await c.listAlerts()).toEqual([]);
 
-    const created = await c.createAlert(dnsAlert('web A record'));
-    expect(created).toEqual(created.id === undefined ? {} : { id: expect.any(Number) });
+    // The emulator, like the service, answers a create without an id (an id sent anyway is
+    // read: see tolerant.test.ts).
+    expect(await c.createAlert(dnsAlert('web A record'))).toEqual({});
 
     const list = await c.listAlerts();
     expect(list).toHaveLength(1);
     const live = list[0];
     expect(live).toMatchObject({ ...dnsAlert('web A record'), user_id: 1, last_triggered_at: null });
     expect(typeof live.id).toBe('number');
-    if (created.id !== undefined) expect(created.id).toBe(live.id);
 
     expect(await c.getAlert(live.id)).toEqual(live);
 

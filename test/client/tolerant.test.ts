@@ -65,6 +65,10 @@ it('reads quoted ids, ignores unknown fields, and null last_triggered_at', async
 it('reads an id from a create response when one is sent, and none otherwise', async () => {
   answer = () => ({ status: 200, body: { status: 'OK', alert: { id: '41' } } });
   expect(await client().createAlert(dnsAlert('a'))).toEqual({ id: 41 });
+  answer = () => ({ status: 200, body: { status: 'OK', id: 42 } });
+  expect(await client().createAlert(dnsAlert('a'))).toEqual({ id: 42 });
+  answer = () => ({ status: 200, body: { status: 'OK', alert_id: '43' } });
+  expect(await client().createAlert(dnsAlert('a'))).toEqual({ id: 43 });
   answer = () => ({ status: 200, body: { status: 'OK' } });
   expect(await client().createAlert(dnsAlert('a'))).toEqual({});
 });
