@@ -43,8 +43,9 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     const baseUrl = normalizeBaseUrl(rawUrl);
     const urlProblem = baseUrlProblem(baseUrl, source);
     if (urlProblem) throw new ConfigError([urlProblem]);
-    // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL must be written down.
-    if (ownUrl && name !== 'NETWORKCALC') account.baseUrl = normalizeBaseUrl(ownUrl);
+    // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
+    // with --base-url, must be written down so the code reaches the account it came from.
+    if (opts.baseUrl !== undefined || (ownUrl && name !== 'NETWORKCALC')) account.baseUrl = baseUrl;
     const credentials: Credentials = { baseUrl };
     const token = envValue(io.env, account.tokenEnv);
     if (token) credentials.token = token;
@@ -70,7 +71,7 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
   if (problems.length) throw new ConfigError(problems);
   const account: ExportAccount = {
-    alias: scope.alias, baseUrl: scope.baseUrl, tokenEnv: scope.tokenEnv, clientIdEnv: scope.clientIdEnv, clientSecretEnv: scope.clientSecretEnv,
+    alias: scope.alias, baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl, tokenEnv: scope.tokenEnv, clientIdEnv: scope.clientIdEnv, clientSecretEnv: scope.clientSecretEnv,
     ownership: scope.ownership, prefix: scope.prefix,
   };
   return { account, credentials: accounts[0].credentials, label: `${name} (stack ${scope.stack})` };
@@ -87,12 +88,14 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     const api = clientFactory(io, !!opts.verbose)(credentials);
     const [live, domains] = await Promise.all([api.listAlerts(), api.listDomains()]);
     const input: ExportInput = { account, live, domains, stackName: opts.stackName, importFrom: opts.importFrom, label };
+    // Everything is rendered before the first file is written, so a failure writes nothing.
     const ts = exportTypeScript(input);
+    const hcl = hclFile ? exportHcl(input) : null;
     const { alerts, skipped } = selectForExport(input);
     const cwd = io.cwd;
+    if (hclFile && hcl !== null) writeFileSync(path.resolve(cwd, hclFile), hcl);
     if (opts.out) writeFileSync(path.resolve(cwd, opts.out), ts);
     else io.stdout.write(ts);
-    if (hclFile) writeFileSync(path.resolve(cwd, hclFile), exportHcl(input));
     const where = [opts.out, hclFile].filter(Boolean).join(' and ');
     io.stderr.write(`Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`);
     for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);

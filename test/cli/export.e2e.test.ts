@@ -103,3 +103,18 @@ it('--account as a provider alias: its variables and prefix scope carry over', a
   expect(plan.stdout).toContain('No changes. 1 alert in sync.');
   expect(plan.code).toBe(0);
 }, 60_000);
+
+it('an account exported with --base-url is written with that base URL, so its plan reaches the same account', async () => {
+  await seedAccount();
+  // No NETWORKCALC_BASE_URL: only --base-url says where the account is.
+  const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', ...appAround() });
+  const ex = await ncalc(['export', '--account', 'NETWORKCALC', '--base-url', emulator().url, '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  expect(ex.code).toBe(0);
+  expect(readFileSync(path.join(dir, 'main.ts'), 'utf8')).toContain(`baseUrl: ${JSON.stringify(emulator().url)}`);
+  const plan = await ncalc(['plan'], { cwd: dir, env });
+  expect(plan.stderr).toBe('');
+  expect(plan.code).toBe(0);
+  expect(plan.stdout).toContain(`— ${emulator().url} (token`);
+  // The seeded second "spf" is not exported, so the plan deletes it: nothing else differs.
+  expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 1 to delete.');
+}, 60_000);
