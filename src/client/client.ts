@@ -376,8 +376,6 @@ export class NetworkCalcClient {
       why === 'static'
         ? `the token was refused (expired, invalid, or without permission for this operation); set ${ENV.token} to a valid access token, or set ${ENV.clientId} and ${ENV.clientSecret} so tokens are renewed automatically`
         : `a freshly issued token was refused too, so the account lacks permission for this operation (the API needs a paid plan); check ${ENV.clientId} and ${ENV.clientSecret}`;
-    const what = req.subject ? `${req.operation} (${req.subject})` : req.operation;
-    const http = err.httpStatus === undefined ? '' : ` (HTTP ${err.httpStatus})`;
     return new NetworkCalcError({
       operation: err.operation,
       code: err.code,
@@ -385,7 +383,7 @@ export class NetworkCalcClient {
       detail: err.detail,
       attempts: err.attempts,
       retryable: false,
-      message: `${what} failed: ${err.code}${http}: ${advice}${err.detail ? ` (server said: ${err.detail})` : ''}`,
+      message: `${describe(req.operation, req.subject, err.code, err.httpStatus, advice)}${err.detail ? ` (server said: ${err.detail})` : ''}`,
     });
   }
 

@@ -86,10 +86,22 @@ export function responseDetail(body: Json, text: string): string | undefined {
   return undefined;
 }
 
-export function describe(operation: string, subject: string | undefined, code: NetworkCalcErrorCode, httpStatus: number | undefined): string {
+/**
+ * The head of every client error message: `<operation> (<subject>) failed: <code> (HTTP n):
+ * <advice>`. `advice` defaults to the code's own; `before` goes between "failed: " and the
+ * code (why retries stopped, with the last error's code after it).
+ */
+export function describe(
+  operation: string,
+  subject: string | undefined,
+  code: NetworkCalcErrorCode,
+  httpStatus: number | undefined,
+  advice: string = adviceFor(code),
+  before = '',
+): string {
   const what = subject ? `${operation} (${subject})` : operation;
   const http = httpStatus === undefined ? '' : ` (HTTP ${httpStatus})`;
-  return `${what} failed: ${code}${http}: ${adviceFor(code)}`;
+  return `${what} failed: ${before}${code}${http}: ${advice}`;
 }
 
 /** Waits ms, or less when signal aborts. */
@@ -184,7 +196,7 @@ export class Transport {
           httpStatus: error.httpStatus,
           detail: error.detail,
           attempts: attempt,
-          message: `${req.subject ? `${req.operation} (${req.subject})` : req.operation} failed: RETRIES_EXHAUSTED: gave up ${why}; last error: ${error.code}${error.httpStatus === undefined ? '' : ` (HTTP ${error.httpStatus})`}: ${adviceFor(error.code)}`,
+          message: describe(req.operation, req.subject, error.code, error.httpStatus, undefined, `RETRIES_EXHAUSTED: gave up ${why}; last error: `),
           cause: error,
         });
       }

@@ -3,7 +3,7 @@
  * route with a canned body, so the client's tolerant reading and mapping can be pinned.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import { NetworkCalcClient, adviceFor, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
 import { caught, dnsAlert, everythingShown } from './support';
 
 let app: FastifyInstance;
@@ -86,6 +86,24 @@ it('SERVER_ERROR for a 5xx without a code, RATE_LIMITED for a 429 without one', 
   expect(e).toMatchObject({ code: 'SERVER_ERROR', httpStatus: 503, detail: '<html>busy</html>' });
   answer = () => ({ status: 429, body: {}, headers: { 'retry-after': '0' } });
   expect(await fails(client({ retry: { maxAttempts: 1 } }).listAlerts())).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+});
+
+it('messages read "<operation> (<subject>) failed: <code> (HTTP n): <advice>"', async () => {
+  answer = () => ({ status: 503, body: { status: 'SYSTEM_ERROR' } });
+  const exhausted = await fails(client({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).getAlert(3));
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  expect(exhausted.message).toMatch(new RegExp(
+    `^getAlert \\(alert 3\\) failed: RETRIES_EXHAUSTED: gave up after 2 attempts in \\d+ ms; last error: SYSTEM_ERROR \\(HTTP 503\\): ${escape(adviceFor('SYSTEM_ERROR'))}$`));
+
+  answer = () => ({ status: 401, body: { status: 'NOT_AUTHORIZED', error: 'nope' } });
+  expect((await fails(client().listAlerts())).message).toBe(
+    'listAlerts failed: NOT_AUTHORIZED (HTTP 401): the token was refused (expired, invalid, or without permission for this operation); '
+    + 'set NETWORKCALC_TOKEN to a valid access token, or set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET so tokens are renewed automatically '
+    + '(server said: nope)');
+
+  answer = () => ({ status: 400, body: { status: 'INVALID_BODY', error: 'bad' } });
+  expect((await fails(client().updateAlert(4, dnsAlert('a')))).message).toBe(
+    `updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): ${adviceFor('INVALID_BODY')} (server said: bad)`);
 });
 
 it('an error code in a 200 body is still an error', async () => {
