@@ -8,16 +8,12 @@ import { Transport, describe, type HttpRequest, type HttpResponse } from './tran
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
 import { PACKAGE_VERSION } from '../version';
 
-export const DEFAULT_BASE_URL = 'https://networkcalc.com';
-export const DEFAULT_TIMEOUT_MS = 30_000;
+import { DEFAULT_BASE_URL } from '../schema/base-url';
+import { ENV } from '../schema/environment';
 
-/** Environment variables read by `NetworkCalcClient.fromEnv`. */
-export const ENV = {
-  baseUrl: 'NETWORKCALC_BASE_URL',
-  token: 'NETWORKCALC_TOKEN',
-  clientId: 'NETWORKCALC_CLIENT_ID',
-  clientSecret: 'NETWORKCALC_CLIENT_SECRET',
-} as const;
+/** Environment variables read by `NetworkCalcClient.fromEnv`, and the default base URL. */
+export { DEFAULT_BASE_URL, ENV };
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * How DELETE /api/alerts/ carries the alert id. The interface shows the path without an id

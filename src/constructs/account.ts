@@ -6,11 +6,10 @@ import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
 import { ensureValidateFirst } from './validation';
+import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
 /** Names of the environment variables read when an account names none. */
-export const DEFAULT_TOKEN_ENV = 'NETWORKCALC_TOKEN';
-export const DEFAULT_CLIENT_ID_ENV = 'NETWORKCALC_CLIENT_ID';
-export const DEFAULT_CLIENT_SECRET_ENV = 'NETWORKCALC_CLIENT_SECRET';
+export { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*$/;

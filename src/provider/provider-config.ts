@@ -11,13 +11,10 @@ import { ListCache } from './cache';
 import type { Diagnostics } from './diagnostics';
 import type { ConfigureRequest, Model } from './framework';
 import { isUnknown } from './values';
+import { ENV as DEFAULT_ENV } from '../schema/environment';
 
-export const DEFAULT_ENV = {
-  baseUrl: 'NETWORKCALC_BASE_URL',
-  token: 'NETWORKCALC_TOKEN',
-  clientId: 'NETWORKCALC_CLIENT_ID',
-  clientSecret: 'NETWORKCALC_CLIENT_SECRET',
-} as const;
+/** The variables read when the provider block names none. */
+export { ENV as DEFAULT_ENV } from '../schema/environment';
 
 /** What every handler gets: one client and the per-process read caches of one account. */
 export interface NetworkcalcData {

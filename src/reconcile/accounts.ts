@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
+import { ENV } from '../schema/environment';
 import type { Credentials, DeclaredAlert, Scope } from './types';
 
 export { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../schema/base-url';
@@ -37,7 +38,7 @@ function scopeBaseUrl(scope: Scope, env: NodeJS.ProcessEnv, override: string | u
   const [raw, source] =
     override !== undefined ? [override, '--base-url']
     : scope.baseUrl !== null ? [scope.baseUrl, 'base_url of the provider']
-    : [envValue(env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
+    : [envValue(env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
   const baseUrl = normalizeBaseUrl(raw);
   return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
 }

@@ -1,10 +1,9 @@
 import { parseAlert } from '../model';
 import { OWNERSHIP_MODES, type OwnershipMode } from '../schema/provider-schema';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from './types';
+import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
-export const DEFAULT_TOKEN_ENV = 'NETWORKCALC_TOKEN';
-export const DEFAULT_CLIENT_ID_ENV = 'NETWORKCALC_CLIENT_ID';
-export const DEFAULT_CLIENT_SECRET_ENV = 'NETWORKCALC_CLIENT_SECRET';
+export { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV };
 
 /** A synthesized stack: its name and parsed `cdk.tf.json`. */
 export interface StackDocument {

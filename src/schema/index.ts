@@ -2,3 +2,4 @@ export * from './types';
 export * from './provider-schema';
 export * from './json';
 export * from './base-url';
+export * from './environment';
