@@ -6,6 +6,7 @@ import {
 } from '../reconcile';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
 import type { CliIO } from './io';
+import { ENV } from '../schema/environment';
 
 export interface ExportFlags {
   account: string;
@@ -39,7 +40,7 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     const [rawUrl, source] =
       opts.baseUrl !== undefined ? [opts.baseUrl, '--base-url']
       : ownUrl ? [ownUrl, `${name}_BASE_URL`]
-      : [envValue(io.env, 'NETWORKCALC_BASE_URL') ?? DEFAULT_BASE_URL, 'NETWORKCALC_BASE_URL'];
+      : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
     const baseUrl = normalizeBaseUrl(rawUrl);
     const urlProblem = baseUrlProblem(baseUrl, source);
     if (urlProblem) throw new ConfigError([urlProblem]);
@@ -89,9 +90,10 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     const [live, domains] = await Promise.all([api.listAlerts(), api.listDomains()]);
     const input: ExportInput = { account, live, domains, stackName: opts.stackName, importFrom: opts.importFrom, label };
     // Everything is rendered before the first file is written, so a failure writes nothing.
-    const ts = exportTypeScript(input);
-    const hcl = hclFile ? exportHcl(input) : null;
-    const { alerts, skipped } = selectForExport(input);
+    const selection = selectForExport(input);
+    const ts = exportTypeScript(input, selection);
+    const hcl = hclFile ? exportHcl(input, selection) : null;
+    const { alerts, skipped } = selection;
     const cwd = io.cwd;
     if (hclFile && hcl !== null) writeFileSync(path.resolve(cwd, hclFile), hcl);
     if (opts.out) writeFileSync(path.resolve(cwd, opts.out), ts);

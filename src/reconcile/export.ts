@@ -110,8 +110,8 @@ function className(stackName: string): string {
 }
 
 /** A runnable cdktf app (TypeScript) declaring the selected alerts. */
-export function exportTypeScript(input: ExportInput): string {
-  const { alerts, skipped } = selectForExport(input);
+export function exportTypeScript(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
+  const { alerts, skipped } = selection;
   const cls = className(input.stackName);
   const lines: string[] = [
     '/**',
@@ -159,8 +159,8 @@ function hclName(s: string, used: Set<string>): string {
  * The same alerts as Terraform HCL, with `import` blocks (Terraform 1.5+) so that
  * `terraform apply` adopts the live alerts instead of creating copies.
  */
-export function exportHcl(input: ExportInput): string {
-  const { alerts, skipped } = selectForExport(input);
+export function exportHcl(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
+  const { alerts, skipped } = selection;
   const a = input.account;
   const provider: Attr[] = a.alias ? [['provider', `networkcalc.${a.alias}`]] : [];
   const out: string[] = [
