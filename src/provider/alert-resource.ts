@@ -6,12 +6,14 @@
  * - the state keeps the user's spelling while it is canonically equal to the live value;
  * - read-only fields are recorded at create, import and update, and kept on refresh, so a
  *   status change on the server is never drift;
- * - a create learns its id by listing; an unknown outcome adopts, never re-creates.
+ * - creates go through the shared ambiguous-create policy (src/converge): ids are learned from
+ *   coalesced lists; an alert that may exist is never dropped from state, so no run creates
+ *   it twice; a state without an id is resolved by name and settings on the next read.
  */
 import { isNetworkCalcError } from '../client/errors';
+import { createAlertOnce, takeMatching, type CreateOutcome, type Listing } from '../converge';
 import {
   canonicalizeAlert,
-  diffAlert,
   parseAlert,
   SPEC_FIELDS,
   specOf,
@@ -107,20 +109,32 @@ function appliedState(plan: Model, live: LiveAlert): Model {
   return state;
 }
 
-/** The newest alert equal to spec that no other create of this process has taken. */
-function findCreated(spec: AlertSpec, alerts: Map<number, LiveAlert>, claimed: Set<number>): LiveAlert | undefined {
-  let found: LiveAlert | undefined;
-  for (const a of alerts.values()) {
-    if (claimed.has(a.id) || diffAlert(spec, specOf(a)).length > 0) continue;
-    if (!found || a.id > found.id) found = a;
-  }
-  return found;
+/** The id in state; null when a create never learned it (resolved by name on the next read). */
+function idOf(m: Model): number | null {
+  return typeof m.id === 'number' ? m.id : null;
 }
 
-function idOf(m: Model): number {
-  const id = m.id;
-  if (typeof id !== 'number') throw new Error(`${TYPE} state has no id`);
-  return id;
+/** The alert behind a state: by id, or by name and spec when the id was never learned. */
+function liveOf(state: Model, listing: Listing, data: NetworkcalcData): LiveAlert | undefined {
+  const id = idOf(state);
+  if (id !== null) return listing.byId.get(id);
+  const parsed = parseAlert(specInput(state));
+  return parsed.ok ? takeMatching(listing, data.alerts, parsed.alert) : undefined;
+}
+
+const quoted = (name: unknown) => (typeof name === 'string' ? ` (${JSON.stringify(name)})` : '');
+
+/**
+ * The state of an alert that may exist but whose id is unknown: kept, so that no later run
+ * creates it a second time; the next refresh finds it by name and settings, or drops it.
+ */
+function unresolvedState(plan: Model): Model {
+  const state: Model = {};
+  for (const name of Object.keys(PROVIDER_SCHEMA.resources[TYPE]!.attributes)) {
+    const planned = plan[name] ?? null;
+    state[name] = name === 'id' || !isWhollyKnown(planned) ? null : planned;
+  }
+  return state;
 }
 
 export const alertResource: ResourceHandler<Data> = {
@@ -144,63 +158,67 @@ export const alertResource: ResourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const spec = parseSpec(plan, diagnostics);
     if (!spec) return null;
-    const { client, alerts, claimed } = providerData;
-    let createdId: number | undefined;
-    let outcomeUnknown = false;
-    try {
-      createdId = (await client.createAlert(spec)).id;
-    } catch (err) {
-      if (!isNetworkCalcError(err) || err.code !== 'OUTCOME_UNKNOWN') {
-        addClientError(diagnostics, 'Could not create the alert', err, providerData);
+    const { client, alerts } = providerData;
+    // A create recognises its alert as one not listed before its POST: list once beforehand.
+    if (!alerts.hasBaseline) {
+      try {
+        await alerts.current();
+      } catch (err) {
+        alerts.invalidate();
+        addClientError(diagnostics, 'Could not list alerts before creating', err, providerData);
         return null;
       }
-      // The POST may have been applied: look before doing anything else, never POST again.
-      outcomeUnknown = true;
     }
-    alerts.clear();
-    let live: LiveAlert | undefined;
+    let outcome: CreateOutcome;
     try {
-      const all = await alerts.get();
-      live = createdId !== undefined ? all.get(createdId) : findCreated(spec, all, claimed);
+      outcome = await createAlertOnce(client, alerts, spec, { identify: true });
     } catch (err) {
-      addClientError(
-        diagnostics,
-        outcomeUnknown ? 'Alert create outcome unknown' : 'Alert created, but its id could not be learned',
-        err,
-        providerData,
-      );
+      if (isNetworkCalcError(err) && err.code === 'OUTCOME_UNKNOWN') {
+        // It may exist: keep it (terraform marks it tainted) so that no run creates it twice.
+        addClientError(diagnostics, 'Alert create outcome unknown', err, providerData);
+        diagnostics.addError(
+          'Alert kept in the state without an id',
+          `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan looks it up by name and settings: if it exists it is replaced (it is marked tainted), otherwise it is created.`,
+        );
+        return unresolvedState(plan);
+      }
+      addClientError(diagnostics, 'Could not create the alert', err, providerData);
       return null;
+    } finally {
+      alerts.invalidate();
     }
-    if (!live) {
-      diagnostics.addError(
-        outcomeUnknown ? 'Alert create outcome unknown' : 'Alert created, but not found',
-        outcomeUnknown
-          ? `The create of alert ${JSON.stringify(spec.name)} may not have reached NetworkCalc, and listing the account shows no such alert, so nothing was adopted. Run terraform apply again.`
-          : `NetworkCalc accepted the alert ${JSON.stringify(spec.name)}, but the account's list does not show it. Run terraform apply again; if it then exists twice, import one (terraform import ${TYPE}.<name> <id>) and delete the other.`,
+    if (outcome.kind === 'unidentified') {
+      diagnostics.addWarning(
+        'Alert created; its id is learned on the next refresh',
+        `NetworkCalc accepted alert ${JSON.stringify(spec.name)}, but ${outcome.reason}. It is in the state without an id; the next plan or refresh finds it by name and settings.`,
       );
-      return null;
+      return unresolvedState(plan);
     }
-    claimed.add(live.id);
-    if (outcomeUnknown) {
-      diagnostics.addWarning('Alert adopted after an unclear create', `The create answered ambiguously; alert ${live.id} (${JSON.stringify(live.name)}) matches and was adopted instead of creating another.`);
+    if (outcome.kind === 'adopted') {
+      diagnostics.addWarning(
+        'Alert adopted after an unclear create',
+        `The create's answer was lost; alert ${outcome.alert.id} (${JSON.stringify(outcome.alert.name)}) appeared with these settings and was adopted instead of creating another.`,
+      );
     }
-    return appliedState(plan, live);
+    return appliedState(plan, outcome.alert!);
   },
 
   async read({ state, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return state;
-    const id = idOf(state);
     let live: LiveAlert | undefined;
     try {
-      live = (await providerData.alerts.get()).get(id);
+      live = liveOf(state, await providerData.alerts.current(), providerData);
     } catch (err) {
       addClientError(diagnostics, 'Could not read alerts', err, providerData);
       return state;
     }
     if (!live) {
+      const id = idOf(state);
       diagnostics.addWarning(
-        'Alert deleted outside Terraform',
-        `Alert ${id}${typeof state.name === 'string' ? ` (${JSON.stringify(state.name)})` : ''} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
+        id === null ? 'Alert not found by name' : 'Alert deleted outside Terraform',
+        id === null
+          ? `Alert${quoted(state.name)} was kept in the state after a create whose outcome was unknown; no alert of that name and settings exists, so it was not created. It was removed from the state; the next apply creates it.`
+          : `Alert ${id}${quoted(state.name)} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
       );
       return null;
     }
@@ -211,7 +229,13 @@ export const alertResource: ResourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const spec = parseSpec(plan, diagnostics);
     if (!spec) return null;
+    const { alerts } = providerData;
     const id = idOf(prior);
+    if (id === null) {
+      diagnostics.addError('Alert id not known', `Alert${quoted(prior.name)} has no id in the state yet. Run terraform apply again: its refresh finds the alert by name and settings first.`);
+      return null;
+    }
+    let mark: number;
     try {
       await providerData.client.updateAlert(id, spec);
     } catch (err) {
@@ -222,11 +246,12 @@ export const alertResource: ResourceHandler<Data> = {
       addClientError(diagnostics, `Could not update alert ${id}`, err, providerData);
       return null;
     } finally {
-      providerData.alerts.clear();
+      mark = alerts.mark();
+      alerts.invalidate();
     }
     let live: LiveAlert | undefined;
     try {
-      live = (await providerData.alerts.get()).get(id);
+      live = (await alerts.after(mark)).byId.get(id);
     } catch (err) {
       addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err, providerData);
       return null;
@@ -240,14 +265,24 @@ export const alertResource: ResourceHandler<Data> = {
 
   async delete({ state, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return;
-    const id = idOf(state);
+    let id = idOf(state);
+    if (id === null) {
+      // A create that never learned its id: delete what the name and settings find, if anything.
+      try {
+        id = liveOf(state, await providerData.alerts.current(), providerData)?.id ?? null;
+      } catch (err) {
+        addClientError(diagnostics, `Could not look up alert${quoted(state.name)} to delete it`, err, providerData);
+        return;
+      }
+      if (id === null) return;
+    }
     try {
       await providerData.client.deleteAlert(id);
     } catch (err) {
       // Already gone is what delete wants.
       if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diagnostics, `Could not delete alert ${id}`, err, providerData);
     } finally {
-      providerData.alerts.clear();
+      providerData.alerts.invalidate();
     }
   },
 
@@ -259,9 +294,9 @@ export const alertResource: ResourceHandler<Data> = {
       return null;
     }
     const n = Number(text);
-    let all: Map<number, LiveAlert>;
+    let all: ReadonlyMap<number, LiveAlert>;
     try {
-      all = await providerData.alerts.get();
+      all = (await providerData.alerts.current()).byId;
     } catch (err) {
       addClientError(diagnostics, 'Could not list alerts', err, providerData);
       return null;

@@ -44,9 +44,9 @@ export const alertsDataSource: DataSourceHandler<Data> = {
 
   async read({ config, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return null;
-    let all: Map<number, LiveAlert>;
+    let all: ReadonlyMap<number, LiveAlert>;
     try {
-      all = await providerData.alerts.get();
+      all = (await providerData.alerts.current()).byId;
     } catch (err) {
       addClientError(diagnostics, 'Could not list alerts', err, providerData);
       return null;

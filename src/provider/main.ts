@@ -141,6 +141,27 @@ export async function startProvider<P>(provider: ProviderDefinition<P>, opts: Se
   return { socketPath, close };
 }
 
+/** How often the provider checks that terraform is still there. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * Leaves when terraform is gone. A terraform killed with SIGKILL never calls Shutdown, and
+ * the plugin's stdin is terraform's own (often a terminal), so it cannot tell us either; the
+ * reliable sign is being re-parented (to init or a subreaper). The timer does not keep the
+ * process alive by itself.
+ */
+export function exitWithParent(leave: () => void, interval = PARENT_CHECK_MS): NodeJS.Timeout {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    log(`terraform (pid ${parent}) is gone; exiting`);
+    leave();
+  }, interval);
+  timer.unref();
+  return timer;
+}
+
 /**
  * Entry point for a provider binary: serves until terraform calls Shutdown. SIGINT is
  * ignored (terraform forwards Ctrl-C and then calls StopProvider and Shutdown itself).
@@ -150,6 +171,7 @@ export function serveProvider<P>(provider: ProviderDefinition<P>): void {
   startProvider(provider).then(
     (running) => {
       process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+      exitWithParent(() => void running.close().then(() => process.exit(0)));
     },
     (err: unknown) => {
       log(`failed to start: ${err instanceof Error ? err.message : String(err)}`);

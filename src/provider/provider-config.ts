@@ -5,7 +5,7 @@
  */
 import type { NetworkCalcClient } from '../client/client';
 import type { Domain } from '../client/types';
-import type { LiveAlert } from '../model';
+import { AccountAlerts } from '../converge/account-alerts';
 import { OWNERSHIP_MODES, PROVIDER_VERSION } from '../schema';
 import { ListCache } from './cache';
 import type { Diagnostics } from './diagnostics';
@@ -19,12 +19,13 @@ export { ENV as DEFAULT_ENV } from '../schema/environment';
 /** What every handler gets: one client and the per-process read caches of one account. */
 export interface NetworkcalcData {
   readonly client: NetworkCalcClient;
-  /** Every alert of the account by id: one list call answers every read. */
-  readonly alerts: ListCache<Map<number, LiveAlert>>;
+  /**
+   * The account's alerts: one list call answers every read; writes share coalesced lists to
+   * learn ids and read back; claims keep two creates from taking one alert.
+   */
+  readonly alerts: AccountAlerts;
   /** Every domain with its subdomains: one list call answers every lookup. */
   readonly domains: ListCache<Domain[]>;
-  /** Ids adopted by creates in this process, so two identical creates never claim one alert. */
-  readonly claimed: Set<number>;
   /**
    * A client message in this provider block's terms: the client's advice names the default
    * variables (NETWORKCALC_TOKEN, NETWORKCALC_BASE_URL, ...); this names the ones configured
@@ -144,8 +145,7 @@ export async function configureProvider(
   return {
     client,
     explain: (message) => renamed.reduce((text, [from, to]) => text.split(from).join(to), message),
-    alerts: new ListCache(async () => new Map((await client.listAlerts()).map((a) => [a.id, a]))),
+    alerts: new AccountAlerts(() => client.listAlerts()),
     domains: new ListCache(() => client.listDomains()),
-    claimed: new Set(),
   };
 }

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
-import { diffAlert, type LiveAlert } from '../model';
+import type { LiveAlert } from '../model';
+import { AccountAlerts, createAlertOnce } from '../converge';
 import { isNetworkCalcError } from '../client/errors';
 import { describeScope, findScopeOverlaps, overlappingScopes, resolveAccounts, type Account } from './accounts';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV, readDesired, type Desired, type StackDocument } from './desired';
@@ -272,53 +273,26 @@ export interface ApplyOptions {
 
 const INTERRUPTED = 'not started: the run was interrupted';
 
-/** Re-lists once per ambiguous outcome, sharing a list call that started after the failure. */
-function relister(api: AlertsApi): (since: number) => Promise<LiveAlert[]> {
-  let current: { started: number; promise: Promise<LiveAlert[]> } | null = null;
-  return (since) => {
-    if (current && current.started > since) return current.promise;
-    const started = Date.now();
-    const promise = api.listAlerts();
-    current = { started, promise };
-    return promise;
-  };
-}
-
 const isCode = (e: unknown, code: string) => isNetworkCalcError(e) && e.code === code;
 
-/**
- * Creates an alert without ever making a duplicate: when the outcome of a create is unknown
- * (timeout, dropped connection), the account is listed again and an alert of that name is
- * adopted; only when none exists is the create sent once more.
- */
-async function createOnce(api: AlertsApi, change: Change, relist: (since: number) => Promise<LiveAlert[]>): Promise<ChangeResult> {
-  const spec = change.after!;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const created = (await api.createAlert(spec)) as { id?: number } | undefined;
-      const result: ChangeResult = { status: 'ok' };
-      if (created && typeof created.id === 'number') result.id = created.id;
-      if (attempt > 1) result.note = 'created on the second attempt, after the first one was found not to have happened';
-      return result;
-    } catch (e) {
-      if (!isCode(e, 'OUTCOME_UNKNOWN')) throw e;
-      const failedAt = Date.now();
-      const live = (await relist(failedAt)).filter((a) => a.name === spec.name).sort((x, y) => x.id - y.id);
-      const found = live[0];
-      if (found) {
-        if (diffAlert(spec, found).length) await api.updateAlert(found.id, spec);
-        return { status: 'adopted', id: found.id, note: `the create's outcome was unknown; found alert ${found.id} by name and adopted it` };
-      }
-      if (attempt >= 2) throw e;
-    }
+/** A create through the shared ambiguous-create policy (src/converge): never a duplicate. */
+async function createChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
+  const outcome = await createAlertOnce(api, alerts, change.after!, { identify: false });
+  const resent = outcome.resent ? 'created on the second attempt: the account list showed that the first one had not happened' : undefined;
+  if (outcome.kind === 'adopted') {
+    return { status: 'adopted', id: outcome.alert.id, note: `the create's answer was lost; alert ${outcome.alert.id} of that name and settings appeared and was adopted` };
   }
+  const result: ChangeResult = { status: 'ok' };
+  if (outcome.kind === 'created' && outcome.id !== undefined) result.id = outcome.id;
+  if (resent) result.note = resent;
+  return result;
 }
 
-async function runChange(api: AlertsApi, change: Change, relist: (since: number) => Promise<LiveAlert[]>): Promise<ChangeResult> {
+async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
   try {
     switch (change.action) {
       case 'create':
-        return await createOnce(api, change, relist);
+        return await createChange(api, alerts, change);
       // PATCH and DELETE are idempotent: the client retries them itself on an unknown outcome.
       case 'update':
         await api.updateAlert(change.id!, change.after!);
@@ -348,12 +322,13 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
     plans.map(async (plan) => {
       if (plan.status !== 'ok' || !plan.api) return;
       const api = plan.api;
-      const relist = relister(api);
+      // The plan's list is the baseline: alerts in it existed before any create of this run.
+      const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live });
       plan.results = await Promise.all(
         plan.changes.map((change) =>
           limit(async (): Promise<ChangeResult> => {
             if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
-            const result = await runChange(api, change, relist);
+            const result = await runChange(api, alerts, change);
             if (result.error) result.error = adviseVariables(result.error, plan.account.scopes);
             options.onEvent?.({ kind: 'change', account: plan, change, result });
             return result;

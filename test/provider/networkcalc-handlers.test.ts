@@ -99,14 +99,45 @@ describe('networkcalc_alert handlers', () => {
     expect(posts).toHaveLength(1);
   });
 
-  test('GIVEN a create that never reached the server THEN an error, and still no second POST', async () => {
+  test('GIVEN a create that never reached the server THEN the list proves it and it is sent once more', async () => {
     const data = await demo();
     await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
     const diags = new Diagnostics();
     const state = await alertResource.create({ plan: plan('never'), config: plan('never'), diagnostics: diags, providerData: data });
-    expect(state).toBeNull();
-    expect(diags.items[0]!.summary).toBe('Alert create outcome unknown');
-    expect(diags.items[0]!.detail).toContain('nothing was adopted');
+    expect(diags.items).toEqual([]);
+    const alerts = (await emulator().control.state()).accounts[0]!.alerts;
+    expect(alerts.map((a) => a.name)).toEqual(['never']);
+    expect(state!.id).toBe(alerts[0]!.id);
+    expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(2);
+  });
+
+  test('GIVEN a create whose id cannot be learned THEN it stays in state without an id, and the next read finds it by name', async () => {
+    const data = await demo();
+    // The baseline list succeeds; every list after the POST fails.
+    await alertResource.read({ state: { id: 999, is_active: null }, diagnostics: new Diagnostics(), providerData: data });
+    await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
+    const diags = new Diagnostics();
+    const state = await alertResource.create({ plan: plan('kept'), config: plan('kept'), diagnostics: diags, providerData: data });
+    expect(diags.hasError()).toBe(false);
+    expect(diags.items.map((d) => d.summary)).toEqual(['Alert created; its id is learned on the next refresh']);
+    expect(state).toMatchObject({ id: null, name: 'kept', user_id: null });
+    await emulator().control.clearFaults();
+    const fresh = await demo();
+    const read = await alertResource.read({ state: state!, diagnostics: new Diagnostics(), providerData: fresh });
+    const alerts = (await emulator().control.state()).accounts[0]!.alerts;
+    expect(alerts.map((a) => a.name)).toEqual(['kept']);
+    expect(read).toMatchObject({ id: alerts[0]!.id, name: 'kept' });
+  });
+
+  test('GIVEN an unknown outcome that no list can settle THEN the alert is kept in state (tainted), never dropped', async () => {
+    const data = await demo();
+    await alertResource.read({ state: { id: 999, is_active: null }, diagnostics: new Diagnostics(), providerData: data });
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
+    const diags = new Diagnostics();
+    const state = await alertResource.create({ plan: plan('unsure'), config: plan('unsure'), diagnostics: diags, providerData: data });
+    expect(diags.items.map((d) => d.summary)).toEqual(['Alert create outcome unknown', 'Alert kept in the state without an id']);
+    expect(state).toMatchObject({ id: null, name: 'unsure' });
     expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(1);
   });
 

@@ -1,0 +1,120 @@
+/**
+ * The one policy for creating an alert without ever making two, used by `ncalc apply` and by
+ * the Terraform provider alike.
+ *
+ * The client never repeats a POST whose outcome it cannot know (a dropped connection after
+ * sending, a timeout, a 5xx, a 2xx it cannot read): it reports OUTCOME_UNKNOWN. Then:
+ * 1. list the account (a coalesced list that started after the POST returned);
+ * 2. an alert with the same name and spec that is new since the POST was sent and that no one
+ *    has claimed is ours: adopt it;
+ * 3. otherwise the list proves the create did not happen: send it once more (once only);
+ * 4. still unknown after that: OUTCOME_UNKNOWN goes to the caller, who must not forget the
+ *    alert (the provider keeps it in state to be resolved by name on the next refresh).
+ *
+ * docs/architecture.md ("Creates whose answer is lost") records what this assumes about the
+ * service.
+ */
+import { NetworkCalcError, isNetworkCalcError } from '../client/errors';
+import type { AlertSpec, LiveAlert } from '../model';
+import type { AccountAlerts, Listing } from './account-alerts';
+import { takeMatching } from './resolve';
+
+export interface CreatingApi {
+  createAlert(spec: AlertSpec): Promise<{ id?: number } | unknown>;
+}
+
+export interface CreateOptions {
+  /**
+   * Learn the created alert (id and server-side fields) when the answer carries no id, by a
+   * coalesced list. The provider needs it for state; the reconciler does not.
+   */
+  identify: boolean;
+}
+
+export type CreateOutcome =
+  /** The POST succeeded. `alert` when identified; `resent` when the first POST did not happen. */
+  | { kind: 'created'; id?: number; alert?: LiveAlert; resent: boolean }
+  /** The POST's outcome was unknown and the alert turned out to exist. */
+  | { kind: 'adopted'; alert: LiveAlert; resent: boolean }
+  /** The POST certainly succeeded, but the alert could not be found in a list. */
+  | { kind: 'unidentified'; reason: string; resent: boolean };
+
+const isOutcomeUnknown = (e: unknown): e is NetworkCalcError => isNetworkCalcError(e) && e.code === 'OUTCOME_UNKNOWN';
+
+function answeredId(answer: unknown): number | undefined {
+  const id = (answer as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' ? id : undefined;
+}
+
+/** OUTCOME_UNKNOWN with what was learned since, for the caller to report. */
+function stillUnknown(first: NetworkCalcError, why: string): NetworkCalcError {
+  return new NetworkCalcError({
+    operation: first.operation,
+    code: 'OUTCOME_UNKNOWN',
+    httpStatus: first.httpStatus,
+    detail: first.detail,
+    attempts: first.attempts,
+    retryable: true,
+    message: `${first.message}; ${why}`,
+    cause: first,
+  });
+}
+
+/** Both POSTs lost their answer and lists show neither: certainly nothing was created. */
+function notCreated(second: NetworkCalcError, name: string): NetworkCalcError {
+  return new NetworkCalcError({
+    operation: second.operation,
+    code: 'RETRIES_EXHAUSTED',
+    httpStatus: second.httpStatus,
+    detail: second.detail,
+    attempts: 2,
+    message:
+      `${second.operation} (alert ${JSON.stringify(name)}) failed: RETRIES_EXHAUSTED: the create was sent twice, both answers were lost, and the account ` +
+      `lists no such alert after either, so nothing was created; run again (last error: ${second.detail ?? second.code})`,
+    cause: second,
+  });
+}
+
+export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, spec: AlertSpec, options: CreateOptions): Promise<CreateOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const resent = attempt > 1;
+    // Alerts already listed before the POST was sent cannot be the one it creates.
+    const sentAfter = alerts.completedMark();
+    const isNew = (a: LiveAlert) => alerts.isNewSince(a.id, sentAfter);
+    let answer: unknown;
+    let unknown: NetworkCalcError | undefined;
+    try {
+      answer = await api.createAlert(spec);
+    } catch (e) {
+      if (!isOutcomeUnknown(e)) throw e;
+      unknown = e;
+    }
+    const mark = alerts.mark();
+
+    if (!unknown) {
+      const id = answeredId(answer);
+      if (!options.identify) return { kind: 'created', id, resent };
+      let listing: Listing;
+      try {
+        listing = await alerts.after(mark);
+      } catch (e) {
+        return { kind: 'unidentified', reason: `listing the account failed: ${e instanceof Error ? e.message : String(e)}`, resent };
+      }
+      const alert = id !== undefined ? listing.byId.get(id) : takeMatching(listing, alerts, spec, isNew);
+      if (!alert) return { kind: 'unidentified', reason: 'the account list taken after the create does not show it', resent };
+      alerts.claimed.add(alert.id);
+      return { kind: 'created', id: alert.id, alert, resent };
+    }
+
+    let listing: Listing;
+    try {
+      listing = await alerts.after(mark);
+    } catch (e) {
+      throw stillUnknown(unknown, `listing the account to find out failed too (${e instanceof Error ? e.message : String(e)})`);
+    }
+    const alert = takeMatching(listing, alerts, spec, isNew);
+    if (alert) return { kind: 'adopted', alert, resent };
+    // The list started after the POST ended and does not show the alert: it was not created.
+    if (resent) throw notCreated(unknown, spec.name);
+  }
+}

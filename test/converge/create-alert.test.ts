@@ -1,0 +1,94 @@
+/**
+ * The one ambiguous-create policy against the emulator with faults: adopt what a lost answer
+ * created, re-send once what a list proves did not happen, never adopt an alert that existed
+ * before the POST, and learn ids with coalesced lists.
+ */
+import { NetworkCalcClient } from '../../src/client';
+import { AccountAlerts, createAlertOnce } from '../../src/converge';
+import type { AlertSpec } from '../../src/model';
+import { DEMO_ACCOUNT } from '../../src/emulator';
+import { useEmulator } from '../helpers/emulator';
+
+const emulator = useEmulator();
+
+const spec = (name: string): AlertSpec => ({
+  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1,
+});
+
+function setUp() {
+  const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  return { client, alerts: new AccountAlerts(() => client.listAlerts(), { baseline: [] }) };
+}
+
+const stored = async (name: string) => (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === name);
+const requests = async (method: string) => (await emulator().control.requests()).filter((q) => q.method === method && q.path.startsWith('/api/alerts'));
+
+describe('createAlertOnce', () => {
+  test('GIVEN the server saved the alert and the answer was lost THEN it is adopted after one list, with one POST', async () => {
+    const { client, alerts } = setUp();
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const outcome = await createAlertOnce(client, alerts, spec('lost answer'), { identify: false });
+    const saved = await stored('lost answer');
+    expect(saved).toHaveLength(1);
+    expect(outcome).toMatchObject({ kind: 'adopted', resent: false, alert: { id: saved[0]!.id } });
+    expect(await requests('POST')).toHaveLength(1);
+    expect(await requests('GET')).toHaveLength(1);
+  });
+
+  test('GIVEN the POST never got through THEN the list proves it and it is sent once more', async () => {
+    const { client, alerts } = setUp();
+    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const outcome = await createAlertOnce(client, alerts, spec('second try'), { identify: true });
+    const saved = await stored('second try');
+    expect(saved).toHaveLength(1);
+    expect(outcome).toMatchObject({ kind: 'created', resent: true, id: saved[0]!.id });
+    expect(await requests('POST')).toHaveLength(2);
+  });
+
+  test('GIVEN both POSTs lost before the server THEN a clear failure, nothing created, no third POST', async () => {
+    const { client, alerts } = setUp();
+    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 2 });
+    await expect(createAlertOnce(client, alerts, spec('never'), { identify: false })).rejects.toMatchObject({
+      code: 'RETRIES_EXHAUSTED',
+      message: expect.stringContaining('nothing was created'),
+    });
+    expect(await stored('never')).toHaveLength(0);
+    expect(await requests('POST')).toHaveLength(2);
+  });
+
+  test('GIVEN an identical alert that existed before THEN a lost create never adopts it', async () => {
+    const older = await emulator().control.createAlert('demo', spec('twin'));
+    const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
+    const alerts = new AccountAlerts(() => client.listAlerts(), { baseline: await client.listAlerts() });
+    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const outcome = await createAlertOnce(client, alerts, spec('twin'), { identify: true });
+    expect(outcome.kind).toBe('created');
+    expect(outcome.kind === 'created' && outcome.id).not.toBe(older.id);
+    expect(await stored('twin')).toHaveLength(2);
+  });
+
+  test('GIVEN the list after a lost answer fails too THEN OUTCOME_UNKNOWN, and no second POST', async () => {
+    const { client, alerts } = setUp();
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
+    await expect(createAlertOnce(client, alerts, spec('unknown'), { identify: false })).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      message: expect.stringContaining('listing the account to find out failed too'),
+    });
+    expect(await requests('POST')).toHaveLength(1);
+  });
+
+  test('GIVEN 60 concurrent creates that must learn their ids THEN every id is distinct and lists are coalesced', async () => {
+    const { client, alerts } = setUp();
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 20 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => createAlertOnce(client, alerts, spec(i % 2 ? 'same name' : `alert ${i}`), { identify: true })),
+    );
+    const ids = outcomes.map((o) => (o.kind === 'created' ? o.alert!.id : -1));
+    expect(new Set(ids).size).toBe(60);
+    expect(ids).not.toContain(-1);
+    const lists = (await requests('GET')).length;
+    expect(lists).toBe(alerts.lists);
+    expect(lists).toBeLessThanOrEqual(4);
+  });
+});
