@@ -1,4 +1,4 @@
-import { TerraformStack } from 'cdktf';
+import { TerraformStack } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
 import { baseUrlProblem } from '../schema/base-url';

@@ -1,4 +1,4 @@
-import { Token, type IResolvable } from 'cdktf';
+import { Token, type IResolvable } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { Alert as AlertResource } from '../gen/providers/networkcalc/alert';
 import { canonicalizeAlert, parseAlert } from '../model/canonical';

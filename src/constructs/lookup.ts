@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { DataNetworkcalcDomain } from '../gen/providers/networkcalc/data-networkcalc-domain';
 import { DataNetworkcalcSubdomain } from '../gen/providers/networkcalc/data-networkcalc-subdomain';
-import type { TerraformProvider } from 'cdktf';
+import type { TerraformProvider } from '../cdk';
 import { terraformLiteral } from './terraform-string';
 
 /** Problems with a domain or subdomain name, as sentences; empty when it is usable. */

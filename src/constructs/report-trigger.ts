@@ -1,4 +1,4 @@
-import { Fn, Token } from 'cdktf';
+import { Fn, Token } from '../cdk';
 import { Construct } from 'constructs';
 import { ReportTrigger as ReportTriggerResource } from '../gen/providers/networkcalc/report-trigger';
 import { NetworkcalcAccount, resolveAccount } from './account';

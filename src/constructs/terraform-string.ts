@@ -1,4 +1,4 @@
-import { Token } from 'cdktf';
+import { Token } from '../cdk';
 
 /**
  * Terraform reads every string of the JSON configuration as a template: `${` starts an

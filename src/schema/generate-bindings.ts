@@ -36,6 +36,29 @@ export async function generateBindings(outDir: string = DEFAULT_BINDINGS_DIR): P
   await fs.rm(outDir, { recursive: true, force: true });
   await code.save(outDir);
   await addOverrideModifiers(outDir);
+  await importCdkModule(outDir);
+}
+
+/** src/cdk: the app's own cdktn or cdktf, loaded at run time. */
+const CDK_MODULE = path.resolve(__dirname, '..', 'cdk');
+const CDKTF_IMPORT = "import * as cdktf from 'cdktf';";
+
+/**
+ * The generator imports 'cdktf'; the bindings must use the CDK library of the app instead
+ * (see src/cdk.ts), so that import is pointed at src/cdk, relative to where the file sits in
+ * src/gen (also when generated elsewhere for comparison). Only the import line changes: the
+ * bindings keep calling it `cdktf`.
+ */
+async function importCdkModule(outDir: string): Promise<void> {
+  for (const file of await listTs(outDir)) {
+    const text = await fs.readFile(file, 'utf8');
+    if (!text.includes(CDKTF_IMPORT)) continue;
+    const committedAt = path.join(DEFAULT_BINDINGS_DIR, path.relative(outDir, file));
+    const relative = path.relative(path.dirname(committedAt), CDK_MODULE).split(path.sep).join('/');
+    const rewritten = text.replace(CDKTF_IMPORT, `import * as cdktf from '${relative}';`);
+    if (/from ['"]cdktf['"]/.test(rewritten)) throw new Error(`${file} imports 'cdktf' in a form this script does not rewrite`);
+    await fs.writeFile(file, rewritten);
+  }
 }
 
 /** TS4114 / TS4115: a member or parameter property that overrides one needs `override`. */
