@@ -1,20 +1,23 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
+import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
 type EmulatorModule = typeof import('../emulator');
 
 interface EmulatorCommandOptions {
-  port: string;
+  port: number;
   host: string;
   data?: string;
   seed?: string;
   controlToken?: string;
+  deleteForm?: DeleteForm;
 }
 
+/** A usage error: commander prints it with the option's name and the usage hint, exit code 1. */
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^[0-9]+$/.test(value) || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`);
+  if (!/^[0-9]+$/.test(value) || port > 65535) throw new InvalidArgumentError('give a whole number from 0 to 65535.');
   return port;
 }
 
@@ -40,6 +43,7 @@ function describe(emulator: EmulatorModule, running: RunningEmulator, seed: Emul
   }
   lines.push(`  control token:  x-emulator-token: ${running.controlToken}`);
   lines.push(`  state:          ${opts.data ? `saved to ${opts.data}` : 'in memory (lost on stop; use --data <file> to keep it)'}`);
+  lines.push(`  DELETE:         ${opts.deleteForm ? `alert id in the ${opts.deleteForm} only (--delete-form)` : 'alert id in the path, ?alert_id= or a JSON body'}`);
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
 }
@@ -49,22 +53,26 @@ export function registerEmulatorCommand(program: Command): void {
   program
     .command('emulator')
     .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--host <h>', 'address to bind', '127.0.0.1')
     .option('--data <file>', 'save state to this JSON file after every change, and load it on start')
     .option('--seed <file>', 'accounts, credentials, tokens and domains to start with (JSON); default: the demo account')
     .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
+    .addOption(new Option(
+      '--delete-form <form>',
+      'accept a DELETE of an alert only with its id in this form, as the real service (path: /api/alerts/{id}, '
+        + 'query: ?alert_id={id}, body: {"alert_id": id}); another form answers 400 MISSING_VALUES (default: every form)',
+    ).choices(DELETE_FORMS))
     .action(async (opts: EmulatorCommandOptions) => {
       const emulator: EmulatorModule = await import('../emulator');
       const { loadSeedFile, startEmulator, SeedError } = emulator;
-      const { DataFileError } = await import('../emulator/state');
+      const { DataFileError } = emulator;
       let running: RunningEmulator;
       let seed: EmulatorSeed | undefined;
       try {
-        const port = parsePort(opts.port);
         seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
         running = await startEmulator({
-          host: opts.host, port, seed, dataFile: opts.data, controlToken: opts.controlToken,
+          host: opts.host, port: opts.port, seed, dataFile: opts.data, controlToken: opts.controlToken, deleteForm: opts.deleteForm,
         });
       } catch (err) {
         const known = err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';

@@ -13,6 +13,7 @@ import {
   type StoredAlert,
 } from './state';
 import { DOMAIN_NAME, SUBDOMAIN_PREFIX } from './seed';
+import { DELETE_FORMS, type DeleteForm } from './settings';
 
 /** Route settings read by the hooks and the error handler. */
 export interface RouteConfig {
@@ -444,15 +445,23 @@ export function registerApiRoutes(app: FastifyInstance, core: EmulatorCore): voi
     }),
   });
 
-  /** DELETE takes the id from the path, else ?alert_id=, else a JSON body {"alert_id": id}. */
+  /** Where each DELETE form carries the alert id (undefined: not there). */
+  const deleteIdFrom: Record<DeleteForm, (request: FastifyRequest) => unknown> = {
+    path: (request) => (request.params as { alert_id?: string }).alert_id,
+    query: (request) => (request.query as Record<string, unknown>).alert_id,
+    body: (request) => (isObj(request.body) && !core.infoOf(request).invalidJson ? request.body.alert_id : undefined),
+  };
+
+  /**
+   * DELETE reads the id from the one form the settings name, like the real service; with none
+   * named, from the path, else ?alert_id=, else a JSON body {"alert_id": id}. An id in a form
+   * that is not read is missing, never NOT_FOUND: a client must not take it for a delete.
+   */
   const deleteHandler = handle((request) => {
     const account = accountOf(request);
-    const info = core.infoOf(request);
-    const fromPath = (request.params as { alert_id?: string }).alert_id;
-    const fromQuery = (request.query as Record<string, unknown>).alert_id;
-    const fromBody = isObj(request.body) && !info.invalidJson ? request.body.alert_id : undefined;
-    const raw = [fromPath, fromQuery, fromBody].find((v) => v !== undefined && v !== '');
-    if (raw === undefined) throw new ApiError('MISSING_VALUES', 'give alert_id');
+    const only = core.settings.deleteForm;
+    const raw = (only ? [only] : DELETE_FORMS).map((form) => deleteIdFrom[form](request)).find((v) => v !== undefined && v !== '');
+    if (raw === undefined) throw new ApiError('MISSING_VALUES', only ? `give alert_id in the ${only}` : 'give alert_id');
     const alert = findAlert(account, raw);
     account.alerts = account.alerts.filter((a) => a !== alert);
     store.commit();

@@ -4,7 +4,9 @@ import { dropConnection, registerApiRoutes, sleep, type RouteConfig } from './ap
 import { registerControlRoutes } from './control-routes';
 import { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
 import { ApiError, BAD_BODY_CODE, ERROR_TABLE } from './errors';
+import { REQUEST_LOG_LIMIT } from './request-log';
 import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
+import { checkDeleteForm, checkRandomSeed, SettingsError, type DeleteForm, type EmulatorSettings } from './settings';
 import { Store } from './state';
 
 export interface BuildEmulatorOptions {
@@ -18,13 +20,38 @@ export interface BuildEmulatorOptions {
   tokenLifetimeSeconds?: number;
   /** fastify's request logging to stdout. Default false. */
   logger?: boolean;
-  /** Seed of the generator behind fault rates, for reproducible runs. Default: Math.random. */
+  /** Seed of the generator behind fault rates, for reproducible runs (reset restarts it). Default: Math.random. */
   randomSeed?: number;
   /** Reports kept per account; the oldest are forgotten (their URLs answer 404). Default 1000. */
   reportsPerAccount?: number;
+  /**
+   * The one form a DELETE of an alert may carry its id in, like the real service: `path`,
+   * `query` or `body`; another form answers 400 MISSING_VALUES. Default: every form.
+   */
+  deleteForm?: DeleteForm;
+  /** Entries the request log keeps (its counters keep counting). Default 10000. */
+  requestLogLimit?: number;
 }
 
 export type EmulatorApp = FastifyInstance & { emulator: EmulatorCore };
+
+function positiveWhole(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number (got ${String(value)})`);
+  return value;
+}
+
+/** The settings the emulator starts with (and returns to on reset), checked. */
+function startSettings(opts: BuildEmulatorOptions): EmulatorSettings {
+  try {
+    return {
+      deleteForm: opts.deleteForm === undefined ? null : checkDeleteForm(opts.deleteForm, 'deleteForm'),
+      randomSeed: opts.randomSeed === undefined ? null : checkRandomSeed(opts.randomSeed, 'randomSeed'),
+    };
+  } catch (err) {
+    if (err instanceof SettingsError) throw new RangeError(err.message);
+    throw err;
+  }
+}
 
 function resolveSeed(seed: EmulatorSeed | string | undefined): EmulatorSeed {
   if (seed === undefined) return demoSeed();
@@ -51,15 +78,25 @@ function parseJson(core: EmulatorCore) {
  * the handlers as it was sent and every failure carries the interface's code.
  */
 export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<EmulatorApp> {
+  // Every option is checked before the data file is locked.
   const seed = resolveSeed(opts.seed);
+  const lifetime = positiveWhole(opts.tokenLifetimeSeconds ?? 3600, 'tokenLifetimeSeconds');
+  const reportsPerAccount = positiveWhole(opts.reportsPerAccount ?? REPORTS_PER_ACCOUNT_LIMIT, 'reportsPerAccount');
+  const requestLogLimit = positiveWhole(opts.requestLogLimit ?? REQUEST_LOG_LIMIT, 'requestLogLimit');
+  const settings = startSettings(opts);
   const store = new Store(seed, opts.dataFile);
-  const lifetime = opts.tokenLifetimeSeconds ?? 3600;
-  if (!Number.isInteger(lifetime) || lifetime < 1) throw new RangeError('tokenLifetimeSeconds must be a positive whole number');
-  const reportsPerAccount = opts.reportsPerAccount ?? REPORTS_PER_ACCOUNT_LIMIT;
-  if (!Number.isInteger(reportsPerAccount) || reportsPerAccount < 1) throw new RangeError('reportsPerAccount must be a positive whole number');
-  const core = new EmulatorCore(
-    store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, opts.randomSeed, reportsPerAccount);
+  try {
+    const core = new EmulatorCore(
+      store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, settings, reportsPerAccount, requestLogLimit);
+    return await assemble(core, opts);
+  } catch (err) {
+    store.release();
+    throw err;
+  }
+}
 
+async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise<EmulatorApp> {
+  const store = core.store;
   const app = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -88,21 +125,25 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
     const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
     if (m) info.account = store.accountForToken(m[1]!);
 
+    const plan = core.faults.plan(request.method, path);
+    if (plan) info.plan = plan;
+
     if (path.startsWith('/api')) {
+      const q = request.url.indexOf('?');
       reply.raw.once('close', () => {
-        core.log({
+        core.requestLog.add({
           method: request.method,
           path,
+          query: q === -1 ? '' : request.url.slice(q + 1),
           account: info.account?.name ?? null,
           status: reply.raw.writableFinished ? reply.raw.statusCode : 0,
+          faults: (plan?.hits ?? []).map((f) => ({ id: f.id, kind: f.kind, phase: f.phase ?? 'before' })),
           at: new Date().toISOString(),
         });
       });
     }
 
-    const plan = core.faults.plan(request.method, path);
     if (!plan) return;
-    info.plan = plan;
     if (plan.delayBeforeMs > 0) await sleep(plan.delayBeforeMs);
     const f = plan.terminal;
     if (!f || f.phase === 'after') return;
@@ -141,9 +182,15 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
   registerApiRoutes(app, core);
   registerControlRoutes(app, core);
 
-  // Changes are written as they happen; this last write covers anything left over.
-  app.addHook('onClose', async () => store.commit());
+  // Changes are written as they happen; this last write covers anything left over. Then the
+  // data file's lock goes.
+  app.addHook('onClose', async () => store.close());
 
-  await app.ready();
+  try {
+    await app.ready();
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return app as unknown as EmulatorApp;
 }

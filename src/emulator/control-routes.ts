@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorCore } from './core';
 import { FaultSpecError, parseFaultSpec } from './faults';
+import type { RequestFilter } from './request-log';
 import { parseSeed, SeedError } from './seed';
+import { parseSettingsUpdate, SettingsError } from './settings';
 import { alertView, type StoredAccount, type StoredAlert } from './state';
 
 /** A failure of the control surface: {status, error} with a plain HTTP status. */
@@ -227,10 +229,38 @@ export function registerControlRoutes(app: FastifyInstance, core: EmulatorCore):
       return { status: 'OK' };
     });
 
-    control.get('/requests', async () => core.requestLog);
+    control.get('/settings', async () => core.settings);
+
+    control.post('/settings', async (request) => {
+      try {
+        core.updateSettings(parseSettingsUpdate(objectBody(request, core)));
+      } catch (err) {
+        if (err instanceof SettingsError) throw new ControlError(400, 'INVALID_BODY', err.message);
+        throw err;
+      }
+      return core.settings;
+    });
+
+    control.get('/requests', async () => core.requestLog.entries());
+
+    control.get('/requests/counts', async (request) => {
+      const query = request.query as Record<string, unknown>;
+      const filter: RequestFilter = {};
+      for (const key of Object.keys(query)) {
+        const value = query[key];
+        if (key !== 'method' && key !== 'path' && key !== 'pathPrefix') {
+          throw new ControlError(400, 'INVALID_BODY', `${key} is not a filter of the request counts (known: method, path, pathPrefix)`);
+        }
+        if (typeof value !== 'string' || value === '' || (key !== 'method' && !value.startsWith('/'))) {
+          throw new ControlError(400, 'INVALID_BODY', `${key} must be given once${key === 'method' ? '' : ', starting with "/"'}`);
+        }
+        filter[key] = value;
+      }
+      return core.requestLog.counts(filter);
+    });
 
     control.delete('/requests', async () => {
-      core.requestLog.length = 0;
+      core.requestLog.clear();
       return { status: 'OK' };
     });
   }, { prefix: '/_emulator' });

@@ -1,7 +1,8 @@
 import { request, type Dispatcher } from 'undici';
-import type { RequestLogEntry } from './core';
 import type { Fault, FaultSpec } from './faults';
+import type { RequestCounts, RequestFilter, RequestLogEntry } from './request-log';
 import type { EmulatorSeed, SeedAlert } from './seed';
+import type { EmulatorSettings } from './settings';
 import type { EmulatorState } from './state';
 
 /**
@@ -65,7 +66,7 @@ export class EmulatorControl {
     return readControlAnswer(res.statusCode, await res.body.text()) as T;
   }
 
-  /** Back to the start seed; also clears faults and the request log. */
+  /** Back to the start seed and settings; also clears faults and the request log. */
   async reset(): Promise<void> {
     await this.call('POST', '/reset');
   }
@@ -113,8 +114,32 @@ export class EmulatorControl {
     await this.call('DELETE', '/faults');
   }
 
+  /** The newest requests (the last 10,000 by default), oldest first. */
   requests(): Promise<RequestLogEntry[]> {
     return this.call('GET', '/requests');
+  }
+
+  /** Counts of the requests since start or the last clear, by method and path; never capped by the log's size. */
+  requestCounts(filter: RequestFilter = {}): Promise<RequestCounts> {
+    const query = new URLSearchParams();
+    for (const key of ['method', 'path', 'pathPrefix'] as const) {
+      const value = filter[key];
+      if (value !== undefined) query.set(key, value);
+    }
+    const qs = query.toString();
+    return this.call('GET', `/requests/counts${qs ? `?${qs}` : ''}`);
+  }
+
+  /**
+   * How many requests match, e.g. `{method: 'GET', path: '/api/alerts/'}` (the list calls) or
+   * `{method: 'DELETE', pathPrefix: '/api/alerts'}`. Throws when the counters were full.
+   */
+  async countRequests(filter: RequestFilter = {}): Promise<number> {
+    const counts = await this.requestCounts(filter);
+    if (!counts.complete) {
+      throw new Error('the emulator saw more distinct request paths than its counters keep; clear the request log (clearRequests) more often');
+    }
+    return counts.count;
   }
 
   async clearRequests(): Promise<void> {
@@ -123,5 +148,17 @@ export class EmulatorControl {
 
   state(): Promise<EmulatorState> {
     return this.call('GET', '/state');
+  }
+
+  settings(): Promise<EmulatorSettings> {
+    return this.call('GET', '/settings');
+  }
+
+  /**
+   * Changes settings while the emulator runs, e.g. `{deleteForm: 'body'}` (null: every form
+   * again) or `{randomSeed: 7}`; reset returns to the start settings. Answers the settings now.
+   */
+  updateSettings(update: Partial<EmulatorSettings>): Promise<EmulatorSettings> {
+    return this.call('POST', '/settings', update);
   }
 }

@@ -1,18 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { FaultBook, type FaultPlan } from './faults';
+import { RequestLog } from './request-log';
+import type { EmulatorSettings } from './settings';
 import type { StoredAccount, Store } from './state';
-
-/** One line of the request log (GET /_emulator/requests). status 0: the connection was dropped. */
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  /** Name of the account the bearer token belongs to, when it is valid. */
-  account: string | null;
-  status: number;
-  at: string;
-}
-
-export const REQUEST_LOG_LIMIT = 10_000;
 
 /** Reports kept per account; triggering one more forgets the oldest (its URL then answers 404). */
 export const REPORTS_PER_ACCOUNT_LIMIT = 1_000;
@@ -35,17 +25,22 @@ export interface RequestInfo {
 /** Everything the routes share: state, faults, log and settings. */
 export class EmulatorCore {
   readonly faults: FaultBook;
-  readonly requestLog: RequestLogEntry[] = [];
+  readonly requestLog: RequestLog;
+  /** The settings now; `reset` returns to those the emulator started with. */
+  settings: EmulatorSettings;
   private readonly info = new WeakMap<FastifyRequest, RequestInfo>();
 
   constructor(
     readonly store: Store,
     readonly controlToken: string,
     readonly tokenLifetimeSeconds: number,
-    randomSeed?: number,
+    private readonly startSettings: EmulatorSettings,
     readonly reportsPerAccount: number = REPORTS_PER_ACCOUNT_LIMIT,
+    requestLogLimit?: number,
   ) {
-    this.faults = new FaultBook(randomSeed);
+    this.settings = { ...startSettings };
+    this.faults = new FaultBook(startSettings.randomSeed);
+    this.requestLog = new RequestLog(requestLogLimit);
   }
 
   infoOf(request: FastifyRequest): RequestInfo {
@@ -57,15 +52,18 @@ export class EmulatorCore {
     return i;
   }
 
-  log(entry: RequestLogEntry): void {
-    this.requestLog.push(entry);
-    if (this.requestLog.length > REQUEST_LOG_LIMIT) this.requestLog.splice(0, this.requestLog.length - REQUEST_LOG_LIMIT);
+  /** Applies checked settings; a given randomSeed (even the same one) restarts the sequence. */
+  updateSettings(update: Partial<EmulatorSettings>): void {
+    this.settings = { ...this.settings, ...update };
+    if ('randomSeed' in update) this.faults.reseed(this.settings.randomSeed);
   }
 
-  /** Back to the start: seed state, no faults, empty log. */
+  /** Back to the start: seed state, start settings (the rate generator restarted), no faults, empty log. */
   reset(): void {
     this.store.reset();
     this.faults.clear();
-    this.requestLog.length = 0;
+    this.requestLog.clear();
+    this.settings = { ...this.startSettings };
+    this.faults.reseed(this.settings.randomSeed);
   }
 }

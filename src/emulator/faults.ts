@@ -43,6 +43,19 @@ export interface FaultPlan {
   delayAfterMs: number;
   /** At most one fault that replaces the answer. */
   terminal?: Fault;
+  /** Every fault that hit the request (latency ones included), for the request log. */
+  hits: Fault[];
+}
+
+/**
+ * The one rule for "a request matches": the method, when given, is equal (any case) and the
+ * path, when given, is a prefix of the request's path (query excluded). Used by faults and
+ * by the request counts.
+ */
+export function requestMatches(match: { method?: string; path?: string } | undefined, method: string, path: string): boolean {
+  if (match?.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  if (match?.path && !path.startsWith(match.path)) return false;
+  return true;
 }
 
 const KINDS: readonly FaultKind[] = ['latency', 'status', 'rate_limit', 'drop', 'reject'];
@@ -130,10 +143,15 @@ export function seededRandom(seed: number): () => number {
 
 export class FaultBook {
   private faults: Fault[] = [];
-  private readonly random: () => number;
+  private random: () => number = Math.random;
 
-  constructor(randomSeed?: number) {
-    this.random = randomSeed === undefined ? Math.random : seededRandom(randomSeed);
+  constructor(randomSeed: number | null = null) {
+    this.reseed(randomSeed);
+  }
+
+  /** Restarts the generator behind rates: seeded (the same sequence again) or Math.random (null). */
+  reseed(randomSeed: number | null): void {
+    this.random = randomSeed === null ? Math.random : seededRandom(randomSeed);
   }
 
   add(spec: FaultSpec): Fault {
@@ -162,16 +180,14 @@ export class FaultBook {
    * rest are not consumed. A fault's count is used up only by requests it actually hits.
    */
   plan(method: string, path: string): FaultPlan | undefined {
-    const plan: FaultPlan = { delayBeforeMs: 0, delayAfterMs: 0 };
-    let hit = false;
+    const plan: FaultPlan = { delayBeforeMs: 0, delayAfterMs: 0, hits: [] };
     for (const f of this.faults) {
-      if (f.match?.method && f.match.method !== method.toUpperCase()) continue;
-      if (f.match?.path && !path.startsWith(f.match.path)) continue;
+      if (!requestMatches(f.match, method, path)) continue;
       if (f.kind !== 'latency' && plan.terminal) continue;
       if ((f.rate ?? 1) < 1 && this.random() >= (f.rate ?? 1)) continue;
       f.hits++;
       if (f.remaining !== null) f.remaining--;
-      hit = true;
+      plan.hits.push(f);
       if (f.kind === 'latency') {
         if (f.phase === 'after') plan.delayAfterMs += f.latencyMs ?? 0;
         else plan.delayBeforeMs += f.latencyMs ?? 0;
@@ -180,6 +196,6 @@ export class FaultBook {
       }
     }
     this.faults = this.faults.filter((f) => f.remaining === null || f.remaining > 0);
-    return hit ? plan : undefined;
+    return plan.hits.length ? plan : undefined;
   }
 }

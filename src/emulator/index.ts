@@ -2,12 +2,24 @@ import type { AddressInfo } from 'node:net';
 import { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
 import { EmulatorControl } from './control';
 import type { EmulatorSeed } from './seed';
+import type { DeleteForm } from './settings';
 
 export { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
 export { EmulatorControl, EmulatorControlError, type ControlAlertFields } from './control';
-export { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT, REQUEST_LOG_LIMIT, type RequestLogEntry } from './core';
+export { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
+export { DATA_FILE_MODE, DataFileError } from './data-file';
 export { ApiError, ERROR_TABLE, type ErrorCode } from './errors';
 export { type Fault, type FaultKind, type FaultPhase, type FaultSpec } from './faults';
+export {
+  REQUEST_COUNTER_LIMIT,
+  REQUEST_LOG_LIMIT,
+  RequestLog,
+  type LoggedFault,
+  type RequestCounts,
+  type RequestFilter,
+  type RequestLogEntry,
+} from './request-log';
+export { DELETE_FORMS, type DeleteForm, type EmulatorSettings } from './settings';
 export {
   DEMO_ACCOUNT,
   demoSeed,
@@ -22,7 +34,7 @@ export {
   type SeedSubdomain,
   type SeedToken,
 } from './seed';
-export { DataFileError, type EmulatorState } from './state';
+export { type EmulatorState } from './state';
 
 export interface StartEmulatorOptions {
   /** Default 127.0.0.1. */
@@ -37,6 +49,10 @@ export interface StartEmulatorOptions {
   randomSeed?: number;
   /** Reports kept per account (default 1000). */
   reportsPerAccount?: number;
+  /** The one DELETE form accepted (`path`, `query` or `body`); default: every form. */
+  deleteForm?: DeleteForm;
+  /** Entries the request log keeps (default 10000). */
+  requestLogLimit?: number;
 }
 
 export interface RunningEmulator {
@@ -67,6 +83,8 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     logger: opts.logger,
     randomSeed: opts.randomSeed,
     reportsPerAccount: opts.reportsPerAccount,
+    deleteForm: opts.deleteForm,
+    requestLogLimit: opts.requestLogLimit,
   };
   const app = await buildEmulator(buildOpts);
   try {

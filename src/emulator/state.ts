@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { DataFileLock, readStateFile, removeStaleTempFiles, writeStateFile } from './data-file';
 import type { EmulatorSeed } from './seed';
 
 export interface StoredCredential {
@@ -154,63 +153,54 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
   return { format: 'networkcalc-emulator-state', version: 1, next_alert_id: nextAlert, next_resource_id: nextResource, accounts };
 }
 
-export class DataFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DataFileError';
-  }
-}
-
-/** Reads a saved state; refuses anything that does not look like one rather than overwrite it. */
-export function readStateFile(path: string): EmulatorState | undefined {
-  if (!existsSync(path)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new DataFileError(`data file ${path} is not valid JSON (${(err as Error).message}); move it away or give another --data file`);
-  }
-  const s = parsed as Partial<EmulatorState> | null;
-  if (!s || s.format !== 'networkcalc-emulator-state' || s.version !== 1 || !Array.isArray(s.accounts)) {
-    throw new DataFileError(`data file ${path} is not an emulator state file (format "networkcalc-emulator-state", version 1)`);
-  }
-  return s as EmulatorState;
-}
-
-/** Writes the whole state: temp file, fsync, rename. A crash leaves the old or the new file. */
-export function writeStateFile(path: string, state: EmulatorState): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, JSON.stringify(state, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-}
-
 /**
  * The emulator's state and where it lives. Handlers mutate `state` and call `commit()`
  * before they answer, so an answered change is on disk (writes are synchronous on purpose:
- * correctness over throughput, and the state is small).
+ * correctness over throughput, and the state is small). With a data file, the store holds
+ * its lock from construction to `close()`.
  */
 export class Store {
   state: EmulatorState;
   private readonly initialSeed: EmulatorSeed;
   private readonly dataFile?: string;
+  private readonly lock?: DataFileLock;
 
   constructor(seed: EmulatorSeed, dataFile?: string) {
     this.initialSeed = structuredClone(seed);
     this.dataFile = dataFile;
-    const saved = dataFile ? readStateFile(dataFile) : undefined;
-    this.state = saved ?? stateFromSeed(seed);
-    if (!saved) this.commit();
+    if (!dataFile) {
+      this.state = stateFromSeed(seed);
+      return;
+    }
+    this.lock = DataFileLock.acquire(dataFile);
+    try {
+      removeStaleTempFiles(dataFile);
+      this.state = readStateFile(dataFile) ?? stateFromSeed(seed);
+      // Written at once even when loaded: an unwritable file fails the start, not the first
+      // change, and a file saved by an older version gets the owner-only mode.
+      this.commit();
+    } catch (err) {
+      this.lock.release();
+      throw err;
+    }
   }
 
   commit(): void {
     if (this.dataFile) writeStateFile(this.dataFile, this.state);
+  }
+
+  /** Writes the state a last time and gives up the data file's lock. */
+  close(): void {
+    try {
+      this.commit();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  /** Gives up the data file's lock without writing (the emulator failed to start). */
+  release(): void {
+    this.lock?.release();
   }
 
   /** Back to the seed the emulator was started with. */

@@ -119,14 +119,16 @@ describe('faults', () => {
 });
 
 describe('request log', () => {
-  it('records method, path, account, status and time of /api requests only; can be cleared', async () => {
+  it('records method, path, query, account, status, faults and time of /api requests only; can be cleared', async () => {
     await api('GET', '/api/alerts/', { token: T });
     await api('GET', '/api/alerts/5', { token: 'bad' });
     await api('GET', '/nowhere');
+    await api('DELETE', '/api/alerts/?alert_id=9&x=%20', { token: T });
     const log = await emu().control.requests();
     expect(log).toEqual([
-      { method: 'GET', path: '/api/alerts/', account: 'demo', status: 200, at: expect.any(String) },
-      { method: 'GET', path: '/api/alerts/5', account: null, status: 401, at: expect.any(String) },
+      { method: 'GET', path: '/api/alerts/', query: '', account: 'demo', status: 200, faults: [], at: expect.any(String) },
+      { method: 'GET', path: '/api/alerts/5', query: '', account: null, status: 401, faults: [], at: expect.any(String) },
+      { method: 'DELETE', path: '/api/alerts/', query: 'alert_id=9&x=%20', account: 'demo', status: 400, faults: [], at: expect.any(String) },
     ]);
     await emu().control.clearRequests();
     expect(await emu().control.requests()).toEqual([]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -47,18 +47,18 @@ describe('persistence', () => {
     }
   });
 
-  it('every change is on disk before it is answered (no temp files left)', async () => {
+  it('every change is on disk before it is answered (no temp files left; the lock only while running)', async () => {
     const dataFile = join(dir, 'emulator.json');
     const emu = await startEmulator({ dataFile });
     try {
       await call(emu.url, 'POST', '/api/domains/', { token: T, json: { domain: 'now.dev' } });
       const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
       expect(saved.accounts[0].domains.map((d: any) => d.domain)).toContain('now.dev');
-      const { readdirSync } = await import('node:fs');
-      expect(readdirSync(dir)).toEqual(['emulator.json']);
+      expect(readdirSync(dir).sort()).toEqual(['emulator.json', 'emulator.json.lock']);
     } finally {
       await emu.close();
     }
+    expect(readdirSync(dir)).toEqual(['emulator.json']);
   });
 
   it('refuses a data file that is not a saved state instead of overwriting it', async () => {
