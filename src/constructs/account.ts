@@ -1,11 +1,12 @@
 import { TerraformStack } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
-import { baseUrlProblem } from '../schema/base-url';
+import { baseUrlProblem, redactUrl } from '../schema/base-url';
+import { OWNERSHIP_MODES } from '../schema/provider-schema';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
-import { ensureValidateFirst } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
 /** Names of the environment variables read when an account names none. */
@@ -118,12 +119,16 @@ export class NetworkcalcAccount extends Construct {
     const stack = ensureValidateFirst(this);
     ACCOUNTS.set(stack, [...accountsIn(stack), this]);
 
-    this.alias = props.alias;
-    this.ownership = props.ownership ?? Ownership.exclusive();
-    this.tokenEnv = props.tokenEnv ?? DEFAULT_TOKEN_ENV;
-    this.clientIdEnv = props.clientIdEnv ?? DEFAULT_CLIENT_ID_ENV;
-    this.clientSecretEnv = props.clientSecretEnv ?? DEFAULT_CLIENT_SECRET_ENV;
-    this.baseUrl = props.baseUrl;
+    const given = propsObject<NetworkcalcAccountProps>(props ?? {}, 'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership; all optional');
+    const p = given.props;
+    this.alias = p.alias;
+    // Anything but an Ownership is reported below; exclusive stands in so the rest can run.
+    const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
+    this.ownership = p.ownership !== undefined && isOwnership(p.ownership) ? p.ownership : Ownership.exclusive();
+    this.tokenEnv = p.tokenEnv ?? DEFAULT_TOKEN_ENV;
+    this.clientIdEnv = p.clientIdEnv ?? DEFAULT_CLIENT_ID_ENV;
+    this.clientSecretEnv = p.clientSecretEnv ?? DEFAULT_CLIENT_SECRET_ENV;
+    this.baseUrl = p.baseUrl;
 
     // Defaults are written out so that the JSON alone says where credentials come from.
     // Values are literal text, escaped for Terraform's template syntax.
@@ -137,7 +142,14 @@ export class NetworkcalcAccount extends Construct {
       ownershipPrefix: this.ownership.mode === 'prefix' ? terraformLiteral(this.ownership.prefix) : undefined,
     });
 
-    this.node.addValidation({ validate: () => this.validateAccount() });
+    addChecks(this, () => {
+      if (given.problem) return [given.problem];
+      const errors = this.validateAccount();
+      if (ownershipGiven) {
+        errors.push(finding(`ownership ${JSON.stringify(p.ownership) ?? String(p.ownership)} is not valid; give Ownership.exclusive(), Ownership.prefix('team-a-') or Ownership.additive()`, 'ownership', p.ownership));
+      }
+      return errors;
+    });
   }
 
   /**
@@ -189,16 +201,16 @@ export class NetworkcalcAccount extends Construct {
         ? new DomainLookup(this, id, trimmed, provider)
         : new SubdomainLookup(this, id, trimmed, provider);
       const problems = domainNameProblems(kind, name);
-      if (problems.length) found.node.addValidation({ validate: () => problems });
+      if (problems.length) addChecks(found, () => problems.map((m) => finding(m, 'name', name ?? null)));
       this.lookups.set(key, found);
     }
     return found;
   }
 
-  private validateAccount(): string[] {
-    const errors: string[] = [];
-    if (this.alias !== undefined && !ALIAS.test(this.alias)) {
-      errors.push(`alias ${JSON.stringify(this.alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`);
+  private validateAccount(): Finding[] {
+    const errors: Finding[] = [];
+    if (this.alias !== undefined && (typeof this.alias !== 'string' || !ALIAS.test(this.alias))) {
+      errors.push(finding(`alias ${JSON.stringify(this.alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`, 'alias', this.alias));
     }
     for (const [prop, value] of [
       ['tokenEnv', this.tokenEnv],
@@ -207,14 +219,16 @@ export class NetworkcalcAccount extends Construct {
     ] as const) {
       // The value is not echoed: a secret pasted here by mistake must not reach a log.
       if (typeof value !== 'string' || !ENV_NAME.test(value)) {
-        errors.push(`${prop} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`);
+        errors.push(finding(`${prop} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`, prop));
       }
     }
     // The same check as ncalc's, so nothing secret (user info, a query) reaches the JSON.
-    const urlProblem = this.baseUrl === undefined ? null : baseUrlProblem(this.baseUrl, 'baseUrl');
-    if (urlProblem) errors.push(urlProblem);
+    if (this.baseUrl !== undefined) {
+      const urlProblem = typeof this.baseUrl === 'string' ? baseUrlProblem(this.baseUrl, 'baseUrl') : `baseUrl ${JSON.stringify(this.baseUrl)} is not valid; give an http(s) URL such as https://networkcalc.com`;
+      if (urlProblem) errors.push(finding(urlProblem, 'baseUrl', typeof this.baseUrl === 'string' ? redactUrl(this.baseUrl) : this.baseUrl));
+    }
     if (this.ownership.mode === 'prefix' && (typeof this.ownership.prefix !== 'string' || this.ownership.prefix.trim() === '')) {
-      errors.push('ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')');
+      errors.push(finding('ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')', 'ownership', this.ownership.prefix ?? null));
     }
 
     const stack = TerraformStack.of(this);
@@ -222,7 +236,7 @@ export class NetworkcalcAccount extends Construct {
     const sameAlias = siblings.filter((a) => a !== this && (a.alias ?? '') === (this.alias ?? ''));
     if (sameAlias.length) {
       const what = this.alias === undefined ? 'no alias' : `alias ${JSON.stringify(this.alias)}`;
-      errors.push(`stack ${stack.node.path} has several accounts with ${what} (${[this, ...sameAlias].map((a) => a.node.path).join(', ')}); give each account of a stack its own alias`);
+      errors.push(finding(`stack ${stack.node.path} has several accounts with ${what} (${[this, ...sameAlias].map((a) => a.node.path).join(', ')}); give each account of a stack its own alias`, 'alias', this.alias ?? null));
     }
 
     // Alert names identify alerts within the account: compare their canonical (trimmed) form.
@@ -232,16 +246,21 @@ export class NetworkcalcAccount extends Construct {
       if (name === undefined) continue;
       byName.set(name, [...(byName.get(name) ?? []), m.path]);
       if (!this.ownership.covers(name)) {
-        errors.push(`alert ${m.path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.prefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`);
+        errors.push(finding(`alert ${m.path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.prefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`, 'ownership', this.ownership.prefix));
       }
     }
     for (const [name, paths] of byName) {
       if (paths.length > 1) {
-        errors.push(`alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`);
+        errors.push(finding(`alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`, null, name));
       }
     }
     return errors;
   }
+}
+
+/** True for an Ownership, also from another copy of this package. */
+function isOwnership(x: unknown): x is Ownership {
+  return typeof x === 'object' && x !== null && (OWNERSHIP_MODES as readonly unknown[]).includes((x as Ownership).mode) && typeof (x as Ownership).covers === 'function';
 }
 
 const ACCOUNT_SYMBOL = Symbol.for('cdktf-provider-networkcalc.NetworkcalcAccount');

@@ -5,8 +5,9 @@ import { canonicalizeAlert, parseAlert } from '../model/canonical';
 import { filterValueKind } from '../model/matrix';
 import { NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
+import { isAlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
-import { ensureValidateFirst } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
 
 /** An alert, declared here or imported by id. */
 export interface IAlert extends IConstruct {
@@ -89,11 +90,13 @@ export class Alert extends AlertBase {
     super(scope, id);
     ensureValidateFirst(this);
 
-    const { account, problem: accountProblem } = resolveAccount(this, props.account);
+    const given = propsObject<AlertProps>(props, 'name, target and one of dnsRecord, spfRecord, certificate');
+    const p = given.props as AlertProps;
+    const { account, problem: accountProblem } = resolveAccount(this, p.account);
     this.account = account;
-    const { body, sources, problems: shapeProblems } = alertBody(props);
+    const { body, sources, problems: shapeProblems } = alertBody(p);
 
-    const target = props.target;
+    const target = isAlertTarget(p.target) ? p.target : undefined;
     let targetId: unknown = target?.id;
     let targetIdDeferred = false;
     if (target?.name !== undefined) {
@@ -127,26 +130,43 @@ export class Alert extends AlertBase {
     this.lastTriggeredAt = resource.lastTriggeredAt;
     this.isActive = resource.isActive;
 
-    if (account) account._registerAlert(this.node.path, () => (Token.isUnresolved(this.alertName) ? undefined : this.alertName));
+    const name = this.alertName;
+    if (account && typeof name === 'string') account._registerAlert(this.node.path, () => (Token.isUnresolved(name) ? undefined : name));
 
-    this.node.addValidation({
-      validate: () => {
-        const errors: string[] = [];
-        if (accountProblem) errors.push(accountProblem);
-        errors.push(...shapeProblems);
-        // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
-        const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
-        if (targetIdDeferred) skip.add('target_id');
-        const parsed = parseAlert({ ...body, target_id: targetId });
-        if (!parsed.ok) {
-          for (const p of parsed.problems) {
-            if (skip.has(p.field)) continue;
-            const from = sources[p.field];
-            errors.push(from ? `${p.message} (from ${from})` : p.message);
-          }
-        }
+    addChecks(this, () => {
+      // Props that are not an object say all there is to say.
+      if (given.problem) return [given.problem];
+      const errors: Finding[] = [];
+      if (accountProblem) errors.push(finding(accountProblem, 'account'));
+      errors.push(...shapeProblems.map((m) => finding(m, null)));
+      if (p.target !== undefined && p.target !== null && !target) {
+        errors.push(finding(`target ${describe(p.target)} is not an AlertTarget; give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target));
         return errors;
-      },
+      }
+      // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
+      const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
+      if (targetIdDeferred) skip.add('target_id');
+      const parsed = parseAlert({ ...body, target_id: targetId });
+      if (!parsed.ok) {
+        for (const problem of parsed.problems) {
+          if (skip.has(problem.field)) continue;
+          const from = sources[problem.field];
+          errors.push({
+            field: from ?? problem.field,
+            value: problem.value,
+            allowed: problem.allowed,
+            message: from ? `${problem.message} (from ${from})` : problem.message,
+          });
+        }
+      }
+      return errors;
     });
   }
+}
+
+/** A value as a user would recognise it in a message. */
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : 'an object';
+  return String(v);
 }

@@ -11,3 +11,5 @@ export {
 export * from './alert-body';
 export * from './alert';
 export * from './report-trigger';
+export { NetworkcalcValidationError } from './validation';
+export type { ConstructProblem } from './problems';

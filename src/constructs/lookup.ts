@@ -2,23 +2,18 @@ import { Construct } from 'constructs';
 import { DataNetworkcalcDomain } from '../gen/providers/networkcalc/data-networkcalc-domain';
 import { DataNetworkcalcSubdomain } from '../gen/providers/networkcalc/data-networkcalc-subdomain';
 import type { TerraformProvider } from '../cdk';
+import { hostNameProblem, normalizeHostName } from '../model/hostname';
 import { terraformLiteral } from './terraform-string';
 
 /** Problems with a domain or subdomain name, as sentences; empty when it is usable. */
 export function domainNameProblems(what: 'domain' | 'subdomain', name: unknown): string[] {
-  if (typeof name !== 'string' || name.trim() === '') {
-    return [`${what} name ${JSON.stringify(name ?? null)} is not valid; give a name such as ${what === 'domain' ? 'example.com' : 'www.example.com'}`];
-  }
-  const n = name.trim();
-  if (/[\s/:@]/.test(n) || !n.includes('.') || n.startsWith('.') || n.endsWith('.')) {
-    return [`${what} name ${JSON.stringify(name)} is not valid; give a bare host name such as ${what === 'domain' ? 'example.com' : 'www.example.com'}, without scheme, port or path`];
-  }
-  return [];
+  const problem = hostNameProblem(what, name);
+  return problem ? [problem] : [];
 }
 
-/** The key under which a name is looked up once per account: DNS names ignore case. */
+/** The key under which a name is looked up once per account: its canonical form. */
 export function lookupKey(name: string): string {
-  return name.trim().toLowerCase();
+  return normalizeHostName(name);
 }
 
 /**

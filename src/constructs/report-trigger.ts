@@ -3,9 +3,9 @@ import { Construct } from 'constructs';
 import { ReportTrigger as ReportTriggerResource } from '../gen/providers/networkcalc/report-trigger';
 import { NetworkcalcAccount, resolveAccount } from './account';
 import type { AccountOptions } from './alert';
-import type { AlertTarget } from './target';
+import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
-import { ensureValidateFirst } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
 
 /** Props of a {@link ReportTrigger}. */
 export interface ReportTriggerProps extends AccountOptions {
@@ -45,9 +45,13 @@ export class ReportTrigger extends Construct {
     super(scope, id);
     ensureValidateFirst(this);
 
-    const { account, problem } = resolveAccount(this, props.account);
+    const given = propsObject<ReportTriggerProps>(props, 'target, and optionally triggers and account');
+    const p = given.props;
+    const { account, problem } = resolveAccount(this, p.account);
     this.account = account;
-    const target = props.target;
+    const target = isAlertTarget(p.target) ? p.target : undefined;
+    const triggers = p.triggers;
+    const triggersObject = typeof triggers === 'object' && triggers !== null && !Array.isArray(triggers);
 
     let targetId: number | undefined = target?.id;
     if (target?.name !== undefined && account) {
@@ -60,30 +64,33 @@ export class ReportTrigger extends Construct {
     const resource = new ReportTriggerResource(this, 'Resource', {
       domainId: isSubdomain ? undefined : targetId,
       subdomainId: isSubdomain ? targetId : undefined,
-      triggers: props.triggers ? mapValues(props.triggers, terraformLiteral) : { always: Fn.timestamp() },
+      triggers: triggersObject ? mapValues(triggers, terraformLiteral) : { always: Fn.timestamp() },
       provider: account?.alias ? account._provider : undefined,
     });
     this.reportUrl = resource.reportUrl;
 
-    this.node.addValidation({
-      validate: () => {
-        const errors: string[] = [];
-        if (problem) errors.push(problem);
-        if (!target || (target.targetType !== 'domain' && target.targetType !== 'subdomain')) {
-          errors.push('target is missing; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)');
-        } else if (target.name === undefined && !Token.isUnresolved(targetId)) {
-          if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
-            const field = isSubdomain ? 'subdomain_id' : 'domain_id';
-            errors.push(`${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`);
-          }
+    addChecks(this, () => {
+      if (given.problem) return [given.problem];
+      const errors: Finding[] = [];
+      if (problem) errors.push(finding(problem, 'account'));
+      if (!target) {
+        const got = p.target === undefined || p.target === null ? 'is missing' : `${JSON.stringify(p.target) ?? String(p.target)} is not an AlertTarget`;
+        errors.push(finding(`target ${got}; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target ?? null));
+      } else if (target.name === undefined && !Token.isUnresolved(targetId)) {
+        if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
+          const field = isSubdomain ? 'subdomain_id' : 'domain_id';
+          errors.push(finding(`${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`, 'target', targetId ?? null));
         }
-        for (const [key, value] of Object.entries(props.triggers ?? {})) {
-          if (typeof value !== 'string') {
-            errors.push(`triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`);
-          }
+      }
+      if (triggers !== undefined && triggers !== null && !triggersObject) {
+        errors.push(finding(`triggers ${JSON.stringify(triggers)} is not valid; give an object of strings, e.g. { release: '2024-06' }`, 'triggers', triggers));
+      }
+      for (const [key, value] of Object.entries(triggersObject ? triggers : {})) {
+        if (typeof value !== 'string') {
+          errors.push(finding(`triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`, `triggers.${key}`, value));
         }
-        return errors;
-      },
+      }
+      return errors;
     });
   }
 }

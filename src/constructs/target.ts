@@ -53,3 +53,14 @@ export class AlertTarget {
 
 /** Report triggers take the same targets as alerts. */
 export { AlertTarget as ReportTarget };
+
+/**
+ * True for an {@link AlertTarget}, also from another copy of this package: an object with a
+ * target type and an id or a name.
+ * @internal
+ */
+export function isAlertTarget(x: unknown): x is AlertTarget {
+  if (typeof x !== 'object' || x === null) return false;
+  const t = x as Partial<AlertTarget>;
+  return (t.targetType === 'domain' || t.targetType === 'subdomain') && ('id' in t || 'name' in t);
+}

@@ -1,10 +1,48 @@
-import { App, TerraformElement, TerraformStack } from '../cdk';
+import { App, TerraformElement, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
+import { problemLine, writeProblemsFile, type ConstructProblem } from './problems';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 
 /** Node count of each root at its last clean validation, so repeated renders stay cheap. */
 const validatedSize = new WeakMap<IConstruct, number>();
+
+/** A problem of one construct, before its path is known. */
+export type Finding = Omit<ConstructProblem, 'path' | 'value' | 'allowed'> & Partial<Pick<ConstructProblem, 'value' | 'allowed'>>;
+
+/** The structured checks of each construct (they also run as its plain `node.addValidation`). */
+const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
+
+/**
+ * Adds a validation whose problems carry the prop, the value given and what is allowed.
+ * cdktf's own validation (and `Testing`) sees the messages as usual.
+ */
+export function addChecks(construct: IConstruct, check: () => Finding[]): void {
+  checks.set(construct, [...(checks.get(construct) ?? []), check]);
+  construct.node.addValidation({ validate: () => check().map((f) => f.message) });
+}
+
+/** A problem with a sentence only (no prop). */
+export const finding = (message: string, field: string | null = null, value?: unknown): Finding => ({ field, message, value });
+
+/**
+ * What an app's `synth()` throws when constructs are not valid: every problem in the
+ * message, one per line with its construct path, and no JavaScript stack (the stack of a
+ * synth says nothing about the user's mistake). `problems` holds them as data.
+ */
+export class NetworkcalcValidationError extends Error {
+  public readonly problems!: readonly ConstructProblem[];
+  constructor(problems: readonly ConstructProblem[]) {
+    super(
+      `Validation failed with the following errors:\n  ${problems.map(problemLine).join('\n  ')}\n\n` +
+        'Nothing was written. Fix the errors above and synthesize again.',
+    );
+    this.name = 'NetworkcalcValidationError';
+    // Not enumerable, so that Node does not print them again after the message.
+    Object.defineProperty(this, 'problems', { value: problems, enumerable: false });
+    Object.defineProperty(this, 'stack', { value: `${this.name}: ${this.message}`, enumerable: false, writable: true, configurable: true });
+  }
+}
 
 /**
  * Runs every validation of the whole app before the first stack is written.
@@ -27,20 +65,34 @@ class ValidateFirst extends TerraformElement {
   }
 }
 
+/** Every problem of the app: structured where a construct says more than a sentence. */
+export function appProblems(root: IConstruct): ConstructProblem[] {
+  const problems: ConstructProblem[] = [];
+  for (const c of root.node.findAll()) {
+    const messages = c.node.validate();
+    if (!messages.length) continue;
+    const path = c.node.path;
+    const found = (checks.get(c) ?? []).flatMap((check) => check());
+    const known = new Set(found.map((f) => f.message));
+    for (const f of found) problems.push({ path, field: f.field, value: f.value === undefined ? null : f.value, allowed: f.allowed ?? null, message: f.message });
+    // Validations added by others (the app itself, cdktf) are sentences only.
+    for (const message of messages) if (!known.has(message)) problems.push({ path, field: null, value: null, allowed: null, message });
+  }
+  return problems;
+}
+
 function validateWholeApp(from: IConstruct): void {
   const root = from.node.root;
   if (App.isApp(root) && root.skipValidation) return;
-  const all = root.node.findAll();
-  if (validatedSize.get(root) === all.length) return;
-  const errors: string[] = [];
-  for (const c of all) for (const message of c.node.validate()) errors.push(`[${c.node.path}] ${message}`);
-  if (errors.length) {
-    throw new Error(
-      `Validation failed with the following errors:\n  ${errors.join('\n  ')}\n\n` +
-        'Nothing was written. Fix the errors above and synthesize again.',
-    );
+  const size = root.node.findAll().length;
+  if (validatedSize.get(root) === size) return;
+  const problems = appProblems(root);
+  if (problems.length) {
+    writeProblemsFile(problems);
+    const error = new NetworkcalcValidationError(problems);
+    throw error; // NetworkCalc constructs are not valid: the problems are listed below; nothing was written.
   }
-  validatedSize.set(root, all.length);
+  validatedSize.set(root, size);
 }
 
 /** Makes sure the stack of `scope` validates the whole app before anything is written. */
@@ -48,4 +100,18 @@ export function ensureValidateFirst(scope: IConstruct): TerraformStack {
   const stack = TerraformStack.of(scope);
   if (!stack.node.tryFindChild(GUARD_ID)) new ValidateFirst(stack, GUARD_ID);
   return stack;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The props a construct was given, as an object: JavaScript callers (or a cast) can pass
+ * `null` or a string, which must be a problem to report, not a TypeError.
+ */
+export function propsObject<T extends object>(props: unknown, what: string): { props: Partial<T>; problem?: Finding } {
+  if (isRecord(props)) return { props: props as Partial<T> };
+  return {
+    props: {},
+    problem: finding(`props must be an object (${what}); got ${props === null ? 'null' : Array.isArray(props) ? 'an array' : `${typeof props} ${JSON.stringify(props) ?? ''}`.trim()}`, 'props', props ?? null),
+  };
 }

@@ -50,8 +50,9 @@ export function canonicalizeAlert(input: Readonly<Record<string, unknown>>): Rec
   if (value === undefined || value === null) value = '';
   if (typeof value === 'string') {
     value = value.trim();
+    // Leading zeros dropped as text: going through a number would round long digit strings.
     if (typeof filter === 'string' && filterValueKind(filter) === 'days' && /^[0-9]+$/.test(value as string)) {
-      value = String(Number(value));
+      value = (value as string).replace(/^0+(?=[0-9])/, '');
     }
   }
   out.filter_value = value;

@@ -4,3 +4,4 @@ export * from './problems';
 export * from './validate';
 export * from './canonical';
 export * from './diff';
+export * from './hostname';

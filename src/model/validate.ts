@@ -10,6 +10,34 @@ import { formatValue, type Problem } from './problems';
 /** A whole number written in decimal, no sign, no fraction. */
 const WHOLE_NUMBER = /^[0-9]+$/;
 
+/**
+ * The largest `expires in (days)` value: ten years. The interface gives no bound; a
+ * certificate that outlives this by far is not what such an alert is for, and a bound keeps a
+ * typo (or a number beyond what JavaScript holds exactly) from being sent, rounded, as a
+ * different number.
+ */
+export const MAX_EXPIRY_DAYS = 3650;
+
+/** Control characters (C0, DEL, C1) and line / paragraph separators: never part of a name. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Characters that show nothing: blanks, format characters (U+200B, U+FEFF …), default-ignorables. */
+const INVISIBLE = /[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/** `U+000A` for a character, as a user can search for it. */
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Why a name (a string, not blank) cannot name an alert; null when it can. */
+function alertNameProblem(name: string): string | null {
+  const control = CONTROL.exec(name);
+  if (control) {
+    return `name ${formatValue(name)} contains the control character ${codePoint(control[0])} at position ${control.index + 1}; names are one line of printable text`;
+  }
+  if (name.replace(INVISIBLE, '') === '') {
+    return `name ${formatValue(name)} has no visible character (only blanks or invisible characters such as U+200B); give the alert a readable name`;
+  }
+  return null;
+}
+
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -34,6 +62,9 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
     add({ field: 'name', value: name, kind: 'missing', message: 'name is missing; give the alert a non-empty name' });
   } else if (typeof name !== 'string') {
     add({ field: 'name', value: name, kind: 'invalid', message: `name ${formatValue(name)} is not valid; give a string` });
+  } else {
+    const problem = alertNameProblem(name);
+    if (problem) add({ field: 'name', value: name, kind: 'invalid', message: problem });
   }
 
   let typeKnown = false;
@@ -106,10 +137,16 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
               field: 'filter_value', value: filterValue, kind: 'missing',
               message: `filter_value is missing for filter "${f}"; give a positive whole number of days`,
             });
-          } else if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+          } else if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1) {
             add({
               field: 'filter_value', value: filterValue, kind: 'invalid',
               message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a positive whole number of days`,
+            });
+          } else if (Number(text) > MAX_EXPIRY_DAYS) {
+            // Compared as a number only to say "too large": the digits given are what is shown.
+            add({
+              field: 'filter_value', value: filterValue, kind: 'invalid',
+              message: `filter_value ${formatValue(filterValue)} is too large for filter "${f}"; give a whole number of days from 1 to ${MAX_EXPIRY_DAYS} (ten years)`,
             });
           }
           break;

@@ -1,5 +1,6 @@
-import { parseAlert } from '../model';
-import { OWNERSHIP_MODES, type OwnershipMode } from '../schema/provider-schema';
+import { hostNameProblem, normalizeHostName, parseAlert } from '../model';
+import { OWNERSHIP_MODES, PROVIDER_SCHEMA, type OwnershipMode } from '../schema/provider-schema';
+import type { BlockSchema } from '../schema/types';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from './types';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
@@ -21,6 +22,54 @@ export interface Desired {
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `an array`, `a string`, `null` …: what a JSON value is, for messages. */
+export function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return typeof v === 'undefined' ? 'nothing' : `a ${typeof v}`;
+}
+
+/** A JSON path for messages: `resource.networkcalc_alert.Www`, `provider.networkcalc[1]`, `data.x["a b"]`. */
+export function jsonPath(...parts: Array<string | number>): string {
+  return parts
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? `${i ? '.' : ''}${p}` : `[${JSON.stringify(p)}]`))
+    .join('');
+}
+
+/**
+ * Meta-arguments Terraform accepts in any block. `ncalc` honours `provider`; `depends_on` and
+ * `lifecycle` do not change what an alert is; cdktf writes its metadata under `//`.
+ */
+const META_ARGUMENTS = new Set(['//', 'provider', 'depends_on', 'lifecycle']);
+/** Meta-arguments that would make one block stand for zero or several alerts: ncalc cannot evaluate them. */
+const UNSUPPORTED_META = new Set(['count', 'for_each', 'provisioner', 'connection']);
+
+/** Attributes a configuration may set: those of the schema that are not read-only. */
+function settable(schema: BlockSchema): Set<string> {
+  return new Set(Object.entries(schema.attributes).filter(([, a]) => !(a.computed && !a.optional && !a.required)).map(([k]) => k));
+}
+const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
+  ...Object.entries(PROVIDER_SCHEMA.resources).map(([k, v]) => [`resource ${k}`, settable(v)]),
+  ...Object.entries(PROVIDER_SCHEMA.dataSources).map(([k, v]) => [`data ${k}`, settable(v)]),
+  ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])],
+]);
+
+/** Problems with the keys of one block: unknown attributes, read-only ones, count / for_each. */
+function keyProblems(where: string, body: Json, kind: string): string[] {
+  const allowed = SETTABLE[kind];
+  const out: string[] = [];
+  for (const key of Object.keys(body)) {
+    if (META_ARGUMENTS.has(key) || allowed.has(key)) continue;
+    if (UNSUPPORTED_META.has(key)) {
+      out.push(`${where}: "${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`);
+    } else {
+      out.push(`${where}: unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`);
+    }
+  }
+  return out;
+}
 
 /** `${data.networkcalc_domain.<id>.id}` / `${data.networkcalc_subdomain.<id>.id}` */
 const DATA_REF = /^\$\{\s*data\.(networkcalc_domain|networkcalc_subdomain)\.([A-Za-z0-9_-]+)\.id\s*\}$/;
@@ -75,22 +124,42 @@ const PROVIDER_STRINGS = ['base_url', 'token_env', 'client_id_env', 'client_secr
 const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
 
 function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
-  const raw = isObject(json.provider) ? json.provider.networkcalc : undefined;
+  const group = json.provider;
+  if (group !== undefined && !isObject(group)) {
+    problems.push(`stack ${stack}: provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`);
+    return [];
+  }
+  const raw = group?.networkcalc;
+  if (raw !== undefined && !isObject(raw) && !Array.isArray(raw)) {
+    problems.push(`stack ${stack}: provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`);
+    return [];
+  }
   const list: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const scopes: Scope[] = [];
-  for (const item of list) {
+  for (const [index, item] of list.entries()) {
     if (!isObject(item)) {
-      problems.push(`stack ${stack}: provider.networkcalc holds a ${typeof item}, expected an object`);
+      problems.push(`stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`);
       continue;
     }
     const alias = str(item.alias);
     const providerKey = alias ? `networkcalc.${alias}` : 'networkcalc';
     const where = `stack ${stack}, provider ${providerKey}`;
+    if (item.alias !== undefined && item.alias !== null && typeof item.alias !== 'string') {
+      problems.push(`${where}: alias is ${jsonKind(item.alias)}; expected a string`);
+    }
+    problems.push(...keyProblems(where, item, 'provider'));
     const entry = literalStrings(item, PROVIDER_STRINGS, where, problems);
+    for (const f of PROVIDER_STRINGS) {
+      if (entry[f] !== undefined && entry[f] !== null && typeof entry[f] !== 'string') problems.push(`${where}: ${f} is ${jsonKind(entry[f])}; expected a string`);
+    }
     for (const secret of ['token', 'client_secret'] as const) {
       if (entry[secret] !== undefined) {
         problems.push(`${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`);
       }
+    }
+    // Terraform would use it; ncalc reads credentials from variables only, so it must not be ignored.
+    if (entry.client_id !== undefined) {
+      problems.push(`${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`);
     }
     const ownershipRaw = entry.ownership ?? 'exclusive';
     let ownership: OwnershipMode = 'exclusive';
@@ -145,13 +214,42 @@ function defaultScope(stack: string): Scope {
   };
 }
 
-function section(json: Json, kind: 'resource' | 'data', type: string): Record<string, Json> {
+/** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */
+const KNOWN_TYPES = { resource: Object.keys(PROVIDER_SCHEMA.resources), data: Object.keys(PROVIDER_SCHEMA.dataSources) } as const;
+
+/**
+ * The `resource` / `data` blocks of one kind, read strictly: a group that is not an object,
+ * a `networkcalc_*` type that is not one, or an entry that is not an object is a problem,
+ * never read as "nothing declared" (an empty declaration deletes live alerts).
+ */
+function sections(stack: string, json: Json, kind: 'resource' | 'data', problems: string[]): Record<string, Record<string, Json>> {
+  const out: Record<string, Record<string, Json>> = {};
+  for (const type of KNOWN_TYPES[kind]) out[type] = {};
   const group = json[kind];
-  if (!isObject(group)) return {};
-  const items = group[type];
-  if (!isObject(items)) return {};
-  const out: Record<string, Json> = {};
-  for (const [id, v] of Object.entries(items)) if (isObject(v)) out[id] = v;
+  if (group === undefined) return out;
+  if (!isObject(group)) {
+    problems.push(`stack ${stack}: ${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`);
+    return out;
+  }
+  for (const [type, items] of Object.entries(group)) {
+    if (!type.startsWith('networkcalc_')) continue;
+    if (!(KNOWN_TYPES[kind] as readonly string[]).includes(type)) {
+      problems.push(`stack ${stack}: ${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`);
+      continue;
+    }
+    if (!isObject(items)) {
+      problems.push(`stack ${stack}: ${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`);
+      continue;
+    }
+    for (const [id, v] of Object.entries(items)) {
+      if (!isObject(v)) {
+        problems.push(`stack ${stack}: ${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`);
+        continue;
+      }
+      problems.push(...keyProblems(`stack ${stack}: ${jsonPath(kind, type, id)}`, v, `${kind} ${type}`));
+      out[type][id] = v;
+    }
+  }
   return out;
 }
 
@@ -166,11 +264,17 @@ export function readDesired(stacks: StackDocument[]): Desired {
   const triggers: DeclaredTrigger[] = [];
 
   for (const { name: stack, json } of stacks) {
+    if (!isObject(json)) {
+      problems.push(`stack ${stack}: its cdk.tf.json holds ${jsonKind(json)}; expected an object (synthesize again)`);
+      continue;
+    }
     const stackScopes = parseProviders(stack, json, problems);
-    const alertItems = section(json, 'resource', 'networkcalc_alert');
-    const triggerItems = section(json, 'resource', 'networkcalc_report_trigger');
-    const domains = section(json, 'data', 'networkcalc_domain');
-    const subdomains = section(json, 'data', 'networkcalc_subdomain');
+    const resources = sections(stack, json, 'resource', problems);
+    const data = sections(stack, json, 'data', problems);
+    const alertItems = resources.networkcalc_alert;
+    const triggerItems = resources.networkcalc_report_trigger;
+    const domains = data.networkcalc_domain;
+    const subdomains = data.networkcalc_subdomain;
     const usesProvider = Object.keys(alertItems).length + Object.keys(triggerItems).length > 0;
     // Terraform configures an unnamed default provider when resources need one.
     if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
@@ -209,7 +313,12 @@ export function readDesired(stacks: StackDocument[]): Desired {
             problems.push(`${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`);
             return null;
           }
-          return { kind: 'name', targetType, name: name.toLowerCase().replace(/\.$/, ''), dataSource: `data.${m[1]}.${m[2]}` };
+          const nameProblem = hostNameProblem(targetType, name);
+          if (nameProblem) {
+            problems.push(`${where}: data.${m[1]}.${m[2]}: ${nameProblem}`);
+            return null;
+          }
+          return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${m[1]}.${m[2]}` };
         }
       }
       problems.push(`${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`);
@@ -259,8 +368,13 @@ export function readDesired(stacks: StackDocument[]): Desired {
       const map: Record<string, string> = {};
       // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
       if (isObject(body.triggers)) {
-        for (const [k, v] of Object.entries(body.triggers)) map[k] = typeof v === 'string' && !holdsTemplate(v) ? unescapeTemplate(v) : String(v);
+        for (const [k, v] of Object.entries(body.triggers)) {
+          if (typeof v === 'string') map[k] = holdsTemplate(v) ? v : unescapeTemplate(v);
+          else if (typeof v === 'number' || typeof v === 'boolean') map[k] = String(v);
+          else problems.push(`${where}: ${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`);
+        }
       } else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
+      else problems.push(`${where}: triggers is ${jsonKind(body.triggers)}; expected an object of strings`);
       if (!scopeKey || !target) continue;
       triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }

@@ -267,7 +267,7 @@ describe('Alert: invalid combinations are rejected at synth with the model\'s me
 
   test('a bad domain name is reported on its lookup', () => {
     expect(alertError({ target: AlertTarget.domain('example.com:443'), spfRecord: { filter: 'validity' } })).toContain(
-      '[stack/Account/Domain example.com:443] domain name "example.com:443" is not valid; give a bare host name such as example.com, without scheme, port or path',
+      '[stack/Account/Domain example.com:443] domain name "example.com:443" is not valid; give a bare host name such as example.com (labels of letters, digits and hyphens joined by single dots), without scheme, port or path',
     );
   });
 

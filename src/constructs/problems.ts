@@ -1,0 +1,67 @@
+/**
+ * Construct validation problems as data, and the file through which a synth run by `ncalc`
+ * hands them over. Free of cdktf, so that `ncalc` reads them without loading it.
+ */
+import { writeFileSync } from 'node:fs';
+
+/** One thing wrong with a construct of the app, precise enough to fix without the docs. */
+export interface ConstructProblem {
+  /** Construct path, e.g. `alerts/WwwCertificate`. */
+  path: string;
+  /** The prop at fault, e.g. `dnsRecord.record`; null when the problem is not one prop's. */
+  field: string | null;
+  /** The value given; null when missing, or when it must not be shown (a secret). */
+  value: unknown;
+  /** The values allowed, when the prop takes one of a fixed set; null otherwise. */
+  allowed: readonly string[] | null;
+  /** The full sentence shown to the user. */
+  message: string;
+}
+
+/**
+ * Set by `ncalc` in the environment of the app it synthesizes: a file to which a failing
+ * validation writes `{"problems": ConstructProblem[]}`, so that `ncalc` shows them (and puts
+ * them in `--json`) instead of the app's output.
+ */
+export const PROBLEMS_FILE_ENV = 'NCALC_SYNTH_PROBLEMS_FILE';
+
+/** Best effort: the error thrown says the same to whoever runs the app. */
+export function writeProblemsFile(problems: readonly ConstructProblem[], env: NodeJS.ProcessEnv = process.env): void {
+  const file = env[PROBLEMS_FILE_ENV];
+  if (!file) return;
+  try {
+    writeFileSync(file, JSON.stringify({ problems }, (_k, v: unknown) => (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol' ? String(v) : v)));
+  } catch {
+    // Not writable: ncalc falls back to the app's output.
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The problems of a problems file's text; null when it is not one (then the app's output is shown). */
+export function parseProblemsFile(text: string): ConstructProblem[] | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(doc) || !Array.isArray(doc.problems) || doc.problems.length === 0) return null;
+  const out: ConstructProblem[] = [];
+  for (const p of doc.problems) {
+    if (!isRecord(p) || typeof p.path !== 'string' || typeof p.message !== 'string') return null;
+    out.push({
+      path: p.path,
+      field: typeof p.field === 'string' ? p.field : null,
+      value: p.value === undefined ? null : p.value,
+      allowed: Array.isArray(p.allowed) ? p.allowed.map(String) : null,
+      message: p.message,
+    });
+  }
+  return out;
+}
+
+/** `[alerts/Www] name is missing …`: one problem as a line. */
+export function problemLine(p: Pick<ConstructProblem, 'path' | 'message'>): string {
+  return `[${p.path}] ${p.message}`;
+}
