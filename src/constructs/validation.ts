@@ -1,4 +1,4 @@
-import { App, TerraformElement, TerraformStack } from 'cdktf';
+import { App, TerraformElement, TerraformStack } from '../cdk';
 import type { IConstruct } from 'constructs';
 import { problemLine, writeProblemsFile, type ConstructProblem } from './problems';
 
