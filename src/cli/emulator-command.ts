@@ -60,8 +60,8 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
     .addOption(new Option(
       '--delete-form <form>',
-      'accept a DELETE of an alert only with its id in this form, as the real service (path: /api/alerts/{id}, '
-        + 'query: ?alert_id={id}, body: {"alert_id": id}); another form answers 400 MISSING_VALUES (default: every form)',
+      'accept a DELETE of an alert only with the id in this form, like the real service: path /api/alerts/{id}, '
+        + 'query ?alert_id={id}, body {"alert_id": id}; another form answers 400 MISSING_VALUES (default: every form)',
     ).choices(DELETE_FORMS))
     .action(async (opts: EmulatorCommandOptions) => {
       const emulator: EmulatorModule = await import('../emulator');

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_ACCOUNT, startEmulator } from '../../src/emulator';
+import { ncalc } from '../cli/support';
 import { requireBuild } from '../helpers/build';
 import { call } from '../helpers/emulator';
 
@@ -38,13 +39,15 @@ async function within<T>(ms: number, what: string, poll: () => T | undefined | P
 }
 
 function exitWithin(p: Proc, ms: number): Promise<number | null> {
-  return Promise.race([
-    p.exit,
-    new Promise<never>((_, rej) => setTimeout(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, rej) => {
+    timer = setTimeout(() => {
       p.child.kill('SIGKILL');
       rej(new Error(`process did not exit within ${ms} ms; stdout: ${p.out()} stderr: ${p.err()}`));
-    }, ms)),
-  ]);
+    }, ms);
+  });
+  // The timer goes as soon as the process exits: a pending one would keep jest waiting.
+  return Promise.race([p.exit, late]).finally(() => clearTimeout(timer));
 }
 
 let dir: string;
@@ -121,6 +124,50 @@ describe('ncalc emulator', () => {
       expect(await exitWithin(p, 10_000)).toBe(0);
     } finally {
       p.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('--delete-form accepts a DELETE only in that form and says so', async () => {
+    const p = run(['emulator', '--port', '0', '--delete-form', 'body']);
+    try {
+      const url = await within(15_000, 'the listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1]);
+      expect(p.out()).toContain('DELETE:         alert id in the body only (--delete-form)');
+      expect((await call(url, 'DELETE', '/api/alerts/1', { token: DEMO_ACCOUNT.token })).body).toEqual({ status: 'MISSING_VALUES' });
+      expect((await call(url, 'DELETE', '/api/alerts/', { token: DEMO_ACCOUNT.token, json: { alert_id: 1 } })).body).toEqual({ status: 'NOT_FOUND' });
+      p.child.kill('SIGTERM');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it.each([
+    [['--delete-form', 'header'], "option '--delete-form <form>' argument 'header' is invalid. Allowed choices are path, query, body."],
+    [['--port', 'abc'], "option '--port <n>' argument 'abc' is invalid. give a whole number from 0 to 65535."],
+  ])('%j is a usage error: exit 1, a message naming the option, no stack', async (args, message) => {
+    const res = await ncalc(['emulator', ...args], { cwd: dir, env: {} });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(message);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--help documents --delete-form', async () => {
+    const res = await ncalc(['emulator', '--help'], { cwd: dir, env: {} });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/--delete-form <form>\s+accept a DELETE of an alert only with the id in this\s+form/);
+    expect(res.stdout).toContain('(choices: "path", "query", "body")');
+  });
+
+  it('a data file another emulator holds: exit 1 naming the file and its pid', async () => {
+    const data = join(dir, 'held.json');
+    const holder = await startEmulator({ dataFile: data });
+    try {
+      const p = run(['emulator', '--port', '0', '--data', data]);
+      expect(await exitWithin(p, 15_000)).toBe(1);
+      expect(p.err()).toBe(
+        `ncalc emulator: data file ${data} is in use by another emulator (pid ${process.pid}, lock file ${data}.lock); stop it or give another --data file\n`);
+    } finally {
+      await holder.close();
     }
   }, 30_000);
 
