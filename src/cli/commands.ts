@@ -76,7 +76,7 @@ const problemsOf = (e: unknown) => (e instanceof ConfigError ? e.problems : [e i
 
 export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
   const problems = problemsOf(e);
-  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems), null, 2) + '\n');
+  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined), null, 2) + '\n');
   const head = e instanceof ConfigError ? 'Error: the configuration is not valid; nothing was changed.' : 'Error:';
   io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return EXIT.ERROR;

@@ -1,5 +1,6 @@
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan, ChangeResult, ErrorInfo, TriggerResult } from './engine';
+import type { ConstructProblem } from '../constructs/problems';
 import type { Change, PlannedTrigger } from './types';
 
 /** Version of the `--json` document; bump the major part on incompatible changes. */
@@ -398,7 +399,13 @@ export function toJson(command: Command, plans: AccountPlan[]): Record<string, u
   };
 }
 
-/** The JSON document for a run that failed before planning (invalid configuration). */
-export function errorJson(command: Command, problems: string[]): Record<string, unknown> {
-  return { format_version: FORMAT_VERSION, command, error: { code: 'CONFIG_ERROR', problems }, accounts: [] };
+/**
+ * The JSON document for a run that failed before planning (invalid configuration). `details`:
+ * the app's construct problems as data (`{path, field, value, allowed, message}`), when its
+ * synth reported them.
+ */
+export function errorJson(command: Command, problems: string[], details?: readonly ConstructProblem[]): Record<string, unknown> {
+  const error: Record<string, unknown> = { code: 'CONFIG_ERROR', problems };
+  if (details) error.details = details;
+  return { format_version: FORMAT_VERSION, command, error, accounts: [] };
 }

@@ -1,14 +1,21 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { StackDocument } from './desired';
+import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../constructs/problems';
+import { jsonKind, readDesired, type StackDocument } from './desired';
+
+export type { ConstructProblem };
 
 export class ConfigError extends Error {
   readonly problems: string[];
-  constructor(problems: string[]) {
+  /** The problems of the app's constructs as data, when its synth reported them (for `--json`). */
+  readonly details: ConstructProblem[] | undefined;
+  constructor(problems: string[], details?: ConstructProblem[]) {
     super(problems.join('\n'));
     this.name = 'ConfigError';
     this.problems = problems;
+    this.details = details;
   }
 }
 
@@ -42,7 +49,16 @@ function readJson<T>(file: string, fix: string): T {
 
 function readCdktfJson(cwd: string): CdktfJson | null {
   const file = path.join(cwd, 'cdktf.json');
-  return existsSync(file) ? readJson<CdktfJson>(file, 'fix it') : null;
+  if (!existsSync(file)) return null;
+  const cfg = readJson<unknown>(file, 'fix it');
+  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
+  const problems: string[] = [];
+  for (const key of ['app', 'output'] as const) {
+    const v = (cfg as Record<string, unknown>)[key];
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) problems.push(`${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return cfg as CdktfJson;
 }
 
 export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
@@ -59,20 +75,13 @@ const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
  * are the names a user chose for their secrets. Best effort; nothing if unreadable.
  */
 function namedSecretVariables(outdir: string): string[] {
-  const names: string[] = [];
   try {
-    const manifest = JSON.parse(readFileSync(path.join(outdir, 'manifest.json'), 'utf8')) as Manifest;
-    for (const [name, entry] of Object.entries(manifest.stacks ?? {})) {
-      const file = path.join(outdir, entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json'));
-      const json = JSON.parse(readFileSync(file, 'utf8')) as { provider?: { networkcalc?: Array<Record<string, unknown>> } };
-      for (const p of json.provider?.networkcalc ?? []) {
-        for (const key of ['token_env', 'client_id_env', 'client_secret_env']) if (typeof p[key] === 'string') names.push(p[key] as string);
-      }
-    }
+    const { stacks } = readSynthesized(outdir);
+    return readDesired(stacks).scopes.flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv]);
   } catch {
     // No earlier output, or not ours: the name pattern alone applies.
+    return [];
   }
-  return names;
 }
 
 /**
@@ -92,8 +101,31 @@ export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames
 
 /** Runs the app like `cdktf synth` does: through a shell, with CDKTF_OUTDIR set, bounded in time. */
 async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
+  // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
+  const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
+  try {
+    await runAppWith(command, cwd, outdir, env, timeoutMs, path.join(problemsDir, 'problems.json'));
+  } finally {
+    rmSync(problemsDir, { recursive: true, force: true });
+  }
+}
+
+/** The construct problems the app reported, as a ConfigError; null when it reported none. */
+function constructProblems(file: string): ConfigError | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const problems = parseProblemsFile(text);
+  return problems ? new ConfigError(problems.map(problemLine), problems) : null;
+}
+
+async function runAppWith(command: string, cwd: string, outdir: string, env: NodeJS.ProcessEnv, timeoutMs: number, problemsFile: string): Promise<void> {
   const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
   childEnv.CDKTF_OUTDIR = outdir;
+  childEnv[PROBLEMS_FILE_ENV] = problemsFile;
   childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
   const context = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
@@ -139,6 +171,9 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
       done();
       if (code === 0) resolve();
       else {
+        // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
+        const invalid = constructProblems(problemsFile);
+        if (invalid) return reject(invalid);
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
         reject(new ConfigError([redactEnvSecrets(`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`, env, secretNames)]));
       }
@@ -148,8 +183,62 @@ async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.
 
 const indent = (s: string) => s.split('\n').map((l) => `    ${l}`).join('\n');
 
-interface Manifest {
-  stacks?: Record<string, { name?: string; synthesizedStackPath?: string; annotations?: Array<{ level?: string; message?: string; constructPath?: string }> }>;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads a synthesized output: `manifest.json` and the `cdk.tf.json` of each selected stack,
+ * strictly (an entry of the wrong shape is an error naming the file and the field, never
+ * skipped), and the error annotations cdktf recorded. The one reader of cdktf output.
+ */
+export function readSynthesized(outdir: string, wanted: readonly string[] | null = null): { stacks: StackDocument[] } {
+  const manifestFile = path.join(outdir, 'manifest.json');
+  if (!existsSync(manifestFile)) {
+    throw new ConfigError([`${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`]);
+  }
+  const manifest = readJson<unknown>(manifestFile, 'synthesize again');
+  const bad = (where: string, v: unknown, expected: string) => `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
+  if (!isObject(manifest)) throw new ConfigError([bad('the document', manifest, 'an object')]);
+  const rawStacks = manifest.stacks ?? {};
+  if (!isObject(rawStacks)) throw new ConfigError([bad('stacks', rawStacks, 'an object of stacks by name')]);
+  const problems: string[] = [];
+  const entries: Array<[string, string]> = [];
+  for (const [name, entry] of Object.entries(rawStacks)) {
+    if (!isObject(entry)) {
+      problems.push(bad(`stacks.${name}`, entry, 'an object'));
+      continue;
+    }
+    const rel = entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json');
+    if (typeof rel !== 'string') {
+      problems.push(bad(`stacks.${name}.synthesizedStackPath`, rel, 'a path'));
+      continue;
+    }
+    const file = path.resolve(outdir, rel);
+    if (path.relative(outdir, file).startsWith('..') || path.isAbsolute(path.relative(outdir, file))) {
+      problems.push(`${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`);
+      continue;
+    }
+    const annotations = entry.annotations ?? [];
+    if (!Array.isArray(annotations)) {
+      problems.push(bad(`stacks.${name}.annotations`, annotations, 'a list'));
+      continue;
+    }
+    for (const a of annotations) {
+      if (isObject(a) && a.level === '@cdktf/error') problems.push(`stack ${name}: ${typeof a.constructPath === 'string' ? a.constructPath : ''}: ${typeof a.message === 'string' ? a.message : 'error'}`);
+    }
+    entries.push([name, file]);
+  }
+  if (wanted) {
+    const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
+    if (unknown.length) problems.push(`unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const stacks: StackDocument[] = [];
+  for (const [name, file] of entries) {
+    if (wanted && !wanted.includes(name)) continue;
+    if (!existsSync(file)) throw new ConfigError([`stack ${name}: ${file} is missing; synthesize again`]);
+    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
+  }
+  return { stacks };
 }
 
 /** Synthesizes (unless told not to) and reads the selected stacks' cdk.tf.json. */
@@ -165,30 +254,6 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
     }
     await runApp(app, options.cwd, outdir, options.env, options.timeoutMs);
   }
-  const manifestFile = path.join(outdir, 'manifest.json');
-  if (!existsSync(manifestFile)) {
-    throw new ConfigError([`${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`]);
-  }
-  const manifest = readJson<Manifest>(manifestFile, 'synthesize again');
-  const entries = Object.entries(manifest.stacks ?? {});
-  const problems: string[] = [];
-  for (const [name, entry] of entries) {
-    for (const a of entry.annotations ?? []) {
-      if (a.level === '@cdktf/error') problems.push(`stack ${name}: ${a.constructPath ?? ''}: ${a.message ?? 'error'}`);
-    }
-  }
-  const wanted = options.stacks?.length ? options.stacks : null;
-  if (wanted) {
-    const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
-    if (unknown.length) problems.push(`unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`);
-  }
-  if (problems.length) throw new ConfigError(problems);
-  const stacks: StackDocument[] = [];
-  for (const [name, entry] of entries) {
-    if (wanted && !wanted.includes(name)) continue;
-    const file = path.join(outdir, entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json'));
-    if (!existsSync(file)) throw new ConfigError([`stack ${name}: ${file} is missing; synthesize again`]);
-    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
-  }
+  const { stacks } = readSynthesized(outdir, options.stacks?.length ? options.stacks : null);
   return { outdir, stacks };
 }

@@ -25,9 +25,26 @@ export function parse(json: string): any {
   return JSON.parse(json);
 }
 
-/** A real app writing to a fresh directory, for tests of what `app.synth()` writes. */
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Testing.app() (and so Testing.synthScope) makes a cdktf.outdir.* directory per call and never
+// removes it: give it one that is removed after the file's tests.
+const testingApp = Testing.app.bind(Testing);
+Testing.app = (options = {}) => {
+  if (options.outdir) return testingApp(options);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-testing-'));
+  tempDirs.push(dir);
+  return testingApp({ ...options, outdir: dir });
+};
+
+/** A real app writing to a fresh directory (removed after the file's tests), for tests of what `app.synth()` writes. */
 export function tempApp(): { app: App; outdir: string } {
-  const outdir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-synth-')), 'cdktf.out');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-synth-'));
+  tempDirs.push(dir);
+  const outdir = path.join(dir, 'cdktf.out');
   return { app: Testing.app({ outdir }), outdir };
 }
 

@@ -2,6 +2,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
 import { holdsTemplate, readDesired, unescapeTemplate } from '../../src/reconcile/desired';
 import { alert, stack } from '../cli/support';
+import '../constructs/support'; // removes what cdktf's Testing writes to the temp directory
 
 const read = (json: Record<string, unknown>) => readDesired([{ name: 'app', json }]);
 
