@@ -23,11 +23,15 @@ export interface AccountAlertsOptions {
    */
   baseline?: readonly LiveAlert[];
   /**
-   * How long a list that could start at once waits for more callers (ms). 0 by default:
-   * creates that finish together already join the list queued behind the one in flight.
+   * How long a list waits for more callers before it starts (ms). By default half the time the
+   * last list took, at most MAX_GATHER_MS: against a slow service, creates that finish a few
+   * ms apart then share one list instead of two (measured in bench/RESULTS.md); against a
+   * fast one the wait is next to nothing.
    */
   gatherMs?: number;
 }
+
+const MAX_GATHER_MS = 50;
 
 interface Started {
   /** 1 for the first list started, 2 for the next… */
@@ -41,7 +45,8 @@ function listingOf(alerts: readonly LiveAlert[]): Listing {
 
 export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
-  readonly #gatherMs: number;
+  readonly #gatherMs: number | undefined;
+  #lastListMs = 0;
   #started = 0;
   #completed = 0;
   #inFlight: Started | undefined;
@@ -57,7 +62,7 @@ export class AccountAlerts {
 
   constructor(list: () => Promise<readonly LiveAlert[]>, options: AccountAlertsOptions = {}) {
     this.#list = list;
-    this.#gatherMs = Math.max(0, options.gatherMs ?? 0);
+    this.#gatherMs = options.gatherMs === undefined ? undefined : Math.max(0, options.gatherMs);
     if (options.baseline) {
       this.#record(options.baseline, 0);
       this.#latest = { index: 0, promise: Promise.resolve(listingOf(options.baseline)) };
@@ -95,11 +100,11 @@ export class AccountAlerts {
     if (this.#inFlight && this.#inFlight.index > mark) return this.#inFlight.promise;
     if (this.#queued) return this.#queued;
     const previous = this.#inFlight?.promise;
-    const delay = this.#gatherMs;
-    if (!previous && delay === 0) return this.#start().promise;
+    if (!previous && this.#gather() === 0) return this.#start().promise;
     const queued = (async () => {
       if (previous) await previous.catch(() => undefined);
-      else await new Promise((resolve) => setTimeout(resolve, delay));
+      const delay = this.#gather();
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       this.#queued = undefined;
       return this.#start().promise;
     })();
@@ -122,11 +127,17 @@ export class AccountAlerts {
     this.#freshAfter = this.#started + 1;
   }
 
+  #gather(): number {
+    return this.#gatherMs ?? Math.min(MAX_GATHER_MS, Math.floor(this.#lastListMs / 2));
+  }
+
   #start(): Started {
     const index = ++this.#started;
+    const t0 = Date.now();
     const promise = Promise.resolve()
       .then(() => this.#list())
       .then((alerts) => {
+        this.#lastListMs = Date.now() - t0;
         this.#record(alerts, ++this.#completed);
         return listingOf(alerts);
       })

@@ -169,6 +169,28 @@ export const alertResource: ResourceHandler<Data> = {
         return null;
       }
     }
+    const journal = providerData.journal;
+    const key = journal?.keyOf(spec);
+    const unfinished = key === undefined ? undefined : journal!.unfinished(key);
+    if (unfinished) {
+      // An earlier run died with this create in flight: its alert may exist without a state.
+      const listing = await alerts.current().catch(() => undefined);
+      const previous =
+        listing === undefined
+          ? undefined
+          : unfinished.kind === 'created'
+            ? takeMatching(listing, alerts, spec, (a) => a.id === unfinished.id)
+            : takeMatching(listing, alerts, spec);
+      if (previous) {
+        journal!.created(key!, previous.id);
+        diagnostics.addWarning(
+          'Alert adopted from an interrupted run',
+          `An earlier run was stopped while creating alert ${JSON.stringify(spec.name)}; alert ${previous.id} with these settings exists and no state holds it, so it was adopted instead of creating another.`,
+        );
+        return appliedState(plan, previous);
+      }
+    }
+    if (key !== undefined) journal!.intent(key);
     let outcome: CreateOutcome;
     try {
       outcome = await createAlertOnce(client, alerts, spec, { identify: true });
@@ -182,11 +204,13 @@ export const alertResource: ResourceHandler<Data> = {
         );
         return unresolvedState(plan);
       }
+      if (key !== undefined) journal!.clear(key);
       addClientError(diagnostics, 'Could not create the alert', err, providerData);
       return null;
     } finally {
       alerts.invalidate();
     }
+    if (key !== undefined && outcome.kind !== 'unidentified') journal!.created(key, outcome.alert!.id);
     if (outcome.kind === 'unidentified') {
       diagnostics.addWarning(
         'Alert created; its id is learned on the next refresh',
@@ -221,6 +245,15 @@ export const alertResource: ResourceHandler<Data> = {
           : `Alert ${id}${quoted(state.name)} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
       );
       return null;
+    }
+    // The state holds it now: a create record of an earlier run is finished.
+    const journal = providerData.journal;
+    if (journal) {
+      if (idOf(state) === null) {
+        const parsed = parseAlert(specInput(state));
+        if (parsed.ok) journal.clear(journal.keyOf(parsed.alert));
+      }
+      journal.done(live.id);
     }
     return refreshedState(state, live);
   },
@@ -284,6 +317,7 @@ export const alertResource: ResourceHandler<Data> = {
     } finally {
       providerData.alerts.invalidate();
     }
+    providerData.journal?.done(id);
   },
 
   async importState({ id, diagnostics, providerData }) {

@@ -8,6 +8,7 @@ import type { Domain } from '../client/types';
 import { AccountAlerts } from '../converge/account-alerts';
 import { OWNERSHIP_MODES, PROVIDER_VERSION } from '../schema';
 import { ListCache } from './cache';
+import { CreateJournal } from './create-journal';
 import type { Diagnostics } from './diagnostics';
 import type { ConfigureRequest, Model } from './framework';
 import { isUnknown } from './values';
@@ -24,6 +25,8 @@ export interface NetworkcalcData {
    * learn ids and read back; claims keep two creates from taking one alert.
    */
   readonly alerts: AccountAlerts;
+  /** Creates in flight recorded in terraform's data directory; undefined outside one. */
+  readonly journal: CreateJournal | undefined;
   /** Every domain with its subdomains: one list call answers every lookup. */
   readonly domains: ListCache<Domain[]>;
   /**
@@ -146,6 +149,7 @@ export async function configureProvider(
     client,
     explain: (message) => renamed.reduce((text, [from, to]) => text.split(from).join(to), message),
     alerts: new AccountAlerts(() => client.listAlerts()),
+    journal: CreateJournal.open(`${client.baseUrl}\n${clientId ?? token}`, env),
     domains: new ListCache(() => client.listDomains()),
   };
 }

@@ -32,7 +32,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('AccountAlerts', () => {
   test('GIVEN many callers WHEN a list is in flight THEN all who marked later share ONE queued list', async () => {
     const m = manualList();
-    const alerts = new AccountAlerts(m.list);
+    const alerts = new AccountAlerts(m.list, { gatherMs: 0 });
     const first = alerts.after(alerts.mark());
     await tick();
     expect(m.calls()).toBe(1);
@@ -55,7 +55,7 @@ describe('AccountAlerts', () => {
 
   test('GIVEN a mark taken before a list started THEN that list answers it; a mark after it waits for the next', async () => {
     const m = manualList();
-    const alerts = new AccountAlerts(m.list);
+    const alerts = new AccountAlerts(m.list, { gatherMs: 0 });
     const early = alerts.mark();
     const p1 = alerts.after(early);
     await tick();
@@ -72,7 +72,7 @@ describe('AccountAlerts', () => {
 
   test('GIVEN a failed list THEN its waiters fail, and a later mark starts a new one', async () => {
     const m = manualList();
-    const alerts = new AccountAlerts(m.list);
+    const alerts = new AccountAlerts(m.list, { gatherMs: 0 });
     const p = alerts.after(alerts.mark());
     await tick();
     m.fail(0);
@@ -86,7 +86,7 @@ describe('AccountAlerts', () => {
 
   test('GIVEN a baseline THEN reads use it without a call until a write invalidates it', async () => {
     const m = manualList();
-    const alerts = new AccountAlerts(m.list, { baseline: [alert(1)] });
+    const alerts = new AccountAlerts(m.list, { baseline: [alert(1)], gatherMs: 0 });
     expect(alerts.hasBaseline).toBe(true);
     expect((await alerts.current()).byId.has(1)).toBe(true);
     expect(m.calls()).toBe(0);
@@ -104,7 +104,7 @@ describe('AccountAlerts', () => {
 
   test('GIVEN alerts listed before a point THEN they are not new since it; later ones are', async () => {
     const m = manualList();
-    const alerts = new AccountAlerts(m.list, { baseline: [alert(1)] });
+    const alerts = new AccountAlerts(m.list, { baseline: [alert(1)], gatherMs: 0 });
     const before = alerts.completedMark();
     const p = alerts.after(alerts.mark());
     await tick();

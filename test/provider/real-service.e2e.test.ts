@@ -1,0 +1,133 @@
+/**
+ * The Terraform door against an emulator as strict as the real service may be: latency,
+ * one DELETE form, and terraform killed mid-apply. Request counts come from the emulator.
+ */
+import { spawn } from 'node:child_process';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { DEMO_ACCOUNT } from '../../src/emulator';
+import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
+
+jest.setTimeout(300_000);
+
+const N = 300;
+
+const config = (count: number) => `${REQUIRED_PROVIDERS}
+provider "networkcalc" {}
+
+resource "networkcalc_alert" "many" {
+  count        = ${count}
+  name         = "alert \${count.index}"
+  type         = "DNS Record"
+  subtype      = "TXT"
+  filter       = "contains"
+  filter_value = "v=spf1 \${count.index}"
+  target_type  = "domain"
+  target_id    = 1
+}
+`;
+
+/** Whether any process of a process group is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+describe('terraform against a strict, slow service', () => {
+  let emu: RunningEmulator;
+  let sb: NetworkcalcSandbox;
+
+  beforeAll(async () => {
+    requirePrerequisites();
+    emu = await startEmulator();
+    sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token });
+    sb.writeConfig(config(1));
+    expectStatus(await sb.terraform(['init']), 0);
+  });
+  afterAll(async () => {
+    sb?.dispose();
+    await emu?.close();
+  });
+
+  const names = async () => (await emu.control.state()).accounts[0]!.alerts.map((a) => a.name);
+
+  test(`apply of ${N} creates at 50 ms latency and -parallelism=30 coalesces the id look-ups (≤ 42 lists); destroy with one DELETE form costs ≤ N + 6 DELETEs`, async () => {
+    await emu.control.reset();
+    sb.writeConfig(config(N));
+    await emu.control.addFault({ kind: 'latency', latencyMs: 50, match: { path: '/api/' } });
+    const apply = await sb.terraform(['apply', '-auto-approve', '-parallelism=30']);
+    expectStatus(apply, 0);
+    expect(apply.stdout).toContain(`Resources: ${N} added`);
+    expect(await emu.control.countRequests({ method: 'POST', path: '/api/alerts/' })).toBe(N);
+    expect(await emu.control.countRequests({ method: 'GET', path: '/api/alerts/' })).toBeLessThanOrEqual(42);
+    expect(new Set(await names()).size).toBe(N);
+
+    for (const form of ['body', 'query'] as const) {
+      if (form === 'query') {
+        const again = await sb.terraform(['apply', '-auto-approve', '-parallelism=30']);
+        expectStatus(again, 0);
+      }
+      await emu.control.updateSettings({ deleteForm: form });
+      await emu.control.clearRequests();
+      const destroy = await sb.terraform(['destroy', '-auto-approve', '-parallelism=32']);
+      expectStatus(destroy, 0);
+      expect(destroy.stdout).toContain(`Resources: ${N} destroyed`);
+      expect(await names()).toEqual([]);
+      expect(await emu.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(N + 6);
+    }
+  });
+
+  test('terraform killed with SIGKILL mid-apply: the provider leaves within 5 s, and the re-apply creates no duplicate', async () => {
+    await emu.control.reset();
+    const count = 200;
+    sb.writeConfig(config(count));
+    await emu.control.addFault({ kind: 'latency', latencyMs: 40, match: { path: '/api/' } });
+    const child = spawn('terraform', ['apply', '-auto-approve', '-parallelism=20', '-no-color'], {
+      cwd: sb.workDir,
+      env: sb.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    let exited = false;
+    child.on('exit', () => (exited = true));
+    const pgid = child.pid!;
+    try {
+      await waitFor('terraform creating alerts', async () => {
+        if (exited) throw new Error(`terraform ended before it was killed:\n${output}`);
+        return (await names()).length >= 60;
+      }, 120_000);
+      child.kill('SIGKILL');
+      const gone = await waitFor('provider processes gone after terraform died', () => !groupAlive(pgid), 5_000);
+      expect(gone).toBeLessThan(5_000);
+    } finally {
+      if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+    }
+    const before = await names();
+    expect(before.length).toBeLessThan(count);
+    await emu.control.clearFaults();
+    // The killed run left its lock; terraform says how to lift it.
+    await sb.terraform(['force-unlock', '-force', 'x']).catch(() => undefined);
+    const reapply = await sb.terraform(['apply', '-auto-approve', '-parallelism=20', '-lock=false']);
+    expectStatus(reapply, 0);
+    const after = await names();
+    expect(after).toHaveLength(count);
+    expect(new Set(after).size).toBe(count);
+    const plan = await sb.terraform(['plan', '-detailed-exitcode', '-lock=false']);
+    expectStatus(plan, 0);
+  });
+});
