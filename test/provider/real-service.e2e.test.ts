@@ -3,8 +3,11 @@
  * one DELETE form, and terraform killed mid-apply. Request counts come from the emulator.
  */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { DEMO_ACCOUNT } from '../../src/emulator';
+import { faultMix } from '../helpers/faults';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
 
 jest.setTimeout(300_000);
@@ -130,4 +133,37 @@ describe('terraform against a strict, slow service', () => {
     const plan = await sb.terraform(['plan', '-detailed-exitcode', '-lock=false']);
     expectStatus(plan, 0);
   });
+
+  /** Applies until exit 0, at most `maxRuns` times; returns the runs it took. */
+  async function converge(maxRuns: number): Promise<number> {
+    let last = '';
+    for (let run = 1; run <= maxRuns; run++) {
+      const r = await sb.terraform(['apply', '-auto-approve', '-parallelism=16'], { timeoutMs: 240_000 });
+      if (r.status === 0) return run;
+      last = r.output;
+    }
+    throw new Error(`did not converge in ${maxRuns} runs: ${(await names()).length} alerts; last run:\n${last.slice(-3000)}`);
+  }
+
+  for (const [rate, count, maxRuns] of [
+    [0.2, 300, 2],
+    [0.3, 500, 3],
+  ] as const) {
+    test(`${rate * 100} % faults and ${rate * 100} % ambiguous creates, ${count} alerts: converges in ≤ ${maxRuns} runs, no duplicate, nothing lost`, async () => {
+      await emu.control.reset();
+      // Start clean: no state from an earlier test.
+      rmSync(path.join(sb.workDir, 'terraform.tfstate'), { force: true });
+      rmSync(path.join(sb.workDir, 'terraform.tfstate.backup'), { force: true });
+      sb.writeConfig(config(count));
+      await emu.control.updateSettings({ randomSeed: 4321 + count });
+      for (const f of faultMix(rate, rate)) await emu.control.addFault(f);
+      const runs = await converge(maxRuns);
+      await emu.control.clearFaults();
+      const live = await names();
+      expect(live).toHaveLength(count);
+      expect(new Set(live).size).toBe(count);
+      expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
+      expect(runs).toBeLessThanOrEqual(maxRuns);
+    });
+  }
 });
