@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR, FORMAT_VERSION, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, loadStacks, planAll, planText,
+  COLOR, FORMAT_VERSION, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, guardsOf, loadStacks, planAll, planText,
   offlineAccountProblems, prepare, readDesired, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
@@ -177,6 +177,19 @@ export interface ApplyFlags extends CommonOptions {
   parallelism: string;
   triggers?: boolean;
   allInScope?: boolean;
+  /** apply: let a scope that declares no alerts delete the live ones. */
+  allowEmpty?: boolean;
+  /** apply: let one run delete a large share of a scope. */
+  allowMassDelete?: boolean;
+}
+
+/**
+ * The guarded deletions of an apply that its flags do not allow, as messages. Checked after
+ * the plan is shown and before anything is asked or written, so a refusal changes nothing.
+ */
+function refusedDeletions(plans: AccountPlan[], opts: ApplyFlags): string[] {
+  const allowed = { empty_scope: !!opts.allowEmpty, mass_delete: !!opts.allowMassDelete };
+  return guardsOf(plans).filter((w) => !allowed[w.guard.kind]).map((w) => w.message);
 }
 
 /** Asks on stderr; only "yes" confirms. End of input (Ctrl-D) is a no. */
@@ -243,6 +256,12 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
     if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
     else io.stdout.write(anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n');
     return anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+  }
+  const refused = command === 'apply' ? refusedDeletions(plans, opts) : [];
+  if (refused.length) {
+    if (json) io.stdout.write(JSON.stringify({ ...toJson(command, plans), error: { code: 'DELETE_GUARD', problems: refused } }, null, 2) + '\n');
+    io.stderr.write(`Error: refusing to apply; nothing was changed.\n${refused.map((p) => `  - ${p}`).join('\n')}\n`);
+    return EXIT.ERROR;
   }
   if (!opts.autoApprove) {
     if (!io.stdin.isTTY) {

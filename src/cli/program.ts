@@ -4,6 +4,7 @@ import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
 import { registerProviderCommand } from './provider-command';
+import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -13,6 +14,13 @@ Exit codes:
   0  success (plan/drift: no changes)
   1  error: invalid configuration, an account could not be reached, or a change failed
   2  plan --detailed-exitcode / drift: there are changes`;
+
+const DELETE_GUARD_HELP = `
+Delete guards: apply shows the plan, then refuses (exit 1, nothing changed) when a scope that
+declares no alerts would delete live ones (--allow-empty), or when one run would delete more than
+${MASS_DELETE.share * 100} % and more than ${MASS_DELETE.moreThan} of a scope's live alerts (--allow-mass-delete). destroy is not guarded:
+deleting is what it is asked for.
+`;
 
 /** Options every reconciling command takes: where the app is and how to reach the API. */
 function common(cmd: Command): Command {
@@ -65,8 +73,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
     .option('--no-triggers', 'do not run report triggers')
+    .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
+    .option('--allow-mass-delete', `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`)
     .option('--json', 'machine-readable result (needs --auto-approve)')
-    .addHelpText('after', EXIT_HELP)
+    .addHelpText('after', DELETE_GUARD_HELP + EXIT_HELP)
     .action(async (opts: ApplyFlags) => {
       code = await applyCommand(io, opts, 'apply');
     });

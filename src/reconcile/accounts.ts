@@ -134,9 +134,12 @@ export interface ScopeOverlap {
  */
 export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): ScopeOverlap[] {
   const overlaps: ScopeOverlap[] = [];
-  const names = (s: Scope) => alerts.filter((a) => a.scopeKey === s.key).map((a) => a.spec.name);
+  // Declared names per scope, gathered once: looked up per name, they made this quadratic.
+  const declared = new Map<string, Set<string>>(scopes.map((s) => [s.key, new Set<string>()]));
+  for (const a of alerts) declared.get(a.scopeKey)?.add(a.spec.name);
+  const names = (s: Scope) => declared.get(s.key)!;
   const claims = (s: Scope, name: string) =>
-    s.ownership === 'exclusive' || (s.ownership === 'prefix' && name.startsWith(s.prefix ?? '')) || (s.ownership === 'additive' && names(s).includes(name));
+    s.ownership === 'exclusive' || (s.ownership === 'prefix' && name.startsWith(s.prefix ?? '')) || (s.ownership === 'additive' && names(s).has(name));
   for (let i = 0; i < scopes.length; i++) {
     for (let j = i + 1; j < scopes.length; j++) {
       const a = scopes[i];

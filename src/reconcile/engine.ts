@@ -4,7 +4,7 @@ import { AccountAlerts, createAlertOnce } from '../converge';
 import { isNetworkCalcError } from '../client/errors';
 import { describeScope, findScopeOverlaps, overlappingScopes, resolveAccounts, type Account } from './accounts';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV, readDesired, type Desired, type StackDocument } from './desired';
-import { planScope, type PlanMode } from './plan';
+import { inScope, planScope, type PlanMode } from './plan';
 import { ConfigError } from './synth';
 import type { AlertsApi, ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Scope, TargetRef, Warning } from './types';
 
@@ -71,6 +71,11 @@ export interface AccountPlan {
   /** Filled by apply, index-aligned with `changes` / `triggers`. */
   results?: ChangeResult[];
   triggerResults?: TriggerResult[];
+  /**
+   * Set by apply when the list taken after its writes shows alerts it did not make in a scope
+   * it owns: another writer was at work. Apply then fails (exit 1).
+   */
+  interference?: Interference;
   /** Not serialized. */
   api: AlertsApi | null;
   live: LiveAlert[];
@@ -146,14 +151,15 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
     plan.domains = domains;
     const index = domains ? indexDomains(domains) : null;
     const resolved: DeclaredAlert[] = alerts.map((a) => ({
-      ...a,
-      spec: { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
+      stack: a.stack, logicalId: a.logicalId, path: a.path, scopeKey: a.scopeKey, target: a.target,
+      spec: a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
     }));
     for (const scope of account.scopes) {
       const p = planScope(scope, resolved.filter((a) => a.scopeKey === scope.key), live, options);
-      plan.changes.push(...p.changes);
+      // One by one: a spread of 200,000 changes overflows the call stack.
+      for (const c of p.changes) plan.changes.push(c);
       plan.unchanged += p.unchanged;
-      plan.warnings.push(...p.warnings);
+      for (const w of p.warnings) plan.warnings.push(w);
     }
     for (const t of triggers) {
       const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
@@ -258,6 +264,60 @@ export function guardSharedAccounts(plans: AccountPlan[], alerts: DeclaredAlert[
   }
 }
 
+/** Alerts found after apply that this run did not make (see `checkAfterApply`). */
+export interface Interference {
+  /** Names that now exist more often than this run left them, with their ids. */
+  duplicates: Array<{ name: string; ids: number[] }>;
+  /** New alerts in an owned scope that this run did not create. */
+  unexpected: Array<{ name: string; id: number }>;
+  /** Set instead when the list after apply failed. */
+  error?: ErrorInfo;
+  message: string;
+}
+
+/**
+ * Compares the account after apply with what apply made of the plan's list: every alert not
+ * in that list must be one this run created, at most once per created name; anything else in
+ * a scope the account owns (exclusive or prefix) came from another writer. Additive scopes own
+ * no names but their declared ones, so only duplicates of created names count there.
+ */
+export function checkAfterApply(plan: AccountPlan, after: readonly LiveAlert[]): Interference | undefined {
+  const before = new Set(plan.live.map((a) => a.id));
+  const created = new Map<string, number>();
+  plan.changes.forEach((c, i) => {
+    const r = plan.results?.[i];
+    if (c.action === 'create' && (r?.status === 'ok' || r?.status === 'adopted')) created.set(c.name, (created.get(c.name) ?? 0) + 1);
+  });
+  const newByName = new Map<string, number[]>();
+  for (const a of after) {
+    if (before.has(a.id)) continue;
+    const ids = newByName.get(a.name);
+    if (ids) ids.push(a.id);
+    else newByName.set(a.name, [a.id]);
+  }
+  const owns = (name: string) => plan.account.scopes.some((scope) => scope.ownership !== 'additive' && inScope(scope, name, new Set()));
+  const duplicates: Interference['duplicates'] = [];
+  const unexpected: Interference['unexpected'] = [];
+  for (const [name, ids] of newByName) {
+    const made = created.get(name) ?? 0;
+    if (made > 0 && ids.length > made) duplicates.push({ name, ids: ids.sort((x, y) => x - y) });
+    else if (made === 0 && owns(name)) for (const id of ids) unexpected.push({ name, id });
+  }
+  if (!duplicates.length && !unexpected.length) return undefined;
+  const parts: string[] = [];
+  const shown = <T>(list: T[], show: (x: T) => string) => `${list.slice(0, 5).map(show).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
+  if (duplicates.length) parts.push(`${duplicates.length} name(s) now exist more than once: ${shown(duplicates, (d) => `${JSON.stringify(d.name)} (ids ${d.ids.join(', ')})`)}`);
+  if (unexpected.length) parts.push(`${unexpected.length} alert(s) appeared in a scope this account owns that this run did not create: ${shown(unexpected, (u) => `${JSON.stringify(u.name)} (id ${u.id})`)}`);
+  return {
+    duplicates,
+    unexpected,
+    message:
+      `after apply, account ${plan.account.label} shows alerts this run did not make: ${parts.join('; ')}. ` +
+      'Another run or tool wrote to the account at the same time; runs against one account must be serialised ' +
+      '(in CI, one concurrency group per account). Run ncalc plan to see what the next apply will change.',
+  };
+}
+
 export type ApplyEvent =
   | { kind: 'change'; account: AccountPlan; change: Change; result: ChangeResult }
   | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult };
@@ -335,8 +395,22 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
           }),
         ),
       );
+      // One list after the writes: another writer shows as alerts this run did not make.
+      if (!options.signal?.aborted && plan.changes.some((c) => c.action === 'create')) {
+        try {
+          plan.interference = checkAfterApply(plan, (await alerts.after(alerts.mark())).alerts);
+        } catch (e) {
+          const error = adviseVariables(toErrorInfo(e), plan.account.scopes);
+          plan.interference = {
+            duplicates: [],
+            unexpected: [],
+            error,
+            message: `the account could not be listed after apply to check for concurrent writers: ${error.message}`,
+          };
+        }
+      }
       if (!options.triggers) return;
-      const converged = plan.results.every((r) => r.status === 'ok' || r.status === 'adopted');
+      const converged = plan.results.every((r) => r.status === 'ok' || r.status === 'adopted') && !plan.interference;
       plan.triggerResults = await Promise.all(
         plan.triggers.map((trigger) =>
           limit(async (): Promise<TriggerResult> => {

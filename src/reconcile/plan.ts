@@ -1,10 +1,54 @@
 import { diffAlert, specOf, type LiveAlert } from '../model';
-import type { Change, DeclaredAlert, Scope, Warning } from './types';
+import type { Change, DeclaredAlert, DeleteGuard, Scope, Warning } from './types';
 
 export interface ScopePlan {
   changes: Change[];
   unchanged: number;
   warnings: Warning[];
+}
+
+/**
+ * When one apply deletes "a large share" of a scope: more than `moreThan` alerts and more
+ * than `share` of the live alerts the scope owns. A declaration that lost most of its alerts
+ * (a failed loop, a wrong `--stack`) looks like this; a clean-up of a few stale alerts does not.
+ */
+export const MASS_DELETE = { moreThan: 10, share: 0.5 } as const;
+
+/** The flag that lets apply make each guarded deletion. */
+export const GUARD_FLAGS: Readonly<Record<DeleteGuard['kind'], string>> = { empty_scope: '--allow-empty', mass_delete: '--allow-mass-delete' };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The guard a converging plan of one scope trips, if any: the scope declares no alerts but
+ * would delete live ones (`empty_scope`), or it would delete a large share of them
+ * (`mass_delete`, see MASS_DELETE). An empty scope is the more specific of the two.
+ */
+export function deleteGuard(scope: Scope, declared: number, deletes: number, owned: number): Warning | null {
+  if (deletes === 0) return null;
+  const mode = scope.ownership === 'prefix' ? `ownership "prefix" ${JSON.stringify(scope.prefix)}` : `ownership "${scope.ownership}"`;
+  const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
+  if (declared === 0) {
+    const flag = GUARD_FLAGS.empty_scope;
+    return {
+      scopeKey: scope.key,
+      message:
+        `${where} declares no alerts, so apply would delete all ${plural(deletes, 'live alert')} its scope owns (${mode}). ` +
+        `apply refuses this unless ${flag} is given; if it is not intended, check the app (a stack left out, a wrong --stack, alerts moved elsewhere), or use Ownership.additive() to only add`,
+      guard: { kind: 'empty_scope', flag, deletes, owned },
+    };
+  }
+  if (deletes > MASS_DELETE.moreThan && deletes > owned * MASS_DELETE.share) {
+    const flag = GUARD_FLAGS.mass_delete;
+    return {
+      scopeKey: scope.key,
+      message:
+        `${where}: apply would delete ${deletes} of the ${plural(owned, 'live alert')} its scope owns (${mode}), more than ${MASS_DELETE.share * 100} %. ` +
+        `apply refuses this unless ${flag} is given; check that the app declares every alert it should`,
+      guard: { kind: 'mass_delete', flag, deletes, owned },
+    };
+  }
+  return null;
 }
 
 export type PlanMode = 'converge' | 'destroy';
@@ -21,15 +65,30 @@ export function inScope(scope: Scope, name: string, declared: ReadonlySet<string
   }
 }
 
-function byName(live: LiveAlert[]): Map<string, LiveAlert[]> {
-  const map = new Map<string, LiveAlert[]>();
+/** The live alerts the scope owns, by name, each list ordered by id. No copy of `live` is made. */
+function ownedByName(scope: Scope, live: readonly LiveAlert[], declared: ReadonlySet<string>): { owned: Map<string, LiveAlert[]>; count: number } {
+  const owned = new Map<string, LiveAlert[]>();
+  let count = 0;
   for (const a of live) {
-    const list = map.get(a.name);
+    if (!inScope(scope, a.name, declared)) continue;
+    count++;
+    const list = owned.get(a.name);
     if (list) list.push(a);
-    else map.set(a.name, [a]);
+    else owned.set(a.name, [a]);
   }
-  for (const list of map.values()) list.sort((x, y) => x.id - y.id);
-  return map;
+  for (const list of owned.values()) if (list.length > 1) list.sort((x, y) => x.id - y.id);
+  return { owned, count };
+}
+
+/**
+ * A planned change. Built in one place with one property order: an object spread here made a
+ * plan of 200,000 deletions take seconds instead of a fraction of one.
+ */
+function change(
+  scope: Scope, action: Change['action'], reason: Change['reason'], name: string, id: number | null,
+  declared: DeclaredAlert | null, before: Change['before'], after: Change['after'], fields: Change['fields'],
+): Change {
+  return { action, reason, name, id, scopeKey: scope.key, stack: scope.stack, logicalId: declared?.logicalId ?? null, path: declared?.path ?? null, before, after, fields };
 }
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -37,15 +96,24 @@ const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Identity is the name, so an alert renamed by hand reads as missing. Finds, among the live
  * alerts carrying no declared name, one that looks like the missing alert renamed: the same
- * name in another case, or (prefix scope) the name without the prefix.
+ * name in another case, or (prefix scope) the name without the prefix. The index is built on
+ * the first missing alert only, as most plans have none.
  */
-function renameFinder(scope: Scope, live: LiveAlert[], declared: ReadonlySet<string>): (name: string) => LiveAlert | undefined {
-  const byLower = new Map<string, LiveAlert>();
-  for (const a of [...live].sort((x, y) => x.id - y.id)) {
-    if (!declared.has(a.name) && !byLower.has(a.name.toLowerCase())) byLower.set(a.name.toLowerCase(), a);
-  }
+function renameFinder(scope: Scope, live: readonly LiveAlert[], declared: ReadonlySet<string>): (name: string) => LiveAlert | undefined {
+  let byLower: Map<string, LiveAlert> | null = null;
+  const index = () => {
+    if (byLower) return byLower;
+    byLower = new Map();
+    for (const a of live) {
+      if (declared.has(a.name)) continue;
+      const key = a.name.toLowerCase();
+      const prior = byLower.get(key);
+      if (!prior || a.id < prior.id) byLower.set(key, a);
+    }
+    return byLower;
+  };
   const prefix = scope.ownership === 'prefix' ? (scope.prefix ?? '') : '';
-  return (name) => byLower.get(name.toLowerCase()) ?? (prefix && name.startsWith(prefix) ? byLower.get(name.slice(prefix.length).toLowerCase()) : undefined);
+  return (name) => index().get(name.toLowerCase()) ?? (prefix && name.startsWith(prefix) ? index().get(name.slice(prefix.length).toLowerCase()) : undefined);
 }
 
 /**
@@ -64,17 +132,14 @@ export function planScope(
 ): ScopePlan {
   const mode = options.mode ?? 'converge';
   const names = new Set(declared.map((d) => d.spec.name));
-  const owned = byName(live.filter((a) => inScope(scope, a.name, names)));
+  const { owned, count: ownedCount } = ownedByName(scope, live, names);
   const changes: Change[] = [];
   const warnings: Warning[] = [];
   let unchanged = 0;
-  const base = { scopeKey: scope.key, stack: scope.stack };
   const canDelete = scope.ownership !== 'additive';
   const renamed = renameFinder(scope, live, names);
 
-  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change => ({
-    ...base, action: 'delete', reason, name: a.name, id: a.id, logicalId: d?.logicalId ?? null, path: d?.path ?? null, before: specOf(a), after: null, fields: [],
-  });
+  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change => change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
 
   for (const d of [...declared].sort((x, y) => compareNames(x.spec.name, y.spec.name))) {
     const matches = owned.get(d.spec.name) ?? [];
@@ -92,11 +157,11 @@ export function planScope(
           message: `${JSON.stringify(d.spec.name)} is not in the account, but alert ${like.id} ${JSON.stringify(like.name)} looks like it renamed: apply creates a new alert and ${fate}; to keep the old one, rename it back by hand`,
         });
       }
-      changes.push({ ...base, action: 'create', reason: 'missing', name: d.spec.name, id: null, logicalId: d.logicalId, path: d.path, before: null, after: d.spec, fields: [] });
+      changes.push(change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []));
     } else {
       const fields = diffAlert(d.spec, kept);
       if (fields.length) {
-        changes.push({ ...base, action: 'update', reason: 'changed', name: d.spec.name, id: kept.id, logicalId: d.logicalId, path: d.path, before: specOf(kept), after: d.spec, fields });
+        changes.push(change(scope, 'update', 'changed', d.spec.name, kept.id, d, specOf(kept), d.spec, fields));
       } else unchanged++;
     }
     if (extra.length) {
@@ -116,16 +181,13 @@ export function planScope(
       if (names.has(name)) continue;
       for (const a of owned.get(name)!) changes.push(del(a, reason, null));
     }
-    // An empty app in an owning scope is valid, but is more often a mistake (a stack left out,
-    // alerts moved to another account) than an intent: say it loudly before apply asks.
-    const undeclared = changes.filter((c) => c.reason === 'undeclared').length;
-    if (mode === 'converge' && declared.length === 0 && undeclared > 0) {
-      warnings.push({
-        scopeKey: scope.key,
-        message: `this scope declares no alerts, so apply deletes all ${undeclared} live alert${undeclared === 1 ? '' : 's'} it owns (ownership "${scope.ownership}"); if that is not intended, declare them, or use Ownership.additive() to only add`,
-      });
-    }
+  }
+  // destroy deletes on purpose; apply must not lose a scope's alerts to a broken declaration.
+  if (mode === 'converge') {
+    let deletes = 0;
+    for (const c of changes) if (c.action === 'delete') deletes++;
+    const guard = deleteGuard(scope, declared.length, deletes, ownedCount);
+    if (guard) warnings.unshift(guard);
   }
   return { changes, unchanged, warnings };
 }
-

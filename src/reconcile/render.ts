@@ -1,7 +1,7 @@
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan, ChangeResult, ErrorInfo, TriggerResult } from './engine';
 import type { ConstructProblem } from '../constructs/problems';
-import type { Change, PlannedTrigger } from './types';
+import type { Change, DeleteGuard, PlannedTrigger, Warning } from './types';
 
 /** Version of the `--json` document; bump the major part on incompatible changes. */
 export const FORMAT_VERSION = '1.0';
@@ -156,7 +156,7 @@ export function planText(plans: AccountPlan[], command: Command, s: Style): stri
       out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
       continue;
     }
-    for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
+    for (const w of p.warnings) out.push(warningLine(w, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
@@ -172,8 +172,27 @@ export function planText(plans: AccountPlan[], command: Command, s: Style): stri
   const t = totals(plans);
   out.push(s.bold(summaryLine(t, command)));
   if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
+  const guards = guardsOf(plans);
+  if (guards.length && command === 'plan') out.push(s.red(guardSummary(guards)));
   if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
   return out.join('\n') + '\n';
+}
+
+/** A warning; one that apply enforces stands out. */
+function warningLine(w: Warning, s: Style): string {
+  return w.guard ? s.red(s.bold(`  ! ${w.message}`)) : s.yellow(`  ! ${w.message}`);
+}
+
+/** The warnings of the plans that make apply refuse without their flag. */
+export function guardsOf(plans: AccountPlan[]): Array<Warning & { guard: DeleteGuard }> {
+  return plans.flatMap((p) => p.warnings.filter((w): w is Warning & { guard: DeleteGuard } => w.guard !== undefined));
+}
+
+/** `Apply will refuse: …; pass --allow-empty …`: one line for the guards a plan trips. */
+export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): string {
+  const flags = [...new Set(guards.map((g) => g.guard.flag))];
+  const deletes = guards.reduce((n, g) => n + g.guard.deletes, 0);
+  return `Apply will refuse: ${guards.length === 1 ? 'a scope' : `${guards.length} scopes`} would lose ${deletes} live alert${deletes === 1 ? '' : 's'} (see "!" above); pass ${flags.join(' and ')} to apply anyway.`;
 }
 
 /** `detail`: repeat each error's message (where it was not already shown under its account). */
@@ -266,7 +285,7 @@ export function driftText(plans: AccountPlan[], s: Style): string {
       out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
       continue;
     }
-    for (const w of p.warnings) out.push(s.yellow(`  ! ${w.message}`));
+    for (const w of p.warnings) out.push(warningLine(w, s));
     if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, false, driftWords[driftKind(c)], names));
@@ -385,6 +404,12 @@ export function toJson(command: Command, plans: AccountPlan[]): Record<string, u
         unchanged: p.unchanged,
       },
       warnings: p.warnings.map((w) => w.message),
+      // Deletions apply refuses without the flag named (an empty scope, a large share of one).
+      guards: p.warnings.flatMap((w) => {
+        if (!w.guard) return [];
+        const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
+        return [{ kind: w.guard.kind, flag: w.guard.flag, stack: scope?.stack ?? null, provider: scope?.providerKey ?? null, deletes: w.guard.deletes, owned: w.guard.owned, message: w.message }];
+      }),
       changes: p.changes.map((c, i) => changeJson(c, p.results?.[i], drift)),
       triggers: drift ? [] : p.triggers.map((tr, i) => {
         const o: Record<string, unknown> = {

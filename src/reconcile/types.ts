@@ -121,4 +121,20 @@ export interface PlannedTrigger {
 export interface Warning {
   scopeKey: string | null;
   message: string;
+  /** Set when apply refuses the plan unless the guard's flag is given. */
+  guard?: DeleteGuard;
+}
+
+/**
+ * Deletions apply refuses without an explicit flag: a scope that declares no alerts but would
+ * delete live ones (`empty_scope`, `--allow-empty`), or one that would lose a large share of
+ * its live alerts (`mass_delete`, `--allow-mass-delete`).
+ */
+export interface DeleteGuard {
+  kind: 'empty_scope' | 'mass_delete';
+  flag: string;
+  /** Alerts the plan deletes in the scope. */
+  deletes: number;
+  /** Live alerts the scope owns. */
+  owned: number;
 }

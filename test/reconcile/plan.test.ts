@@ -37,15 +37,64 @@ describe('planScope', () => {
     expect(plan.unchanged).toBe(1);
   });
 
-  it('warns when a scope that declares nothing would delete every alert it owns', () => {
+  it('guards a scope that declares nothing but would delete every alert it owns (--allow-empty)', () => {
     const plan = planScope(scope(), [], [live(1, 'a'), live(2, 'b')]);
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['delete', 'a'], ['delete', 'b']]);
-    expect(plan.warnings.map((w) => w.message)).toEqual([
-      'this scope declares no alerts, so apply deletes all 2 live alerts it owns (ownership "exclusive"); if that is not intended, declare them, or use Ownership.additive() to only add',
+    expect(plan.warnings).toEqual([
+      {
+        scopeKey: 's/networkcalc',
+        message:
+          'stack s, provider networkcalc declares no alerts, so apply would delete all 2 live alerts its scope owns (ownership "exclusive"). ' +
+          'apply refuses this unless --allow-empty is given; if it is not intended, check the app (a stack left out, a wrong --stack, alerts moved elsewhere), or use Ownership.additive() to only add',
+        guard: { kind: 'empty_scope', flag: '--allow-empty', deletes: 2, owned: 2 },
+      },
     ]);
+    expect(planScope(scope({ ownership: 'prefix', prefix: 'p-' }), [], [live(1, 'p-a'), live(2, 'b')]).warnings[0].guard).toEqual({ kind: 'empty_scope', flag: '--allow-empty', deletes: 1, owned: 1 });
     expect(planScope(scope(), [declared('a')], [live(1, 'a'), live(2, 'b')]).warnings).toEqual([]);
     expect(planScope(scope({ ownership: 'additive' }), [], [live(1, 'a')]).warnings).toEqual([]);
     expect(planScope(scope(), [], []).warnings).toEqual([]);
+    // destroy deletes on purpose: no guard
+    expect(planScope(scope(), [], [live(1, 'a')], { mode: 'destroy', includeUndeclared: true }).warnings).toEqual([]);
+  });
+
+  it('guards deleting more than half and more than 10 of a scope (--allow-mass-delete), and only that', () => {
+    const have = (n: number) => Array.from({ length: n }, (_, i) => live(i + 1, `a${i}`));
+    // 11 of 21 deleted: more than 10 and more than half
+    let plan = planScope(scope(), have(10).map((a) => declared(a.name)), have(21));
+    expect(plan.changes.filter((c) => c.action === 'delete')).toHaveLength(11);
+    expect(plan.warnings.map((w) => w.guard)).toEqual([{ kind: 'mass_delete', flag: '--allow-mass-delete', deletes: 11, owned: 21 }]);
+    expect(plan.warnings[0].message).toBe(
+      'stack s, provider networkcalc: apply would delete 11 of the 21 live alerts its scope owns (ownership "exclusive"), more than 50 %. apply refuses this unless --allow-mass-delete is given; check that the app declares every alert it should',
+    );
+    // 11 of 22: exactly half is not more than half
+    expect(planScope(scope(), have(11).map((a) => declared(a.name)), have(22)).warnings).toEqual([]);
+    // 10 of 11: not more than 10
+    expect(planScope(scope(), [declared('a0')], have(11)).warnings).toEqual([]);
+    // duplicates are deletions too
+    const dupes = Array.from({ length: 12 }, (_, i) => live(i + 1, 'same'));
+    expect(planScope(scope(), [declared('same')], dupes).warnings.map((w) => w.guard?.kind)).toEqual(['mass_delete', undefined]);
+  });
+
+  it('plans 200,000 live alerts: no stack overflow, no copy of the list', () => {
+    const n = 200_000;
+    const have: LiveAlert[] = new Array(n);
+    // Written out: the spreads of live() take seconds at this size.
+    for (let i = 0; i < n; i++) {
+      have[i] = {
+        name: `alert ${i}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
+        id: i + 1, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
+      };
+    }
+    const want = [declared('alert 7', { filter_value: '192.0.2.9' }), declared('brand new')];
+    const started = Date.now();
+    const plan = planScope(scope(), want, have);
+    const count = (action: string) => plan.changes.filter((c) => c.action === action).length;
+    // Numbers only: a failing matcher would print 200,000 changes.
+    expect([count('update'), count('create'), count('delete')]).toEqual([1, 1, n - 1]);
+    expect(plan.changes[0]).toMatchObject({ action: 'update', name: 'alert 7' });
+    expect(plan.warnings[0].guard).toEqual({ kind: 'mass_delete', flag: '--allow-mass-delete', deletes: n - 1, owned: n });
+    // Generous: about 1 s on a shared 2-core machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('never diffs read-only server fields', () => {
