@@ -302,6 +302,8 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
   progress.clear();
   if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
   else io.stdout.write('\n' + applySummary(plans, style, command));
-  const failed = plans.some((p) => (p.results ?? []).some((r) => r.status === 'failed') || (p.triggerResults ?? []).some((r) => r.status === 'failed'));
+  const failed = plans.some(
+    (p) => p.interference || (p.results ?? []).some((r) => r.status === 'failed') || (p.triggerResults ?? []).some((r) => r.status === 'failed'),
+  );
   return failed || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
 }

@@ -396,7 +396,7 @@ export async function applyAll(plans: AccountPlan[], options: ApplyOptions): Pro
         ),
       );
       // One list after the writes: another writer shows as alerts this run did not make.
-      if (!options.signal?.aborted && plan.changes.some((c) => c.action === 'create')) {
+      if (!options.signal?.aborted && plan.changes.length > 0) {
         try {
           plan.interference = checkAfterApply(plan, (await alerts.after(alerts.mark())).alerts);
         } catch (e) {

@@ -252,10 +252,15 @@ export function applySummary(plans: AccountPlan[], s: Style, command: 'apply' | 
   const lines: string[] = [];
   const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
   const skipped = t.skipped ? `, ${t.skipped} not started` : '';
-  const outcome = t.skipped ? 'interrupted' : t.failed || t.failedReports ? 'finished with errors' : 'complete';
-  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}.`;
-  lines.push(t.failed || t.skipped ? s.red(line) : s.bold(line));
+  const interfered = plans.filter((p) => p.interference);
+  const errors = t.failed || t.failedReports || interfered.length;
+  const outcome = t.skipped ? 'interrupted' : errors ? 'finished with errors' : 'complete';
+  // A run whose alert changes all worked but whose reports failed says so in the headline.
+  const reportsFailed = t.failedReports ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped` : '';
+  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}.`;
+  lines.push(errors || t.skipped ? s.red(line) : s.bold(line));
   if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
+  for (const p of interfered) lines.push(s.red(`✗ ${p.interference!.message}`));
   if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
   return lines.join('\n') + '\n';
 }
@@ -397,6 +402,7 @@ export function toJson(command: Command, plans: AccountPlan[]): Record<string, u
       scopes: p.account.scopes.map((s) => ({ stack: s.stack, provider: s.providerKey, ownership: s.ownership, prefix: s.prefix })),
       status: p.status,
       error: p.error,
+      ...(p.interference ? { interference: p.interference } : {}),
       summary: {
         create: p.changes.filter((c) => c.action === 'create').length,
         update: p.changes.filter((c) => c.action === 'update').length,

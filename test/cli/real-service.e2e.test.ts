@@ -83,4 +83,28 @@ describe('ncalc against a strict, faulty service', () => {
       expect(runs).toBeLessThanOrEqual(maxRuns);
     });
   }
+
+  test('two applies of one app against one account at once: the post-apply check reports the duplicates (exit 1), and the next apply removes them', async () => {
+    await emu.control.reset();
+    await emu.control.addFault({ kind: 'latency', latencyMs: 5, match: { path: '/api/' } });
+    app = appOf(100);
+    const [a, b] = await Promise.all([
+      ncalc(['apply', '--auto-approve', '--parallelism', '8'], { cwd: app.dir, env: env() }),
+      ncalc(['apply', '--auto-approve', '--parallelism', '8'], { cwd: app.dir, env: env() }),
+    ]);
+    await emu.control.clearFaults();
+    const live = await names();
+    expect(live.length).toBeGreaterThan(100);
+    const failed = [a, b].filter((r) => r.code === 1);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    for (const r of failed) {
+      expect(r.stdout).toMatch(/after apply, account .* shows alerts this run did not make: \d+ name\(s\) now exist more than once: "alert \d+" \(ids \d+, \d+\)/);
+      expect(r.stdout).toContain('runs against one account must be serialised');
+    }
+    await emu.control.clearRequests();
+    const fix = await ncalc(['apply', '--auto-approve', '--allow-mass-delete'], { cwd: app.dir, env: env() });
+    expect(fix.code).toBe(0);
+    expect(new Set(await names()).size).toBe(100);
+    expect(await names()).toHaveLength(100);
+  });
 });
