@@ -6,7 +6,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION, terraformSchemaJson } from '../schema';
+import { ConfigError } from '../reconcile/synth';
+import { PROVIDER_NAMESPACE, PROVIDER_SOURCE, PROVIDER_TYPE, PROVIDER_VERSION, terraformSchemaJson } from '../schema';
+import { writeProviderLocks } from './provider-lock';
 
 const HOST = 'registry.terraform.io';
 /** An implied local mirror of terraform: found even without any CLI configuration. */
@@ -91,11 +93,16 @@ interface ProviderInstallFlags {
   dir?: string;
   printCliConfig?: boolean;
   cliConfig?: string;
+  /** An app directory (cdktf.json) or a Terraform configuration whose lock file to write. */
+  lock?: string;
 }
 
 export interface ProviderCommandIO {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
+  /** For synthesizing an app with --lock; default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
 }
 
 /** Runs `provider install`; returns the exit code. */
@@ -135,10 +142,35 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   lines.push(
     'Then, in a configuration with  required_providers { networkcalc = { source = "networkcalc/networkcalc" } }:',
     '  terraform init && terraform plan',
-    `If terraform had already locked an earlier install, run terraform init -upgrade.\n`,
+    `If terraform had already locked an earlier install, run terraform init -upgrade.`,
   );
-  io.stdout.write(lines.join('\n'));
+  if (!flags.lock) lines.push('For cdktf deploy or cdktn deploy without --skip-provider-lock, lock the provider in the app: ncalc provider install --lock <app dir>');
+  io.stdout.write(lines.join('\n') + '\n');
   return 0;
+}
+
+/** `provider install`, then with --lock the lock files; returns the exit code. */
+export async function providerInstallAndLockCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): Promise<number> {
+  const code = providerInstallCommand(io, flags);
+  if (code !== 0 || !flags.lock) return code;
+  // With --print-cli-config stdout carries only the configuration.
+  const out = flags.printCliConfig ? io.stderr : io.stdout;
+  const dir = path.resolve(io.cwd ?? process.cwd(), flags.lock);
+  try {
+    // Installed a moment ago, so this only locates the wrapper.
+    const { binaryPath } = installProvider({ dir: flags.dir });
+    const { files, hash } = await writeProviderLocks(dir, path.dirname(binaryPath), io.env ?? process.env);
+    out.write(
+      `\nLocked ${PROVIDER_SOURCE} ${PROVIDER_VERSION} (${hash}) in\n${files.map((f) => `  ${path.relative(dir, f) || f}\n`).join('')}` +
+        `so cdktf deploy and cdktn deploy in ${dir} run without --skip-provider-lock (terraform still finds the provider through the mirror above).\n` +
+        'Run this again when the package or node moves, and after renaming a stack.\n',
+    );
+    return 0;
+  } catch (err) {
+    const problems = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    io.stderr.write(`Error: could not lock the provider in ${dir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`);
+    return 1;
+  }
 }
 
 /** `ncalc provider install` and `ncalc provider schema`. */
@@ -151,15 +183,17 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO,
     .option('--dir <mirror dir>', 'mirror directory', DEFAULT_MIRROR_DIR)
     .option('--print-cli-config', 'print only the terraform CLI configuration on stdout (messages go to stderr)')
     .option('--cli-config <file>', 'also write the terraform CLI configuration to this file')
+    .option('--lock <dir>', 'also record the provider in .terraform.lock.hcl: of each stack of the cdktf/cdktn app in <dir> (synthesized first), or of the Terraform configuration in <dir>')
     .addHelpText(
       'after',
       `\nThe provider is a small shell script that runs this package's provider with the node running this command:\n` +
         `  <dir>/${HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}/${PROVIDER_VERSION}/<os>_<arch>/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}\n` +
         'Running it again changes nothing unless the package or node moved.\n' +
-        '\nExample:\n  ncalc provider install --dir ./terraform-mirror --cli-config ./terraform.rc\n  export TF_CLI_CONFIG_FILE=$PWD/terraform.rc\n  terraform init\n',
+        '\nExample:\n  ncalc provider install --dir ./terraform-mirror --cli-config ./terraform.rc\n  export TF_CLI_CONFIG_FILE=$PWD/terraform.rc\n  terraform init\n' +
+        '\nA cdktf or cdktn app, deployed without --skip-provider-lock:\n  ncalc provider install --lock .\n  cdktf deploy\n',
     )
-    .action((flags: ProviderInstallFlags) => {
-      onExit(providerInstallCommand(io, flags));
+    .action(async (flags: ProviderInstallFlags) => {
+      onExit(await providerInstallAndLockCommand(io, flags));
     });
   provider
     .command('schema')

@@ -1,8 +1,8 @@
 /**
  * What `npm install cdktf-provider-networkcalc` delivers: the compiled code, the provider's
- * protocol definitions, the docs, and nothing of the tests or sources. (The full flow from a
- * packed tarball into a new project needs the registry, so it is exercised by hand; this
- * guards the contents.)
+ * protocol definitions, the docs, and nothing of the tests or sources; every target of the
+ * exports map; the peers an app provides. (Installing the tarball into apps of each CDK
+ * flavor is cdktf-app.e2e.test.ts and cdktn-app.e2e.test.ts.)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -41,11 +41,29 @@ it('ships no tests and no TypeScript sources', () => {
   expect(files.filter((f) => f.startsWith('test/') || (f.startsWith('src/') && f.endsWith('.ts')))).toEqual([]);
 });
 
-it('declares cdktf and constructs as peers, so an app and this library share one construct tree', () => {
-  const pkg = require('../../package.json') as { peerDependencies: Record<string, string>; dependencies: Record<string, string> };
-  expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['cdktf', 'constructs']);
-  expect(pkg.dependencies).not.toHaveProperty('cdktf');
-  expect(pkg.dependencies).not.toHaveProperty('constructs');
+it('takes the CDK library and constructs from the app: cdktf and cdktn are optional peers, constructs a required one', () => {
+  const pkg = require('../../package.json') as {
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    dependencies: Record<string, string>;
+  };
+  expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['cdktf', 'cdktn', 'constructs']);
+  expect(pkg.peerDependenciesMeta).toEqual({ cdktf: { optional: true }, cdktn: { optional: true } });
+  for (const name of ['cdktf', 'cdktn', 'constructs']) expect(pkg.dependencies).not.toHaveProperty(name);
+  expect(semver.satisfies('0.21.0', pkg.peerDependencies.cdktf!)).toBe(true);
+  expect(semver.satisfies('0.24.0', pkg.peerDependencies.cdktn!)).toBe(true);
+});
+
+it('every target of the exports map is in the package, with its types', () => {
+  const pkg = require('../../package.json') as { exports: Record<string, string | { types: string; default: string }>; typesVersions: Record<string, Record<string, string[]>> };
+  const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.default]));
+  const concrete = targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, ''));
+  expect(concrete.filter((t) => !files.includes(t))).toEqual([]);
+  for (const [sub, t] of Object.entries(pkg.exports)) {
+    if (typeof t !== 'string') expect([sub, t.types]).toEqual([sub, t.default.replace(/\.js$/, '.d.ts')]);
+  }
+  // TypeScript's older "node" resolution reads typesVersions instead of exports.
+  for (const [sub, [types]] of Object.entries(pkg.typesVersions['*']!)) expect((pkg.exports[`./${sub}`] as { types: string }).types).toBe(`./${types}`);
 });
 
 it('every production dependency runs on the oldest Node this package accepts', () => {

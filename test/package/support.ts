@@ -1,0 +1,160 @@
+/**
+ * A user's app, made the way a user makes it: `npm pack` of this checkout, then a fresh
+ * directory that installs the tarball beside its CDK library (cdktf or CDK Terrain) from the
+ * registry (the npm cache makes repeated runs quick). Each test file installs once.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { REPO_ROOT, requireBuild } from '../helpers/build';
+import { runCommand } from '../provider/nc-harness';
+import type { TfResult } from '../provider/harness';
+
+export { REPO_ROOT };
+export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+export const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const INSTALL_TIMEOUT_MS = 300_000;
+
+export type Flavor = 'cdktf' | 'cdktn';
+
+/** The versions an app of each flavor installs: the library, its CLI, and the constructs it accepts. */
+export const FLAVORS: Record<Flavor, { library: string; cli: string; constructs: string; other: Flavor }> = {
+  cdktf: { library: 'cdktf@0.21.0', cli: 'cdktf-cli@0.21.0', constructs: 'constructs@^10.4.2', other: 'cdktn' },
+  cdktn: { library: 'cdktn@0.24.0', cli: 'cdktn-cli@0.24.0', constructs: 'constructs@~10.7.0', other: 'cdktf' },
+};
+
+/** Writes the package tarball (scripts skipped: dist/ is built already) into `dir`; returns its path. */
+export function packTarball(dir: string): string {
+  requireBuild('dist/cli/main.js');
+  const out = execFileSync(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const [{ filename }] = JSON.parse(out) as { filename: string }[];
+  return path.join(dir, path.basename(filename));
+}
+
+/** Environment for the app's commands: none of this machine's API or terraform settings, no prompts, no network probes. */
+export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('TF_') && !k.startsWith('NETWORKCALC_') && !k.startsWith('CDKTF_') && k !== 'NCALC_CDK' && !k.startsWith('npm_')) env[k] = v;
+  }
+  return { ...env, CHECKPOINT_DISABLE: '1', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1', ...extra };
+}
+
+export interface UserApp {
+  root: string;
+  dir: string;
+  tarball: string;
+  /** Runs a command in the app directory (asynchronously: an emulator may answer in this process). */
+  run(cmd: string, args: string[], opts?: { env?: Record<string, string>; timeoutMs?: number; cwd?: string }): Promise<TfResult>;
+  /** A binary of the app's node_modules/.bin. */
+  bin(name: string): string;
+  dispose(): void;
+}
+
+/**
+ * A temporary app of `flavor` with this package installed from its tarball. `withCli` also
+ * installs the flavor's CLI (cdktn-cli needs Node 22.19 or later to run).
+ */
+export function createUserApp(flavor: Flavor, opts: { withCli?: boolean } = {}): UserApp {
+  const root = mkdtempSync(path.join(tmpdir(), `ncalc-${flavor}-app-`));
+  try {
+    const tarball = packTarball(root);
+    const dir = path.join(root, 'app');
+    execFileSync('mkdir', [dir]);
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `ncalc-${flavor}-user-app`, version: '1.0.0', private: true }, null, 2));
+    const f = FLAVORS[flavor];
+    const install = spawnSync(
+      NPM,
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, f.library, f.constructs, ...(opts.withCli ? [f.cli] : [])],
+      { cwd: dir, env: appEnv(), encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, killSignal: 'SIGKILL' },
+    );
+    if (install.status !== 0) throw new Error(`npm install in the ${flavor} app failed (${install.error?.message ?? `exit ${install.status}`}):\n${install.stdout}\n${install.stderr}`);
+    return {
+      root,
+      dir,
+      tarball,
+      run: (cmd, args, o = {}) => runCommand(cmd, args, { cwd: o.cwd ?? dir, env: appEnv(o.env), timeoutMs: o.timeoutMs ?? 180_000 }),
+      bin: (name) => path.join(dir, 'node_modules', '.bin', name),
+      dispose: () => rmSync(root, { recursive: true, force: true }),
+    };
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The packages directly under node_modules (scoped ones as @scope/name). */
+export function installedPackages(dir: string): string[] {
+  const nm = path.join(dir, 'node_modules');
+  return readdirSync(nm).flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(nm, n)).map((s) => `${n}/${s}`) : n.startsWith('.') ? [] : [n]));
+}
+
+/** Entry points of the package, each with a name it must export (CommonJS and ESM alike). */
+export const ENTRY_POINTS: Record<string, string> = {
+  'cdktf-provider-networkcalc': 'NetworkcalcAccount',
+  'cdktf-provider-networkcalc/client': 'NetworkCalcClient',
+  'cdktf-provider-networkcalc/emulator': 'startEmulator',
+  // Deep paths the docs named before the exports map; kept working.
+  'cdktf-provider-networkcalc/dist/client': 'NetworkCalcClient',
+  'cdktf-provider-networkcalc/dist/emulator': 'startEmulator',
+  'cdktf-provider-networkcalc/dist/client/index.js': 'NetworkCalcClient',
+  'cdktf-provider-networkcalc/dist/emulator/index.js': 'startEmulator',
+};
+
+/** An app declaring one account, two alerts and a report, importing the CDK from `flavor`. */
+export function appSource(flavor: Flavor): string {
+  return `import { App, TerraformOutput, TerraformStack } from '${flavor}';
+import { Construct } from 'constructs';
+import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from 'cdktf-provider-networkcalc';
+import type { NetworkCalcClient } from 'cdktf-provider-networkcalc/client';
+import type { RunningEmulator } from 'cdktf-provider-networkcalc/emulator';
+
+// Types of the other entry points resolve too.
+export type Tools = { client?: NetworkCalcClient; emulator?: RunningEmulator };
+
+class AlertsStack extends TerraformStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const account = new NetworkcalcAccount(this, 'Account', { ownership: Ownership.exclusive() });
+    new Alert(this, 'Spf', { account, name: 'example.com SPF valid', target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+    new Alert(this, 'WwwCert', {
+      account,
+      name: 'www.example.com certificate expiry',
+      target: AlertTarget.subdomain('www.example.com'),
+      certificate: { expiresInDays: 21 },
+    });
+    const report = new ReportTrigger(this, 'Report', { target: ReportTarget.domain('example.com') });
+    new TerraformOutput(this, 'ReportUrl', { value: report.reportUrl });
+  }
+}
+
+const app = new App();
+new AlertsStack(app, 'alerts');
+app.synth();
+`;
+}
+
+/** The tsconfig of \`cdktn init --template typescript\` (cdktf's is the same in what matters here). */
+export const APP_TSCONFIG = {
+  compilerOptions: {
+    alwaysStrict: true,
+    declaration: true,
+    experimentalDecorators: true,
+    lib: ['es2018'],
+    module: 'CommonJS',
+    noEmitOnError: true,
+    noImplicitAny: true,
+    noImplicitReturns: true,
+    noUnusedLocals: true,
+    strict: true,
+    target: 'ES2018',
+    skipLibCheck: true,
+  },
+  include: ['**/*.ts'],
+  exclude: ['node_modules', 'cdktf.out'],
+};
+
+export function cdktfJson(): string {
+  return JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', projectId: '00000000-0000-4000-8000-00000000beef', sendCrashReports: 'false', terraformProviders: [], terraformModules: [], context: {} }, null, 2);
+}
