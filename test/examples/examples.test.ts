@@ -24,9 +24,17 @@ function files(dir: string): string[] {
   });
 }
 
+/** Temporary output directories, removed after each test. */
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** Runs `cdktf synth` in `cwd` into a fresh directory, offline, with secrets in the environment. */
 function cdktfSynth(cwd: string): { outdir: string; stacks: Record<string, any> } {
-  const outdir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-example-')), 'cdktf.out');
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-example-'));
+  temps.push(temp);
+  const outdir = path.join(temp, 'cdktf.out');
   const result = spawnSync(CDKTF, ['synth', '--output', outdir], {
     cwd,
     env: { ...process.env, ...SECRETS, CHECKPOINT_DISABLE: '1', CI: '1', FORCE_COLOR: '0' },
