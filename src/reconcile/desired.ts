@@ -224,7 +224,8 @@ const KNOWN_TYPES = { resource: Object.keys(PROVIDER_SCHEMA.resources), data: Ob
  */
 function sections(stack: string, json: Json, kind: 'resource' | 'data', problems: string[]): Record<string, Record<string, Json>> {
   const out: Record<string, Record<string, Json>> = {};
-  for (const type of KNOWN_TYPES[kind]) out[type] = {};
+  // Without a prototype, so that an id such as `__proto__` is an entry, not lost in an assignment.
+  for (const type of KNOWN_TYPES[kind]) out[type] = Object.create(null) as Record<string, Json>;
   const group = json[kind];
   if (group === undefined) return out;
   if (!isObject(group)) {
@@ -365,7 +366,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
         problems.push(`${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`);
         continue;
       }
-      const map: Record<string, string> = {};
+      const map = Object.create(null) as Record<string, string>;
       // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
       if (isObject(body.triggers)) {
         for (const [k, v] of Object.entries(body.triggers)) {
