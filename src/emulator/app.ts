@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { dropConnection, registerApiRoutes, sleep, type RouteConfig } from './api-routes';
-import { registerControlRoutes } from './control-routes';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
 import { ApiError, BAD_BODY_CODE, ERROR_TABLE } from './errors';
+import { registerRequestHooks } from './request-hooks';
 import { REQUEST_LOG_LIMIT } from './request-log';
+import { alertRoutes } from './routes/alerts';
+import { authRoutes } from './routes/auth';
+import { controlRoutes } from './routes/control';
+import { domainRoutes } from './routes/domains';
+import { reportRoutes } from './routes/reports';
+import { SCHEMAS, type RouteConfig } from './routes/shared';
 import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
 import { checkDeleteForm, checkRandomSeed, SettingsError, type DeleteForm, type EmulatorSettings } from './settings';
-import { Store } from './state';
+import { Store } from './store';
 
 export interface BuildEmulatorOptions {
   /** Accounts to start with: a seed object or the path of a seed file. Default: the demo account. */
@@ -60,16 +65,14 @@ function resolveSeed(seed: EmulatorSeed | string | undefined): EmulatorSeed {
 }
 
 /** Reads the JSON body as text and never fails: a bad body becomes the interface's code. */
-function parseJson(core: EmulatorCore) {
-  return (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => {
-    if (body.trim() === '') return done(null, undefined); // DELETE and friends without a body
-    try {
-      done(null, JSON.parse(body));
-    } catch {
-      core.infoOf(request).invalidJson = true;
-      done(null, undefined);
-    }
-  };
+function parseJson(request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
+  if (body.trim() === '') return done(null, undefined); // DELETE and friends without a body
+  try {
+    done(null, JSON.parse(body));
+  } catch {
+    request.emulator.invalidJson = true;
+    done(null, undefined);
+  }
 }
 
 /**
@@ -84,19 +87,18 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
   const reportsPerAccount = positiveWhole(opts.reportsPerAccount ?? REPORTS_PER_ACCOUNT_LIMIT, 'reportsPerAccount');
   const requestLogLimit = positiveWhole(opts.requestLogLimit ?? REQUEST_LOG_LIMIT, 'requestLogLimit');
   const settings = startSettings(opts);
-  const store = new Store(seed, opts.dataFile);
+  const store = await Store.open(seed, opts.dataFile);
   try {
     const core = new EmulatorCore(
       store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, settings, reportsPerAccount, requestLogLimit);
     return await assemble(core, opts);
   } catch (err) {
-    store.release();
+    await store.release();
     throw err;
   }
 }
 
 async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise<EmulatorApp> {
-  const store = core.store;
   const app = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -104,60 +106,16 @@ async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise
   });
   app.decorate('emulator', core);
 
+  registerRequestHooks(app, core);
+
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson(core));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   // Any other body is kept out of reach: handlers see no body and answer with their codes.
   // Exception: a DELETE whose JSON body comes without a content type (how the id travels
   // is not documented, so every plausible form is accepted).
-  const json = parseJson(core);
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    if (request.method === 'DELETE' && request.headers['content-type'] === undefined) return json(request, body as string, done);
-    core.infoOf(request).notJson = true;
+    if (request.method === 'DELETE' && request.headers['content-type'] === undefined) return parseJson(request, body as string, done);
     done(null, undefined);
-  });
-
-  // Every request except the control surface: log it, find its account, apply faults.
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0]!;
-    if (path.startsWith('/_emulator')) return;
-    const info = core.infoOf(request);
-    const auth = request.headers.authorization;
-    const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
-    if (m) info.account = store.accountForToken(m[1]!);
-
-    const plan = core.faults.plan(request.method, path);
-    if (plan) info.plan = plan;
-
-    if (path.startsWith('/api')) {
-      const q = request.url.indexOf('?');
-      reply.raw.once('close', () => {
-        core.requestLog.add({
-          method: request.method,
-          path,
-          query: q === -1 ? '' : request.url.slice(q + 1),
-          account: info.account?.name ?? null,
-          status: reply.raw.writableFinished ? reply.raw.statusCode : 0,
-          faults: (plan?.hits ?? []).map((f) => ({ id: f.id, kind: f.kind, phase: f.phase ?? 'before' })),
-          at: new Date().toISOString(),
-        });
-      });
-    }
-
-    if (!plan) return;
-    if (plan.delayBeforeMs > 0) await sleep(plan.delayBeforeMs);
-    const f = plan.terminal;
-    if (!f || f.phase === 'after') return;
-    switch (f.kind) {
-      case 'drop':
-        dropConnection(request, reply);
-        return;
-      case 'status':
-        return reply.code(f.status ?? 500).send({ status: 'SYSTEM_ERROR' });
-      case 'rate_limit':
-        return reply.code(429).header('retry-after', String(f.retryAfterSeconds ?? 1)).send({ status: 'RATE_LIMITED' });
-      default:
-        return; // reject: answered by the route once authorization has passed
-    }
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
@@ -179,12 +137,16 @@ async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ status: 'NOT_FOUND' }));
 
-  registerApiRoutes(app, core);
-  registerControlRoutes(app, core);
+  for (const schema of SCHEMAS) app.addSchema(schema);
+  await app.register(authRoutes, { core });
+  await app.register(reportRoutes, { core });
+  await app.register(alertRoutes, { core });
+  await app.register(domainRoutes, { core });
+  await app.register(controlRoutes, { core, prefix: '/_emulator' });
 
-  // Changes are written as they happen; this last write covers anything left over. Then the
-  // data file's lock goes.
-  app.addHook('onClose', async () => store.close());
+  // Every change is on disk before its answer; closing folds the journal into the data file
+  // and gives up its lock.
+  app.addHook('onClose', async () => core.store.close());
 
   try {
     await app.ready();

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync,
+  closeSync, existsSync, mkdirSync, openSync, promises as fsp, readdirSync, readFileSync, rmSync, writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { EmulatorState } from './state';
+import { applyChange, type Change, type EmulatorState } from './state';
 
 /** The data file holds client secrets and tokens: only its owner reads it. */
 export const DATA_FILE_MODE = 0o600;
@@ -15,8 +15,26 @@ export class DataFileError extends Error {
   }
 }
 
+/** The journal beside a data file: the changes made since the data file was written. */
+export function journalPath(dataFile: string): string {
+  return `${dataFile}.journal`;
+}
+
+/** A saved state and the number of the last journal entry it includes. */
+export interface SavedState {
+  state: EmulatorState;
+  /** Journal entries up to this number are in `state`; replay starts after it. */
+  seq: number;
+}
+
+/** One line of the journal: the changes one request made, numbered from 1 without gaps. */
+export interface JournalEntry {
+  seq: number;
+  changes: Change[];
+}
+
 /** Reads a saved state; refuses anything that does not look like one rather than overwrite it. */
-export function readStateFile(path: string): EmulatorState | undefined {
+export function readStateFile(path: string): SavedState | undefined {
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
   try {
@@ -24,11 +42,80 @@ export function readStateFile(path: string): EmulatorState | undefined {
   } catch (err) {
     throw new DataFileError(`data file ${path} is not valid JSON (${(err as Error).message}); move it away or give another --data file`);
   }
-  const s = parsed as Partial<EmulatorState> | null;
+  const s = parsed as (Partial<EmulatorState> & { journal_seq?: unknown }) | null;
   if (!s || s.format !== 'networkcalc-emulator-state' || s.version !== 1 || !Array.isArray(s.accounts)) {
     throw new DataFileError(`data file ${path} is not an emulator state file (format "networkcalc-emulator-state", version 1)`);
   }
-  return s as EmulatorState;
+  // Files written before the journal existed have no journal_seq: nothing of a journal is in them.
+  const seq = typeof s.journal_seq === 'number' ? s.journal_seq : 0;
+  delete s.journal_seq;
+  return { state: s as EmulatorState, seq };
+}
+
+/** The text of a saved state that includes the journal up to entry `seq`. */
+export function stateFileText(state: EmulatorState, seq: number): string {
+  const { format, version, ...rest } = state;
+  return JSON.stringify({ format, version, journal_seq: seq, ...rest }, null, 2) + '\n';
+}
+
+/**
+ * The entries of a journal, in order. The last line is ignored when it is incomplete or
+ * unreadable: a crash while it was written (its request was never answered). Any other
+ * unreadable line is damage, and an error.
+ */
+export function readJournal(path: string): JournalEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new DataFileError(`cannot read the journal ${path} (${(err as Error).message})`);
+  }
+  const lines = text.split('\n');
+  const entries: JournalEntry[] = [];
+  lines.forEach((line, i) => {
+    if (line === '' && i === lines.length - 1) return;
+    let entry: JournalEntry | undefined;
+    try {
+      const parsed = JSON.parse(line) as Partial<JournalEntry>;
+      if (Number.isSafeInteger(parsed.seq) && Array.isArray(parsed.changes)) entry = parsed as JournalEntry;
+    } catch {
+      // unreadable: torn when it is the last line
+    }
+    const last = i === lines.length - 1 || (i === lines.length - 2 && lines[i + 1] === '');
+    if (entry) entries.push(entry);
+    else if (!last) throw new DataFileError(`the journal ${path} is damaged at line ${i + 1}; move it away (the changes it holds are lost) or give another --data file`);
+  });
+  return entries;
+}
+
+/**
+ * What a start finds: the saved state with the journal's later entries replayed on top, in
+ * order. Entries the state already includes (a crash between writing the state and emptying
+ * the journal) are skipped; a journal that does not continue the state is refused.
+ */
+export function loadDataFile(path: string): SavedState | undefined {
+  const saved = readStateFile(path);
+  const journal = journalPath(path);
+  const entries = readJournal(journal);
+  if (!saved) {
+    if (entries.length) throw new DataFileError(`the journal ${journal} has no data file ${path} beside it; move the journal away`);
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (entry.seq <= saved.seq) continue;
+    if (entry.seq !== saved.seq + 1) {
+      throw new DataFileError(
+        `the journal ${journal} does not continue the data file ${path} (entry ${entry.seq} after ${saved.seq}); move the journal away`);
+    }
+    try {
+      for (const change of entry.changes) applyChange(saved.state, change);
+    } catch (err) {
+      throw new DataFileError(`the journal ${journal} entry ${entry.seq} does not apply to ${path} (${(err as Error).message}); move the journal away`);
+    }
+    saved.seq = entry.seq;
+  }
+  return saved;
 }
 
 function escapeRegExp(text: string): string {
@@ -41,24 +128,32 @@ function tempFilePattern(path: string): RegExp {
 }
 
 /**
- * Writes the whole state: a new temp file (owner-only from its creation), fsync, rename. A
- * crash leaves the old or the new file, and at worst a temp file the next start removes.
+ * Writes a whole state: a new temp file (owner-only from its creation), fsync, rename, fsync
+ * of the folder (so the rename is durable before the journal is emptied). A crash leaves the
+ * old or the new file, and at worst a temp file the next start removes.
  */
-export function writeStateFile(path: string, state: EmulatorState): void {
-  mkdirSync(dirname(path), { recursive: true });
+export async function writeStateFile(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await fsp.mkdir(dir, { recursive: true });
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const fd = openSync(tmp, 'wx', DATA_FILE_MODE);
+    const file = await fsp.open(tmp, 'wx', DATA_FILE_MODE);
     try {
-      writeSync(fd, JSON.stringify(state, null, 2) + '\n');
-      fsyncSync(fd);
+      await file.writeFile(text);
+      await file.sync();
     } finally {
-      closeSync(fd);
+      await file.close();
     }
-    renameSync(tmp, path);
+    await fsp.rename(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    await fsp.rm(tmp, { force: true });
     throw err;
+  }
+  const folder = await fsp.open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
 

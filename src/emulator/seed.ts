@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isValidHostName } from '../model';
 
 /** A seed: the accounts the emulator starts with (and returns to on reset). */
 export interface EmulatorSeed {
@@ -110,11 +111,6 @@ export class SeedError extends Error {
     this.name = 'SeedError';
   }
 }
-
-const LABEL = '[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?';
-/** Lower-case host names with at least two labels. */
-export const DOMAIN_NAME = new RegExp(`^(?=.{1,253}$)(${LABEL}\\.)+[a-z][a-z0-9-]{0,62}$`);
-export const SUBDOMAIN_PREFIX = new RegExp(`^${LABEL}(\\.${LABEL})*$`);
 
 type Obj = Record<string, unknown>;
 
@@ -228,7 +224,8 @@ export function parseSeed(input: unknown): EmulatorSeed {
         resourceIds.add(id);
       }
       const domain = str(d, 'domain', dp)!;
-      if (!DOMAIN_NAME.test(domain)) fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
+      // Seeds give names in canonical form (the model's rule, not normalized here).
+      if (!isValidHostName(domain)) fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
       if (domainNames.has(domain)) fail(`${dp}.domain`, 'is listed twice in this account', domain);
       domainNames.add(domain);
       const prefixes = new Set<string>();
@@ -242,7 +239,7 @@ export function parseSeed(input: unknown): EmulatorSeed {
           resourceIds.add(sid);
         }
         const prefix = str(s, 'prefix', sp)!;
-        if (!SUBDOMAIN_PREFIX.test(prefix)) fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
+        if (!isValidHostName(`${prefix}.${domain}`)) fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
         if (prefixes.has(prefix)) fail(`${sp}.prefix`, 'is listed twice in this domain', prefix);
         prefixes.add(prefix);
         const out: SeedSubdomain = { prefix };

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { DataFileLock, readStateFile, removeStaleTempFiles, writeStateFile } from './data-file';
 import type { EmulatorSeed } from './seed';
 
 export interface StoredCredential {
@@ -153,136 +152,71 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
   return { format: 'networkcalc-emulator-state', version: 1, next_alert_id: nextAlert, next_resource_id: nextResource, accounts };
 }
 
+// ---- changes: the one way the state changes, live and when the journal is replayed ----
+
+/** The lists of an account that changes address, and what each holds. */
+interface AccountLists {
+  alerts: StoredAlert;
+  domains: StoredDomain;
+  subdomains: StoredSubdomain;
+  tokens: StoredToken;
+  reports: StoredReport;
+}
+export type ListName = keyof AccountLists;
+type AnyItem = AccountLists[ListName];
+
+/** What names an item in its list. */
+const KEY_OF: { [L in ListName]: (item: AccountLists[L]) => number | string } = {
+  alerts: (a) => a.id,
+  domains: (d) => d.id,
+  subdomains: (s) => s.id,
+  tokens: (t) => t.access_token,
+  reports: (r) => r.id,
+};
+
 /**
- * The emulator's state and where it lives. Handlers mutate `state` and call `commit()`
- * before they answer, so an answered change is on disk (writes are synchronous on purpose:
- * correctness over throughput, and the state is small). With a data file, the store holds
- * its lock from construction to `close()`.
+ * One change of an account's list: `put` adds an item or replaces the one with its key, in
+ * place; `remove` takes the items with these keys away. Items are replaced, never mutated,
+ * so an object in the state is the one a change put there.
  */
-export class Store {
-  state: EmulatorState;
-  private readonly initialSeed: EmulatorSeed;
-  private readonly dataFile?: string;
-  private readonly lock?: DataFileLock;
+export type Change =
+  | { [L in ListName]: { op: 'put'; account: string; list: L; item: AccountLists[L] } }[ListName]
+  | { op: 'remove'; account: string; list: ListName; keys: Array<number | string> };
 
-  constructor(seed: EmulatorSeed, dataFile?: string) {
-    this.initialSeed = structuredClone(seed);
-    this.dataFile = dataFile;
-    if (!dataFile) {
-      this.state = stateFromSeed(seed);
-      return;
-    }
-    this.lock = DataFileLock.acquire(dataFile);
-    try {
-      removeStaleTempFiles(dataFile);
-      this.state = readStateFile(dataFile) ?? stateFromSeed(seed);
-      // Written at once even when loaded: an unwritable file fails the start, not the first
-      // change, and a file saved by an older version gets the owner-only mode.
-      this.commit();
-    } catch (err) {
-      this.lock.release();
-      throw err;
-    }
+/**
+ * Applies a change to the state. Alerts stay in id order (the list is ordered by id); other
+ * lists keep the order items were added in. A put also moves the next id past the item's:
+ * ids are never reused, whoever chose them.
+ */
+export function applyChange(state: EmulatorState, change: Change): void {
+  const account = state.accounts.find((a) => a.name === change.account);
+  if (!account) throw new Error(`no account named ${JSON.stringify(change.account)}`);
+  const list: AnyItem[] = account[change.list];
+  const keyOf = KEY_OF[change.list] as (item: AnyItem) => number | string;
+  if (change.op === 'remove') {
+    const keys = new Set(change.keys);
+    let kept = 0;
+    for (const item of list) if (!keys.has(keyOf(item))) list[kept++] = item;
+    list.length = kept;
+    return;
   }
-
-  commit(): void {
-    if (this.dataFile) writeStateFile(this.dataFile, this.state);
-  }
-
-  /** Writes the state a last time and gives up the data file's lock. */
-  close(): void {
-    try {
-      this.commit();
-    } finally {
-      this.lock?.release();
-    }
-  }
-
-  /** Gives up the data file's lock without writing (the emulator failed to start). */
-  release(): void {
-    this.lock?.release();
-  }
-
-  /** Back to the seed the emulator was started with. */
-  reset(): void {
-    this.state = stateFromSeed(this.initialSeed);
-    this.commit();
-  }
-
-  /** Replace everything with a new seed (kept until the next reset). */
-  replace(seed: EmulatorSeed): void {
-    this.state = stateFromSeed(seed);
-    this.commit();
-  }
-
-  account(name: string): StoredAccount | undefined {
-    return this.state.accounts.find((a) => a.name === name);
-  }
-
-  /** The account a bearer token belongs to, when the token is known and not expired. */
-  accountForToken(token: string, now = Date.now()): StoredAccount | undefined {
-    for (const a of this.state.accounts) {
-      const t = a.tokens.find((x) => x.access_token === token);
-      if (t) return t.expires_at === null || Date.parse(t.expires_at) > now ? a : undefined;
-    }
-    return undefined;
-  }
-
-  nextAlertId(): number {
-    return this.state.next_alert_id++;
-  }
-
-  nextResourceId(): number {
-    return this.state.next_resource_id++;
-  }
-}
-
-// ---- views: what the API shows ----
-
-export function domainView(d: StoredDomain): Record<string, unknown> {
-  return { id: d.id, domain: d.domain, created_at: d.created_at, updated_at: d.updated_at };
-}
-
-export function subdomainView(account: StoredAccount, s: StoredSubdomain): Record<string, unknown> {
-  const parent = account.domains.find((d) => d.id === s.domain_id);
-  return {
-    id: s.id,
-    domain_id: s.domain_id,
-    prefix: s.prefix,
-    subdomain: parent ? `${s.prefix}.${parent.domain}` : s.prefix,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
-}
-
-export function domainWithSubdomainsView(account: StoredAccount, d: StoredDomain): Record<string, unknown> {
-  return {
-    ...domainView(d),
-    subdomains: account.subdomains.filter((s) => s.domain_id === d.id).map((s) => subdomainView(account, s)),
-  };
-}
-
-/** AlertResponse (2.2). target_type / target_id are not part of it: only the target object is. */
-export function alertView(account: StoredAccount, a: StoredAlert): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: a.id,
-    user_id: account.user_id,
-    name: a.name,
-    is_active: a.is_active,
-    current_status: a.current_status,
-    type: a.type,
-    subtype: a.subtype,
-    filter: a.filter,
-    filter_value: a.filter_value,
-    action: a.action,
-    last_triggered_at: a.last_triggered_at,
-  };
-  if (a.target_type === 'subdomain') {
-    const s = account.subdomains.find((x) => x.id === a.target_id);
-    out.target_subdomain = s ? subdomainView(account, s) : { id: a.target_id };
+  const key = keyOf(change.item);
+  // Most puts add an item at the end (ids increase): look there first.
+  const last = list.length - 1;
+  const at = last >= 0 && keyOf(list[last]!) === key ? last : list.findIndex((item) => keyOf(item) === key);
+  if (at !== -1) {
+    list[at] = change.item;
+  } else if (change.list === 'alerts') {
+    const alerts = list as StoredAlert[];
+    const id = change.item.id;
+    const after = last >= 0 && alerts[last]!.id > id ? alerts.findIndex((a) => a.id > id) : -1;
+    if (after === -1) alerts.push(change.item);
+    else alerts.splice(after, 0, change.item);
   } else {
-    const d = account.domains.find((x) => x.id === a.target_id);
-    out.target_domain = d ? domainView(d) : { id: a.target_id };
+    list.push(change.item);
   }
-  return out;
+  if (change.list === 'alerts') state.next_alert_id = Math.max(state.next_alert_id, change.item.id + 1);
+  if (change.list === 'domains' || change.list === 'subdomains') {
+    state.next_resource_id = Math.max(state.next_resource_id, change.item.id + 1);
+  }
 }

@@ -11,10 +11,12 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 let dir: string;
 let dataFile: string;
 let lockFile: string;
+let journalFile: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ncalc-data-'));
   dataFile = join(dir, 'state.json');
   lockFile = `${dataFile}.lock`;
+  journalFile = `${dataFile}.journal`;
 });
 afterEach(() => {
   jest.restoreAllMocks();
@@ -29,14 +31,14 @@ function deadPid(): number {
 }
 
 describe('data file mode', () => {
-  it('the data file and the temp file it is written through are owner-only (0600) from their creation', async () => {
+  it('the data file, the temp file it is written through and the journal are owner-only (0600) from their creation', async () => {
     // The module object the emulator calls (a namespace import would be a frozen copy).
-    const fs = require('node:fs') as typeof import('node:fs');
+    const fsp = (require('node:fs') as typeof import('node:fs')).promises;
     const tempModes: number[] = [];
-    const rename = fs.renameSync;
-    jest.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+    const rename = fsp.rename;
+    jest.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
       if (String(to) === dataFile) tempModes.push(mode(String(from)));
-      rename(from, to);
+      return rename(from, to);
     });
     const emu = await startEmulator({ dataFile });
     try {
@@ -44,21 +46,26 @@ describe('data file mode', () => {
       expect(mode(dataFile)).toBe(0o600);
       await call(emu.url, 'POST', '/api/domains/', { token: T, json: { domain: 'secret.dev' } });
       expect(mode(dataFile)).toBe(0o600);
+      expect(mode(journalFile)).toBe(0o600);
+      expect(readFileSync(journalFile, 'utf8')).toContain('secret.dev');
       expect(mode(lockFile)).toBe(0o600);
     } finally {
       await emu.close();
     }
-    expect(tempModes.length).toBeGreaterThanOrEqual(2); // the start, the change (and the close)
+    expect(tempModes).toHaveLength(2); // the start and the close (a change goes to the journal)
     expect(tempModes.every((m) => m === 0o600)).toBe(true);
   });
 
-  it('a state file saved readable by others becomes owner-only when the emulator starts', async () => {
+  it('a state file and a journal saved readable by others become owner-only when the emulator starts', async () => {
     let emu = await startEmulator({ dataFile });
     await emu.close();
     chmodSync(dataFile, 0o644);
+    writeFileSync(journalFile, '', { mode: 0o644 });
+    chmodSync(journalFile, 0o644);
     emu = await startEmulator({ dataFile });
     try {
       expect(mode(dataFile)).toBe(0o600);
+      expect(mode(journalFile)).toBe(0o600);
     } finally {
       await emu.close();
     }
@@ -72,7 +79,7 @@ describe('stale temp files', () => {
     for (const name of [...stale, ...kept]) writeFileSync(join(dir, name), '{"half": ');
     const emu = await startEmulator({ dataFile });
     try {
-      expect(readdirSync(dir).sort()).toEqual([...kept, 'state.json', 'state.json.lock'].sort());
+      expect(readdirSync(dir).sort()).toEqual([...kept, 'state.json', 'state.json.journal', 'state.json.lock'].sort());
     } finally {
       await emu.close();
     }

@@ -47,18 +47,24 @@ describe('persistence', () => {
     }
   });
 
-  it('every change is on disk before it is answered (no temp files left; the lock only while running)', async () => {
+  it('every change is in the journal before it is answered; close folds it into the data file (no temp files left)', async () => {
     const dataFile = join(dir, 'emulator.json');
     const emu = await startEmulator({ dataFile });
     try {
       await call(emu.url, 'POST', '/api/domains/', { token: T, json: { domain: 'now.dev' } });
-      const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
-      expect(saved.accounts[0].domains.map((d: any) => d.domain)).toContain('now.dev');
-      expect(readdirSync(dir).sort()).toEqual(['emulator.json', 'emulator.json.lock']);
+      const lines = readFileSync(`${dataFile}.journal`, 'utf8').split('\n');
+      expect(lines).toHaveLength(2); // one entry, and the end of the last line
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        seq: 1, changes: [{ op: 'put', account: 'demo', list: 'domains', item: { id: 5, domain: 'now.dev' } }],
+      });
+      expect(readdirSync(dir).sort()).toEqual(['emulator.json', 'emulator.json.journal', 'emulator.json.lock']);
     } finally {
       await emu.close();
     }
     expect(readdirSync(dir)).toEqual(['emulator.json']);
+    const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
+    expect(saved).toMatchObject({ format: 'networkcalc-emulator-state', version: 1, journal_seq: 1 });
+    expect(saved.accounts[0].domains.map((d: any) => d.domain)).toContain('now.dev');
   });
 
   it('refuses a data file that is not a saved state instead of overwriting it', async () => {

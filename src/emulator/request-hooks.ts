@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorCore, RequestState } from './core';
+import { ApiError } from './errors';
+import type { RouteConfig } from './routes/shared';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Destroys the connection without an answer; the request log records status 0. */
+function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
+  request.emulator.dropped = true;
+  reply.hijack();
+  request.raw.socket?.destroy();
+}
+
+/**
+ * The hook chain every request goes through, and the one place faults act:
+ * - onRequest: the request's state (its account), the request log, and the faults that
+ *   act before anything else (latency, drop, 5xx, rate limit);
+ * - preHandler: `reject` faults, once authorization and the Content-Type check have passed;
+ * - onSend: faults of phase "after", once the handler has committed its change.
+ * The control surface (/_emulator) is not logged and faults do not touch it.
+ */
+export function registerRequestHooks(app: FastifyInstance, core: EmulatorCore): void {
+  app.decorateRequest('emulator', null as unknown as RequestState);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.authorization;
+    const state: RequestState = { authorization: header !== undefined && header.trim() !== '' };
+    request.emulator = state;
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/_emulator')) return;
+    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    if (token !== undefined) state.account = core.store.accountForToken(token);
+
+    const plan = core.faults.plan(request.method, path);
+    state.plan = plan;
+
+    if (path.startsWith('/api')) {
+      const q = request.url.indexOf('?');
+      reply.raw.once('close', () => {
+        core.requestLog.add({
+          method: request.method,
+          path,
+          query: q === -1 ? '' : request.url.slice(q + 1),
+          account: state.account?.name ?? null,
+          status: reply.raw.writableFinished && !state.dropped ? reply.raw.statusCode : 0,
+          faults: (plan?.hits ?? []).map((f) => ({ id: f.id, kind: f.kind, phase: f.phase ?? 'before' })),
+          at: new Date().toISOString(),
+        });
+      });
+    }
+
+    if (!plan) return;
+    if (plan.delayBeforeMs > 0) await sleep(plan.delayBeforeMs);
+    const f = plan.terminal;
+    if (!f || f.phase === 'after') return;
+    switch (f.kind) {
+      case 'drop':
+        dropConnection(request, reply);
+        return reply;
+      case 'status':
+        return reply.code(f.status ?? 500).send({ status: 'SYSTEM_ERROR' });
+      case 'rate_limit':
+        return reply.code(429).header('retry-after', String(f.retryAfterSeconds ?? 1)).send({ status: 'RATE_LIMITED' });
+      default:
+        return; // reject: answered in preHandler, once authorization has passed
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    // Routes of the API and the report download have a group; unknown paths do not.
+    if (!(request.routeOptions.config as Partial<RouteConfig>).group) return;
+    const terminal = request.emulator.plan?.terminal;
+    if (terminal?.kind === 'reject') throw new ApiError(terminal.code!, `${terminal.code} (injected fault)`);
+    request.emulator.handled = true;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const plan = request.emulator?.plan;
+    if (!plan || !request.emulator.handled) return payload;
+    if (plan.delayAfterMs > 0) await sleep(plan.delayAfterMs);
+    const terminal = plan.terminal;
+    if (terminal?.phase !== 'after') return payload;
+    if (terminal.kind === 'drop') {
+      // The change is committed; the client never learns it (an ambiguous create).
+      dropConnection(request, reply);
+      return payload;
+    }
+    reply.code(terminal.status ?? 500).type('application/json; charset=utf-8');
+    return JSON.stringify({ status: 'SYSTEM_ERROR' });
+  });
+}

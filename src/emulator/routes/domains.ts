@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isValidHostName, normalizeHostName } from '../../model';
+import type { EmulatorCore } from '../core';
+import { ApiError } from '../errors';
+import type { StoredAccount, StoredDomain } from '../state';
+import { domainView, domainWithSubdomainsView, subdomainView } from '../views';
+import { accountOf, authorize, isObj, now, OK_ONLY, pathId, responses, routeDefaults } from './shared';
+
+function findDomain(account: StoredAccount, raw: string): StoredDomain {
+  const id = pathId(raw);
+  const d = id === null ? undefined : account.domains.find((x) => x.id === id);
+  if (!d) throw new ApiError('NOT_FOUND');
+  return d;
+}
+
+function findSubdomain(request: FastifyRequest) {
+  const account = accountOf(request);
+  const params = request.params as { domain_id: string; subdomain_id: string };
+  const d = findDomain(account, params.domain_id);
+  const id = pathId(params.subdomain_id);
+  const s = account.subdomains.find((x) => x.domain_id === d.id && x.id === id);
+  if (!s) throw new ApiError('NOT_FOUND');
+  return { account, s };
+}
+
+/** The Domains API: domains and their subdomains, the targets of alerts. */
+export async function domainRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
+  const store = core.store;
+  routeDefaults(app, { group: 'domains' });
+  app.addHook('onRequest', authorize('domains'));
+
+  app.post('/api/domains', {
+    schema: {
+      response: responses({ type: 'object', properties: { status: { type: 'string' }, domain: { $ref: 'DomainResponse#' } } }),
+    },
+    handler: async (request) => {
+      const account = accountOf(request);
+      const body = request.body;
+      // Stored in the model's canonical form; valid by the model's one rule for host names.
+      const name = normalizeHostName(isObj(body) ? body.domain : undefined);
+      if (!isValidHostName(name)) throw new ApiError('NOT_SAVED', 'give {"domain": "<name>"} with a valid domain name');
+      if (account.domains.some((d) => d.domain === name)) throw new ApiError('NOT_SAVED', 'the domain is already in this account');
+      const at = now();
+      const d: StoredDomain = { id: store.state.next_resource_id, domain: name, created_at: at, updated_at: at };
+      await store.commit([{ op: 'put', account: account.name, list: 'domains', item: d }]);
+      return { status: 'OK', domain: domainView(d) };
+    },
+  });
+
+  app.get('/api/domains', {
+    schema: {
+      response: responses({
+        type: 'object',
+        properties: { status: { type: 'string' }, domains: { type: 'array', items: { $ref: 'DomainWithSubdomains#' } } },
+      }),
+    },
+    handler: async (request) => {
+      const account = accountOf(request);
+      return { status: 'OK', domains: account.domains.map((d) => domainWithSubdomainsView(account, d)) };
+    },
+  });
+
+  app.get('/api/domains/:domain_id', {
+    schema: {
+      response: responses({ type: 'object', properties: { status: { type: 'string' }, domain: { $ref: 'DomainWithSubdomains#' } } }),
+    },
+    handler: async (request) => {
+      const account = accountOf(request);
+      const d = findDomain(account, (request.params as { domain_id: string }).domain_id);
+      return { status: 'OK', domain: domainWithSubdomainsView(account, d) };
+    },
+  });
+
+  app.delete('/api/domains/:domain_id', {
+    schema: { response: responses(OK_ONLY) },
+    handler: async (request) => {
+      const account = accountOf(request);
+      const d = findDomain(account, (request.params as { domain_id: string }).domain_id);
+      const subIds = new Set(account.subdomains.filter((s) => s.domain_id === d.id).map((s) => s.id));
+      const targeted = account.alerts.some((a) =>
+        (a.target_type === 'domain' && a.target_id === d.id) || (a.target_type === 'subdomain' && subIds.has(a.target_id)));
+      if (targeted) throw new ApiError('NOT_DELETED', 'alerts target this domain or its subdomains');
+      await store.commit([
+        { op: 'remove', account: account.name, list: 'domains', keys: [d.id] },
+        { op: 'remove', account: account.name, list: 'subdomains', keys: [...subIds] },
+      ]);
+      return { status: 'OK' };
+    },
+  });
+
+  const subdomainResponse = responses({
+    type: 'object', properties: { status: { type: 'string' }, subdomain: { $ref: 'SubdomainResponse#' } },
+  });
+
+  app.post('/api/domains/:domain_id/subdomains/:subdomain_prefix', {
+    schema: { response: subdomainResponse },
+    handler: async (request) => {
+      const account = accountOf(request);
+      const params = request.params as { domain_id: string; subdomain_prefix: string };
+      const d = findDomain(account, params.domain_id);
+      const prefix = params.subdomain_prefix.toLowerCase();
+      // The prefix is valid when prefix.domain is a valid host name (the domain already is).
+      if (!isValidHostName(`${prefix}.${d.domain}`)) throw new ApiError('NOT_SAVED', 'the prefix is not a valid subdomain prefix');
+      if (account.subdomains.some((s) => s.domain_id === d.id && s.prefix === prefix)) {
+        throw new ApiError('NOT_SAVED', 'the subdomain is already in this domain');
+      }
+      const at = now();
+      const s = { id: store.state.next_resource_id, domain_id: d.id, prefix, created_at: at, updated_at: at };
+      await store.commit([{ op: 'put', account: account.name, list: 'subdomains', item: s }]);
+      return { status: 'OK', subdomain: subdomainView(account, s, d) };
+    },
+  });
+
+  app.get('/api/domains/:domain_id/subdomains/:subdomain_id', {
+    schema: { response: subdomainResponse },
+    handler: async (request) => {
+      const { account, s } = findSubdomain(request);
+      return { status: 'OK', subdomain: subdomainView(account, s) };
+    },
+  });
+
+  app.delete('/api/domains/:domain_id/subdomains/:subdomain_id', {
+    schema: { response: responses(OK_ONLY) },
+    handler: async (request) => {
+      const { account, s } = findSubdomain(request);
+      if (account.alerts.some((a) => a.target_type === 'subdomain' && a.target_id === s.id)) {
+        throw new ApiError('NOT_DELETED', 'alerts target this subdomain');
+      }
+      await store.commit([{ op: 'remove', account: account.name, list: 'subdomains', keys: [s.id] }]);
+      return { status: 'OK' };
+    },
+  });
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { keepNewest, type EmulatorCore } from '../core';
+import { ApiError } from '../errors';
+import type { Change, StoredReport } from '../state';
+import { alertViews, domainView, subdomainView } from '../views';
+import { accountOf, authorize, pathId, responses, routeDefaults } from './shared';
+
+/** Report triggers (4.1, 4.2) and the download of a report they point at. */
+export async function reportRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
+  const store = core.store;
+  routeDefaults(app, { group: 'reports' });
+
+  const reportResponse = responses({
+    type: 'object',
+    properties: {
+      status: { type: 'string' },
+      domain_id: { type: 'string' },
+      subdomain_id: { type: 'number' },
+      report_url: { type: 'string' },
+    },
+  });
+
+  async function generateReport(request: FastifyRequest, kind: 'domain' | 'subdomain') {
+    const account = accountOf(request);
+    const id = pathId((request.params as { id?: string }).id);
+    if (id === null) throw new ApiError('NOT_GENERATED', 'no id given');
+    const subdomain = kind === 'subdomain' ? account.subdomains.find((s) => s.id === id) : undefined;
+    const domainId = kind === 'domain' ? id : subdomain?.domain_id;
+    const domain = account.domains.find((d) => d.id === domainId);
+    if (!domain || (kind === 'subdomain' && !subdomain)) throw new ApiError('NOT_GENERATED', `no ${kind} ${id} in this account`);
+    const reportId = randomUUID();
+    const generatedAt = new Date().toISOString();
+    const subdomains = subdomain ? [subdomain] : account.subdomains.filter((s) => s.domain_id === domain.id);
+    const subIds = new Set(subdomains.map((s) => s.id));
+    const alerts = account.alerts.filter((a) =>
+      (a.target_type === 'domain' && kind === 'domain' && a.target_id === domain.id) ||
+      (a.target_type === 'subdomain' && subIds.has(a.target_id)));
+    const content: Record<string, unknown> = {
+      report_id: reportId,
+      kind,
+      generated_at: generatedAt,
+      user_id: account.user_id,
+      domain: domainView(domain),
+    };
+    if (subdomain) content.subdomain = subdomainView(account, subdomain, domain);
+    else content.subdomains = subdomains.map((s) => subdomainView(account, s, domain));
+    content.alerts = alertViews(account, alerts);
+    const report: StoredReport = {
+      id: reportId, kind, domain_id: domain.id, subdomain_id: subdomain?.id ?? null, created_at: generatedAt, content,
+    };
+    // Each report is a full snapshot: keep the newest.
+    const kept = new Set(keepNewest([...account.reports, report], core.reportsPerAccount));
+    const gone = account.reports.filter((r) => !kept.has(r)).map((r) => r.id);
+    const changes: Change[] = [{ op: 'put', account: account.name, list: 'reports', item: report }];
+    if (gone.length) changes.unshift({ op: 'remove', account: account.name, list: 'reports', keys: gone });
+    await store.commit(changes);
+    // domain_id is a quoted string, as in the reference's sample responses (2.1).
+    const out: Record<string, unknown> = { status: 'OK', domain_id: String(domain.id) };
+    if (subdomain) out.subdomain_id = subdomain.id;
+    out.report_url = `${request.protocol}://${request.host}/reports/${reportId}`;
+    return out;
+  }
+
+  for (const kind of ['domain', 'subdomain'] as const) {
+    const opts = {
+      onRequest: authorize('reports'),
+      schema: { response: reportResponse },
+      handler: (request: FastifyRequest) => generateReport(request, kind),
+    };
+    app.post(`/api/reports/${kind}-reports/:id`, opts);
+    // The id is marked optional (4.1, 4.2); without it nothing can be generated.
+    app.post(`/api/reports/${kind}-reports`, opts);
+  }
+
+  // The report_url: no authorization (the uuid is the secret).
+  app.get('/reports/:report_id', {
+    config: { group: 'download' },
+    handler: async (request, reply) => {
+      const id = (request.params as { report_id: string }).report_id;
+      for (const account of store.state.accounts) {
+        const report = account.reports.find((r) => r.id === id);
+        if (!report) continue;
+        const name = String((report.content.subdomain as { subdomain?: string } | undefined)?.subdomain
+          ?? (report.content.domain as { domain?: string }).domain);
+        reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="report-${name}-${id}.json"`);
+        return JSON.stringify(report.content, null, 2) + '\n';
+      }
+      reply.code(404).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify({ status: 'NOT_FOUND' });
+    },
+  });
+}

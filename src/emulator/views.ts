@@ -1,0 +1,88 @@
+import type { StoredAccount, StoredAlert, StoredDomain, StoredSubdomain } from './state';
+
+// What the API shows of the stored state. The shapes are the response schemas of
+// routes/schemas.ts, property for property and in the same order.
+
+export function domainView(d: StoredDomain): Record<string, unknown> {
+  return { id: d.id, domain: d.domain, created_at: d.created_at, updated_at: d.updated_at };
+}
+
+export function subdomainView(account: StoredAccount, s: StoredSubdomain, parent = account.domains.find((d) => d.id === s.domain_id)): Record<string, unknown> {
+  return {
+    id: s.id,
+    domain_id: s.domain_id,
+    prefix: s.prefix,
+    subdomain: parent ? `${s.prefix}.${parent.domain}` : s.prefix,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+export function domainWithSubdomainsView(account: StoredAccount, d: StoredDomain): Record<string, unknown> {
+  return {
+    ...domainView(d),
+    subdomains: account.subdomains.filter((s) => s.domain_id === d.id).map((s) => subdomainView(account, s, d)),
+  };
+}
+
+/** The targets of an account's alerts, each view made once (a list shows many alerts per target). */
+class Targets {
+  private readonly domains = new Map<number, Record<string, unknown>>();
+  private readonly subdomains = new Map<number, Record<string, unknown>>();
+
+  constructor(private readonly account: StoredAccount) {}
+
+  domain(id: number): Record<string, unknown> {
+    let view = this.domains.get(id);
+    if (!view) {
+      const d = this.account.domains.find((x) => x.id === id);
+      view = d ? domainView(d) : { id };
+      this.domains.set(id, view);
+    }
+    return view;
+  }
+
+  subdomain(id: number): Record<string, unknown> {
+    let view = this.subdomains.get(id);
+    if (!view) {
+      const s = this.account.subdomains.find((x) => x.id === id);
+      view = s ? subdomainView(this.account, s) : { id };
+      this.subdomains.set(id, view);
+    }
+    return view;
+  }
+}
+
+/** AlertResponse (2.2). target_type / target_id are not part of it: only the target object is. */
+export function alertView(account: StoredAccount, a: StoredAlert, targets = new Targets(account)): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: a.id,
+    user_id: account.user_id,
+    name: a.name,
+    is_active: a.is_active,
+    current_status: a.current_status,
+    type: a.type,
+    subtype: a.subtype,
+    filter: a.filter,
+    filter_value: a.filter_value,
+    action: a.action,
+    last_triggered_at: a.last_triggered_at,
+  };
+  if (a.target_type === 'subdomain') out.target_subdomain = targets.subdomain(a.target_id);
+  else out.target_domain = targets.domain(a.target_id);
+  return out;
+}
+
+export function alertViews(account: StoredAccount, alerts: StoredAlert[]): Array<Record<string, unknown>> {
+  const targets = new Targets(account);
+  return alerts.map((a) => alertView(account, a, targets));
+}
+
+/**
+ * The body of the alert list, `{"status":"OK","alerts":[...]}`, as the list route's response
+ * schema would write it. JSON.stringify of plain objects is several times faster than the
+ * schema's serializer at 10,000 alerts and makes one flat string (less garbage).
+ */
+export function alertListJson(account: StoredAccount): string {
+  return JSON.stringify({ status: 'OK', alerts: alertViews(account, account.alerts) });
+}
