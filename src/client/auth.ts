@@ -14,6 +14,17 @@ export function renewalMarginSeconds(expiresIn: number): number {
 /** Used when a token response gives no lifetime. */
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
+/**
+ * A token issued with a shorter lifetime (0, negative, a fraction of a second) is taken as
+ * already expired: it is used for the call that asked for it, never cached, and a refusal of
+ * it is blamed on the service, not on the credentials.
+ */
+export const MIN_LIFETIME_SECONDS = 1;
+
+export function isIssuedExpired(lifetime: number | undefined): boolean {
+  return lifetime !== undefined && lifetime < MIN_LIFETIME_SECONDS;
+}
+
 interface Cached {
   token: string;
   renewAt: number;
@@ -27,6 +38,8 @@ export class TokenSource {
   #cached: Cached | undefined;
   #inflight: Promise<string> | undefined;
   #exchanges = 0;
+  /** The last issued token and the lifetime it came with. */
+  #lastIssued: { token: string; lifetime: number } | undefined;
 
   readonly #onIssued: (token: string) => void;
 
@@ -47,6 +60,11 @@ export class TokenSource {
   /** Token exchanges made so far (for diagnostics and tests). */
   get exchanges(): number {
     return this.#exchanges;
+  }
+
+  /** The lifetime `token` was issued with, in seconds, when it is the last one issued. */
+  issuedLifetime(token: string): number | undefined {
+    return this.#lastIssued?.token === token ? this.#lastIssued.lifetime : undefined;
   }
 
   async current(): Promise<string> {
@@ -90,9 +108,11 @@ export class TokenSource {
       });
     }
     this.#onIssued(token);
-    const raw = Number(holder.expires_in);
-    const lifetime = Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_LIFETIME_SECONDS;
-    this.#cached = { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };
+    // Absent or unreadable: the default. Zero or negative is a lifetime too: already expired.
+    const raw = holder.expires_in === undefined || holder.expires_in === null || holder.expires_in === '' ? Number.NaN : Number(holder.expires_in);
+    const lifetime = Number.isFinite(raw) ? raw : DEFAULT_LIFETIME_SECONDS;
+    this.#lastIssued = { token, lifetime };
+    this.#cached = isIssuedExpired(lifetime) ? undefined : { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };
     return token;
   }
 }

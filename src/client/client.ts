@@ -1,6 +1,7 @@
 import { readLiveAlert, requestBody, type AlertSpec, type LiveAlert } from '../model';
-import { TokenSource } from './auth';
-import { NetworkCalcError, isNetworkCalcError } from './errors';
+import { TokenSource, isIssuedExpired } from './auth';
+import { DELETE_FORMS, DELETE_FORM_SHAPES, deleteAlertRequest, deleteFormState, isFormNotUnderstood, type DeleteForm } from './delete-forms';
+import { DEFAULT_VARIABLES, NetworkCalcError, isNetworkCalcError, type ClientVariables } from './errors';
 import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, type Json } from './read';
 import { resolveRetryPolicy } from './retry';
 import { Secrets } from './secrets';
@@ -8,41 +9,16 @@ import { Transport, describe, type HttpRequest, type HttpResponse } from './tran
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
 import { PACKAGE_VERSION } from '../version';
 
-import { DEFAULT_BASE_URL } from '../schema/base-url';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import { ENV } from '../schema/environment';
 
 /** Environment variables read by `NetworkCalcClient.fromEnv`, and the default base URL. */
 export { DEFAULT_BASE_URL, ENV };
+export { DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood };
+export type { DeleteForm };
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/**
- * How DELETE /api/alerts/ carries the alert id. The interface shows the path without an id
- * segment and does not say (4.7), so the forms are tried in this order: the path segment
- * (as GET and PATCH use), the `alert_id` query parameter, a JSON body `{"alert_id": id}`.
- * The first form the server understands is remembered for the life of the client.
- */
-export const DELETE_FORMS = ['path', 'query', 'body'] as const;
-export type DeleteForm = (typeof DELETE_FORMS)[number];
-
-export function deleteAlertRequest(form: DeleteForm, id: number): Pick<HttpRequest, 'path' | 'query' | 'body'> {
-  switch (form) {
-    case 'path':
-      return { path: `/api/alerts/${id}` };
-    case 'query':
-      return { path: '/api/alerts/', query: { alert_id: String(id) } };
-    case 'body':
-      return { path: '/api/alerts/', body: { alert_id: id } };
-  }
-}
-
-/**
- * True when the server did not understand this DELETE form: no such route (404, 405) or no
- * id found (MISSING_VALUES). Never NOT_FOUND: that means the form worked and the alert is gone.
- */
-export function isFormNotUnderstood(err: unknown): boolean {
-  if (!isNetworkCalcError(err) || err.code === 'NOT_FOUND') return false;
-  return err.code === 'MISSING_VALUES' || err.httpStatus === 404 || err.httpStatus === 405;
-}
+/** Default of `maxResponseBytes`: 64 MiB, some 170,000 alerts in one list. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 function configError(message: string): NetworkCalcError {
   return new NetworkCalcError({ operation: 'configure', code: 'CONFIG_ERROR', message });
@@ -52,9 +28,40 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/**
+ * Where a value has a character an HTTP request cannot carry in a header (CR, LF, NUL, other
+ * control characters, anything beyond printable ASCII), or -1. Client ids and secrets travel
+ * in a JSON body, but a credential with such a character is a copy-paste accident all the same.
+ */
+export function unsendableCharAt(value: string): number {
+  return value.search(/[^\x20-\x7e]/);
+}
+
+/** The CONFIG_ERROR for an unsendable value: names where it came from, never the value. */
+function checkSendable(value: string | undefined, source: string): void {
+  if (value === undefined) return;
+  const at = unsendableCharAt(value);
+  if (at < 0) return;
+  const code = value.charCodeAt(at);
+  const kind = code < 0x20 || code === 0x7f ? `a control character (code ${code}${code === 10 ? ', a line feed' : code === 13 ? ', a carriage return' : code === 0 ? ', NUL' : ''})` : 'a non-ASCII character';
+  throw configError(
+    `${source} contains ${kind} at position ${at + 1}, which an HTTP request cannot carry; set it again without it (a stray line break from a file or a paste is the usual cause)`,
+  );
+}
+
 function checkId(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${what} must be a whole number >= 0, got ${String(value)}`);
   return value;
+}
+
+/** One alert per id: a list naming an id twice leaves any action on that id ambiguous. */
+function checkUniqueIds(alerts: LiveAlert[]): LiveAlert[] {
+  const seen = new Set<number>();
+  for (const a of alerts) {
+    if (seen.has(a.id)) throw new Error(`the list holds two alerts with id ${a.id}, so neither can be acted on safely`);
+    seen.add(a.id);
+  }
+  return alerts;
 }
 
 const AUTH_REFUSED = new Set(['INVALID_GRANT', 'NOT_AUTHORIZED']);
@@ -63,40 +70,47 @@ export class NetworkCalcClient {
   readonly baseUrl: string;
   readonly #transport: Transport;
   readonly #auth: TokenSource;
-  #deleteForm: DeleteForm | undefined;
+  readonly #variables: ClientVariables;
 
   constructor(options: ClientOptions) {
+    const v: ClientVariables = { ...DEFAULT_VARIABLES };
+    for (const key of Object.keys(v) as Array<keyof ClientVariables>) {
+      const name = options.variables?.[key];
+      if (name !== undefined && name.trim() !== '') v[key] = name.trim();
+    }
+    this.#variables = v;
     const token = nonEmpty(options.token);
     const clientId = nonEmpty(options.clientId);
     const clientSecret = nonEmpty(options.clientSecret);
     if (clientId !== undefined && clientSecret === undefined) {
-      throw configError(`a client id is set but no client secret: set ${ENV.clientSecret} (or the clientSecret option) as well, or use ${ENV.token}`);
+      throw configError(`a client id is set but no client secret: set ${v.clientSecret} (or the clientSecret option) as well, or use ${v.token}`);
     }
     if (clientSecret !== undefined && clientId === undefined) {
-      throw configError(`a client secret is set but no client id: set ${ENV.clientId} (or the clientId option) as well, or use ${ENV.token}`);
+      throw configError(`a client secret is set but no client id: set ${v.clientId} (or the clientId option) as well, or use ${v.token}`);
     }
     if (token === undefined && clientId === undefined) {
       throw configError(
-        `no NetworkCalc credentials: set ${ENV.token} to an access token, or ${ENV.clientId} and ${ENV.clientSecret} to client credentials`,
+        `no NetworkCalc credentials: set ${v.token} to an access token, or ${v.clientId} and ${v.clientSecret} to client credentials`,
       );
     }
+    // Checked here, not left to the HTTP layer: there a bad header is an error that looks like
+    // a dropped connection, is retried, and ends blaming the base URL.
+    checkSendable(token, v.token);
+    checkSendable(clientId, v.clientId);
+    checkSendable(clientSecret, v.clientSecret);
+    checkSendable(options.userAgent, 'the userAgent option');
+
     const rawBase = nonEmpty(options.baseUrl) ?? DEFAULT_BASE_URL;
-    let url: URL;
-    try {
-      url = new URL(rawBase);
-    } catch {
-      throw configError(`${ENV.baseUrl} must be an http(s) URL such as ${DEFAULT_BASE_URL}, got ${JSON.stringify(rawBase)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw configError(`${ENV.baseUrl} must be an http(s) URL such as ${DEFAULT_BASE_URL}, got ${JSON.stringify(rawBase)}`);
-    }
-    if (url.username || url.password || url.search || url.hash) {
-      throw configError(`${ENV.baseUrl} must not carry credentials, a query or a fragment; give only scheme, host and optional path prefix`);
-    }
-    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    const urlProblem = baseUrlProblem(rawBase, v.baseUrl);
+    if (urlProblem) throw configError(urlProblem);
+    this.baseUrl = normalizeBaseUrl(rawBase);
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw configError(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+      throw configError(`maxResponseBytes must be a whole number of bytes above 0, got ${String(maxResponseBytes)}`);
+    }
     let policy;
     try {
       policy = resolveRetryPolicy(options.retry);
@@ -116,21 +130,25 @@ export class NetworkCalcClient {
       logger: options.logger,
       redact,
       stopSignal: options.stopSignal,
+      maxResponseBytes,
+      variables: v,
     });
     this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.addIssued(issued));
   }
 
   /**
    * A client configured from NETWORKCALC_BASE_URL, NETWORKCALC_TOKEN, NETWORKCALC_CLIENT_ID
-   * and NETWORKCALC_CLIENT_SECRET; `overrides` win over the environment.
+   * and NETWORKCALC_CLIENT_SECRET (or the names in `overrides.variables`); `overrides` win
+   * over the environment.
    */
   static fromEnv(overrides: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): NetworkCalcClient {
+    const v = { ...DEFAULT_VARIABLES, ...overrides.variables };
     return new NetworkCalcClient({
       ...overrides,
-      baseUrl: overrides.baseUrl ?? env[ENV.baseUrl],
-      token: overrides.token ?? env[ENV.token],
-      clientId: overrides.clientId ?? env[ENV.clientId],
-      clientSecret: overrides.clientSecret ?? env[ENV.clientSecret],
+      baseUrl: overrides.baseUrl ?? env[v.baseUrl],
+      token: overrides.token ?? env[v.token],
+      clientId: overrides.clientId ?? env[v.clientId],
+      clientSecret: overrides.clientSecret ?? env[v.clientSecret],
     });
   }
 
@@ -139,9 +157,9 @@ export class NetworkCalcClient {
     return this.#auth.exchanges;
   }
 
-  /** The DELETE form found to work, once one has. */
+  /** The DELETE form found to work at this base URL, by any client of this process, once one has. */
   get deleteForm(): DeleteForm | undefined {
-    return this.#deleteForm;
+    return deleteFormState(this.baseUrl).form;
   }
 
   // ---- alerts -------------------------------------------------------------------------
@@ -155,7 +173,7 @@ export class NetworkCalcClient {
         if (!isObject(a)) throw new Error('an alerts entry is not an object');
         return readLiveAlert(a);
       });
-    });
+    }, checkUniqueIds);
   }
 
   async getAlert(id: number): Promise<LiveAlert> {
@@ -165,7 +183,7 @@ export class NetworkCalcClient {
     const found = this.#read(req, res, (body) => {
       const list: unknown[] = Array.isArray(body.alerts) ? body.alerts : isObject(body.alert) ? [body.alert] : [];
       const alerts = list.filter(isObject).map((a) => readLiveAlert(a));
-      return alerts.find((a) => a.id === id);
+      return checkUniqueIds(alerts.filter((a) => a.id === id))[0];
     });
     if (found) return found;
     throw new NetworkCalcError({
@@ -212,37 +230,89 @@ export class NetworkCalcClient {
   /**
    * Deletes an alert. A missing alert throws NOT_FOUND (callers converging state may treat
    * that as done), except when an earlier attempt of this same call may have deleted it.
+   *
+   * The id form is learned once per base URL (see delete-forms.ts): while it is unknown, the
+   * first delete probes the forms and the others wait for it, then each sends one request.
    */
   async deleteAlert(id: number): Promise<void> {
     checkId(id, 'alert id');
-    const forms = this.#deleteForm ? [this.#deleteForm] : DELETE_FORMS;
-    let lastError: unknown;
-    for (const form of forms) {
-      try {
-        await this.#call({
-          operation: 'deleteAlert',
-          subject: `alert ${id}`,
-          method: 'DELETE',
-          ...deleteAlertRequest(form, id),
-          mode: 'idempotent',
-        });
-        this.#deleteForm = form;
-        return;
-      } catch (err) {
-        if (isNetworkCalcError(err) && err.code === 'NOT_FOUND') {
-          this.#deleteForm = form;
-          // A retried DELETE whose earlier attempt got through finds nothing: that is success.
-          if ((err.attempts ?? 1) > 1) return;
-          throw err;
-        }
-        if (this.#deleteForm === undefined && isFormNotUnderstood(err)) {
-          lastError = err;
+    const learned = deleteFormState(this.baseUrl);
+    let relearned = false;
+    // Each turn sends one request with the learned form, waits for another call's probe, or
+    // probes: a call sends at most one request with a learned form and makes one probe.
+    for (;;) {
+      const form = learned.form;
+      if (form !== undefined) {
+        try {
+          return await this.#deleteWith(form, id, learned);
+        } catch (err) {
+          // The server stopped understanding the learned form (redeployed?): learn it again, once.
+          if (relearned || !isFormNotUnderstood(err)) throw err;
+          relearned = true;
+          if (learned.form === form) learned.form = undefined;
           continue;
         }
-        throw err;
+      }
+      if (learned.probe !== undefined) {
+        await learned.probe;
+        continue;
+      }
+      let finished!: () => void;
+      learned.probe = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      try {
+        return await this.#probeDelete(id, learned);
+      } finally {
+        learned.probe = undefined;
+        finished();
       }
     }
-    throw lastError;
+  }
+
+  /** Tries the forms in order until one is understood, and keeps it for this base URL. */
+  async #probeDelete(id: number, learned: ReturnType<typeof deleteFormState>): Promise<void> {
+    let last: NetworkCalcError | undefined;
+    for (const form of DELETE_FORMS) {
+      try {
+        return await this.#deleteWith(form, id, learned);
+      } catch (err) {
+        if (!isFormNotUnderstood(err)) throw err;
+        last = err as NetworkCalcError;
+      }
+    }
+    const forms = DELETE_FORMS.map((f) => DELETE_FORM_SHAPES[f]).join('; ');
+    throw new NetworkCalcError({
+      operation: 'deleteAlert',
+      code: last!.code,
+      httpStatus: last!.httpStatus,
+      detail: last!.detail,
+      attempts: last!.attempts,
+      retryable: false,
+      message: describe(
+        'deleteAlert',
+        `alert ${id}`,
+        last!.code,
+        last!.httpStatus,
+        `the server understood none of the ways this client sends the alert id (${forms}), so the alert was not deleted; ` +
+          `${this.#variables.baseUrl} may not point at the NetworkCalc Alerts API, or the service changed how DELETE takes the id (please report it)`,
+      ),
+      cause: last,
+    });
+  }
+
+  /** One DELETE in `form`; success and NOT_FOUND both prove the form is understood. */
+  async #deleteWith(form: DeleteForm, id: number, learned: ReturnType<typeof deleteFormState>): Promise<void> {
+    try {
+      await this.#call({ operation: 'deleteAlert', subject: `alert ${id}`, method: 'DELETE', ...deleteAlertRequest(form, id), mode: 'idempotent' });
+      learned.form = form;
+    } catch (err) {
+      if (!isNetworkCalcError(err) || err.code !== 'NOT_FOUND' || isFormNotUnderstood(err)) throw err;
+      learned.form = form;
+      // A retried DELETE whose earlier attempt got through finds nothing: that is success.
+      if ((err.attempts ?? 1) > 1) return;
+      throw err;
+    }
   }
 
   // ---- reports ------------------------------------------------------------------------
@@ -361,17 +431,27 @@ export class NetworkCalcClient {
       try {
         return await this.#transport.send({ ...req, token: fresh });
       } catch (again) {
-        if (isNetworkCalcError(again) && AUTH_REFUSED.has(again.code)) throw this.#refused(req, again, 'renewed');
-        throw again;
+        if (!isNetworkCalcError(again) || !AUTH_REFUSED.has(again.code)) throw again;
+        const lifetime = this.#auth.issuedLifetime(fresh);
+        throw this.#refused(req, again, isIssuedExpired(lifetime) ? 'issued-expired' : 'renewed', lifetime);
       }
     }
   }
 
-  #refused(req: Pick<HttpRequest, 'operation' | 'subject'>, err: NetworkCalcError, why: 'static' | 'renewed'): NetworkCalcError {
+  #refused(
+    req: Pick<HttpRequest, 'operation' | 'subject'>,
+    err: NetworkCalcError,
+    why: 'static' | 'renewed' | 'issued-expired',
+    lifetime?: number,
+  ): NetworkCalcError {
+    const v = this.#variables;
     const advice =
       why === 'static'
-        ? `the token was refused (expired, invalid, or without permission for this operation); set ${ENV.token} to a valid access token, or set ${ENV.clientId} and ${ENV.clientSecret} so tokens are renewed automatically`
-        : `a freshly issued token was refused too, so the account lacks permission for this operation (the API needs a paid plan); check ${ENV.clientId} and ${ENV.clientSecret}`;
+        ? `the token was refused (expired, invalid, or without permission for this operation); set ${v.token} to a valid access token, or set ${v.clientId} and ${v.clientSecret} so tokens are renewed automatically`
+        : why === 'issued-expired'
+          ? `the service issues tokens that are already expired (this one came with expires_in ${lifetime}) and refused it at once; ` +
+            `the credentials were accepted, so this is the service's fault (or its clock's): try again later, or report it to NetworkCalc`
+          : `a freshly issued token was refused too, so the account lacks permission for this operation (the API needs a paid plan); check ${v.clientId} and ${v.clientSecret}`;
     return new NetworkCalcError({
       operation: err.operation,
       code: err.code,
@@ -383,10 +463,10 @@ export class NetworkCalcClient {
     });
   }
 
-  /** Applies a body reader; a shape it cannot use becomes UNEXPECTED_RESPONSE. */
-  #read<T>(req: Pick<HttpRequest, 'operation' | 'subject'>, res: HttpResponse, reader: (body: Json) => T): T {
+  /** Applies a body reader (then `check`); a shape it cannot use becomes UNEXPECTED_RESPONSE. */
+  #read<T>(req: Pick<HttpRequest, 'operation' | 'subject'>, res: HttpResponse, reader: (body: Json) => T, check: (value: T) => T = (x) => x): T {
     try {
-      return reader(res.body);
+      return check(reader(res.body));
     } catch (err) {
       if (isNetworkCalcError(err)) throw err;
       const detail = err instanceof Error ? err.message : String(err);

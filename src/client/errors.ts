@@ -3,6 +3,7 @@
  * status: the service reports "not found" as HTTP 400 with code NOT_FOUND, so the status
  * alone says little.
  */
+import { ENV } from '../schema/environment';
 
 /** Codes the service puts in a response body's `status` field (interface 7, vendor auth codes). */
 export const SERVICE_CODES = [
@@ -40,6 +41,7 @@ export const CLIENT_CODES = [
   'RETRIES_EXHAUSTED',
   'CONFIG_ERROR',
   'UNEXPECTED_RESPONSE',
+  'RESPONSE_TOO_LARGE',
 ] as const;
 
 export type ServiceCode = (typeof SERVICE_CODES)[number];
@@ -131,8 +133,28 @@ export function isNotFound(value: unknown): boolean {
   return isNetworkCalcError(value) && value.code === 'NOT_FOUND';
 }
 
-/** What the user should do, per code. `subject` names the thing acted on ("alert 12"). */
-export function adviceFor(code: NetworkCalcErrorCode): string {
+/**
+ * The names of the variables a client was configured from, so that advice names what the
+ * user actually set (an account may read PROD_TOKEN instead of NETWORKCALC_TOKEN).
+ */
+export interface ClientVariables {
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  baseUrl: string;
+}
+
+export const DEFAULT_VARIABLES: Readonly<ClientVariables> = Object.freeze({ ...ENV });
+
+/**
+ * Codes whose server explanation says more than the generic advice (which field, which
+ * value): when the server sends one, the message shows it instead of the advice.
+ */
+export const EXPLAINED_BY_SERVER: ReadonlySet<NetworkCalcErrorCode> = new Set<NetworkCalcErrorCode>(['INVALID_BODY', 'MISSING_VALUES']);
+
+/** What the user should do, per code; `v` names the variables the client was configured from. */
+export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAULT_VARIABLES): string {
+  const credentials = `the client credentials (${v.clientId}, ${v.clientSecret})`;
   switch (code) {
     case 'NOT_FOUND':
       return 'it does not exist (it may have been deleted outside this tool); list again and use a current id';
@@ -145,9 +167,9 @@ export function adviceFor(code: NetworkCalcErrorCode): string {
     case 'INVALID_REQUEST':
       return 'the Authorization header was missing; this is a client bug, please report it';
     case 'NOT_AUTHORIZED':
-      return 'the token was refused; check NETWORKCALC_TOKEN or the client credentials (NETWORKCALC_CLIENT_ID, NETWORKCALC_CLIENT_SECRET), and that the account has a paid plan';
+      return `the token was refused; check ${v.token} or ${credentials}, and that the account has a paid plan`;
     case 'INVALID_GRANT':
-      return 'the access token is expired or invalid; check NETWORKCALC_TOKEN or the client credentials (NETWORKCALC_CLIENT_ID, NETWORKCALC_CLIENT_SECRET)';
+      return `the access token is expired or invalid; check ${v.token} or ${credentials}`;
     case 'NOT_GENERATED':
       return 'the service could not generate the report; try again later';
     case 'NOT_CREATED':
@@ -159,13 +181,13 @@ export function adviceFor(code: NetworkCalcErrorCode): string {
     case 'NOT_SAVED':
       return 'the service could not save it (a domain may already exist under that name)';
     case 'MISSING_CREDENTIALS':
-      return 'the token exchange got no client id or secret; set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET';
+      return `the token exchange got no client id or secret; set ${v.clientId} and ${v.clientSecret}`;
     case 'CREDENTIALS_NOT_FOUND':
-      return 'the client id is unknown to the service; check NETWORKCALC_CLIENT_ID';
+      return `the client id is unknown to the service; check ${v.clientId}`;
     case 'INVALID_CREDENTIALS':
-      return 'the client secret was refused; check NETWORKCALC_CLIENT_SECRET';
+      return `the client secret was refused; check ${v.clientSecret}`;
     case 'REVOKED_CREDENTIALS':
-      return 'these client credentials were revoked; create new ones and set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET';
+      return `these client credentials were revoked; create new ones and set ${v.clientId} and ${v.clientSecret}`;
     case 'INVALID_GRANT_TYPE':
       return 'the token exchange used a grant type the service refuses; this is a client bug, please report it';
     case 'SYSTEM_ERROR':
@@ -177,14 +199,16 @@ export function adviceFor(code: NetworkCalcErrorCode): string {
     case 'TIMEOUT':
       return 'no answer in time; check connectivity or raise the timeout';
     case 'CONNECTION_ERROR':
-      return 'could not talk to the service; check NETWORKCALC_BASE_URL and connectivity';
+      return `could not talk to the service; check ${v.baseUrl} and connectivity`;
     case 'OUTCOME_UNKNOWN':
-      return 'the request may or may not have been applied; list the alerts and adopt the alert by name instead of creating it again';
+      return 'the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not';
     case 'RETRIES_EXHAUSTED':
       return 'gave up retrying; try again later';
     case 'CONFIG_ERROR':
       return 'fix the configuration';
     case 'UNEXPECTED_RESPONSE':
       return 'the service answered in a form this client does not understand';
+    case 'RESPONSE_TOO_LARGE':
+      return 'the answer is larger than this client reads; raise the maxResponseBytes option if the account really holds that much';
   }
 }

@@ -1,4 +1,4 @@
-export { NetworkCalcClient, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, ENV, DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood } from './client';
+export { NetworkCalcClient, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, ENV, DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood } from './client';
 export type { DeleteForm } from './client';
 export {
   NetworkCalcError,
@@ -8,9 +8,10 @@ export {
   adviceFor,
   SERVICE_CODES,
   CLIENT_CODES,
+  DEFAULT_VARIABLES,
 } from './errors';
-export type { NetworkCalcErrorCode, ServiceCode, ClientCode, NetworkCalcErrorInit } from './errors';
-export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, backoffDelayMs, parseRetryAfter, isRetryableStatus, classifyNetworkError } from './retry';
+export type { NetworkCalcErrorCode, ServiceCode, ClientCode, NetworkCalcErrorInit, ClientVariables } from './errors';
+export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, backoffDelayMs, retryAfterDelayMs, parseRetryAfter, isRetryableStatus, classifyNetworkError } from './retry';
 export type { RetryPolicy, NetworkFailure } from './retry';
 export { renewalMarginSeconds } from './auth';
 export { responseCode } from './transport';

@@ -50,6 +50,20 @@ export function backoffDelayMs(attempt: number, policy: Pick<RetryPolicy, 'baseD
   return Math.floor(random() * ceiling);
 }
 
+/** Share of a Retry-After wait added at random on top of it. */
+export const RETRY_AFTER_SPREAD = 0.2;
+
+/**
+ * The wait after a Retry-After of `retryAfterMs`: that, plus a random extra of up to 20 % of
+ * it, and of at least up to twice `baseDelayMs` (500 ms by default) for short ones. Clients
+ * refused together are told the same time; without the extra they would all come back in the
+ * same instant and be refused together again.
+ */
+export function retryAfterDelayMs(retryAfterMs: number, policy: Pick<RetryPolicy, 'baseDelayMs'>, random: () => number = Math.random): number {
+  const spread = Math.max(retryAfterMs * RETRY_AFTER_SPREAD, 2 * policy.baseDelayMs);
+  return retryAfterMs + Math.floor(random() * spread);
+}
+
 /**
  * Retry-After as milliseconds: delta-seconds ("120") or an HTTP date. Returns undefined for
  * absent or unparseable values; a date in the past gives 0.
@@ -84,7 +98,16 @@ const NOT_SENT_CODES = new Set([
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/**
+ * Codes of errors raised on this machine before anything is sent: undici's argument checks
+ * (a header value with a line break, a non-Latin-1 character, ...) and node's own. A retry
+ * would fail alike; the request never left, so it is a configuration problem.
+ */
+const LOCAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_URL']);
+
 export type NetworkFailure =
+  /** Refused on this machine before sending (a header it cannot carry, ...): not retried. */
+  | 'local'
   /** Certainly not processed: the connection was never made. */
   | 'not-sent'
   /** Connection dropped or broke after the request may have reached the server. */
@@ -102,12 +125,14 @@ function errorCodes(err: unknown, depth = 0): string[] {
 }
 
 /**
- * Classifies an error thrown by undici. `not-sent` only when every code found says the
+ * Classifies an error thrown by undici. `local` when undici or node refused the request
+ * itself (the outermost code says so). `not-sent` only when every code found says the
  * connection was never made; everything else (ECONNRESET, EPIPE, UND_ERR_SOCKET, no code at
  * all, ...) counts as `dropped`: when in doubt, assume the server may have seen the request.
  */
 export function classifyNetworkError(err: unknown): NetworkFailure {
   const codes = errorCodes(err);
+  if (codes.length > 0 && LOCAL_CODES.has(codes[0])) return 'local';
   if (codes.some((c) => TIMEOUT_CODES.has(c))) return 'timeout';
   if (codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c))) return 'not-sent';
   return 'dropped';

@@ -3,7 +3,7 @@
  * on the body's code, and decides whether another attempt is safe.
  */
 import { request, type Dispatcher } from 'undici';
-import { NetworkCalcError, adviceFor, isServiceCode, type NetworkCalcErrorCode } from './errors';
+import { EXPLAINED_BY_SERVER, NetworkCalcError, adviceFor, isServiceCode, type ClientVariables, type NetworkCalcErrorCode } from './errors';
 import { isObject, type Json } from './read';
 import {
   backoffDelayMs,
@@ -11,6 +11,7 @@ import {
   isRetryableStatus,
   networkErrorCode,
   parseRetryAfter,
+  retryAfterDelayMs,
   type RetryPolicy,
 } from './retry';
 
@@ -54,11 +55,74 @@ export interface TransportOptions {
   redact: (text: string) => string;
   /** See ClientOptions.stopSignal. */
   stopSignal?: AbortSignal;
+  /** See ClientOptions.maxResponseBytes. */
+  maxResponseBytes: number;
+  /** Names of the variables the client was configured from, for advice. */
+  variables: ClientVariables;
+  /** Draws the random part of waits; tests inject their own. @default Math.random */
+  random?: () => number;
 }
 
 type Outcome =
-  | { kind: 'response'; status: number; body: Json; text: string; retryAfterMs: number | undefined }
-  | { kind: 'network'; error: unknown; aborted: boolean };
+  | {
+      kind: 'response';
+      status: number;
+      body: Json;
+      text: string;
+      retryAfterMs: number | undefined;
+      /** Why the body is not a JSON object, when it is not. */
+      unreadable: string | undefined;
+    }
+  | { kind: 'network'; error: unknown; aborted: boolean }
+  /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
+  | { kind: 'too-large'; status: number; bytes: number; announced: boolean };
+
+/** How much of a body that is not JSON a message shows. */
+const SHOWN_TEXT = 120;
+
+function excerpt(text: string): string {
+  const t = text.trim();
+  return JSON.stringify(t.length > SHOWN_TEXT ? `${t.slice(0, SHOWN_TEXT)}...` : t);
+}
+
+/** The body of a response as JSON, or why it is not a JSON object. */
+export function parseBody(text: string): { body: Json; unreadable: string | undefined } {
+  if (text.trim() === '') return { body: {}, unreadable: 'an empty body' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { body: {}, unreadable: `a body that is not JSON: ${excerpt(text)}` };
+  }
+  if (!isObject(parsed)) return { body: { value: parsed }, unreadable: `JSON that is not an object: ${excerpt(text)}` };
+  return { body: parsed, unreadable: undefined };
+}
+
+/**
+ * Why a 2xx answer that carries no error code is still not a success, or undefined. The
+ * body must be a JSON object; a write's must say `"status": "OK"` (any case, other fields
+ * allowed), as the interface's AlertUpdateResponse / AlertDeleteResponse do. A read needs no
+ * status (its reader checks the shape), but one that is there must be OK.
+ */
+export function successProblem(method: HttpRequest['method'], body: Json, unreadable: string | undefined): string | undefined {
+  if (unreadable !== undefined) return unreadable;
+  const status = body.status;
+  if (status === undefined) return method === 'GET' ? undefined : 'a body without a status (a success is {"status": "OK"})';
+  if (typeof status === 'string' && /^ok$/i.test(status.trim())) return undefined;
+  return `status ${JSON.stringify(status)}, which is neither OK nor an error code of the interface`;
+}
+
+/** 1536 → "1.5 KiB": sizes in messages. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${n} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
+}
 
 /**
  * The code a response carries, or undefined for success. The body's `status` decides first:
@@ -104,6 +168,33 @@ export function describe(
   return `${what} failed: ${before}${code}${http}: ${advice}`;
 }
 
+/**
+ * The body as text, or how far it got past `limit` bytes: refused from its Content-Length
+ * before reading, or as soon as the streamed bytes pass the limit, so memory stays bounded
+ * whatever the server sends. Reading stops by destroying the body, which closes the socket.
+ */
+async function readBounded(res: Dispatcher.ResponseData, limit: number): Promise<string | { bytes: number; announced: boolean }> {
+  // Destroying the body makes undici emit an abort error on it: expected here, not a crash.
+  const stop = () => res.body.on('error', () => {}).destroy();
+  const announced = Number(res.headers['content-length']);
+  if (Number.isFinite(announced) && announced > limit) {
+    stop();
+    return { bytes: announced, announced: true };
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of res.body) {
+    const buf = chunk as Buffer;
+    bytes += buf.length;
+    if (bytes > limit) {
+      stop();
+      return { bytes, announced: false };
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, bytes).toString('utf8');
+}
+
 /** Waits ms, or less when signal aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -140,6 +231,7 @@ export class Transport {
   /** Sends with retries; resolves only on success, otherwise throws a NetworkCalcError. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const { policy } = this.#opts;
+    const random = this.#opts.random ?? Math.random;
     const started = Date.now();
     const deadline = started + policy.maxTotalMs;
     for (let attempt = 1; ; attempt++) {
@@ -148,42 +240,61 @@ export class Transport {
       let retry: boolean;
       let waitMs: number | undefined;
 
+      if (outcome.kind === 'too-large') {
+        const { status, bytes, announced } = outcome;
+        const limit = this.#opts.maxResponseBytes;
+        const size = announced ? `announced as ${formatBytes(bytes)} (Content-Length)` : `more than ${formatBytes(limit)} (${bytes} bytes read when reading stopped)`;
+        const detail = `the answer (HTTP ${status}) is ${size}, beyond the limit of ${formatBytes(limit)} (maxResponseBytes ${limit})`;
+        // A create's answer that cannot be read says nothing of whether it happened.
+        if (req.mode === 'create') throw this.#outcomeUnknown(req, status, detail, attempt);
+        throw this.#error(req, 'RESPONSE_TOO_LARGE', status, detail, attempt, 'local');
+      }
+
       if (outcome.kind === 'response') {
         const code = responseCode(outcome.status, outcome.body);
-        if (code === undefined) return { status: outcome.status, body: outcome.body };
+        if (code === undefined) {
+          const problem = successProblem(req.method, outcome.body, outcome.unreadable);
+          if (problem === undefined) return { status: outcome.status, body: outcome.body };
+          // A 2xx that is not the success the interface describes: never counted as one. A
+          // second look would not help (a proxy's page, a broken deployment): not retried.
+          if (req.mode === 'create') throw this.#outcomeUnknown(req, outcome.status, `the server answered with ${problem}`, attempt);
+          throw this.#error(req, 'UNEXPECTED_RESPONSE', outcome.status, `the server answered with ${problem}`, attempt, 'local');
+        }
         const detail = responseDetail(outcome.body, outcome.text);
         const transient = isRetryableStatus(outcome.status) || code === 'SYSTEM_ERROR';
         const serverFault = outcome.status >= 500 || code === 'SYSTEM_ERROR';
         if (req.mode === 'create' && serverFault) {
           // The server may have saved the alert before failing. Repeating the POST could create
-          // a duplicate: the caller (the reconciler) must re-list and adopt the alert by name.
-          throw this.#error(req, 'OUTCOME_UNKNOWN', outcome.status, detail ?? `server answered ${code}`, attempt);
+          // a duplicate: the caller lists the account and adopts the alert, or sends it again.
+          throw this.#outcomeUnknown(req, outcome.status, `the server answered ${code}${detail ? `: ${detail}` : ''}`, attempt);
         }
-        error = this.#error(req, code, outcome.status, detail, attempt);
+        error = this.#error(req, code, outcome.status, detail, attempt, 'server');
         retry = req.mode === 'idempotent' ? transient : outcome.status === 429;
         waitMs = outcome.retryAfterMs;
       } else {
         const failure = outcome.aborted ? 'timeout' : classifyNetworkError(outcome.error);
         const netCode = networkErrorCode(outcome.error);
-        const detail = this.#opts.redact(
-          failure === 'timeout'
-            ? `no complete answer within ${this.#opts.timeoutMs} ms`
-            : `${netCode ?? 'network error'}: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`,
-        );
+        const what = `${netCode ?? 'network error'}: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`;
+        if (failure === 'local') throw this.#notSent(req, what, attempt);
         if (req.mode === 'create' && failure !== 'not-sent') {
           // Sent, then no answer: it may have been created. Same rule as a 5xx above.
-          throw this.#error(req, 'OUTCOME_UNKNOWN', undefined, detail, attempt);
+          const why = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : `the connection was lost after sending; ${what}`;
+          throw this.#outcomeUnknown(req, undefined, why, attempt);
         }
-        error = this.#error(req, failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR', undefined, detail, attempt);
+        const detail = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : what;
+        error = this.#error(req, failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR', undefined, detail, attempt, 'local');
         retry = req.mode === 'idempotent' || failure === 'not-sent';
       }
 
       if (!retry) throw error;
       if (policy.maxAttempts <= 1) throw error;
       if (this.#opts.stopSignal?.aborted) throw stopped(error);
-      const delay = waitMs ?? backoffDelayMs(attempt, policy);
       const elapsed = Date.now() - started;
-      if (attempt >= policy.maxAttempts || Date.now() + delay > deadline) {
+      const left = deadline - Date.now();
+      // Retry-After is followed, plus a random extra so that clients refused together do not
+      // come back together; the extra never stretches the wait past the budget.
+      const delay = waitMs !== undefined ? Math.min(retryAfterDelayMs(waitMs, policy, random), Math.max(waitMs, left)) : backoffDelayMs(attempt, policy, random);
+      if (attempt >= policy.maxAttempts || delay > left) {
         const why =
           attempt >= policy.maxAttempts
             ? `after ${attempt} attempts in ${elapsed} ms`
@@ -196,7 +307,7 @@ export class Transport {
           httpStatus: error.httpStatus,
           detail: error.detail,
           attempts: attempt,
-          message: describe(req.operation, req.subject, error.code, error.httpStatus, undefined, `RETRIES_EXHAUSTED: gave up ${why}; last error: `),
+          message: describe(req.operation, req.subject, error.code, error.httpStatus, this.#advice(error.code), `RETRIES_EXHAUSTED: gave up ${why}; last error: `),
           cause: error,
         });
       }
@@ -205,15 +316,59 @@ export class Transport {
     }
   }
 
-  #error(req: HttpRequest, code: NetworkCalcErrorCode, httpStatus: number | undefined, detail: string | undefined, attempts: number): NetworkCalcError {
+  #advice(code: NetworkCalcErrorCode): string {
+    return adviceFor(code, this.#opts.variables);
+  }
+
+  /**
+   * `source` says whose words `detail` is: the server's explanation, shown as such (instead
+   * of the generic advice where it says more), or what the client saw itself.
+   */
+  #error(
+    req: HttpRequest,
+    code: NetworkCalcErrorCode,
+    httpStatus: number | undefined,
+    detail: string | undefined,
+    attempts: number,
+    source: 'server' | 'local',
+  ): NetworkCalcError {
     const clean = detail === undefined ? undefined : this.#opts.redact(detail);
-    let message = describe(req.operation, req.subject, code, httpStatus);
-    if (clean) message += ` (server said: ${clean})`;
+    let message: string;
+    if (clean && source === 'server' && EXPLAINED_BY_SERVER.has(code)) {
+      message = describe(req.operation, req.subject, code, httpStatus, `server said: ${clean}`);
+    } else {
+      message = describe(req.operation, req.subject, code, httpStatus, this.#advice(code));
+      if (clean) message += source === 'server' ? ` (server said: ${clean})` : ` (${clean})`;
+    }
     return new NetworkCalcError({ operation: req.operation, code, httpStatus, detail: clean, attempts, message });
   }
 
+  /** A create that may or may not have happened: `why` says what was seen instead of an answer. */
+  #outcomeUnknown(req: HttpRequest, httpStatus: number | undefined, why: string, attempts: number): NetworkCalcError {
+    return this.#error(req, 'OUTCOME_UNKNOWN', httpStatus, why, attempts, 'local');
+  }
+
+  /** Refused on this machine before sending: nothing reached the server, a retry would fail alike. */
+  #notSent(req: HttpRequest, what: string, attempts: number): NetworkCalcError {
+    const v = this.#opts.variables;
+    const clean = this.#opts.redact(what);
+    return new NetworkCalcError({
+      operation: req.operation,
+      code: 'CONFIG_ERROR',
+      detail: clean,
+      attempts,
+      message: describe(
+        req.operation,
+        req.subject,
+        'CONFIG_ERROR',
+        undefined,
+        `nothing was sent: this machine refused to build the request (${clean}); a configured value cannot go into an HTTP request: check ${v.token}, ${v.clientId}, ${v.clientSecret} and the userAgent option for line breaks or other control or non-ASCII characters`,
+      ),
+    });
+  }
+
   async #attempt(req: HttpRequest, attempt: number): Promise<Outcome> {
-    const { baseUrl, timeoutMs, userAgent, dispatcher, logger } = this.#opts;
+    const { baseUrl, timeoutMs, userAgent, dispatcher, logger, maxResponseBytes } = this.#opts;
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const pathAndQuery = `${req.path}${qs}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
@@ -239,21 +394,16 @@ export class Transport {
         signal: controller.signal,
         dispatcher,
       });
-      const text = await res.body.text();
-      let body: Json = {};
-      if (text.trim() !== '') {
-        try {
-          const parsed: unknown = JSON.parse(text);
-          body = isObject(parsed) ? parsed : { value: parsed };
-        } catch {
-          body = {};
-        }
+      const read = await readBounded(res, maxResponseBytes);
+      if (typeof read !== 'string') {
+        log(`${res.statusCode} TOO_LARGE`);
+        return { kind: 'too-large', status: res.statusCode, ...read };
       }
       const outcome: Outcome = {
         kind: 'response',
         status: res.statusCode,
-        body,
-        text,
+        text: read,
+        ...parseBody(read),
         retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
       };
       log(String(res.statusCode));

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { ClientVariables } from './errors';
 import type { RetryPolicy } from './retry';
 
 export interface ClientOptions {
@@ -13,6 +14,16 @@ export interface ClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Per attempt, headers and body included. @default 30000 */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE as soon
+   * as the limit is passed (or at once, from its Content-Length). @default 67108864 (64 MiB)
+   */
+  maxResponseBytes?: number;
+  /**
+   * The names of the variables the options were read from, for messages and advice ("check
+   * PROD_TOKEN"); never their values. @default the NETWORKCALC_* names (`ENV`)
+   */
+  variables?: Partial<ClientVariables>;
   /** Receives one line per HTTP attempt; never the token. @default no logging */
   logger?: (line: string) => void;
   /** @default undici's global dispatcher */

@@ -108,7 +108,9 @@ describe('alerts', () => {
   it('INVALID_BODY for a combination outside the matrix', async () => {
     const e = await fails(client().createAlert(dnsAlert('bad', { filter: 'validity' })));
     expect(e).toMatchObject({ code: 'INVALID_BODY', httpStatus: 400, operation: 'createAlert' });
-    expect(e.message).toMatch(/type, subtype and filter/);
+    // The server's explanation says which field; it comes first, the generic advice is left out.
+    expect(e.message).toBe(`createAlert (alert "bad") failed: INVALID_BODY (HTTP 400): server said: ${e.detail}`);
+    expect(e.detail).toMatch(/^filter "validity" is not valid for type "DNS Record"/);
   });
 
   it('MISSING_VALUES for a missing field', async () => {

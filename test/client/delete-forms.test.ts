@@ -3,7 +3,8 @@
  * each accept only one, to prove the fallback order and that the working form is remembered.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { NetworkCalcClient, deleteAlertRequest, isFormNotUnderstood, NetworkCalcError } from '../../src/client';
+import { NetworkCalcClient, deleteAlertRequest, isFormNotUnderstood, NetworkCalcError, type DeleteForm } from '../../src/client';
+import { caught, sendJson, tinyServer, type TinyServer } from './support';
 
 interface Seen {
   method: string;
@@ -42,13 +43,14 @@ describe('deleteAlertRequest', () => {
     expect(deleteAlertRequest('body', 7)).toEqual({ path: '/api/alerts/', body: { alert_id: 7 } });
   });
 
-  it('falls back on 404, 405 and MISSING_VALUES, never on NOT_FOUND', () => {
+  it('falls back on 404, 405 and MISSING_VALUES, never on NOT_FOUND (HTTP 400)', () => {
     const e = (code: NetworkCalcError['code'], httpStatus: number) => new NetworkCalcError({ operation: 'deleteAlert', code, httpStatus, message: 'm' });
     expect(isFormNotUnderstood(e('UNEXPECTED_RESPONSE', 404))).toBe(true);
     expect(isFormNotUnderstood(e('UNEXPECTED_RESPONSE', 405))).toBe(true);
     expect(isFormNotUnderstood(e('MISSING_VALUES', 400))).toBe(true);
     expect(isFormNotUnderstood(e('NOT_FOUND', 400))).toBe(false);
-    expect(isFormNotUnderstood(e('NOT_FOUND', 404))).toBe(false);
+    // HTTP 404 is an unknown route whatever the body says: the interface's NOT_FOUND is HTTP 400.
+    expect(isFormNotUnderstood(e('NOT_FOUND', 404))).toBe(true);
     expect(isFormNotUnderstood(e('NOT_DELETED', 400))).toBe(false);
   });
 });
@@ -109,5 +111,102 @@ it('does not fall back when the first form says NOT_FOUND', async () => {
     expect(client.deleteForm).toBe('path');
   } finally {
     await app.close();
+  }
+});
+
+/**
+ * A server that reads the id of a DELETE from one form only, as a real service would. The
+ * others get what an unknown route or a missing id gets: 404 for the path form (with the
+ * emulator's `{"status": "NOT_FOUND"}` body, which must not pass for "alert gone"), 400
+ * MISSING_VALUES for the others.
+ */
+async function strictServer(form: DeleteForm, ids: Iterable<number>): Promise<TinyServer & { alerts: Set<number> }> {
+  const alerts = new Set(ids);
+  const server = await tinyServer((req, body, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const segment = /^\/api\/alerts\/(\d+)$/.exec(url.pathname)?.[1];
+    if (req.method !== 'DELETE' || (segment === undefined && url.pathname !== '/api/alerts/')) return sendJson(res, 404, { status: 'NOT_FOUND' });
+    if (segment !== undefined && form !== 'path') return sendJson(res, 404, { status: 'NOT_FOUND' });
+    let raw: unknown;
+    if (form === 'path') raw = segment;
+    else if (form === 'query') raw = url.searchParams.get('alert_id') ?? undefined;
+    else raw = body.trim() === '' ? undefined : (JSON.parse(body) as { alert_id?: unknown }).alert_id;
+    if (raw === undefined) return sendJson(res, 400, { status: 'MISSING_VALUES' });
+    if (!alerts.delete(Number(raw))) return sendJson(res, 400, { status: 'NOT_FOUND' });
+    return sendJson(res, 200, { status: 'OK' });
+  });
+  return Object.assign(server, { alerts });
+}
+
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
+describe.each(['path', 'query', 'body'] as const)('learned once per base URL: a server that takes only the %s form', (form) => {
+  let server: Awaited<ReturnType<typeof strictServer>>;
+  beforeEach(async () => {
+    server = await strictServer(form, range(1, 1000));
+  });
+  afterEach(() => server.close());
+
+  const fresh = () => new NetworkCalcClient({ baseUrl: server.url, token: 'tok-strict-delete', retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+
+  it('32 concurrent deletes on a fresh client all succeed, for at most 32 + 2 requests', async () => {
+    const results = await Promise.allSettled(range(1, 32).map((id) => fresh().deleteAlert(id)));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(range(1, 32).filter((id) => server.alerts.has(id))).toEqual([]);
+    expect(server.seen.length).toBeLessThanOrEqual(32 + 2);
+    // Every client of the process knows the form now, a new one included.
+    expect(fresh().deleteForm).toBe(form);
+  });
+
+  it('300 deletes, concurrent and sequential, from clients made at different times: N + 2 requests at most', async () => {
+    const first = fresh();
+    await Promise.all(range(1, 150).map((id) => first.deleteAlert(id)));
+    for (const id of range(151, 150)) await fresh().deleteAlert(id);
+    expect(server.alerts.size).toBe(1000 - 300);
+    expect(server.seen.length).toBeLessThanOrEqual(300 + 2);
+    // Once learned, one request per delete, NOT_FOUND included (the form worked, the alert is gone).
+    server.seen.length = 0;
+    await expect(fresh().deleteAlert(1)).rejects.toMatchObject({ code: 'NOT_FOUND', httpStatus: 400 });
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+it('a learned form the server stops understanding is learned again, once', async () => {
+  const before = await strictServer('query', range(1, 10));
+  const c = new NetworkCalcClient({ baseUrl: before.url, token: 'tok-relearn', retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+  await c.deleteAlert(1);
+  expect(c.deleteForm).toBe('query');
+  const port = new URL(before.url).port;
+  await before.close();
+  // The same base URL, now reading the body form (a redeployed service).
+  const after = await tinyServer((_req, body, res) => {
+    const id = body.trim() === '' ? undefined : (JSON.parse(body) as { alert_id?: number }).alert_id;
+    sendJson(res, id === undefined ? 400 : 200, { status: id === undefined ? 'MISSING_VALUES' : 'OK' });
+  }, Number(port));
+  try {
+    await c.deleteAlert(2);
+    expect(c.deleteForm).toBe('body');
+    expect(after.seen.map((r) => r.url)).toEqual(['/api/alerts/?alert_id=2', '/api/alerts/2', '/api/alerts/?alert_id=2', '/api/alerts/']);
+  } finally {
+    await after.close();
+  }
+});
+
+it('a DELETE no form of which is understood says so, not what a create misses', async () => {
+  const server = await tinyServer((_req, _body, res) => sendJson(res, 400, { status: 'MISSING_VALUES' }));
+  try {
+    const c = new NetworkCalcClient({ baseUrl: server.url, token: 'tok-none', variables: { baseUrl: 'PROD_BASE_URL' } });
+    const e = await caught(c.deleteAlert(7));
+    expect(e).toMatchObject({ code: 'MISSING_VALUES', httpStatus: 400, retryable: false, operation: 'deleteAlert' });
+    expect(e.message).toBe(
+      'deleteAlert (alert 7) failed: MISSING_VALUES (HTTP 400): the server understood none of the ways this client sends the alert id ' +
+        '(DELETE /api/alerts/{id}; DELETE /api/alerts/?alert_id={id}; DELETE /api/alerts/ with the JSON body {"alert_id": id}), so the alert was not deleted; ' +
+        'PROD_BASE_URL may not point at the NetworkCalc Alerts API, or the service changed how DELETE takes the id (please report it)',
+    );
+    expect(e.message).not.toMatch(/filter_value|target_id/);
+    expect(server.seen).toHaveLength(3);
+    expect(c.deleteForm).toBeUndefined();
+  } finally {
+    await server.close();
   }
 });

@@ -76,7 +76,7 @@ describe('NetworkCalcError', () => {
   it('has advice for every code', () => {
     for (const code of [...SERVICE_CODES, ...CLIENT_CODES]) expect(adviceFor(code).length).toBeGreaterThan(10);
     expect(adviceFor('NOT_AUTHORIZED')).toMatch(/the token was refused; check NETWORKCALC_TOKEN or the client credentials/);
-    expect(adviceFor('OUTCOME_UNKNOWN')).toMatch(/adopt the alert by name/);
+    expect(adviceFor('OUTCOME_UNKNOWN')).toBe('the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not');
   });
 });
 

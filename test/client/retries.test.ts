@@ -63,6 +63,16 @@ describe('idempotent requests', () => {
     expect(await count('GET', '/api/alerts')).toBe(2);
   });
 
+  it('follow a Retry-After within the budget even when its random extra would pass the budget', async () => {
+    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 1, match: { method: 'GET', path: '/api/alerts' }, count: 1 });
+    const t0 = Date.now();
+    // Retry-After 1 s plus up to 200 ms, in a budget of 1.05 s: the wait is cut at the budget.
+    expect(await client({ retry: { ...FAST_RETRY, maxTotalMs: 1050 } }).listAlerts()).toEqual([]);
+    const elapsed = Date.now() - t0;
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(await count('GET', '/api/alerts')).toBe(2);
+  });
+
   it('give up at once when Retry-After is beyond the total budget', async () => {
     await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { path: '/api/alerts' } });
     const t0 = Date.now();
@@ -143,7 +153,10 @@ describe('creates are never retried blindly', () => {
     const c = client();
     const e = await fails(c.createAlert(dnsAlert('ambiguous')));
     expect(e).toMatchObject({ code: 'OUTCOME_UNKNOWN', operation: 'createAlert', retryable: false, httpStatus: undefined });
-    expect(e.message).toMatch(/adopt the alert by name/);
+    // One sentence, the code once: what is unknown, what the caller does, then what was seen.
+    expect(e.message).toMatch(
+      /^createAlert \(alert "ambiguous"\) failed: OUTCOME_UNKNOWN: the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not \(the connection was lost after sending; UND_ERR_SOCKET: other side closed\)$/);
+    expect(e.message.match(/OUTCOME_UNKNOWN/g)).toHaveLength(1);
     expect(await count('POST', '/api/alerts')).toBe(1);
     expect((await c.listAlerts()).map((a) => a.name)).toEqual(['ambiguous']);
   });
@@ -159,6 +172,7 @@ describe('creates are never retried blindly', () => {
     await emu.control.addFault({ kind: 'status', status, phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
     const e = await fails(client().createAlert(dnsAlert('five-hundred')));
     expect(e).toMatchObject({ code: 'OUTCOME_UNKNOWN', httpStatus: status });
+    expect(e.message).toMatch(new RegExp(`^createAlert \\(alert "five-hundred"\\) failed: OUTCOME_UNKNOWN \\(HTTP ${status}\\): the create may or may not have happened; .* \\(the server answered SYSTEM_ERROR\\)$`));
     expect(await count('POST', '/api/alerts')).toBe(1);
   });
 

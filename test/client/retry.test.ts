@@ -6,6 +6,7 @@ import {
   parseRetryAfter,
   renewalMarginSeconds,
   resolveRetryPolicy,
+  retryAfterDelayMs,
 } from '../../src/client';
 
 describe('backoffDelayMs (full jitter)', () => {
@@ -28,6 +29,34 @@ describe('backoffDelayMs (full jitter)', () => {
     expect(values.size).toBeGreaterThan(10);
     for (const v of values) expect(v).toBeGreaterThanOrEqual(0);
     for (const v of values) expect(v).toBeLessThan(4000);
+  });
+});
+
+describe('retryAfterDelayMs (Retry-After plus jitter)', () => {
+  const policy = { baseDelayMs: 250 };
+
+  it('waits at least what the server asked', () => {
+    expect(retryAfterDelayMs(10_000, policy, () => 0)).toBe(10_000);
+    expect(retryAfterDelayMs(0, policy, () => 0)).toBe(0);
+  });
+
+  it('adds up to 20 % of a long wait', () => {
+    expect(retryAfterDelayMs(10_000, policy, () => 0.5)).toBe(11_000);
+    expect(retryAfterDelayMs(10_000, policy, () => 0.999999)).toBe(11_999);
+  });
+
+  it('adds up to twice baseDelayMs (500 ms by default) to a short one', () => {
+    expect(retryAfterDelayMs(1000, policy, () => 0.999999)).toBe(1499);
+    expect(retryAfterDelayMs(0, policy, () => 0.5)).toBe(250);
+    expect(retryAfterDelayMs(1000, { baseDelayMs: 5 }, () => 0.999999)).toBe(1199);
+  });
+
+  it('spreads clients told the same Retry-After', () => {
+    const waits = Array.from({ length: 50 }, () => retryAfterDelayMs(1000, policy));
+    expect(new Set(waits).size).toBeGreaterThan(25);
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(200);
+    for (const w of waits) expect(w).toBeGreaterThanOrEqual(1000);
+    for (const w of waits) expect(w).toBeLessThan(1500);
   });
 });
 

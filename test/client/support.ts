@@ -1,4 +1,6 @@
 /** Shared pieces of the client contract tests (not a test file itself). */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import type { AlertSpec } from '../../src/model';
@@ -58,3 +60,43 @@ export function dnsAlert(name: string, overrides: Partial<AlertSpec> = {}): Aler
 }
 
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4, maxTotalMs: 5000 };
+
+export interface TinyServer {
+  url: string;
+  /** Requests received, in order. */
+  seen: Array<{ method: string; url: string; body: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A node:http server on 127.0.0.1 and a free port (or `port`), answering each request with `handle`
+ * once its body has arrived. close() also ends kept-alive connections.
+ */
+export async function tinyServer(handle: (req: IncomingMessage, body: string, res: ServerResponse) => void, port = 0): Promise<TinyServer> {
+  const seen: TinyServer['seen'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
+      handle(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

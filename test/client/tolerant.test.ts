@@ -101,9 +101,14 @@ it('messages read "<operation> (<subject>) failed: <code> (HTTP n): <advice>"', 
     + 'set NETWORKCALC_TOKEN to a valid access token, or set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET so tokens are renewed automatically '
     + '(server said: nope)');
 
-  answer = () => ({ status: 400, body: { status: 'INVALID_BODY', error: 'bad' } });
+  // The server's explanation first, instead of the generic advice ...
+  answer = () => ({ status: 400, body: { status: 'INVALID_BODY', error: 'subtype "AAAA" is not valid' } });
   expect((await fails(client().updateAlert(4, dnsAlert('a')))).message).toBe(
-    `updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): ${adviceFor('INVALID_BODY')} (server said: bad)`);
+    'updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): server said: subtype "AAAA" is not valid');
+  // ... and the generic advice when the server gives none.
+  answer = () => ({ status: 400, body: { status: 'INVALID_BODY' } });
+  expect((await fails(client().updateAlert(4, dnsAlert('a')))).message).toBe(
+    `updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): ${adviceFor('INVALID_BODY')}`);
 });
 
 it('an error code in a 200 body is still an error', async () => {
