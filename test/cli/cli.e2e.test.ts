@@ -257,6 +257,7 @@ describe('plan --json', () => {
           error: null,
           summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
           warnings: [],
+          guards: [],
           changes: [
             {
               action: 'create', reason: 'missing', name: 'x', id: null, stack: 'main', provider: 'networkcalc', logical_id: 'A', path: 'main/A',
