@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { DATA_FILE_MODE, journalPath, writeStateFile } from './data-file';
 import type { Change } from './state';
@@ -56,7 +56,9 @@ export class Journal {
   static async start(dataFile: string, seq: number, stateText: (seq: number) => string): Promise<Journal> {
     const text = stateText(seq);
     await writeStateFile(dataFile, text);
-    const file = await fsp.open(journalPath(dataFile), 'w', DATA_FILE_MODE);
+    // Appends only: every write lands at the end, also after the journal is emptied.
+    const { O_APPEND, O_CREAT, O_TRUNC, O_WRONLY } = fsConstants;
+    const file = await fsp.open(journalPath(dataFile), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, DATA_FILE_MODE);
     try {
       await file.chmod(DATA_FILE_MODE); // a journal left by an older start keeps its mode otherwise
     } catch (err) {
