@@ -6,7 +6,7 @@ import { OWNERSHIP_MODES } from '../schema/provider-schema';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
 import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
 /** Names of the environment variables read when an account names none. */
@@ -121,25 +121,25 @@ export class NetworkcalcAccount extends Construct {
 
     const given = propsObject<NetworkcalcAccountProps>(props ?? {}, 'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership; all optional');
     const p = given.props;
-    this.alias = p.alias;
+    this.alias = p.alias ?? undefined;
     // Anything but an Ownership is reported below; exclusive stands in so the rest can run.
     const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
     this.ownership = p.ownership !== undefined && isOwnership(p.ownership) ? p.ownership : Ownership.exclusive();
     this.tokenEnv = p.tokenEnv ?? DEFAULT_TOKEN_ENV;
     this.clientIdEnv = p.clientIdEnv ?? DEFAULT_CLIENT_ID_ENV;
     this.clientSecretEnv = p.clientSecretEnv ?? DEFAULT_CLIENT_SECRET_ENV;
-    this.baseUrl = p.baseUrl;
+    this.baseUrl = p.baseUrl ?? undefined;
 
     // Defaults are written out so that the JSON alone says where credentials come from.
     // Values are literal text, escaped for Terraform's template syntax.
     this.provider = new NetworkcalcProvider(this, 'Resource', {
-      alias: this.alias,
-      baseUrl: terraformLiteral(this.baseUrl),
-      tokenEnv: terraformLiteral(this.tokenEnv),
-      clientIdEnv: terraformLiteral(this.clientIdEnv),
-      clientSecretEnv: terraformLiteral(this.clientSecretEnv),
+      alias: renderable(this.alias),
+      baseUrl: renderable(terraformLiteral(this.baseUrl)),
+      tokenEnv: renderable(terraformLiteral(this.tokenEnv)),
+      clientIdEnv: renderable(terraformLiteral(this.clientIdEnv)),
+      clientSecretEnv: renderable(terraformLiteral(this.clientSecretEnv)),
       ownership: this.ownership.mode,
-      ownershipPrefix: this.ownership.mode === 'prefix' ? terraformLiteral(this.ownership.prefix) : undefined,
+      ownershipPrefix: this.ownership.mode === 'prefix' ? renderable(terraformLiteral(this.ownership.prefix)) : undefined,
     });
 
     addChecks(this, () => {
@@ -282,7 +282,10 @@ export function resolveAccount(
   explicit: NetworkcalcAccount | undefined,
 ): { account?: NetworkcalcAccount; problem?: string } {
   const stack = TerraformStack.of(scope);
-  if (explicit !== undefined) {
+  if (explicit !== undefined && explicit !== null && !NetworkcalcAccount.isNetworkcalcAccount(explicit)) {
+    return { problem: `account ${JSON.stringify(explicit) ?? String(explicit)} is not a NetworkcalcAccount; pass the account construct (new NetworkcalcAccount(stack, 'Account')), or leave account out to use the only account of the stack` };
+  }
+  if (explicit !== undefined && explicit !== null) {
     const home = TerraformStack.of(explicit);
     if (home !== stack) {
       return {

@@ -7,7 +7,7 @@ import { NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
 import { isAlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
 
 /** An alert, declared here or imported by id. */
 export interface IAlert extends IConstruct {
@@ -116,13 +116,13 @@ export class Alert extends AlertBase {
 
     // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
     const resource = new AlertResource(this, 'Resource', {
-      name: terraformLiteral(canonical.name as string),
-      type: canonical.type as string,
-      subtype: (canonical.subtype ?? undefined) as string | undefined,
-      filter: canonical.filter as string,
-      filterValue: dropValue ? undefined : terraformLiteral(canonical.filter_value as string),
-      targetType: canonical.target_type as string,
-      targetId: (targetIdDeferred ? 0 : canonical.target_id) as number,
+      name: renderable(terraformLiteral(canonical.name as string))!,
+      type: renderable(canonical.type as string)!,
+      subtype: renderable(canonical.subtype as string | null),
+      filter: renderable(canonical.filter as string)!,
+      filterValue: dropValue ? undefined : renderable(terraformLiteral(canonical.filter_value as string)),
+      targetType: renderable(canonical.target_type as string)!,
+      targetId: renderable((targetIdDeferred ? 0 : canonical.target_id) as number)!,
       provider: account?.alias ? account._provider : undefined,
     });
     this.alertId = resource.id;
@@ -140,7 +140,7 @@ export class Alert extends AlertBase {
       if (accountProblem) errors.push(finding(accountProblem, 'account'));
       errors.push(...shapeProblems.map((m) => finding(m, null)));
       if (p.target !== undefined && p.target !== null && !target) {
-        errors.push(finding(`target ${describe(p.target)} is not an AlertTarget; give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target));
+        errors.push(finding(`target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target));
         return errors;
       }
       // Unresolved values (e.g. a target id from a data source) are Terraform's to check.

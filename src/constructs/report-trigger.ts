@@ -5,7 +5,7 @@ import { NetworkcalcAccount, resolveAccount } from './account';
 import type { AccountOptions } from './alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
 
 /** Props of a {@link ReportTrigger}. */
 export interface ReportTriggerProps extends AccountOptions {
@@ -62,9 +62,9 @@ export class ReportTrigger extends Construct {
     const isSubdomain = target?.targetType === 'subdomain';
 
     const resource = new ReportTriggerResource(this, 'Resource', {
-      domainId: isSubdomain ? undefined : targetId,
-      subdomainId: isSubdomain ? targetId : undefined,
-      triggers: triggersObject ? mapValues(triggers, terraformLiteral) : { always: Fn.timestamp() },
+      domainId: isSubdomain ? undefined : renderable(targetId),
+      subdomainId: isSubdomain ? renderable(targetId) : undefined,
+      triggers: triggersObject ? mapValues(triggers, (v) => renderable(terraformLiteral(v))!) : { always: Fn.timestamp() },
       provider: account?.alias ? account._provider : undefined,
     });
     this.reportUrl = resource.reportUrl;

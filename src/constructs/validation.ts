@@ -37,8 +37,8 @@ export class NetworkcalcValidationError extends Error {
       `Validation failed with the following errors:\n  ${problems.map(problemLine).join('\n  ')}\n\n` +
         'Nothing was written. Fix the errors above and synthesize again.',
     );
-    this.name = 'NetworkcalcValidationError';
     // Not enumerable, so that Node does not print them again after the message.
+    Object.defineProperty(this, 'name', { value: 'NetworkcalcValidationError', enumerable: false, writable: true, configurable: true });
     Object.defineProperty(this, 'problems', { value: problems, enumerable: false });
     Object.defineProperty(this, 'stack', { value: `${this.name}: ${this.message}`, enumerable: false, writable: true, configurable: true });
   }
@@ -114,4 +114,14 @@ export function propsObject<T extends object>(props: unknown, what: string): { p
     props: {},
     problem: finding(`props must be an object (${what}); got ${props === null ? 'null' : Array.isArray(props) ? 'an array' : `${typeof props} ${JSON.stringify(props) ?? ''}`.trim()}`, 'props', props ?? null),
   };
+}
+
+/**
+ * A value the L1 construct can render whatever a JavaScript caller gave: a string, number or
+ * boolean (tokens included) as it is, anything else left out. What was wrong with it is
+ * reported by validation, which must get to run: a `null` reaching the L1 fails the synth with
+ * a TypeError first.
+ */
+export function renderable<T>(value: T): NonNullable<T> | undefined {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? (value as NonNullable<T>) : undefined;
 }
