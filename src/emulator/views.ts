@@ -79,10 +79,41 @@ export function alertViews(account: StoredAccount, alerts: StoredAlert[]): Array
 }
 
 /**
- * The body of the alert list, `{"status":"OK","alerts":[...]}`, as the list route's response
- * schema would write it. JSON.stringify of plain objects is several times faster than the
- * schema's serializer at 10,000 alerts and makes one flat string (less garbage).
+ * Each alert's JSON as bytes, with what it was made from beyond the alert itself. A stored
+ * alert is replaced, never changed (see Change), so its bytes stay right while its user_id
+ * and target read the same.
  */
-export function alertListJson(account: StoredAccount): string {
-  return JSON.stringify({ status: 'OK', alerts: alertViews(account, account.alerts) });
+const alertBytes = new WeakMap<StoredAlert, { userId: number; target: string; bytes: Buffer }>();
+
+const LIST_HEAD = Buffer.from('{"status":"OK","alerts":[');
+const LIST_TAIL = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+
+/**
+ * The body of the alert list, `{"status":"OK","alerts":[...]}`, byte for byte what the list
+ * route's response schema would write (alertView's properties, in its order). At 10,000
+ * alerts the schema's serializer took 60-120 ms, half of it garbage collection around one
+ * 3.7 MB string; joining the bytes kept per alert takes a few.
+ */
+export function alertListBody(account: StoredAccount): Buffer {
+  const targets = new Targets(account);
+  const targetJson = new Map<string, string>();
+  const pieces: Buffer[] = [LIST_HEAD];
+  for (const a of account.alerts) {
+    const key = `${a.target_type}:${a.target_id}`;
+    let target = targetJson.get(key);
+    if (target === undefined) {
+      target = JSON.stringify(a.target_type === 'subdomain' ? targets.subdomain(a.target_id) : targets.domain(a.target_id));
+      targetJson.set(key, target);
+    }
+    let kept = alertBytes.get(a);
+    if (kept?.userId !== account.user_id || kept.target !== target) {
+      kept = { userId: account.user_id, target, bytes: Buffer.from(JSON.stringify(alertView(account, a, targets))) };
+      alertBytes.set(a, kept);
+    }
+    if (pieces.length > 1) pieces.push(COMMA);
+    pieces.push(kept.bytes);
+  }
+  pieces.push(LIST_TAIL);
+  return Buffer.concat(pieces);
 }

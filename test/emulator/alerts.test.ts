@@ -172,6 +172,39 @@ describe('list and get (4.3)', () => {
       current_status: 'triggered', last_triggered_at: '2025-01-02T03:04:05.000Z', is_active: false, target_subdomain: { id: 3, subdomain: 'mail.example.com' },
     });
   });
+
+  it('the list is byte for byte the alerts that get by id writes with the response schema, also after edits', async () => {
+    // Names the serializers could write differently: quotes, backslashes, control and
+    // non-ASCII characters, U+2028, an emoji.
+    const names = ['plain', 'say "hi"', 'back\\slash', 'tab\there', 'línea\u2028two', 'rocket 🚀', ''.padEnd(60, 'long ')];
+    for (const [i, name] of names.entries()) {
+      await emu().control.createAlert('demo', {
+        name, type: 'DNS Record', subtype: i % 2 ? null : 'TXT', filter: 'contains', filter_value: `v=${name}`,
+        target: i % 3 ? 'www.example.com' : 'example.org',
+      });
+    }
+    await emu().control.patchAlert('demo', 2, { last_triggered_at: '2025-01-02T03:04:05.000Z', current_status: 'triggered' });
+    const sameAsGets = async () => {
+      const list = await api('GET', '/api/alerts/', { token: T });
+      expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(list.headers['content-length'])).toBe(Buffer.byteLength(list.text));
+      const gets: string[] = [];
+      for (const { id } of list.body.alerts) {
+        const one = (await api('GET', `/api/alerts/${id}`, { token: T })).text;
+        expect(one.startsWith('{"status":"OK","alerts":[') && one.endsWith(']}')).toBe(true);
+        gets.push(one.slice('{"status":"OK","alerts":['.length, -']}'.length));
+      }
+      expect(list.text).toBe(`{"status":"OK","alerts":[${gets.join(',')}]}`);
+      return list.body.alerts;
+    };
+    expect((await sameAsGets()).map((a: { name: string }) => a.name)).toEqual(names);
+    // Edited alerts are new objects: the list shows the edit, not text kept from before.
+    await api('PATCH', '/api/alerts/3', { token: T, json: { name: 'renamed', filter_value: 'v=2' } });
+    await emu().control.patchAlert('demo', 4, { target: 'mail.example.com' });
+    const after = await sameAsGets();
+    expect(after[2]).toMatchObject({ id: 3, name: 'renamed', filter_value: 'v=2' });
+    expect(after[3].target_subdomain).toMatchObject({ id: 3, subdomain: 'mail.example.com' });
+  });
 });
 
 describe('edit (4.5)', () => {

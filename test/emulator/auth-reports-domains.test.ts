@@ -1,3 +1,4 @@
+import { isValidHostName } from '../../src/model';
 import { buildEmulator, DEMO_ACCOUNT, REPORTS_PER_ACCOUNT_LIMIT } from '../../src/emulator';
 import { call, useEmulator } from '../helpers/emulator';
 
@@ -191,10 +192,30 @@ describe('domains (vendor facts)', () => {
 
   it.each([
     ['a duplicate', { domain: 'example.com' }],
+    ['a duplicate in another spelling', { domain: ' Example.COM. ' }],
     ['an invalid name', { domain: 'not a domain' }],
+    ['a single label', { domain: 'localhost' }],
+    ['a top-level label ending in a hyphen', { domain: 'example.co-' }],
+    ['a scheme', { domain: 'https://demo.io' }],
+    ['a name that is not a string', { domain: 42 }],
     ['no name', {}],
   ])('%s: NOT_SAVED', async (_t, json) => {
     expect(await api('POST', '/api/domains/', { token: T, json })).toMatchObject({ status: 400, body: { status: 'NOT_SAVED' } });
+  });
+
+  it('names are valid by the model\'s one rule and stored in its canonical form (lower case, no trailing dot)', async () => {
+    for (const [name, stored] of [['Mixed.Case.IO', 'mixed.case.io'], ['fqdn.dev.', 'fqdn.dev']]) {
+      expect(isValidHostName(stored)).toBe(true);
+      const res = await api('POST', '/api/domains/', { token: T, json: { domain: name } });
+      expect(res.body).toMatchObject({ status: 'OK', domain: { domain: stored } });
+    }
+    // A subdomain is valid when its full name is: 253 characters at most.
+    const label = 'a'.repeat(63);
+    const long = `${label}.${label}.${label}`; // 191 characters + ".example.com" = 203
+    expect((await api('POST', `/api/domains/1/subdomains/${long}`, { token: T })).body.status).toBe('OK');
+    const tooLong = `${long}.${'b'.repeat(50)}`; // 254 characters with ".example.com"
+    expect(isValidHostName(`${tooLong}.example.com`)).toBe(false);
+    expect((await api('POST', `/api/domains/1/subdomains/${tooLong}`, { token: T })).body).toEqual({ status: 'NOT_SAVED' });
   });
 
   it('a duplicate or invalid subdomain: NOT_SAVED; under an unknown domain: NOT_FOUND', async () => {

@@ -125,6 +125,8 @@ describe('seeds', () => {
     [{ accounts: [{ name: 'a' }] }, /accounts\[0\]\.user_id must be a positive whole number/],
     [{ accounts: [{ name: 'a', user_id: 1, credentials: [{ client_id: 'x' }] }] }, /accounts\[0\]\.credentials\[0\]\.client_secret/],
     [{ accounts: [{ name: 'a', user_id: 1, domains: [{ domain: 'Not A Domain' }] }] }, /accounts\[0\]\.domains\[0\]\.domain/],
+    [{ accounts: [{ name: 'a', user_id: 1, domains: [{ domain: 'example.co-' }] }] }, /accounts\[0\]\.domains\[0\]\.domain must be a lower-case domain name/],
+    [{ accounts: [{ name: 'a', user_id: 1, domains: [{ domain: 'a.dev', subdomains: [{ prefix: 'x'.repeat(64) }] }] }] }, /domains\[0\]\.subdomains\[0\]\.prefix must be lower-case labels/],
     [{ accounts: [{ name: 'a', user_id: 1, tokens: [{ access_token: 't', expires_at: 'soon' }] }] }, /tokens\[0\]\.expires_at/],
     [{ accounts: [{ name: 'a', user_id: 1 }, { name: 'a', user_id: 2 }] }, /accounts\[1\]\.name is used by another account/],
     [{ accounts: [{ name: 'a', user_id: 1, domains: [{ id: 1, domain: 'a.dev', subdomains: [{ id: 1, prefix: 'w' }] }] }] }, /subdomains\[0\]\.id is used/],

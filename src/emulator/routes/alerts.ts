@@ -4,7 +4,7 @@ import type { EmulatorCore } from '../core';
 import { ApiError, type ErrorCode } from '../errors';
 import { DELETE_FORMS, type DeleteForm } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
-import { alertListJson, alertView } from '../views';
+import { alertListBody, alertView } from '../views';
 import { accountOf, authorize, isObj, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
 
 function findAlert(account: StoredAccount, raw: unknown): StoredAlert {
@@ -80,12 +80,12 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.get('/api/alerts', {
-    // The 200 schema documents the shape; the body is alertListJson's text, which fastify
-    // sends as it is (the schema's serializer is slow and wasteful at 10,000 alerts).
+    // The 200 schema documents the shape; the body is alertListBody's bytes, which fastify
+    // sends as they are (the schema's serializer is slow and wasteful at 10,000 alerts).
     schema: { response: listResponse },
     handler: async (request, reply) => {
       reply.type('application/json; charset=utf-8');
-      return alertListJson(accountOf(request));
+      return alertListBody(accountOf(request));
     },
   });
 
