@@ -55,7 +55,7 @@ export function registerEmulatorCommand(program: Command): void {
     .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--host <h>', 'address to bind', '127.0.0.1')
-    .option('--data <file>', 'save state to this JSON file after every change, and load it on start')
+    .option('--data <file>', 'save state to this JSON file (every change first to a journal beside it), and load it on start')
     .option('--seed <file>', 'accounts, credentials, tokens and domains to start with (JSON); default: the demo account')
     .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
     .addOption(new Option(
