@@ -9,25 +9,31 @@ import {
   retryAfterDelayMs,
 } from '../../src/client';
 
-describe('backoffDelayMs (full jitter)', () => {
+describe('backoffDelayMs (jitter with a floor)', () => {
   const policy = { baseDelayMs: 250, maxDelayMs: 10_000 };
 
-  it('draws from [0, base * 2^(attempt-1)]', () => {
+  it('draws from [c/2, c], c = base * 2^(attempt-1)', () => {
+    expect(backoffDelayMs(1, policy, () => 0)).toBe(125);
     expect(backoffDelayMs(1, policy, () => 0.999999)).toBe(249);
-    expect(backoffDelayMs(2, policy, () => 0.5)).toBe(250);
-    expect(backoffDelayMs(3, policy, () => 0.5)).toBe(500);
-    expect(backoffDelayMs(1, policy, () => 0)).toBe(0);
+    expect(backoffDelayMs(2, policy, () => 0.5)).toBe(375);
+    expect(backoffDelayMs(3, policy, () => 0)).toBe(500);
   });
 
   it('is capped at maxDelayMs, even for huge attempt numbers', () => {
     expect(backoffDelayMs(10, policy, () => 0.999999)).toBe(9999);
     expect(backoffDelayMs(1000, policy, () => 0.999999)).toBe(9999);
+    expect(backoffDelayMs(1000, policy, () => 0)).toBe(5000);
+  });
+
+  it('never lets the retries of one call bunch up: with the defaults, four waits take at least 1.875 s', () => {
+    const total = [1, 2, 3, 4].reduce((sum, attempt) => sum + backoffDelayMs(attempt, policy, () => 0), 0);
+    expect(total).toBe(1875);
   });
 
   it('spreads values with the real random source', () => {
     const values = new Set(Array.from({ length: 50 }, () => backoffDelayMs(5, policy)));
     expect(values.size).toBeGreaterThan(10);
-    for (const v of values) expect(v).toBeGreaterThanOrEqual(0);
+    for (const v of values) expect(v).toBeGreaterThanOrEqual(2000);
     for (const v of values) expect(v).toBeLessThan(4000);
   });
 });
