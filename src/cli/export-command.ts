@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, envValue, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, selectForExport, toErrorInfo,
+  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, envValue, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, resolveCredentials, selectForExport, toErrorInfo,
   type Credentials, type ExportAccount, type ExportInput,
 } from '../reconcile';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
@@ -47,11 +47,11 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
     // with --base-url, must be written down so the code reaches the account it came from.
     if (opts.baseUrl !== undefined || (ownUrl && name !== 'NETWORKCALC')) account.baseUrl = baseUrl;
-    const credentials: Credentials = { baseUrl };
-    const token = envValue(io.env, account.tokenEnv);
-    if (token) credentials.token = token;
-    else Object.assign(credentials, { clientId: envValue(io.env, account.clientIdEnv), clientSecret: envValue(io.env, account.clientSecretEnv) });
-    return { account, credentials, label: name };
+    // The same rule as every other command: a token, with the client credentials beside it
+    // when both are set, so a refused token falls back to them.
+    const found = resolveCredentials({ ...account, maxRetries: null, timeoutSeconds: null }, io.env, baseUrl);
+    if ('problem' in found) throw new ConfigError([`--account ${name}: ${found.problem}`]);
+    return { account, credentials: found.credentials, label: name };
   }
   const cwd = cwdOf(io, opts);
   if (!existsSync(path.join(cwd, 'cdktf.json')) && !opts.cdktfOut) {

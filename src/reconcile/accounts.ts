@@ -96,22 +96,33 @@ export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[],
  * account is its base URL plus its credential identity (a token's hash, or a client id).
  */
 export function resolveAccounts(scopes: Scope[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): AccountResolution {
-  return groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => {
-    const token = envValue(env, scope.tokenEnv);
-    const clientId = envValue(env, scope.clientIdEnv);
-    const clientSecret = envValue(env, scope.clientSecretEnv);
-    const credentials: Credentials = { baseUrl };
-    if (scope.maxRetries !== null) credentials.maxAttempts = Math.max(1, Math.floor(scope.maxRetries));
-    if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
-    if (token) {
-      credentials.token = token;
-      if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
-      return { identity: `token ${tokenFingerprint(token)}`, credentials };
-    }
-    if (clientId && clientSecret) return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
-    const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
-    return { problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}` };
-  });
+  return groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => resolveCredentials(scope, env, baseUrl));
+}
+
+/**
+ * One scope's credentials from the environment: the token, with the client credentials
+ * beside it when both are set (the client falls back to them once the token is refused), or
+ * the client credentials alone. Also used by `ncalc export` for an environment prefix.
+ */
+export function resolveCredentials(
+  scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'maxRetries' | 'timeoutSeconds'>,
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+): { identity: string; credentials: Credentials } | { problem: string } {
+  const token = envValue(env, scope.tokenEnv);
+  const clientId = envValue(env, scope.clientIdEnv);
+  const clientSecret = envValue(env, scope.clientSecretEnv);
+  const credentials: Credentials = { baseUrl };
+  if (scope.maxRetries !== null) credentials.maxAttempts = Math.max(1, Math.floor(scope.maxRetries));
+  if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
+  if (token) {
+    credentials.token = token;
+    if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
+    return { identity: `token ${tokenFingerprint(token)}`, credentials };
+  }
+  if (clientId && clientSecret) return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
+  const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
+  return { problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}` };
 }
 
 /** `stack teamA (provider networkcalc, prefix "team-a-")`. */
