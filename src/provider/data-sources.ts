@@ -3,18 +3,13 @@
  * All are served from the per-process caches: one alerts list and one domains list.
  */
 import type { Domain } from '../client/types';
-import { ALERT_TYPES, canonicalizeAlert, isAlertType, type LiveAlert } from '../model';
+import { ALERT_TYPES, canonicalizeAlert, isAlertType, normalizeHostName, type LiveAlert } from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
 import { addClientError, requireData } from './errors';
 import type { DataSourceHandler, Model } from './framework';
 import { knownString, type NetworkcalcData } from './provider-config';
 
 type Data = NetworkcalcData | undefined;
-
-/** Host names compare without case, surrounding space or a trailing dot. */
-export function normalizeHost(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
-}
 
 function alertObject(a: LiveAlert): Model {
   return {
@@ -83,8 +78,8 @@ export const domainDataSource: DataSourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const domains = await domainsOf(providerData, diagnostics);
     if (!domains) return null;
-    const wanted = normalizeHost(knownString(config, 'name') ?? '');
-    const found = domains.find((d) => normalizeHost(d.domain) === wanted);
+    const wanted = normalizeHostName(knownString(config, 'name') ?? '');
+    const found = domains.find((d) => normalizeHostName(d.domain) === wanted);
     if (!found) {
       diagnostics.addError(
         'Domain not found',
@@ -105,9 +100,9 @@ export const subdomainDataSource: DataSourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const domains = await domainsOf(providerData, diagnostics);
     if (!domains) return null;
-    const wanted = normalizeHost(knownString(config, 'name') ?? '');
+    const wanted = normalizeHostName(knownString(config, 'name') ?? '');
     const all = domains.flatMap((d) => d.subdomains);
-    const found = all.find((s) => normalizeHost(s.subdomain) === wanted);
+    const found = all.find((s) => normalizeHostName(s.subdomain) === wanted);
     if (!found) {
       diagnostics.addError(
         'Subdomain not found',
