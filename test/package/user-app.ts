@@ -15,6 +15,8 @@ const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+
 
 /** cdktn-cli 0.24 declares node >= 22.19.0; older Node runs everything else of the flavor. */
 export const CDKTN_CLI_RUNS = semver.gte(process.version, '22.19.0');
+/** cdktf-cli 0.21 loads node-pty, which ships binaries up to Node 22's ABI only (and cdktf is archived). */
+export const CDKTF_CLI_RUNS = semver.lt(process.version, '23.0.0');
 
 /**
  * `deploy`: run the flavor's CLI from this repository's node_modules ('repo'), install it into
