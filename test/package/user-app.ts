@@ -71,6 +71,10 @@ ${entries
 out.cdkBeforeRoot = cdk();
 out.root = typeof require('cdktf-provider-networkcalc').NetworkcalcAccount;
 out.cdkAfterRoot = cdk();
+// The library the constructs took, and every CDK name they use present in it.
+const lib = require('cdktf-provider-networkcalc/dist/cdk.js');
+out.library = lib.cdkChoice.library;
+out.missing = Object.keys(lib).filter((k) => lib[k] === undefined);
 console.log(JSON.stringify(out));
 `,
       );
@@ -83,9 +87,9 @@ console.log(JSON.stringify({ ${entries.map(([spec], i) => `${JSON.stringify(spec
       const cjs = await app.run(process.execPath, ['check.cjs']);
       expectStatus(cjs, 0);
       const expected = Object.fromEntries(entries.map(([spec]) => [spec, 'function']));
-      const { root, cdkBeforeRoot, cdkAfterRoot, ...rest } = JSON.parse(cjs.stdout) as Record<string, string | number>;
+      const { root, cdkBeforeRoot, cdkAfterRoot, library, missing, ...rest } = JSON.parse(cjs.stdout) as Record<string, unknown>;
       expect({ 'cdktf-provider-networkcalc': root, ...rest }).toEqual(expected);
-      expect({ cdkBeforeRoot, cdkAfterRoot }).toEqual({ cdkBeforeRoot: 0, cdkAfterRoot: 1 });
+      expect({ cdkBeforeRoot, cdkAfterRoot, library, missing }).toEqual({ cdkBeforeRoot: 0, cdkAfterRoot: 1, library: flavor, missing: [] });
       const esm = await app.run(process.execPath, ['check.mjs']);
       expectStatus(esm, 0);
       expect(JSON.parse(esm.stdout)).toEqual(expected);
