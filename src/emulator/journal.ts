@@ -29,7 +29,7 @@ export class Journal {
   /** Lines made and not yet written. */
   private pending: string[] = [];
   private waiters: Waiter[] = [];
-  /** A whole new state file is wanted: the state was replaced, or a write failed. */
+  /** A whole new state file is wanted: the state was replaced. */
   private snapshotWanted = false;
   /** A write failed, so the journal may be behind the state: the next write is a whole state file. */
   private behind = false;

@@ -5,7 +5,7 @@ import type { RouteConfig } from './routes/shared';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

@@ -79,15 +79,14 @@ export function alertViews(account: StoredAccount, alerts: StoredAlert[]): Array
 }
 
 /**
- * Each alert's JSON as bytes, with what it was made from beyond the alert itself. A stored
- * alert is replaced, never changed (see Change), so its bytes stay right while its user_id
- * and target read the same.
+ * Each alert's JSON as bytes after a comma (`,{"id":...}`), with what it was made from beyond
+ * the alert itself. A stored alert is replaced, never changed (see Change), so its bytes stay
+ * right while its user_id and target read the same.
  */
 const alertBytes = new WeakMap<StoredAlert, { userId: number; target: string; bytes: Buffer }>();
 
 const LIST_HEAD = Buffer.from('{"status":"OK","alerts":[');
 const LIST_TAIL = Buffer.from(']}');
-const COMMA = Buffer.from(',');
 
 /**
  * The body of the alert list, `{"status":"OK","alerts":[...]}`, byte for byte what the list
@@ -97,23 +96,24 @@ const COMMA = Buffer.from(',');
  */
 export function alertListBody(account: StoredAccount): Buffer {
   const targets = new Targets(account);
-  const targetJson = new Map<string, string>();
+  const targetJson = { domain: new Map<number, string>(), subdomain: new Map<number, string>() };
   const pieces: Buffer[] = [LIST_HEAD];
+  let length = LIST_HEAD.length + LIST_TAIL.length;
   for (const a of account.alerts) {
-    const key = `${a.target_type}:${a.target_id}`;
-    let target = targetJson.get(key);
+    let target = targetJson[a.target_type].get(a.target_id);
     if (target === undefined) {
       target = JSON.stringify(a.target_type === 'subdomain' ? targets.subdomain(a.target_id) : targets.domain(a.target_id));
-      targetJson.set(key, target);
+      targetJson[a.target_type].set(a.target_id, target);
     }
     let kept = alertBytes.get(a);
     if (kept?.userId !== account.user_id || kept.target !== target) {
-      kept = { userId: account.user_id, target, bytes: Buffer.from(JSON.stringify(alertView(account, a, targets))) };
+      kept = { userId: account.user_id, target, bytes: Buffer.from(`,${JSON.stringify(alertView(account, a, targets))}`) };
       alertBytes.set(a, kept);
     }
-    if (pieces.length > 1) pieces.push(COMMA);
-    pieces.push(kept.bytes);
+    const bytes = pieces.length === 1 ? kept.bytes.subarray(1) : kept.bytes;
+    pieces.push(bytes);
+    length += bytes.length;
   }
   pieces.push(LIST_TAIL);
-  return Buffer.concat(pieces);
+  return Buffer.concat(pieces, length);
 }
