@@ -13,7 +13,6 @@ const common = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', target: 'es2022', esModuleInterop: true, resolveJsonModule: true } }],
   },
-  testTimeout: 30000,
   // Examples import the package by name, as users do.
   moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
 };
@@ -31,6 +30,7 @@ const E2E = [
 ];
 
 module.exports = {
+  testTimeout: 30000,
   // Servers and terraform are real; two cores on CI machines.
   maxWorkers: 2,
   projects: [
