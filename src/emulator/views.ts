@@ -1,13 +1,15 @@
 import type { StoredAccount, StoredAlert, StoredDomain, StoredSubdomain } from './state';
 
 // What the API shows of the stored state. The shapes are the response schemas of
-// routes/schemas.ts, property for property and in the same order.
+// routes/shared.ts, property for property and in the same order.
 
 export function domainView(d: StoredDomain): Record<string, unknown> {
   return { id: d.id, domain: d.domain, created_at: d.created_at, updated_at: d.updated_at };
 }
 
-export function subdomainView(account: StoredAccount, s: StoredSubdomain, parent = account.domains.find((d) => d.id === s.domain_id)): Record<string, unknown> {
+export function subdomainView(
+  account: StoredAccount, s: StoredSubdomain, parent = account.domains.find((d) => d.id === s.domain_id),
+): Record<string, unknown> {
   return {
     id: s.id,
     domain_id: s.domain_id,
