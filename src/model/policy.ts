@@ -1,0 +1,206 @@
+/**
+ * Alert policies ("every domain has these alerts"): which hosts a policy selects, the names of
+ * the alerts it generates, when an alert satisfies one of its checks, and what is wrong with a
+ * policy. In one place, free of cdktf and of the network: the `AlertPolicy` construct checks
+ * and writes policies with it, `ncalc` reads and expands them with it.
+ */
+import type { AlertSpec } from './alert';
+import { canonicalizeAlert, parseAlert } from './canonical';
+import { isValidHostName, normalizeHostName } from './hostname';
+import type { AlertType } from './matrix';
+import type { Problem } from './problems';
+
+/** `generate`: one alert per selected target and check. `require`: only report targets without one. */
+export const POLICY_MODES = ['generate', 'require'] as const;
+export type PolicyMode = (typeof POLICY_MODES)[number];
+
+/** Key of the policies in a stack's `//` (comment) object, which Terraform ignores and ncalc reads. */
+export const POLICY_DOCUMENT_KEY = 'networkcalc_alert_policies';
+
+/** Between a check's label and the host in a generated alert's name: `SPF validity · example.com`. */
+export const GENERATED_NAME_SEPARATOR = ' · ';
+
+/** The name of the alert a policy generates for one check and host: `<label> · <host>`. */
+export function generatedAlertName(label: string, host: string): string {
+  return `${label}${GENERATED_NAME_SEPARATOR}${host}`;
+}
+
+/**
+ * The label and host of a name shaped like a generated one (split at the last separator), or
+ * null. The host is not checked here.
+ */
+export function splitGeneratedName(name: string): { label: string; host: string } | null {
+  const at = name.lastIndexOf(GENERATED_NAME_SEPARATOR);
+  if (at <= 0) return null;
+  return { label: name.slice(0, at), host: name.slice(at + GENERATED_NAME_SEPARATOR.length) };
+}
+
+/** Which domains and subdomains of the account a policy covers. Patterns are host names in which `*` stands for any run of characters. */
+export interface PolicyTargets {
+  readonly domains: boolean;
+  readonly subdomains: boolean;
+  /** A host is selected when it matches one of these... */
+  readonly include: readonly string[];
+  /** ...and none of these. */
+  readonly exclude: readonly string[];
+}
+
+const PATTERN = /^[a-z0-9*.-]+$/;
+const compiled = new Map<string, RegExp>();
+
+/** Why a target pattern is not usable, as a sentence naming `field`; null when it is. */
+export function hostPatternProblem(pattern: unknown, field: string): string | null {
+  if (typeof pattern !== 'string' || pattern.trim() === '') {
+    return `${field} ${JSON.stringify(pattern ?? null)} is not a pattern; give a host name in which * stands for any run of characters, e.g. "*.example.com"`;
+  }
+  if (!PATTERN.test(normalizeHostName(pattern))) {
+    return `${field} ${JSON.stringify(pattern)} is not a valid pattern; use letters, digits, hyphens, dots and *, e.g. "*.example.com" or "example.*"`;
+  }
+  return null;
+}
+
+/** True when `host` (canonical) matches `pattern`: case is ignored, `*` matches any run of characters, dots included. */
+export function matchesHostPattern(pattern: string, host: string): boolean {
+  let re = compiled.get(pattern);
+  if (!re) {
+    const body = normalizeHostName(pattern).split('*').map((part) => part.replace(/[.-]/g, (c) => `\\${c}`)).join('.*');
+    re = new RegExp(`^${body}$`);
+    compiled.set(pattern, re);
+  }
+  return re.test(host);
+}
+
+const matchesAny = (patterns: readonly string[], host: string) => patterns.some((p) => matchesHostPattern(p, host));
+
+/** True when the policy covers this domain or subdomain (`host` canonical). */
+export function selectsHost(targets: PolicyTargets, kind: 'domain' | 'subdomain', host: string): boolean {
+  if (kind === 'domain' ? !targets.domains : !targets.subdomains) return false;
+  return matchesAny(targets.include, host) && !matchesAny(targets.exclude, host);
+}
+
+/** True when the policy would cover `host` if the account had it, as a domain or a subdomain (known before any call). */
+export function couldSelectHost(targets: PolicyTargets, host: string): boolean {
+  return (targets.domains || targets.subdomains) && matchesAny(targets.include, host) && !matchesAny(targets.exclude, host);
+}
+
+/** `domains and subdomains matching *.example.com, except legacy.*`: a selection in words. */
+export function describeTargets(t: PolicyTargets): string {
+  const kinds = t.domains && t.subdomains ? 'domains and subdomains' : t.domains ? 'domains' : 'subdomains';
+  const include = t.include.length === 1 && t.include[0] === '*' ? '' : ` matching ${t.include.join(', ')}`;
+  const exclude = t.exclude.length ? `, except ${t.exclude.join(', ')}` : '';
+  return `${kinds}${include}${exclude}`;
+}
+
+/** One check of a policy: its label and the wire fields of the alerts it stands for (canonical). */
+export interface PolicyCheckSpec {
+  readonly label: string;
+  readonly type: AlertType;
+  readonly subtype: string | null;
+  readonly filter: string;
+  /** `""` for filters that take no value. */
+  readonly filter_value: string;
+}
+
+/**
+ * The label a check gets when none is given, from what it checks and not from its value, so
+ * that changing a value updates the generated alerts instead of replacing them:
+ * `certificate expiry`, `certificate subject`, `SPF validity`, `SPF contains`, `DNS MX contains`.
+ */
+export function defaultCheckLabel(check: Readonly<Record<string, unknown>>): string {
+  switch (check.type) {
+    case 'Certificate (TLS)':
+      return check.filter === 'expires in (days)' ? 'certificate expiry' : 'certificate subject';
+    case 'SPF Record':
+      return `SPF ${String(check.filter)}`;
+    default:
+      return `DNS ${String(check.subtype)} ${String(check.filter)}`;
+  }
+}
+
+/** A host that makes a valid name, to validate labels and checks before the real hosts are known. */
+const SAMPLE_HOST = 'example.com';
+
+/**
+ * A policy check as given (a label plus wire fields), canonical and valid, or its problems:
+ * the check through the model's `parseAlert`, the label through the alert-name rule. A
+ * problem's `field` is the wire field, or `label`.
+ */
+export function parsePolicyCheck(input: Readonly<Record<string, unknown>>): { ok: true; check: PolicyCheckSpec } | { ok: false; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const label = input.label;
+  if (typeof label !== 'string' || label.trim() === '') {
+    problems.push({ field: 'label', value: label, kind: 'missing', message: `label ${JSON.stringify(label ?? null)} is not valid; give the check a non-empty label, the first part of its alerts' names` });
+  }
+  const name = typeof label === 'string' && label.trim() !== '' ? generatedAlertName(label.trim(), SAMPLE_HOST) : 'x';
+  const result = parseAlert({ ...input, name, target_type: 'domain', target_id: 1 });
+  if (!result.ok) {
+    for (const p of result.problems) {
+      problems.push(p.field === 'name' ? { ...p, field: 'label', value: label, message: `label ${JSON.stringify(label)} cannot begin an alert name: ${p.message}` } : p);
+    }
+  }
+  if (problems.length || !result.ok) return { ok: false, problems };
+  const { type, subtype, filter, filter_value } = result.alert;
+  return { ok: true, check: { label: (label as string).trim(), type, subtype, filter, filter_value } };
+}
+
+/** The part of an alert that makes it "the same check on the same target": everything but its name, canonical. */
+export function checkKey(alert: Omit<AlertSpec, 'name'>): string {
+  const c = canonicalizeAlert(alert as unknown as Record<string, unknown>);
+  return `${String(c.target_type)}:${String(c.target_id)}\u0000${String(c.type)}\u0000${String(c.subtype)}\u0000${String(c.filter)}\u0000${String(c.filter_value)}`;
+}
+
+/** The alert a check stands for on one target. */
+export function checkAlert(check: PolicyCheckSpec, targetType: 'domain' | 'subdomain', targetId: number, host: string): AlertSpec {
+  return {
+    name: generatedAlertName(check.label, host),
+    type: check.type, subtype: check.subtype, filter: check.filter, filter_value: check.filter_value,
+    target_type: targetType, target_id: targetId,
+  };
+}
+
+/** A policy as far as the checks that span policies and alerts need it. */
+export interface PolicyOutline {
+  /** Construct path, for messages. */
+  readonly path: string;
+  readonly mode: PolicyMode;
+  readonly targets: PolicyTargets;
+  readonly labels: readonly string[];
+}
+
+/**
+ * Problems of the policies of one account (one provider configuration) together with its
+ * declared alerts, each with the path of the policy it belongs to: a label used twice among its generate policies, and a declared alert named
+ * like an alert a generate policy would make (`<label> · <host>` for a host it may select).
+ * The constructs run this at synth and `ncalc` on the JSON, so both say the same.
+ */
+export function policyNameProblems(
+  policies: readonly PolicyOutline[],
+  alerts: ReadonlyArray<{ path: string; name: string }>,
+): Array<{ policy: string; message: string }> {
+  const problems: Array<{ policy: string; message: string }> = [];
+  const owner = new Map<string, string>();
+  for (const p of policies) {
+    if (p.mode !== 'generate') continue;
+    for (const label of new Set(p.labels)) {
+      const prior = owner.get(label);
+      if (prior) {
+        problems.push({ policy: p.path, message: `policies ${prior} and ${p.path} both generate alerts labelled ${JSON.stringify(label)}, so their names would collide; give the checks of one of them other labels` });
+      } else owner.set(label, p.path);
+    }
+  }
+  for (const a of alerts) {
+    const split = splitGeneratedName(a.name);
+    if (!split) continue;
+    const host = normalizeHostName(split.host);
+    const path = owner.get(split.label);
+    const policy = path !== undefined ? policies.find((p) => p.path === path && p.mode === 'generate') : undefined;
+    if (!policy || !isValidHostName(host) || !couldSelectHost(policy.targets, host)) continue;
+    problems.push({
+      policy: policy.path,
+      message:
+        `alert ${a.path} is named ${JSON.stringify(a.name)}, the name policy ${policy.path} gives its ${JSON.stringify(split.label)} alert for ${host}; ` +
+        `rename the alert (an explicit alert for the same target and check wins over the generated one under any name), or exclude ${host} from the policy`,
+    });
+  }
+  return problems;
+}
