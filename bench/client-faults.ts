@@ -18,7 +18,12 @@ interface Run {
 }
 
 /** `calls` lists, `concurrency` at a time, each started no earlier than `startAt(i)` ms. */
-async function lists(emu: Emulator, calls: number, concurrency: number, startAt: (i: number) => number = () => 0): Promise<Run> {
+async function lists(
+  emu: Emulator,
+  calls: number,
+  concurrency: number,
+  startAt: (i: number) => number = () => 0,
+): Promise<Run> {
   const attempts: string[][] = [];
   let gaveUp = 0;
   let next = 0;
@@ -31,7 +36,11 @@ async function lists(emu: Emulator, calls: number, concurrency: number, startAt:
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const lines: string[] = [];
         attempts[i] = lines;
-        const client = new NetworkCalcClient({ baseUrl: emu.url, token: 'demo-token', logger: (l) => lines.push(l.split(' ')[2]!) });
+        const client = new NetworkCalcClient({
+          baseUrl: emu.url,
+          token: 'demo-token',
+          logger: (l) => lines.push(l.split(' ')[2]!),
+        });
         await client.listAlerts().catch(() => gaveUp++);
       }
     }),
@@ -44,7 +53,9 @@ const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFi
 /** Share of failed attempts among first attempts, and among attempts following each kind of failure. */
 function conditional(run: Run): Record<string, string> {
   const first = run.attempts.map((a) => a[0]!);
-  const out: Record<string, string> = { 'first attempt': `${pct(first.filter((r) => r !== '200').length, first.length)} of ${first.length}` };
+  const out: Record<string, string> = {
+    'first attempt': `${pct(first.filter((r) => r !== '200').length, first.length)} of ${first.length}`,
+  };
   for (const kind of ['500', '429', 'UND_ERR_SOCKET']) {
     const after = run.attempts.flatMap((a) => a.slice(1).filter((_, i) => a[i] === kind));
     out[`after ${kind}`] = `${pct(after.filter((r) => r !== '200').length, after.length)} of ${after.length}`;
@@ -68,7 +79,9 @@ async function main(): Promise<void> {
     const row = (what: string, run: Run, predicted: number, extra = '') => {
       const tried = run.attempts.flat();
       const faulty = tried.filter((r) => r !== '200').length;
-      rows.push(`| ${what} | ${run.calls} | ${pct(faulty, tried.length)} | ${run.gaveUp} | ${Number.isNaN(predicted) ? '–' : predicted.toFixed(2)} | ${(run.ms / 1000).toFixed(1)} s | ${extra} |`);
+      rows.push(
+        `| ${what} | ${run.calls} | ${pct(faulty, tried.length)} | ${run.gaveUp} | ${Number.isNaN(predicted) ? '–' : predicted.toFixed(2)} | ${(run.ms / 1000).toFixed(1)} s | ${extra} |`,
+      );
       return faulty / tried.length;
     };
 
@@ -84,7 +97,14 @@ async function main(): Promise<void> {
     const twenty = await lists(emu, 3000, 8);
     const p2 = twenty.attempts.flat().filter((r) => r !== '200').length / twenty.attempts.flat().length;
     const cond = conditional(twenty);
-    row('20 % in all (5xx, 429, drop), 8 at a time', twenty, 3000 * p2 ** 5, Object.entries(cond).map(([k, v]) => `${k}: ${v}`).join('; '));
+    row(
+      '20 % in all (5xx, 429, drop), 8 at a time',
+      twenty,
+      3000 * p2 ** 5,
+      Object.entries(cond)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; '),
+    );
 
     // 3. Outages: every request fails for 2 s in every 4 s; 600 calls start over 10 s.
     await emu.control.reset();
@@ -103,7 +123,9 @@ async function main(): Promise<void> {
     await outages;
     row('2 s outages every 4 s, 600 calls over 10 s', burst, Number.NaN);
 
-    console.log('| faults | calls | attempts faulted | gave up | independent faults predict | time | fault rate of the next attempt |');
+    console.log(
+      '| faults | calls | attempts faulted | gave up | independent faults predict | time | fault rate of the next attempt |',
+    );
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows) console.log(r);
   } finally {

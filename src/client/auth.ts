@@ -44,7 +44,11 @@ export class TokenSource {
   readonly #onIssued: (token: string) => void;
 
   /** `onIssued` learns each new token, so it can be scrubbed from texts like the configured ones. */
-  constructor(transport: Transport, creds: { token?: string; clientId?: string; clientSecret?: string }, onIssued: (token: string) => void = () => {}) {
+  constructor(
+    transport: Transport,
+    creds: { token?: string; clientId?: string; clientSecret?: string },
+    onIssued: (token: string) => void = () => {},
+  ) {
     this.#transport = transport;
     this.#onIssued = onIssued;
     this.#staticToken = creds.token;
@@ -109,10 +113,15 @@ export class TokenSource {
     }
     this.#onIssued(token);
     // Absent or unreadable: the default. Zero or negative is a lifetime too: already expired.
-    const raw = holder.expires_in === undefined || holder.expires_in === null || holder.expires_in === '' ? Number.NaN : Number(holder.expires_in);
+    const raw =
+      holder.expires_in === undefined || holder.expires_in === null || holder.expires_in === ''
+        ? Number.NaN
+        : Number(holder.expires_in);
     const lifetime = Number.isFinite(raw) ? raw : DEFAULT_LIFETIME_SECONDS;
     this.#lastIssued = { token, lifetime };
-    this.#cached = isIssuedExpired(lifetime) ? undefined : { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };
+    this.#cached = isIssuedExpired(lifetime)
+      ? undefined
+      : { token, renewAt: Date.now() + (lifetime - renewalMarginSeconds(lifetime)) * 1000 };
     return token;
   }
 }

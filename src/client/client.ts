@@ -1,6 +1,13 @@
 import { readLiveAlert, requestBody, type AlertSpec, type LiveAlert } from '../model';
 import { TokenSource, isIssuedExpired } from './auth';
-import { DELETE_FORMS, DELETE_FORM_SHAPES, deleteAlertRequest, deleteFormState, isFormNotUnderstood, type DeleteForm } from './delete-forms';
+import {
+  DELETE_FORMS,
+  DELETE_FORM_SHAPES,
+  deleteAlertRequest,
+  deleteFormState,
+  isFormNotUnderstood,
+  type DeleteForm,
+} from './delete-forms';
 import { DEFAULT_VARIABLES, NetworkCalcError, isNetworkCalcError, type ClientVariables } from './errors';
 import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, type Json } from './read';
 import { resolveRetryPolicy } from './retry';
@@ -43,14 +50,18 @@ function checkSendable(value: string | undefined, source: string): void {
   const at = unsendableCharAt(value);
   if (at < 0) return;
   const code = value.charCodeAt(at);
-  const kind = code < 0x20 || code === 0x7f ? `a control character (code ${code}${code === 10 ? ', a line feed' : code === 13 ? ', a carriage return' : code === 0 ? ', NUL' : ''})` : 'a non-ASCII character';
+  const kind =
+    code < 0x20 || code === 0x7f
+      ? `a control character (code ${code}${code === 10 ? ', a line feed' : code === 13 ? ', a carriage return' : code === 0 ? ', NUL' : ''})`
+      : 'a non-ASCII character';
   throw configError(
     `${source} contains ${kind} at position ${at + 1}, which an HTTP request cannot carry; set it again without it (a stray line break from a file or a paste is the usual cause)`,
   );
 }
 
 function checkId(value: number, what: string): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${what} must be a whole number >= 0, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`${what} must be a whole number >= 0, got ${String(value)}`);
   return value;
 }
 
@@ -83,10 +94,14 @@ export class NetworkCalcClient {
     const clientId = nonEmpty(options.clientId);
     const clientSecret = nonEmpty(options.clientSecret);
     if (clientId !== undefined && clientSecret === undefined) {
-      throw configError(`a client id is set but no client secret: set ${v.clientSecret} (or the clientSecret option) as well, or use ${v.token}`);
+      throw configError(
+        `a client id is set but no client secret: set ${v.clientSecret} (or the clientSecret option) as well, or use ${v.token}`,
+      );
     }
     if (clientSecret !== undefined && clientId === undefined) {
-      throw configError(`a client secret is set but no client id: set ${v.clientId} (or the clientId option) as well, or use ${v.token}`);
+      throw configError(
+        `a client secret is set but no client id: set ${v.clientId} (or the clientId option) as well, or use ${v.token}`,
+      );
     }
     if (token === undefined && clientId === undefined) {
       throw configError(
@@ -106,7 +121,8 @@ export class NetworkCalcClient {
     this.baseUrl = normalizeBaseUrl(rawBase);
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw configError(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw configError(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
       throw configError(`maxResponseBytes must be a whole number of bytes above 0, got ${String(maxResponseBytes)}`);
@@ -133,7 +149,9 @@ export class NetworkCalcClient {
       maxResponseBytes,
       variables: v,
     });
-    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) => secrets.addIssued(issued));
+    this.#auth = new TokenSource(this.#transport, { token, clientId, clientSecret }, (issued) =>
+      secrets.addIssued(issued),
+    );
   }
 
   /**
@@ -167,18 +185,29 @@ export class NetworkCalcClient {
   async listAlerts(): Promise<LiveAlert[]> {
     const req = { operation: 'listAlerts', method: 'GET', path: '/api/alerts/', mode: 'idempotent' } as const;
     const res = await this.#call(req);
-    return this.#read(req, res, (body) => {
-      if (!Array.isArray(body.alerts)) throw new Error('the response has no alerts array');
-      return body.alerts.map((a) => {
-        if (!isObject(a)) throw new Error('an alerts entry is not an object');
-        return readLiveAlert(a);
-      });
-    }, checkUniqueIds);
+    return this.#read(
+      req,
+      res,
+      (body) => {
+        if (!Array.isArray(body.alerts)) throw new Error('the response has no alerts array');
+        return body.alerts.map((a) => {
+          if (!isObject(a)) throw new Error('an alerts entry is not an object');
+          return readLiveAlert(a);
+        });
+      },
+      checkUniqueIds,
+    );
   }
 
   async getAlert(id: number): Promise<LiveAlert> {
     checkId(id, 'alert id');
-    const req = { operation: 'getAlert', subject: `alert ${id}`, method: 'GET', path: `/api/alerts/${id}`, mode: 'idempotent' } as const;
+    const req = {
+      operation: 'getAlert',
+      subject: `alert ${id}`,
+      method: 'GET',
+      path: `/api/alerts/${id}`,
+      mode: 'idempotent',
+    } as const;
     const res = await this.#call(req);
     const found = this.#read(req, res, (body) => {
       const list: unknown[] = Array.isArray(body.alerts) ? body.alerts : isObject(body.alert) ? [body.alert] : [];
@@ -304,7 +333,13 @@ export class NetworkCalcClient {
   /** One DELETE in `form`; success and NOT_FOUND both prove the form is understood. */
   async #deleteWith(form: DeleteForm, id: number, learned: ReturnType<typeof deleteFormState>): Promise<void> {
     try {
-      await this.#call({ operation: 'deleteAlert', subject: `alert ${id}`, method: 'DELETE', ...deleteAlertRequest(form, id), mode: 'idempotent' });
+      await this.#call({
+        operation: 'deleteAlert',
+        subject: `alert ${id}`,
+        method: 'DELETE',
+        ...deleteAlertRequest(form, id),
+        mode: 'idempotent',
+      });
       learned.form = form;
     } catch (err) {
       if (!isNetworkCalcError(err) || err.code !== 'NOT_FOUND' || isFormNotUnderstood(err)) throw err;
@@ -324,7 +359,11 @@ export class NetworkCalcClient {
 
   async triggerSubdomainReport(subdomainId: number): Promise<ReportResult> {
     checkId(subdomainId, 'subdomain id');
-    return this.#trigger('triggerSubdomainReport', `subdomain ${subdomainId}`, `/api/reports/subdomain-reports/${subdomainId}`);
+    return this.#trigger(
+      'triggerSubdomainReport',
+      `subdomain ${subdomainId}`,
+      `/api/reports/subdomain-reports/${subdomainId}`,
+    );
   }
 
   async #trigger(operation: string, subject: string, path: string): Promise<ReportResult> {
@@ -346,21 +385,40 @@ export class NetworkCalcClient {
 
   async getDomain(id: number): Promise<Domain> {
     checkId(id, 'domain id');
-    const req = { operation: 'getDomain', subject: `domain ${id}`, method: 'GET', path: `/api/domains/${id}`, mode: 'idempotent' } as const;
+    const req = {
+      operation: 'getDomain',
+      subject: `domain ${id}`,
+      method: 'GET',
+      path: `/api/domains/${id}`,
+      mode: 'idempotent',
+    } as const;
     const res = await this.#call(req);
     return this.#read(req, res, (body) => readDomain(body.domain));
   }
 
   /** Adds a domain by name. Like createAlert, never repeated after an ambiguous failure. */
   async addDomain(name: string): Promise<Domain> {
-    const req = { operation: 'addDomain', subject: `domain ${JSON.stringify(name)}`, method: 'POST', path: '/api/domains/', body: { domain: name }, mode: 'create' } as const;
+    const req = {
+      operation: 'addDomain',
+      subject: `domain ${JSON.stringify(name)}`,
+      method: 'POST',
+      path: '/api/domains/',
+      body: { domain: name },
+      mode: 'create',
+    } as const;
     const res = await this.#call(req);
     return this.#read(req, res, (body) => readDomain(body.domain));
   }
 
   async deleteDomain(id: number): Promise<void> {
     checkId(id, 'domain id');
-    await this.#call({ operation: 'deleteDomain', subject: `domain ${id}`, method: 'DELETE', path: `/api/domains/${id}`, mode: 'idempotent' });
+    await this.#call({
+      operation: 'deleteDomain',
+      subject: `domain ${id}`,
+      method: 'DELETE',
+      path: `/api/domains/${id}`,
+      mode: 'idempotent',
+    });
   }
 
   /** Adds `prefix` under a domain (`my.demo` for my.demo.example.com). */
@@ -406,7 +464,8 @@ export class NetworkCalcClient {
   #subdomainFrom(body: Json, domainId: number): Subdomain {
     const raw = isObject(body.subdomain) ? body.subdomain : body;
     const parent = isObject(body.domain) ? body.domain : isObject(raw.domain) ? raw.domain : undefined;
-    const parentName = typeof parent?.domain === 'string' ? parent.domain : typeof raw.domain === 'string' ? raw.domain : undefined;
+    const parentName =
+      typeof parent?.domain === 'string' ? parent.domain : typeof raw.domain === 'string' ? raw.domain : undefined;
     return readSubdomain(raw, parentName === undefined ? undefined : { id: domainId, domain: parentName });
   }
 
@@ -464,7 +523,12 @@ export class NetworkCalcClient {
   }
 
   /** Applies a body reader (then `check`); a shape it cannot use becomes UNEXPECTED_RESPONSE. */
-  #read<T>(req: Pick<HttpRequest, 'operation' | 'subject'>, res: HttpResponse, reader: (body: Json) => T, check: (value: T) => T = (x) => x): T {
+  #read<T>(
+    req: Pick<HttpRequest, 'operation' | 'subject'>,
+    res: HttpResponse,
+    reader: (body: Json) => T,
+    check: (value: T) => T = (x) => x,
+  ): T {
     try {
       return check(reader(res.body));
     } catch (err) {

@@ -150,7 +150,10 @@ export const DEFAULT_VARIABLES: Readonly<ClientVariables> = Object.freeze({ ...E
  * Codes whose server explanation says more than the generic advice (which field, which
  * value): when the server sends one, the message shows it instead of the advice.
  */
-export const EXPLAINED_BY_SERVER: ReadonlySet<NetworkCalcErrorCode> = new Set<NetworkCalcErrorCode>(['INVALID_BODY', 'MISSING_VALUES']);
+export const EXPLAINED_BY_SERVER: ReadonlySet<NetworkCalcErrorCode> = new Set<NetworkCalcErrorCode>([
+  'INVALID_BODY',
+  'MISSING_VALUES',
+]);
 
 /** What the user should do, per code; `v` names the variables the client was configured from. */
 export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAULT_VARIABLES): string {

@@ -1,4 +1,13 @@
-export { NetworkCalcClient, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, ENV, DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood } from './client';
+export {
+  NetworkCalcClient,
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  ENV,
+  DELETE_FORMS,
+  deleteAlertRequest,
+  isFormNotUnderstood,
+} from './client';
 export type { DeleteForm } from './client';
 export {
   NetworkCalcError,
@@ -11,7 +20,15 @@ export {
   DEFAULT_VARIABLES,
 } from './errors';
 export type { NetworkCalcErrorCode, ServiceCode, ClientCode, NetworkCalcErrorInit, ClientVariables } from './errors';
-export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, backoffDelayMs, retryAfterDelayMs, parseRetryAfter, isRetryableStatus, classifyNetworkError } from './retry';
+export {
+  DEFAULT_RETRY_POLICY,
+  resolveRetryPolicy,
+  backoffDelayMs,
+  retryAfterDelayMs,
+  parseRetryAfter,
+  isRetryableStatus,
+  classifyNetworkError,
+} from './retry';
 export type { RetryPolicy, NetworkFailure } from './retry';
 export { renewalMarginSeconds } from './auth';
 export { responseCode } from './transport';

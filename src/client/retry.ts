@@ -50,7 +50,11 @@ export function resolveRetryPolicy(partial?: Partial<RetryPolicy>): RetryPolicy 
  * floor (bench/RESULTS.md, "Client retries under faults"). With the defaults, a call's retries
  * now span at least 1.9 s (at most 3.75 s) before its fifth attempt.
  */
-export function backoffDelayMs(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const exponent = Math.max(0, attempt - 1);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(exponent, 30));
   return Math.floor(ceiling / 2 + (random() * ceiling) / 2);
@@ -65,7 +69,11 @@ export const RETRY_AFTER_SPREAD = 0.2;
  * refused together are told the same time; without the extra they would all come back in the
  * same instant and be refused together again.
  */
-export function retryAfterDelayMs(retryAfterMs: number, policy: Pick<RetryPolicy, 'baseDelayMs'>, random: () => number = Math.random): number {
+export function retryAfterDelayMs(
+  retryAfterMs: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const spread = Math.max(retryAfterMs * RETRY_AFTER_SPREAD, 2 * policy.baseDelayMs);
   return retryAfterMs + Math.floor(random() * spread);
 }
@@ -109,7 +117,15 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * (a header value with a line break, a non-Latin-1 character, ...) and node's own. A retry
  * would fail alike; the request never left, so it is a configuration problem.
  */
-const LOCAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_URL']);
+const LOCAL_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_INVALID_URL',
+]);
 
 export type NetworkFailure =
   /** Refused on this machine before sending (a header it cannot carry, ...): not retried. */

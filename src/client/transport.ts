@@ -3,7 +3,14 @@
  * on the body's code, and decides whether another attempt is safe.
  */
 import { request, type Dispatcher } from 'undici';
-import { EXPLAINED_BY_SERVER, NetworkCalcError, adviceFor, isServiceCode, type ClientVariables, type NetworkCalcErrorCode } from './errors';
+import {
+  EXPLAINED_BY_SERVER,
+  NetworkCalcError,
+  adviceFor,
+  isServiceCode,
+  type ClientVariables,
+  type NetworkCalcErrorCode,
+} from './errors';
 import { isObject, type Json } from './read';
 import {
   backoffDelayMs,
@@ -59,8 +66,6 @@ export interface TransportOptions {
   maxResponseBytes: number;
   /** Names of the variables the client was configured from, for advice. */
   variables: ClientVariables;
-  /** Draws the random part of waits; tests inject their own. @default Math.random */
-  random?: () => number;
 }
 
 type Outcome =
@@ -104,10 +109,15 @@ export function parseBody(text: string): { body: Json; unreadable: string | unde
  * allowed), as the interface's AlertUpdateResponse / AlertDeleteResponse do. A read needs no
  * status (its reader checks the shape), but one that is there must be OK.
  */
-export function successProblem(method: HttpRequest['method'], body: Json, unreadable: string | undefined): string | undefined {
+export function successProblem(
+  method: HttpRequest['method'],
+  body: Json,
+  unreadable: string | undefined,
+): string | undefined {
   if (unreadable !== undefined) return unreadable;
   const status = body.status;
-  if (status === undefined) return method === 'GET' ? undefined : 'a body without a status (a success is {"status": "OK"})';
+  if (status === undefined)
+    return method === 'GET' ? undefined : 'a body without a status (a success is {"status": "OK"})';
   if (typeof status === 'string' && /^ok$/i.test(status.trim())) return undefined;
   return `status ${JSON.stringify(status)}, which is neither OK nor an error code of the interface`;
 }
@@ -173,7 +183,10 @@ export function describe(
  * before reading, or as soon as the streamed bytes pass the limit, so memory stays bounded
  * whatever the server sends. Reading stops by destroying the body, which closes the socket.
  */
-async function readBounded(res: Dispatcher.ResponseData, limit: number): Promise<string | { bytes: number; announced: boolean }> {
+async function readBounded(
+  res: Dispatcher.ResponseData,
+  limit: number,
+): Promise<string | { bytes: number; announced: boolean }> {
   // Destroying the body makes undici emit an abort error on it: expected here, not a crash.
   const stop = () => res.body.on('error', () => {}).destroy();
   const announced = Number(res.headers['content-length']);
@@ -231,7 +244,6 @@ export class Transport {
   /** Sends with retries; resolves only on success, otherwise throws a NetworkCalcError. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const { policy } = this.#opts;
-    const random = this.#opts.random ?? Math.random;
     const started = Date.now();
     const deadline = started + policy.maxTotalMs;
     for (let attempt = 1; ; attempt++) {
@@ -243,7 +255,9 @@ export class Transport {
       if (outcome.kind === 'too-large') {
         const { status, bytes, announced } = outcome;
         const limit = this.#opts.maxResponseBytes;
-        const size = announced ? `announced as ${formatBytes(bytes)} (Content-Length)` : `more than ${formatBytes(limit)} (${bytes} bytes read when reading stopped)`;
+        const size = announced
+          ? `announced as ${formatBytes(bytes)} (Content-Length)`
+          : `more than ${formatBytes(limit)} (${bytes} bytes read when reading stopped)`;
         const detail = `the answer (HTTP ${status}) is ${size}, beyond the limit of ${formatBytes(limit)} (maxResponseBytes ${limit})`;
         // A create's answer that cannot be read says nothing of whether it happened.
         if (req.mode === 'create') throw this.#outcomeUnknown(req, status, detail, attempt);
@@ -257,8 +271,16 @@ export class Transport {
           if (problem === undefined) return { status: outcome.status, body: outcome.body };
           // A 2xx that is not the success the interface describes: never counted as one. A
           // second look would not help (a proxy's page, a broken deployment): not retried.
-          if (req.mode === 'create') throw this.#outcomeUnknown(req, outcome.status, `the server answered with ${problem}`, attempt);
-          throw this.#error(req, 'UNEXPECTED_RESPONSE', outcome.status, `the server answered with ${problem}`, attempt, 'local');
+          if (req.mode === 'create')
+            throw this.#outcomeUnknown(req, outcome.status, `the server answered with ${problem}`, attempt);
+          throw this.#error(
+            req,
+            'UNEXPECTED_RESPONSE',
+            outcome.status,
+            `the server answered with ${problem}`,
+            attempt,
+            'local',
+          );
         }
         const detail = responseDetail(outcome.body, outcome.text);
         const transient = isRetryableStatus(outcome.status) || code === 'SYSTEM_ERROR';
@@ -266,7 +288,12 @@ export class Transport {
         if (req.mode === 'create' && serverFault) {
           // The server may have saved the alert before failing. Repeating the POST could create
           // a duplicate: the caller lists the account and adopts the alert, or sends it again.
-          throw this.#outcomeUnknown(req, outcome.status, `the server answered ${code}${detail ? `: ${detail}` : ''}`, attempt);
+          throw this.#outcomeUnknown(
+            req,
+            outcome.status,
+            `the server answered ${code}${detail ? `: ${detail}` : ''}`,
+            attempt,
+          );
         }
         error = this.#error(req, code, outcome.status, detail, attempt, 'server');
         retry = req.mode === 'idempotent' ? transient : outcome.status === 429;
@@ -278,11 +305,21 @@ export class Transport {
         if (failure === 'local') throw this.#notSent(req, what, attempt);
         if (req.mode === 'create' && failure !== 'not-sent') {
           // Sent, then no answer: it may have been created. Same rule as a 5xx above.
-          const why = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : `the connection was lost after sending; ${what}`;
+          const why =
+            failure === 'timeout'
+              ? `no complete answer within ${this.#opts.timeoutMs} ms`
+              : `the connection was lost after sending; ${what}`;
           throw this.#outcomeUnknown(req, undefined, why, attempt);
         }
         const detail = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : what;
-        error = this.#error(req, failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR', undefined, detail, attempt, 'local');
+        error = this.#error(
+          req,
+          failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR',
+          undefined,
+          detail,
+          attempt,
+          'local',
+        );
         retry = req.mode === 'idempotent' || failure === 'not-sent';
       }
 
@@ -293,7 +330,10 @@ export class Transport {
       const left = deadline - Date.now();
       // Retry-After is followed, plus a random extra so that clients refused together do not
       // come back together; the extra never stretches the wait past the budget.
-      const delay = waitMs !== undefined ? Math.min(retryAfterDelayMs(waitMs, policy, random), Math.max(waitMs, left)) : backoffDelayMs(attempt, policy, random);
+      const delay =
+        waitMs !== undefined
+          ? Math.min(retryAfterDelayMs(waitMs, policy), Math.max(waitMs, left))
+          : backoffDelayMs(attempt, policy);
       if (attempt >= policy.maxAttempts || delay > left) {
         const why =
           attempt >= policy.maxAttempts
@@ -307,7 +347,14 @@ export class Transport {
           httpStatus: error.httpStatus,
           detail: error.detail,
           attempts: attempt,
-          message: describe(req.operation, req.subject, error.code, error.httpStatus, this.#advice(error.code), `RETRIES_EXHAUSTED: gave up ${why}; last error: `),
+          message: describe(
+            req.operation,
+            req.subject,
+            error.code,
+            error.httpStatus,
+            this.#advice(error.code),
+            `RETRIES_EXHAUSTED: gave up ${why}; last error: `,
+          ),
           cause: error,
         });
       }
@@ -404,7 +451,8 @@ export class Transport {
         status: res.statusCode,
         text: read,
         ...parseBody(read),
-        retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
+        retryAfterMs:
+          res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
       };
       log(String(res.statusCode));
       return outcome;

@@ -8,8 +8,20 @@ import { cliEnv, ncalc } from './support';
 const emulator = useEmulator();
 
 it('GIVEN a refused PREFIX_TOKEN and valid PREFIX_CLIENT_ID / SECRET THEN export falls back to the client credentials', async () => {
-  await emulator().control.createAlert('demo', { name: 'apex A', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target: 'example.com' });
-  const env = cliEnv({ ACME_TOKEN: 'revoked-or-expired', ACME_CLIENT_ID: 'demo-client', ACME_CLIENT_SECRET: 'demo-secret', ACME_BASE_URL: emulator().url });
+  await emulator().control.createAlert('demo', {
+    name: 'apex A',
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target: 'example.com',
+  });
+  const env = cliEnv({
+    ACME_TOKEN: 'revoked-or-expired',
+    ACME_CLIENT_ID: 'demo-client',
+    ACME_CLIENT_SECRET: 'demo-secret',
+    ACME_BASE_URL: emulator().url,
+  });
   const r = await ncalc(['export', '--account', 'ACME'], { cwd: process.cwd(), env });
   expect(r.stderr).toContain('Exported 1 alert of account ACME.');
   expect(r.code).toBe(0);
@@ -23,6 +35,8 @@ it('GIVEN half a credential pair under the prefix THEN the problem names the pre
   const env = cliEnv({ ACME_CLIENT_ID: 'demo-client', ACME_BASE_URL: emulator().url });
   const r = await ncalc(['export', '--account', 'ACME'], { cwd: process.cwd(), env });
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain('--account ACME: no credentials (ACME_CLIENT_ID is set but ACME_CLIENT_SECRET is not); set ACME_TOKEN, or ACME_CLIENT_ID and ACME_CLIENT_SECRET');
+  expect(r.stderr).toContain(
+    '--account ACME: no credentials (ACME_CLIENT_ID is set but ACME_CLIENT_SECRET is not); set ACME_TOKEN, or ACME_CLIENT_ID and ACME_CLIENT_SECRET',
+  );
   expect(await emulator().control.requests()).toEqual([]);
 });

@@ -20,7 +20,13 @@ beforeEach(() => {
 });
 
 const TOKEN = 'tok-answers-1';
-const client = (extra = {}) => new NetworkCalcClient({ baseUrl: server.url, token: TOKEN, retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 }, ...extra });
+const client = (extra = {}) =>
+  new NetworkCalcClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 },
+    ...extra,
+  });
 
 function raw(status: number, text: string, type = 'text/html'): (m: string, u: string, res: ServerResponse) => void {
   return (_m, _u, res) => {
@@ -49,15 +55,30 @@ const alert = (id: number, name = `a${id}`) => ({
 
 describe('a 2xx is a success only when it looks like one', () => {
   it.each([
-    ['an HTML page', '<html><body>Welcome to the captive portal</body></html>', /a body that is not JSON: "<html><body>Welcome/],
-    ['broken JSON', '{"status": "OK", "alerts": [', /a body that is not JSON: "\{\\"status\\": \\"OK\\", \\"alerts\\": \["/],
+    [
+      'an HTML page',
+      '<html><body>Welcome to the captive portal</body></html>',
+      /a body that is not JSON: "<html><body>Welcome/,
+    ],
+    [
+      'broken JSON',
+      '{"status": "OK", "alerts": [',
+      /a body that is not JSON: "\{\\"status\\": \\"OK\\", \\"alerts\\": \["/,
+    ],
     ['an empty body', '', /an empty body/],
     ['JSON that is not an object', '[1, 2]', /JSON that is not an object: "\[1, 2\]"/],
   ])('a list answered with %s: UNEXPECTED_RESPONSE, not retried', async (_what, text, why) => {
     answer = raw(200, text);
     const e = await fails(client().listAlerts());
-    expect(e).toMatchObject({ code: 'UNEXPECTED_RESPONSE', httpStatus: 200, retryable: false, operation: 'listAlerts' });
-    expect(e.message).toMatch(/^listAlerts failed: UNEXPECTED_RESPONSE \(HTTP 200\): the service answered in a form this client does not understand \(the server answered with /);
+    expect(e).toMatchObject({
+      code: 'UNEXPECTED_RESPONSE',
+      httpStatus: 200,
+      retryable: false,
+      operation: 'listAlerts',
+    });
+    expect(e.message).toMatch(
+      /^listAlerts failed: UNEXPECTED_RESPONSE \(HTTP 200\): the service answered in a form this client does not understand \(the server answered with /,
+    );
     expect(e.message).toMatch(why);
     expect(server.seen).toHaveLength(1);
   });
@@ -82,13 +103,23 @@ describe('a 2xx is a success only when it looks like one', () => {
   });
 
   it.each([
-    ['an HTML page', raw(200, '<html>saved?</html>'), /the server answered with a body that is not JSON: "<html>saved\?<\/html>"/],
-    ['a status that is neither OK nor a code', raw(201, '{"status": "ACCEPTED"}', 'application/json'), /the server answered with status "ACCEPTED"/],
+    [
+      'an HTML page',
+      raw(200, '<html>saved?</html>'),
+      /the server answered with a body that is not JSON: "<html>saved\?<\/html>"/,
+    ],
+    [
+      'a status that is neither OK nor a code',
+      raw(201, '{"status": "ACCEPTED"}', 'application/json'),
+      /the server answered with status "ACCEPTED"/,
+    ],
   ])('a create answered with %s: OUTCOME_UNKNOWN (it may have been stored), one POST', async (_what, how, why) => {
     answer = how;
     const e = await fails(client().createAlert(dnsAlert('maybe')));
     expect(e).toMatchObject({ code: 'OUTCOME_UNKNOWN', retryable: false, operation: 'createAlert' });
-    expect(e.message).toMatch(/^createAlert \(alert "maybe"\) failed: OUTCOME_UNKNOWN \(HTTP 20[01]\): the create may or may not have happened; /);
+    expect(e.message).toMatch(
+      /^createAlert \(alert "maybe"\) failed: OUTCOME_UNKNOWN \(HTTP 20[01]\): the create may or may not have happened; /,
+    );
     expect(e.message).toMatch(why);
     expect(server.seen.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
@@ -101,13 +132,17 @@ describe('a 2xx is a success only when it looks like one', () => {
 
   it('an error code in a 2xx body is that error, as before', async () => {
     answer = (_m, _u, res) => sendJson(res, 200, { status: 'NOT_UPDATED', error: 'locked' });
-    expect(await fails(client().updateAlert(5, dnsAlert('a')))).toMatchObject({ code: 'NOT_UPDATED', detail: 'locked' });
+    expect(await fails(client().updateAlert(5, dnsAlert('a')))).toMatchObject({
+      code: 'NOT_UPDATED',
+      detail: 'locked',
+    });
   });
 });
 
 describe('one alert per id', () => {
   it('a list naming an id twice is UNEXPECTED_RESPONSE naming the id', async () => {
-    answer = (_m, _u, res) => sendJson(res, 200, { status: 'OK', alerts: [alert(4), alert(7, 'one'), alert(7, 'other')] });
+    answer = (_m, _u, res) =>
+      sendJson(res, 200, { status: 'OK', alerts: [alert(4), alert(7, 'one'), alert(7, 'other')] });
     const e = await fails(client().listAlerts());
     expect(e).toMatchObject({ code: 'UNEXPECTED_RESPONSE', httpStatus: 200, operation: 'listAlerts' });
     expect(e.message).toMatch(/two alerts with id 7/);
@@ -161,7 +196,13 @@ describe('bounded reads', () => {
       });
       const c = new NetworkCalcClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
       // Warm up (code loaded, pools made) with an answer within a small limit.
-      await fails(new NetworkCalcClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, maxResponseBytes: 1024 }).listAlerts());
+      await fails(
+        new NetworkCalcClient({
+          baseUrl: `http://127.0.0.1:${port}`,
+          token: TOKEN,
+          maxResponseBytes: 1024,
+        }).listAlerts(),
+      );
       const base = process.memoryUsage().rss;
       let peak = base;
       const sampler = setInterval(() => {
@@ -174,7 +215,13 @@ describe('bounded reads', () => {
         clearInterval(sampler);
       }
       peak = Math.max(peak, process.memoryUsage().rss);
-      expect(e).toMatchObject({ code: 'RESPONSE_TOO_LARGE', httpStatus: 200, retryable: false, operation: 'listAlerts', attempts: 1 });
+      expect(e).toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+        httpStatus: 200,
+        retryable: false,
+        operation: 'listAlerts',
+        attempts: 1,
+      });
       expect(e.message).toMatch(
         /^listAlerts failed: RESPONSE_TOO_LARGE \(HTTP 200\): the answer is larger than this client reads; raise the maxResponseBytes option if the account really holds that much \(the answer \(HTTP 200\) is more than 64 MiB \(\d+ bytes read when reading stopped\), beyond the limit of 64 MiB \(maxResponseBytes 67108864\)\)$/,
       );
@@ -195,12 +242,17 @@ describe('bounded reads', () => {
     const e = await fails(client({ maxResponseBytes: 1024 * 1024, timeoutMs: 5000 }).listAlerts());
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(e).toMatchObject({ code: 'RESPONSE_TOO_LARGE', httpStatus: 200 });
-    expect(e.detail).toBe('the answer (HTTP 200) is announced as 10 MiB (Content-Length), beyond the limit of 1 MiB (maxResponseBytes 1048576)');
+    expect(e.detail).toBe(
+      'the answer (HTTP 200) is announced as 10 MiB (Content-Length), beyond the limit of 1 MiB (maxResponseBytes 1048576)',
+    );
   });
 
   it('a limit set lower applies to error answers too, and a create beyond it is OUTCOME_UNKNOWN', async () => {
     answer = endless(500);
-    expect(await fails(client({ maxResponseBytes: 4096 }).listDomains())).toMatchObject({ code: 'RESPONSE_TOO_LARGE', httpStatus: 500 });
+    expect(await fails(client({ maxResponseBytes: 4096 }).listDomains())).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      httpStatus: 500,
+    });
     expect(server.seen).toHaveLength(1);
     answer = endless(200);
     const e = await fails(client({ maxResponseBytes: 4096 }).createAlert(dnsAlert('big')));
@@ -213,12 +265,16 @@ describe('bounded reads', () => {
     answer = (_m, _u, res) => sendJson(res, 200, { status: 'OK', alerts });
     const size = Buffer.byteLength(JSON.stringify({ status: 'OK', alerts }));
     expect(await client({ maxResponseBytes: size }).listAlerts()).toHaveLength(200);
-    expect(await fails(client({ maxResponseBytes: size - 1 }).listAlerts())).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    expect(await fails(client({ maxResponseBytes: size - 1 }).listAlerts())).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+    });
   });
 
   it('refuses a limit that is not a positive whole number', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => client({ maxResponseBytes: bad })).toThrow(expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringMatching(/maxResponseBytes/) }));
+      expect(() => client({ maxResponseBytes: bad })).toThrow(
+        expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringMatching(/maxResponseBytes/) }),
+      );
     }
   });
 });

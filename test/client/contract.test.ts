@@ -28,7 +28,13 @@ beforeEach(async () => {
 });
 
 function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
-  return new NetworkCalcClient({ baseUrl: emu.url, token: 'demo-token', retry: FAST_RETRY, logger: (l) => logs.push(l), ...extra });
+  return new NetworkCalcClient({
+    baseUrl: emu.url,
+    token: 'demo-token',
+    retry: FAST_RETRY,
+    logger: (l) => logs.push(l),
+    ...extra,
+  });
 }
 
 async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
@@ -56,7 +62,11 @@ describe('alerts', () => {
     expect(await c.getAlert(live.id)).toEqual(live);
 
     await c.updateAlert(live.id, dnsAlert('web A record', { filter: 'does not equal', filter_value: '10.0.0.1' }));
-    expect(await c.getAlert(live.id)).toMatchObject({ filter: 'does not equal', filter_value: '10.0.0.1', name: 'web A record' });
+    expect(await c.getAlert(live.id)).toMatchObject({
+      filter: 'does not equal',
+      filter_value: '10.0.0.1',
+      name: 'web A record',
+    });
 
     await c.deleteAlert(live.id);
     expect(c.deleteForm).toBe('path');
@@ -68,30 +78,89 @@ describe('alerts', () => {
     await c.createAlert(dnsAlert('mail check'));
     const [live] = await c.listAlerts();
     await c.updateAlert(live.id, {
-      name: 'mail check', type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '',
-      target_type: 'domain', target_id: 1,
+      name: 'mail check',
+      type: 'SPF Record',
+      subtype: null,
+      filter: 'validity',
+      filter_value: '',
+      target_type: 'domain',
+      target_id: 1,
     });
-    expect(await c.getAlert(live.id)).toMatchObject({ type: 'SPF Record', subtype: null, filter: 'validity', target_type: 'domain', target_id: 1 });
+    expect(await c.getAlert(live.id)).toMatchObject({
+      type: 'SPF Record',
+      subtype: null,
+      filter: 'validity',
+      target_type: 'domain',
+      target_id: 1,
+    });
   });
 
   it('creates every type: DNS on a subdomain, SPF validity, certificate expiry', async () => {
     const c = client();
-    await c.createAlert(dnsAlert('mx', { subtype: 'MX', filter: 'contains', filter_value: 'mail', target_type: 'subdomain', target_id: 3 }));
-    await c.createAlert({ name: 'spf', type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'domain', target_id: 4 });
-    await c.createAlert({ name: 'tls', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2 });
+    await c.createAlert(
+      dnsAlert('mx', {
+        subtype: 'MX',
+        filter: 'contains',
+        filter_value: 'mail',
+        target_type: 'subdomain',
+        target_id: 3,
+      }),
+    );
+    await c.createAlert({
+      name: 'spf',
+      type: 'SPF Record',
+      subtype: null,
+      filter: 'validity',
+      filter_value: '',
+      target_type: 'domain',
+      target_id: 4,
+    });
+    await c.createAlert({
+      name: 'tls',
+      type: 'Certificate (TLS)',
+      subtype: null,
+      filter: 'expires in (days)',
+      filter_value: '21',
+      target_type: 'subdomain',
+      target_id: 2,
+    });
     const byName = Object.fromEntries((await c.listAlerts()).map((a) => [a.name, a]));
     expect(byName.mx).toMatchObject({ target_type: 'subdomain', target_id: 3, subtype: 'MX' });
-    expect(byName.spf).toMatchObject({ type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_id: 4 });
-    expect(byName.tls).toMatchObject({ filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2 });
+    expect(byName.spf).toMatchObject({
+      type: 'SPF Record',
+      subtype: null,
+      filter: 'validity',
+      filter_value: '',
+      target_id: 4,
+    });
+    expect(byName.tls).toMatchObject({
+      filter: 'expires in (days)',
+      filter_value: '21',
+      target_type: 'subdomain',
+      target_id: 2,
+    });
   });
 
   it('reads alerts changed out of band: status, last_triggered_at', async () => {
-    await emu.control.createAlert('demo', { name: 'oob', type: 'DNS Record', subtype: 'TXT', filter: 'contains', filter_value: 'v=spf1', target: 'example.com' });
+    await emu.control.createAlert('demo', {
+      name: 'oob',
+      type: 'DNS Record',
+      subtype: 'TXT',
+      filter: 'contains',
+      filter_value: 'v=spf1',
+      target: 'example.com',
+    });
     const c = client();
     const [a] = await c.listAlerts();
     expect(a).toMatchObject({ name: 'oob', target_type: 'domain', target_id: 1, last_triggered_at: null });
-    await emu.control.patchAlert('demo', a.id, { current_status: 'triggered', last_triggered_at: '2026-01-02T03:04:05Z' });
-    expect(await c.getAlert(a.id)).toMatchObject({ current_status: 'triggered', last_triggered_at: '2026-01-02T03:04:05Z' });
+    await emu.control.patchAlert('demo', a.id, {
+      current_status: 'triggered',
+      last_triggered_at: '2026-01-02T03:04:05Z',
+    });
+    expect(await c.getAlert(a.id)).toMatchObject({
+      current_status: 'triggered',
+      last_triggered_at: '2026-01-02T03:04:05Z',
+    });
   });
 
   it('NOT_FOUND arrives as HTTP 400 and is decided on the body', async () => {
@@ -116,7 +185,9 @@ describe('alerts', () => {
   it('MISSING_VALUES for a missing field', async () => {
     const e = await fails(client().createAlert(dnsAlert('   ')));
     expect(e).toMatchObject({ code: 'MISSING_VALUES', httpStatus: 400 });
-    const e2 = await fails(client().createAlert({ ...dnsAlert('no target'), target_id: undefined as unknown as number }));
+    const e2 = await fails(
+      client().createAlert({ ...dnsAlert('no target'), target_id: undefined as unknown as number }),
+    );
     expect(e2.code).toBe('MISSING_VALUES');
   });
 
@@ -140,7 +211,14 @@ describe('alerts', () => {
     ['NOT_UPDATED', 'PATCH', (c: NetworkCalcClient, id: number) => c.updateAlert(id, dnsAlert('x'))],
     ['NOT_DELETED', 'DELETE', (c: NetworkCalcClient, id: number) => c.deleteAlert(id)],
   ] as const)('%s when the server cannot save', async (code, method, act) => {
-    const { id } = await emu.control.createAlert('demo', { name: 'x', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.2.3.4', target: 'example.com' });
+    const { id } = await emu.control.createAlert('demo', {
+      name: 'x',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '1.2.3.4',
+      target: 'example.com',
+    });
     await emu.control.addFault({ kind: 'reject', code, match: { method, path: '/api/alerts' }, count: 1 });
     const e = await fails(act(client(), id));
     expect(e).toMatchObject({ code, httpStatus: 400, retryable: false });
@@ -149,7 +227,13 @@ describe('alerts', () => {
   });
 
   it('reads the target of an alert from target_subdomain', async () => {
-    await emu.control.createAlert('demo', { name: 'q', type: 'SPF Record', filter: 'equals', filter_value: 'v=spf1 -all', target: 'www.example.com' });
+    await emu.control.createAlert('demo', {
+      name: 'q',
+      type: 'SPF Record',
+      filter: 'equals',
+      filter_value: 'v=spf1 -all',
+      target: 'www.example.com',
+    });
     const [a] = await client().listAlerts();
     expect(a).toMatchObject({ name: 'q', target_type: 'subdomain', target_id: 2, subtype: null });
   });
@@ -221,19 +305,36 @@ describe('domains', () => {
   });
 
   it('NOT_UPDATED and NOT_DELETED from the domain endpoints', async () => {
-    await emu.control.addFault({ kind: 'reject', code: 'NOT_DELETED', match: { method: 'DELETE', path: '/api/domains' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'reject',
+      code: 'NOT_DELETED',
+      match: { method: 'DELETE', path: '/api/domains' },
+      count: 1,
+    });
     expect(await fails(client().deleteDomain(4))).toMatchObject({ code: 'NOT_DELETED', operation: 'deleteDomain' });
-    await emu.control.addFault({ kind: 'reject', code: 'NOT_UPDATED', match: { method: 'POST', path: '/api/domains' }, count: 1 });
-    expect(await fails(client().addSubdomain(4, 'x'))).toMatchObject({ code: 'NOT_UPDATED', operation: 'addSubdomain' });
+    await emu.control.addFault({
+      kind: 'reject',
+      code: 'NOT_UPDATED',
+      match: { method: 'POST', path: '/api/domains' },
+      count: 1,
+    });
+    expect(await fails(client().addSubdomain(4, 'x'))).toMatchObject({
+      code: 'NOT_UPDATED',
+      operation: 'addSubdomain',
+    });
   });
 
   it('NOT_AUTHORIZED for a refused token', async () => {
-    expect(await fails(client({ token: 'bogus-token-123' }).listDomains())).toMatchObject({ code: 'NOT_AUTHORIZED', httpStatus: 401 });
+    expect(await fails(client({ token: 'bogus-token-123' }).listDomains())).toMatchObject({
+      code: 'NOT_AUTHORIZED',
+      httpStatus: 401,
+    });
   });
 });
 
 describe('token exchange codes', () => {
-  const creds = (clientId: string, clientSecret: string, extra = {}) => client({ token: undefined, clientId, clientSecret, ...extra });
+  const creds = (clientId: string, clientSecret: string, extra = {}) =>
+    client({ token: undefined, clientId, clientSecret, ...extra });
 
   it('CREDENTIALS_NOT_FOUND for an unknown client id', async () => {
     const e = await fails(creds('nobody', 'demo-secret').listAlerts());
@@ -251,7 +352,9 @@ describe('token exchange codes', () => {
   it('MISSING_CREDENTIALS and INVALID_GRANT_TYPE for malformed exchanges', async () => {
     const rewriteBody = (body: object) =>
       rewritingAgent((o) => (o.path.startsWith('/api/auth/token') ? { ...o, body: JSON.stringify(body) } : o));
-    const missing = creds('demo-client', 'demo-secret', { dispatcher: rewriteBody({ grant_type: 'client_credentials' }) });
+    const missing = creds('demo-client', 'demo-secret', {
+      dispatcher: rewriteBody({ grant_type: 'client_credentials' }),
+    });
     expect(await fails(missing.listAlerts())).toMatchObject({ code: 'MISSING_CREDENTIALS', httpStatus: 401 });
     const grant = creds('demo-client', 'demo-secret', {
       dispatcher: rewriteBody({ client_id: 'demo-client', client_secret: 'demo-secret', grant_type: 'password' }),
@@ -262,10 +365,23 @@ describe('token exchange codes', () => {
   it('REVOKED_CREDENTIALS for revoked credentials', async () => {
     const other = await startEmulator({
       port: 0,
-      seed: { accounts: [{ name: 'r', user_id: 7, credentials: [{ client_id: 'old-client', client_secret: 'old-secret', revoked: true }] }] },
+      seed: {
+        accounts: [
+          {
+            name: 'r',
+            user_id: 7,
+            credentials: [{ client_id: 'old-client', client_secret: 'old-secret', revoked: true }],
+          },
+        ],
+      },
     });
     try {
-      const c = new NetworkCalcClient({ baseUrl: other.url, clientId: 'old-client', clientSecret: 'old-secret', retry: FAST_RETRY });
+      const c = new NetworkCalcClient({
+        baseUrl: other.url,
+        clientId: 'old-client',
+        clientSecret: 'old-secret',
+        retry: FAST_RETRY,
+      });
       const e = await fails(c.listAlerts());
       expect(e).toMatchObject({ code: 'REVOKED_CREDENTIALS', httpStatus: 401 });
       expect(everythingShown(e)).not.toMatch(/old-secret/);

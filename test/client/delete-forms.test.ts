@@ -3,7 +3,13 @@
  * each accept only one, to prove the fallback order and that the working form is remembered.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { NetworkCalcClient, deleteAlertRequest, isFormNotUnderstood, NetworkCalcError, type DeleteForm } from '../../src/client';
+import {
+  NetworkCalcClient,
+  deleteAlertRequest,
+  isFormNotUnderstood,
+  NetworkCalcError,
+  type DeleteForm,
+} from '../../src/client';
 import { caught, sendJson, tinyServer, type TinyServer } from './support';
 
 interface Seen {
@@ -12,7 +18,10 @@ interface Seen {
   body: unknown;
 }
 
-async function serverAccepting(form: 'query' | 'body', existing: Set<number>): Promise<{ url: string; seen: Seen[]; app: FastifyInstance }> {
+async function serverAccepting(
+  form: 'query' | 'body',
+  existing: Set<number>,
+): Promise<{ url: string; seen: Seen[]; app: FastifyInstance }> {
   const app = Fastify();
   const seen: Seen[] = [];
   app.addHook('onRequest', async (req) => {
@@ -23,7 +32,9 @@ async function serverAccepting(form: 'query' | 'body', existing: Set<number>): P
   });
   app.delete('/api/alerts/', async (req, reply) => {
     const raw =
-      form === 'query' ? (req.query as Record<string, string>).alert_id : ((req.body ?? {}) as Record<string, unknown>).alert_id;
+      form === 'query'
+        ? (req.query as Record<string, string>).alert_id
+        : ((req.body ?? {}) as Record<string, unknown>).alert_id;
     if (raw === undefined) return reply.code(400).send({ status: 'MISSING_VALUES' });
     const id = Number(raw);
     if (!existing.delete(id)) return reply.code(400).send({ status: 'NOT_FOUND' });
@@ -44,7 +55,8 @@ describe('deleteAlertRequest', () => {
   });
 
   it('falls back on 404, 405 and MISSING_VALUES, never on NOT_FOUND (HTTP 400)', () => {
-    const e = (code: NetworkCalcError['code'], httpStatus: number) => new NetworkCalcError({ operation: 'deleteAlert', code, httpStatus, message: 'm' });
+    const e = (code: NetworkCalcError['code'], httpStatus: number) =>
+      new NetworkCalcError({ operation: 'deleteAlert', code, httpStatus, message: 'm' });
     expect(isFormNotUnderstood(e('UNEXPECTED_RESPONSE', 404))).toBe(true);
     expect(isFormNotUnderstood(e('UNEXPECTED_RESPONSE', 405))).toBe(true);
     expect(isFormNotUnderstood(e('MISSING_VALUES', 400))).toBe(true);
@@ -68,7 +80,12 @@ describe.each(['query', 'body'] as const)('a server that takes only the %s form'
 
   it('finds the form, then uses only that one', async () => {
     const lines: string[] = [];
-    const client = new NetworkCalcClient({ baseUrl: server.url, token: 'tok-delete-forms', retry: { baseDelayMs: 1 }, logger: (l) => lines.push(l) });
+    const client = new NetworkCalcClient({
+      baseUrl: server.url,
+      token: 'tok-delete-forms',
+      retry: { baseDelayMs: 1 },
+      logger: (l) => lines.push(l),
+    });
 
     await client.deleteAlert(1);
     expect(client.deleteForm).toBe(form);
@@ -85,7 +102,11 @@ describe.each(['query', 'body'] as const)('a server that takes only the %s form'
 
     // NOT_FOUND through the working form is an answer, not a reason to try another form.
     server.seen.length = 0;
-    await expect(client.deleteAlert(99)).rejects.toMatchObject({ code: 'NOT_FOUND', operation: 'deleteAlert', httpStatus: 400 });
+    await expect(client.deleteAlert(99)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      operation: 'deleteAlert',
+      httpStatus: 400,
+    });
     expect(server.seen).toHaveLength(1);
     expect(lines.join('\n')).not.toMatch(/tok-delete-forms/);
   });
@@ -125,7 +146,8 @@ async function strictServer(form: DeleteForm, ids: Iterable<number>): Promise<Ti
   const server = await tinyServer((req, body, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const segment = /^\/api\/alerts\/(\d+)$/.exec(url.pathname)?.[1];
-    if (req.method !== 'DELETE' || (segment === undefined && url.pathname !== '/api/alerts/')) return sendJson(res, 404, { status: 'NOT_FOUND' });
+    if (req.method !== 'DELETE' || (segment === undefined && url.pathname !== '/api/alerts/'))
+      return sendJson(res, 404, { status: 'NOT_FOUND' });
     if (segment !== undefined && form !== 'path') return sendJson(res, 404, { status: 'NOT_FOUND' });
     let raw: unknown;
     if (form === 'path') raw = segment;
@@ -140,40 +162,52 @@ async function strictServer(form: DeleteForm, ids: Iterable<number>): Promise<Ti
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
-describe.each(['path', 'query', 'body'] as const)('learned once per base URL: a server that takes only the %s form', (form) => {
-  let server: Awaited<ReturnType<typeof strictServer>>;
-  beforeEach(async () => {
-    server = await strictServer(form, range(1, 1000));
-  });
-  afterEach(() => server.close());
+describe.each(['path', 'query', 'body'] as const)(
+  'learned once per base URL: a server that takes only the %s form',
+  (form) => {
+    let server: Awaited<ReturnType<typeof strictServer>>;
+    beforeEach(async () => {
+      server = await strictServer(form, range(1, 1000));
+    });
+    afterEach(() => server.close());
 
-  const fresh = () => new NetworkCalcClient({ baseUrl: server.url, token: 'tok-strict-delete', retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    const fresh = () =>
+      new NetworkCalcClient({
+        baseUrl: server.url,
+        token: 'tok-strict-delete',
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      });
 
-  it('32 concurrent deletes on a fresh client all succeed, for at most 32 + 2 requests', async () => {
-    const results = await Promise.allSettled(range(1, 32).map((id) => fresh().deleteAlert(id)));
-    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    expect(range(1, 32).filter((id) => server.alerts.has(id))).toEqual([]);
-    expect(server.seen.length).toBeLessThanOrEqual(32 + 2);
-    // Every client of the process knows the form now, a new one included.
-    expect(fresh().deleteForm).toBe(form);
-  });
+    it('32 concurrent deletes on a fresh client all succeed, for at most 32 + 2 requests', async () => {
+      const results = await Promise.allSettled(range(1, 32).map((id) => fresh().deleteAlert(id)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(range(1, 32).filter((id) => server.alerts.has(id))).toEqual([]);
+      expect(server.seen.length).toBeLessThanOrEqual(32 + 2);
+      // Every client of the process knows the form now, a new one included.
+      expect(fresh().deleteForm).toBe(form);
+    });
 
-  it('300 deletes, concurrent and sequential, from clients made at different times: N + 2 requests at most', async () => {
-    const first = fresh();
-    await Promise.all(range(1, 150).map((id) => first.deleteAlert(id)));
-    for (const id of range(151, 150)) await fresh().deleteAlert(id);
-    expect(server.alerts.size).toBe(1000 - 300);
-    expect(server.seen.length).toBeLessThanOrEqual(300 + 2);
-    // Once learned, one request per delete, NOT_FOUND included (the form worked, the alert is gone).
-    server.seen.length = 0;
-    await expect(fresh().deleteAlert(1)).rejects.toMatchObject({ code: 'NOT_FOUND', httpStatus: 400 });
-    expect(server.seen).toHaveLength(1);
-  });
-});
+    it('300 deletes, concurrent and sequential, from clients made at different times: N + 2 requests at most', async () => {
+      const first = fresh();
+      await Promise.all(range(1, 150).map((id) => first.deleteAlert(id)));
+      for (const id of range(151, 150)) await fresh().deleteAlert(id);
+      expect(server.alerts.size).toBe(1000 - 300);
+      expect(server.seen.length).toBeLessThanOrEqual(300 + 2);
+      // Once learned, one request per delete, NOT_FOUND included (the form worked, the alert is gone).
+      server.seen.length = 0;
+      await expect(fresh().deleteAlert(1)).rejects.toMatchObject({ code: 'NOT_FOUND', httpStatus: 400 });
+      expect(server.seen).toHaveLength(1);
+    });
+  },
+);
 
 it('a learned form the server stops understanding is learned again, once', async () => {
   const before = await strictServer('query', range(1, 10));
-  const c = new NetworkCalcClient({ baseUrl: before.url, token: 'tok-relearn', retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+  const c = new NetworkCalcClient({
+    baseUrl: before.url,
+    token: 'tok-relearn',
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+  });
   await c.deleteAlert(1);
   expect(c.deleteForm).toBe('query');
   const port = new URL(before.url).port;
@@ -186,7 +220,12 @@ it('a learned form the server stops understanding is learned again, once', async
   try {
     await c.deleteAlert(2);
     expect(c.deleteForm).toBe('body');
-    expect(after.seen.map((r) => r.url)).toEqual(['/api/alerts/?alert_id=2', '/api/alerts/2', '/api/alerts/?alert_id=2', '/api/alerts/']);
+    expect(after.seen.map((r) => r.url)).toEqual([
+      '/api/alerts/?alert_id=2',
+      '/api/alerts/2',
+      '/api/alerts/?alert_id=2',
+      '/api/alerts/',
+    ]);
   } finally {
     await after.close();
   }
@@ -195,7 +234,11 @@ it('a learned form the server stops understanding is learned again, once', async
 it('a DELETE no form of which is understood says so, not what a create misses', async () => {
   const server = await tinyServer((_req, _body, res) => sendJson(res, 400, { status: 'MISSING_VALUES' }));
   try {
-    const c = new NetworkCalcClient({ baseUrl: server.url, token: 'tok-none', variables: { baseUrl: 'PROD_BASE_URL' } });
+    const c = new NetworkCalcClient({
+      baseUrl: server.url,
+      token: 'tok-none',
+      variables: { baseUrl: 'PROD_BASE_URL' },
+    });
     const e = await caught(c.deleteAlert(7));
     expect(e).toMatchObject({ code: 'MISSING_VALUES', httpStatus: 400, retryable: false, operation: 'deleteAlert' });
     expect(e.message).toBe(

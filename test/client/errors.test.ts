@@ -9,6 +9,7 @@ import {
   isNotFound,
   responseCode,
 } from '../../src/client';
+import type * as ErrorsModule from '../../src/client/errors';
 
 describe('responseCode: decided on the body first', () => {
   it('takes NOT_FOUND from a 400 body', () => {
@@ -37,18 +38,31 @@ describe('responseCode: decided on the body first', () => {
 });
 
 describe('NetworkCalcError', () => {
-  const err = new NetworkCalcError({ operation: 'getAlert', code: 'NOT_FOUND', httpStatus: 400, message: 'm', detail: 'no alert' });
+  const err = new NetworkCalcError({
+    operation: 'getAlert',
+    code: 'NOT_FOUND',
+    httpStatus: 400,
+    message: 'm',
+    detail: 'no alert',
+  });
 
   it('carries operation, code, status, detail and retryability', () => {
     expect(err).toBeInstanceOf(Error);
-    expect(err).toMatchObject({ name: 'NetworkCalcError', operation: 'getAlert', code: 'NOT_FOUND', httpStatus: 400, retryable: false, detail: 'no alert' });
+    expect(err).toMatchObject({
+      name: 'NetworkCalcError',
+      operation: 'getAlert',
+      code: 'NOT_FOUND',
+      httpStatus: 400,
+      retryable: false,
+      detail: 'no alert',
+    });
     expect(new NetworkCalcError({ operation: 'x', code: 'RATE_LIMITED', message: 'm' }).retryable).toBe(true);
     expect(new NetworkCalcError({ operation: 'x', code: 'OUTCOME_UNKNOWN', message: 'm' }).retryable).toBe(false);
     expect(isNotFound(err)).toBe(true);
   });
 
   it('is recognised through a Symbol.for brand, also from another copy of the module', () => {
-    let copy!: typeof import('../../src/client/errors');
+    let copy!: typeof ErrorsModule;
     jest.isolateModules(() => {
       copy = require('../../src/client/errors');
     });
@@ -75,8 +89,12 @@ describe('NetworkCalcError', () => {
 
   it('has advice for every code', () => {
     for (const code of [...SERVICE_CODES, ...CLIENT_CODES]) expect(adviceFor(code).length).toBeGreaterThan(10);
-    expect(adviceFor('NOT_AUTHORIZED')).toMatch(/the token was refused; check NETWORKCALC_TOKEN or the client credentials/);
-    expect(adviceFor('OUTCOME_UNKNOWN')).toBe('the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not');
+    expect(adviceFor('NOT_AUTHORIZED')).toMatch(
+      /the token was refused; check NETWORKCALC_TOKEN or the client credentials/,
+    );
+    expect(adviceFor('OUTCOME_UNKNOWN')).toBe(
+      'the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not',
+    );
   });
 });
 
@@ -102,8 +120,12 @@ describe('configuration', () => {
     const e = codeOf(() => NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_ID: 'id' }));
     expect(e.code).toBe('CONFIG_ERROR');
     expect(e.message).toMatch(/NETWORKCALC_CLIENT_SECRET/);
-    expect(codeOf(() => NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_SECRET: 'hush-hush' })).message).toMatch(/NETWORKCALC_CLIENT_ID/);
-    expect(codeOf(() => NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_SECRET: 'hush-hush' })).message).not.toMatch(/hush-hush/);
+    expect(codeOf(() => NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_SECRET: 'hush-hush' })).message).toMatch(
+      /NETWORKCALC_CLIENT_ID/,
+    );
+    expect(codeOf(() => NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_SECRET: 'hush-hush' })).message).not.toMatch(
+      /hush-hush/,
+    );
   });
 
   it('rejects a base URL that is not http(s)', () => {
@@ -116,9 +138,14 @@ describe('configuration', () => {
 
   it('reads the environment, with overrides winning', () => {
     expect(NetworkCalcClient.fromEnv({}, { NETWORKCALC_TOKEN: 't' }).baseUrl).toBe('https://networkcalc.com');
-    const c = NetworkCalcClient.fromEnv({ baseUrl: 'http://127.0.0.1:9/' }, { NETWORKCALC_TOKEN: 't', NETWORKCALC_BASE_URL: 'https://x.example' });
+    const c = NetworkCalcClient.fromEnv(
+      { baseUrl: 'http://127.0.0.1:9/' },
+      { NETWORKCALC_TOKEN: 't', NETWORKCALC_BASE_URL: 'https://x.example' },
+    );
     expect(c.baseUrl).toBe('http://127.0.0.1:9');
-    expect(NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_ID: 'i', NETWORKCALC_CLIENT_SECRET: 's' })).toBeInstanceOf(NetworkCalcClient);
+    expect(
+      NetworkCalcClient.fromEnv({}, { NETWORKCALC_CLIENT_ID: 'i', NETWORKCALC_CLIENT_SECRET: 's' }),
+    ).toBeInstanceOf(NetworkCalcClient);
   });
 
   it('keeps credentials out of inspect output of the client', () => {

@@ -39,7 +39,11 @@ it('at a 20 % fault rate (5xx, 429, drops), 300 lists give up about as rarely as
       while (next < 300) {
         const lines: string[] = [];
         attempts[next++] = lines;
-        const c = new NetworkCalcClient({ baseUrl: emu.url, token: 'demo-token', logger: (l) => lines.push(l.split(' ')[2]!) });
+        const c = new NetworkCalcClient({
+          baseUrl: emu.url,
+          token: 'demo-token',
+          logger: (l) => lines.push(l.split(' ')[2]!),
+        });
         await c.listAlerts().catch(() => gaveUp++);
       }
     }),
@@ -52,14 +56,20 @@ it('at a 20 % fault rate (5xx, 429, drops), 300 lists give up about as rarely as
   expect(afterDrop.length).toBeGreaterThan(5);
   expect(afterDrop.filter((r) => r !== '200').length / afterDrop.length).toBeLessThan(0.5);
   const requests = await emu.control.requests();
-  expect(requests.filter((r) => r.status === 0).length).toBe(attempts.flat().filter((r) => r === 'UND_ERR_SOCKET').length);
+  expect(requests.filter((r) => r.status === 0).length).toBe(
+    attempts.flat().filter((r) => r === 'UND_ERR_SOCKET').length,
+  );
 });
 
 it('retries outlast a 1.5 s outage: every call started at its beginning succeeds', async () => {
   const outage = await emu.control.addFault({ kind: 'status', status: 503, match: { path: '/api/alerts' } });
-  const ended = new Promise<void>((resolve) => setTimeout(() => void emu.control.removeFault(outage).then(() => resolve()), 1500));
+  const ended = new Promise<void>((resolve) =>
+    setTimeout(() => void emu.control.removeFault(outage).then(() => resolve()), 1500),
+  );
   // With the default policy the first four waits take at least 1.875 s together.
-  const calls = Array.from({ length: 8 }, () => new NetworkCalcClient({ baseUrl: emu.url, token: 'demo-token' }).listAlerts());
+  const calls = Array.from({ length: 8 }, () =>
+    new NetworkCalcClient({ baseUrl: emu.url, token: 'demo-token' }).listAlerts(),
+  );
   const results = await Promise.allSettled(calls);
   await ended;
   expect(results.filter((r) => r.status === 'rejected')).toEqual([]);

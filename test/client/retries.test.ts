@@ -54,7 +54,12 @@ async function count(method: string, pathPrefix: string): Promise<number> {
 
 describe('idempotent requests', () => {
   it('retry a 429 after the Retry-After it gives', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 1, match: { method: 'GET', path: '/api/alerts' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 1,
+      match: { method: 'GET', path: '/api/alerts' },
+      count: 1,
+    });
     const t0 = Date.now();
     expect(await client().listAlerts()).toEqual([]);
     const elapsed = Date.now() - t0;
@@ -64,7 +69,12 @@ describe('idempotent requests', () => {
   });
 
   it('follow a Retry-After within the budget even when its random extra would pass the budget', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 1, match: { method: 'GET', path: '/api/alerts' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 1,
+      match: { method: 'GET', path: '/api/alerts' },
+      count: 1,
+    });
     const t0 = Date.now();
     // Retry-After 1 s plus up to 200 ms, in a budget of 1.05 s: the wait is cut at the budget.
     expect(await client({ retry: { ...FAST_RETRY, maxTotalMs: 1050 } }).listAlerts()).toEqual([]);
@@ -103,7 +113,9 @@ describe('idempotent requests', () => {
   it('stop at maxTotalMs even with attempts left', async () => {
     await emu.control.addFault({ kind: 'status', status: 500, match: { path: '/api/alerts' } });
     const t0 = Date.now();
-    const e = await fails(client({ retry: { maxAttempts: 100, baseDelayMs: 100, maxDelayMs: 100, maxTotalMs: 400 } }).listAlerts());
+    const e = await fails(
+      client({ retry: { maxAttempts: 100, baseDelayMs: 100, maxDelayMs: 100, maxTotalMs: 400 } }).listAlerts(),
+    );
     expect(e.code).toBe('RETRIES_EXHAUSTED');
     expect(Date.now() - t0).toBeLessThan(1500);
     expect(await count('GET', '/api/alerts')).toBeLessThan(100);
@@ -122,7 +134,14 @@ describe('idempotent requests', () => {
   });
 
   it('retry a PATCH dropped after it was applied: same body, same result', async () => {
-    const { id } = await emu.control.createAlert('demo', { name: 'p', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target: 'example.com' });
+    const { id } = await emu.control.createAlert('demo', {
+      name: 'p',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '1.1.1.1',
+      target: 'example.com',
+    });
     await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'PATCH' }, count: 1 });
     const c = client();
     await c.updateAlert(id, dnsAlert('p', { filter_value: '2.2.2.2' }));
@@ -131,7 +150,14 @@ describe('idempotent requests', () => {
   });
 
   it('a DELETE retried after a drop that deleted the alert succeeds', async () => {
-    const { id } = await emu.control.createAlert('demo', { name: 'd', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target: 'example.com' });
+    const { id } = await emu.control.createAlert('demo', {
+      name: 'd',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '1.1.1.1',
+      target: 'example.com',
+    });
     await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'DELETE' }, count: 1 });
     const c = client();
     await c.deleteAlert(id);
@@ -140,7 +166,12 @@ describe('idempotent requests', () => {
   });
 
   it('time out a slow answer, then retry', async () => {
-    await emu.control.addFault({ kind: 'latency', latencyMs: 1000, match: { method: 'GET', path: '/api/domains' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'latency',
+      latencyMs: 1000,
+      match: { method: 'GET', path: '/api/domains' },
+      count: 1,
+    });
     const domains = await client({ timeoutMs: 200 }).listDomains();
     expect(domains.length).toBeGreaterThan(0);
     expect(logs.some((l) => /^GET \/api\/domains\/ TIMEOUT attempt=1/.test(l))).toBe(true);
@@ -149,13 +180,24 @@ describe('idempotent requests', () => {
 
 describe('creates are never retried blindly', () => {
   it('a drop after the server saved the alert: exactly one POST, OUTCOME_UNKNOWN, and the alert can be adopted by name', async () => {
-    await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const c = client();
     const e = await fails(c.createAlert(dnsAlert('ambiguous')));
-    expect(e).toMatchObject({ code: 'OUTCOME_UNKNOWN', operation: 'createAlert', retryable: false, httpStatus: undefined });
+    expect(e).toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      operation: 'createAlert',
+      retryable: false,
+      httpStatus: undefined,
+    });
     // One sentence, the code once: what is unknown, what the caller does, then what was seen.
     expect(e.message).toMatch(
-      /^createAlert \(alert "ambiguous"\) failed: OUTCOME_UNKNOWN: the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not \(the connection was lost after sending; UND_ERR_SOCKET: other side closed\)$/);
+      /^createAlert \(alert "ambiguous"\) failed: OUTCOME_UNKNOWN: the create may or may not have happened; list the account and adopt what it created if it is there, or send the create again if not \(the connection was lost after sending; UND_ERR_SOCKET: other side closed\)$/,
+    );
     expect(e.message.match(/OUTCOME_UNKNOWN/g)).toHaveLength(1);
     expect(await count('POST', '/api/alerts')).toBe(1);
     expect((await c.listAlerts()).map((a) => a.name)).toEqual(['ambiguous']);
@@ -169,15 +211,30 @@ describe('creates are never retried blindly', () => {
   });
 
   it.each([500, 503])('a %d: exactly one POST, OUTCOME_UNKNOWN', async (status) => {
-    await emu.control.addFault({ kind: 'status', status, phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'status',
+      status,
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const e = await fails(client().createAlert(dnsAlert('five-hundred')));
     expect(e).toMatchObject({ code: 'OUTCOME_UNKNOWN', httpStatus: status });
-    expect(e.message).toMatch(new RegExp(`^createAlert \\(alert "five-hundred"\\) failed: OUTCOME_UNKNOWN \\(HTTP ${status}\\): the create may or may not have happened; .* \\(the server answered SYSTEM_ERROR\\)$`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `^createAlert \\(alert "five-hundred"\\) failed: OUTCOME_UNKNOWN \\(HTTP ${status}\\): the create may or may not have happened; .* \\(the server answered SYSTEM_ERROR\\)$`,
+      ),
+    );
     expect(await count('POST', '/api/alerts')).toBe(1);
   });
 
   it('a timeout: exactly one POST, OUTCOME_UNKNOWN', async () => {
-    await emu.control.addFault({ kind: 'latency', latencyMs: 800, match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emu.control.addFault({
+      kind: 'latency',
+      latencyMs: 800,
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const e = await fails(client({ timeoutMs: 150 }).createAlert(dnsAlert('slow')));
     expect(e.code).toBe('OUTCOME_UNKNOWN');
     expect(e.detail).toMatch(/within 150 ms/);
@@ -186,7 +243,12 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a 429 certainly was not processed: retried, one alert created', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 0, match: { method: 'POST', path: '/api/alerts' }, count: 2 });
+    await emu.control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 0,
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 2,
+    });
     const c = client();
     await c.createAlert(dnsAlert('throttled'));
     expect(await count('POST', '/api/alerts')).toBe(3);
@@ -196,7 +258,12 @@ describe('creates are never retried blindly', () => {
   it('a refused connection certainly was not processed: retried until exhausted', async () => {
     const port = await closedPort();
     const lines: string[] = [];
-    const c = new NetworkCalcClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'demo-token', retry: { ...FAST_RETRY, maxAttempts: 3 }, logger: (l) => lines.push(l) });
+    const c = new NetworkCalcClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: 'demo-token',
+      retry: { ...FAST_RETRY, maxAttempts: 3 },
+      logger: (l) => lines.push(l),
+    });
     const e = await fails(c.createAlert(dnsAlert('nowhere')));
     expect(e).toMatchObject({ code: 'RETRIES_EXHAUSTED', attempts: 3, httpStatus: undefined });
     expect((e.cause as NetworkCalcError).code).toBe('CONNECTION_ERROR');
@@ -222,13 +289,17 @@ describe('report triggers', () => {
 
   it('are not retried after a drop', async () => {
     await emu.control.addFault({ kind: 'drop', match: { path: '/api/reports' }, count: 1 });
-    expect(await fails(client().triggerDomainReport(1))).toMatchObject({ code: 'CONNECTION_ERROR', httpStatus: undefined });
+    expect(await fails(client().triggerDomainReport(1))).toMatchObject({
+      code: 'CONNECTION_ERROR',
+      httpStatus: undefined,
+    });
     expect(await count('POST', '/api/reports')).toBe(1);
   });
 });
 
 describe('token renewal', () => {
-  const creds = (extra = {}) => client({ token: undefined, clientId: 'demo-client', clientSecret: 'demo-secret', ...extra });
+  const creds = (extra = {}) =>
+    client({ token: undefined, clientId: 'demo-client', clientSecret: 'demo-secret', ...extra });
 
   it('renews once after the token expires (alerts: NOT_AUTHORIZED), then succeeds', async () => {
     const c = creds();
@@ -278,7 +349,13 @@ describe('token renewal', () => {
   it('renews before expiry with short lifetimes', async () => {
     const short = await startEmulator({ port: 0, tokenLifetimeSeconds: 1 });
     try {
-      const c = new NetworkCalcClient({ baseUrl: short.url, clientId: 'demo-client', clientSecret: 'demo-secret', retry: FAST_RETRY, dispatcher: recorder.dispatcher });
+      const c = new NetworkCalcClient({
+        baseUrl: short.url,
+        clientId: 'demo-client',
+        clientSecret: 'demo-secret',
+        retry: FAST_RETRY,
+        dispatcher: recorder.dispatcher,
+      });
       await c.listAlerts();
       await c.listAlerts();
       expect(c.tokenExchanges).toBe(1);

@@ -96,7 +96,11 @@ describe('resolveRetryPolicy', () => {
   });
 
   it('merges partial policies and rejects nonsense', () => {
-    expect(resolveRetryPolicy({ maxAttempts: 2, baseDelayMs: 1 })).toMatchObject({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 });
+    expect(resolveRetryPolicy({ maxAttempts: 2, baseDelayMs: 1 })).toMatchObject({
+      maxAttempts: 2,
+      baseDelayMs: 1,
+      maxDelayMs: 10_000,
+    });
     expect(resolveRetryPolicy({ maxAttempts: 0 }).maxAttempts).toBe(1);
     expect(() => resolveRetryPolicy({ maxTotalMs: -1 })).toThrow(/retry.maxTotalMs/);
     expect(() => resolveRetryPolicy({ baseDelayMs: Number.NaN })).toThrow(/retry.baseDelayMs/);
@@ -125,7 +129,11 @@ describe('classifyNetworkError', () => {
     expect(classifyNetworkError(new Error('mystery'))).toBe('dropped');
     expect(classifyNetworkError(Object.assign(new Error('x'), { cause: err('EPIPE') }))).toBe('dropped');
     // A refusal beside a reset: the request may have gone out on the other address.
-    expect(classifyNetworkError(Object.assign(new AggregateError([err('ECONNREFUSED'), err('ECONNRESET')]), { code: 'ECONNREFUSED' }))).toBe('dropped');
+    expect(
+      classifyNetworkError(
+        Object.assign(new AggregateError([err('ECONNREFUSED'), err('ECONNRESET')]), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe('dropped');
   });
 
   it('recognises undici timeouts', () => {

@@ -6,8 +6,9 @@ describe('Secrets', () => {
     for (let i = 1; i <= 100; i++) secrets.addIssued(`issued-${i}-abcdef`);
     expect(secrets.size).toBe(2 + ISSUED_TOKENS_KEPT);
     expect(ISSUED_TOKENS_KEPT).toBe(4);
-    expect(secrets.redact('configured-token client-secret issued-100-abcdef issued-97-abcdef'))
-      .toBe('[redacted] [redacted] [redacted] [redacted]');
+    expect(secrets.redact('configured-token client-secret issued-100-abcdef issued-97-abcdef')).toBe(
+      '[redacted] [redacted] [redacted] [redacted]',
+    );
     // Forgotten: no longer scrubbed as a bare string, still scrubbed in the Bearer form.
     expect(secrets.redact('issued-96-abcdef')).toBe('issued-96-abcdef');
     expect(secrets.redact('Bearer issued-1-abcdef')).toBe('Bearer [redacted]');

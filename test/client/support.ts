@@ -72,7 +72,10 @@ export interface TinyServer {
  * A node:http server on 127.0.0.1 and a free port (or `port`), answering each request with `handle`
  * once its body has arrived. close() also ends kept-alive connections.
  */
-export async function tinyServer(handle: (req: IncomingMessage, body: string, res: ServerResponse) => void, port = 0): Promise<TinyServer> {
+export async function tinyServer(
+  handle: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+  port = 0,
+): Promise<TinyServer> {
   const seen: TinyServer['seen'] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

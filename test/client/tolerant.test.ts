@@ -8,7 +8,11 @@ import { caught, dnsAlert, everythingShown } from './support';
 
 let app: FastifyInstance;
 let base: string;
-let answer: (method: string, url: string, body: unknown) => { status: number; body: unknown; headers?: Record<string, string> };
+let answer: (
+  method: string,
+  url: string,
+  body: unknown,
+) => { status: number; body: unknown; headers?: Record<string, string> };
 const seen: string[] = [];
 
 beforeAll(async () => {
@@ -27,7 +31,13 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const client = (extra = {}) => new NetworkCalcClient({ baseUrl: base, token: 'tok-tolerant-1', retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 }, ...extra });
+const client = (extra = {}) =>
+  new NetworkCalcClient({
+    baseUrl: base,
+    token: 'tok-tolerant-1',
+    retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 },
+    ...extra,
+  });
 
 async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
   const e = await caught(p);
@@ -74,10 +84,23 @@ it('reads an id from a create response when one is sent, and none otherwise', as
 });
 
 it('reads report results with numeric or quoted ids', async () => {
-  answer = () => ({ status: 200, body: { status: 'OK', domain_id: 5, subdomain_id: '6', report_url: 'https://x/r/1' } });
-  expect(await client().triggerSubdomainReport(6)).toEqual({ status: 'OK', domain_id: 5, subdomain_id: 6, report_url: 'https://x/r/1' });
+  answer = () => ({
+    status: 200,
+    body: { status: 'OK', domain_id: 5, subdomain_id: '6', report_url: 'https://x/r/1' },
+  });
+  expect(await client().triggerSubdomainReport(6)).toEqual({
+    status: 'OK',
+    domain_id: 5,
+    subdomain_id: 6,
+    report_url: 'https://x/r/1',
+  });
   answer = () => ({ status: 200, body: { status: 'OK', domain_id: '5', report_url: 'https://x/r/2' } });
-  expect(await client().triggerDomainReport(5)).toEqual({ status: 'OK', domain_id: 5, subdomain_id: null, report_url: 'https://x/r/2' });
+  expect(await client().triggerDomainReport(5)).toEqual({
+    status: 'OK',
+    domain_id: 5,
+    subdomain_id: null,
+    report_url: 'https://x/r/2',
+  });
 });
 
 it('SERVER_ERROR for a 5xx without a code, RATE_LIMITED for a 429 without one', async () => {
@@ -85,35 +108,48 @@ it('SERVER_ERROR for a 5xx without a code, RATE_LIMITED for a 429 without one', 
   const e = await fails(client({ retry: { maxAttempts: 1 } }).listAlerts());
   expect(e).toMatchObject({ code: 'SERVER_ERROR', httpStatus: 503, detail: '<html>busy</html>' });
   answer = () => ({ status: 429, body: {}, headers: { 'retry-after': '0' } });
-  expect(await fails(client({ retry: { maxAttempts: 1 } }).listAlerts())).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+  expect(await fails(client({ retry: { maxAttempts: 1 } }).listAlerts())).toMatchObject({
+    code: 'RATE_LIMITED',
+    retryable: true,
+  });
 });
 
 it('messages read "<operation> (<subject>) failed: <code> (HTTP n): <advice>"', async () => {
   answer = () => ({ status: 503, body: { status: 'SYSTEM_ERROR' } });
   const exhausted = await fails(client({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }).getAlert(3));
   const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  expect(exhausted.message).toMatch(new RegExp(
-    `^getAlert \\(alert 3\\) failed: RETRIES_EXHAUSTED: gave up after 2 attempts in \\d+ ms; last error: SYSTEM_ERROR \\(HTTP 503\\): ${escape(adviceFor('SYSTEM_ERROR'))}$`));
+  expect(exhausted.message).toMatch(
+    new RegExp(
+      `^getAlert \\(alert 3\\) failed: RETRIES_EXHAUSTED: gave up after 2 attempts in \\d+ ms; last error: SYSTEM_ERROR \\(HTTP 503\\): ${escape(adviceFor('SYSTEM_ERROR'))}$`,
+    ),
+  );
 
   answer = () => ({ status: 401, body: { status: 'NOT_AUTHORIZED', error: 'nope' } });
   expect((await fails(client().listAlerts())).message).toBe(
-    'listAlerts failed: NOT_AUTHORIZED (HTTP 401): the token was refused (expired, invalid, or without permission for this operation); '
-    + 'set NETWORKCALC_TOKEN to a valid access token, or set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET so tokens are renewed automatically '
-    + '(server said: nope)');
+    'listAlerts failed: NOT_AUTHORIZED (HTTP 401): the token was refused (expired, invalid, or without permission for this operation); ' +
+      'set NETWORKCALC_TOKEN to a valid access token, or set NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET so tokens are renewed automatically ' +
+      '(server said: nope)',
+  );
 
   // The server's explanation first, instead of the generic advice ...
   answer = () => ({ status: 400, body: { status: 'INVALID_BODY', error: 'subtype "AAAA" is not valid' } });
   expect((await fails(client().updateAlert(4, dnsAlert('a')))).message).toBe(
-    'updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): server said: subtype "AAAA" is not valid');
+    'updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): server said: subtype "AAAA" is not valid',
+  );
   // ... and the generic advice when the server gives none.
   answer = () => ({ status: 400, body: { status: 'INVALID_BODY' } });
   expect((await fails(client().updateAlert(4, dnsAlert('a')))).message).toBe(
-    `updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): ${adviceFor('INVALID_BODY')}`);
+    `updateAlert (alert 4) failed: INVALID_BODY (HTTP 400): ${adviceFor('INVALID_BODY')}`,
+  );
 });
 
 it('an error code in a 200 body is still an error', async () => {
   answer = () => ({ status: 200, body: { status: 'NOT_UPDATED', error: 'locked' } });
-  expect(await fails(client().updateAlert(1, dnsAlert('a')))).toMatchObject({ code: 'NOT_UPDATED', httpStatus: 200, detail: 'locked' });
+  expect(await fails(client().updateAlert(1, dnsAlert('a')))).toMatchObject({
+    code: 'NOT_UPDATED',
+    httpStatus: 200,
+    detail: 'locked',
+  });
 });
 
 it('UNEXPECTED_RESPONSE for a body it cannot use', async () => {
@@ -134,13 +170,30 @@ it('scrubs the token and secret from server texts and log lines', async () => {
   const lines: string[] = [];
   answer = (_m, url) =>
     url.startsWith('/api/auth/token')
-      ? { status: 200, body: { status: 'OK', token: { access_token: 'sekrit-2', token_type: 'bearer', expires_in: 3600 } } }
-      : { status: 400, body: { status: 'INVALID_BODY', error: 'got Bearer sekrit-2 and tok-tolerant-1 for /api/alerts/ (token sekrit-2)' } };
-  const c = new NetworkCalcClient({ baseUrl: base, clientId: 'id', clientSecret: 'tok-tolerant-1', logger: (l) => lines.push(l) });
+      ? {
+          status: 200,
+          body: { status: 'OK', token: { access_token: 'sekrit-2', token_type: 'bearer', expires_in: 3600 } },
+        }
+      : {
+          status: 400,
+          body: {
+            status: 'INVALID_BODY',
+            error: 'got Bearer sekrit-2 and tok-tolerant-1 for /api/alerts/ (token sekrit-2)',
+          },
+        };
+  const c = new NetworkCalcClient({
+    baseUrl: base,
+    clientId: 'id',
+    clientSecret: 'tok-tolerant-1',
+    logger: (l) => lines.push(l),
+  });
   const e = await fails(c.createAlert(dnsAlert('a')));
   expect(e.detail).toBe('got Bearer [redacted] and [redacted] for /api/alerts/ (token [redacted])');
   expect(lines.join('\n')).not.toMatch(/sekrit|tok-tolerant/);
-  expect(lines).toEqual([expect.stringMatching(/^POST \/api\/auth\/token 200 attempt=1 \d+ms$/), expect.stringMatching(/^POST \/api\/alerts\/ 400 attempt=1 \d+ms$/)]);
+  expect(lines).toEqual([
+    expect.stringMatching(/^POST \/api\/auth\/token 200 attempt=1 \d+ms$/),
+    expect.stringMatching(/^POST \/api\/alerts\/ 400 attempt=1 \d+ms$/),
+  ]);
 });
 
 it('after many renewals the current token and the secret are still scrubbed', async () => {
@@ -149,10 +202,16 @@ it('after many renewals the current token and the secret are still scrubbed', as
   answer = (_m, url) => {
     if (url.startsWith('/api/auth/token')) {
       exchanges++;
-      return { status: 200, body: { status: 'OK', token: { access_token: `renewed-${exchanges}-abcdef`, expires_in: 3600 } } };
+      return {
+        status: 200,
+        body: { status: 'OK', token: { access_token: `renewed-${exchanges}-abcdef`, expires_in: 3600 } },
+      };
     }
     if (refuse) return { status: 401, body: { status: 'NOT_AUTHORIZED' } };
-    return { status: 400, body: { status: 'INVALID_BODY', error: `token renewed-${exchanges}-abcdef, secret sekrit-2` } };
+    return {
+      status: 400,
+      body: { status: 'INVALID_BODY', error: `token renewed-${exchanges}-abcdef, secret sekrit-2` },
+    };
   };
   const c = new NetworkCalcClient({ baseUrl: base, clientId: 'id', clientSecret: 'sekrit-2' });
   for (let i = 0; i < 10; i++) await fails(c.listAlerts());
