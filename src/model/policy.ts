@@ -63,7 +63,10 @@ export function hostPatternProblem(pattern: unknown, field: string): string | nu
 export function matchesHostPattern(pattern: string, host: string): boolean {
   let re = compiled.get(pattern);
   if (!re) {
-    const body = normalizeHostName(pattern).split('*').map((part) => part.replace(/[.-]/g, (c) => `\\${c}`)).join('.*');
+    const body = normalizeHostName(pattern)
+      .split('*')
+      .map((part) => part.replace(/[.-]/g, (c) => `\\${c}`))
+      .join('.*');
     re = new RegExp(`^${body}$`);
     compiled.set(pattern, re);
   }
@@ -80,7 +83,9 @@ export function selectsHost(targets: PolicyTargets, kind: 'domain' | 'subdomain'
 
 /** True when the policy would cover `host` if the account had it, as a domain or a subdomain (known before any call). */
 export function couldSelectHost(targets: PolicyTargets, host: string): boolean {
-  return (targets.domains || targets.subdomains) && matchesAny(targets.include, host) && !matchesAny(targets.exclude, host);
+  return (
+    (targets.domains || targets.subdomains) && matchesAny(targets.include, host) && !matchesAny(targets.exclude, host)
+  );
 }
 
 /** `domains and subdomains matching *.example.com, except legacy.*`: a selection in words. */
@@ -125,17 +130,33 @@ const SAMPLE_HOST = 'example.com';
  * the check through the model's `parseAlert`, the label through the alert-name rule. A
  * problem's `field` is the wire field, or `label`.
  */
-export function parsePolicyCheck(input: Readonly<Record<string, unknown>>): { ok: true; check: PolicyCheckSpec } | { ok: false; problems: Problem[] } {
+export function parsePolicyCheck(
+  input: Readonly<Record<string, unknown>>,
+): { ok: true; check: PolicyCheckSpec } | { ok: false; problems: Problem[] } {
   const problems: Problem[] = [];
   const label = input.label;
   if (typeof label !== 'string' || label.trim() === '') {
-    problems.push({ field: 'label', value: label, kind: 'missing', message: `label ${JSON.stringify(label ?? null)} is not valid; give the check a non-empty label, the first part of its alerts' names` });
+    problems.push({
+      field: 'label',
+      value: label,
+      kind: 'missing',
+      message: `label ${JSON.stringify(label ?? null)} is not valid; give the check a non-empty label, the first part of its alerts' names`,
+    });
   }
   const name = typeof label === 'string' && label.trim() !== '' ? generatedAlertName(label.trim(), SAMPLE_HOST) : 'x';
   const result = parseAlert({ ...input, name, target_type: 'domain', target_id: 1 });
   if (!result.ok) {
     for (const p of result.problems) {
-      problems.push(p.field === 'name' ? { ...p, field: 'label', value: label, message: `label ${JSON.stringify(label)} cannot begin an alert name: ${p.message}` } : p);
+      problems.push(
+        p.field === 'name'
+          ? {
+              ...p,
+              field: 'label',
+              value: label,
+              message: `label ${JSON.stringify(label)} cannot begin an alert name: ${p.message}`,
+            }
+          : p,
+      );
     }
   }
   if (problems.length || !result.ok) return { ok: false, problems };
@@ -150,11 +171,20 @@ export function checkKey(alert: Omit<AlertSpec, 'name'>): string {
 }
 
 /** The alert a check stands for on one target. */
-export function checkAlert(check: PolicyCheckSpec, targetType: 'domain' | 'subdomain', targetId: number, host: string): AlertSpec {
+export function checkAlert(
+  check: PolicyCheckSpec,
+  targetType: 'domain' | 'subdomain',
+  targetId: number,
+  host: string,
+): AlertSpec {
   return {
     name: generatedAlertName(check.label, host),
-    type: check.type, subtype: check.subtype, filter: check.filter, filter_value: check.filter_value,
-    target_type: targetType, target_id: targetId,
+    type: check.type,
+    subtype: check.subtype,
+    filter: check.filter,
+    filter_value: check.filter_value,
+    target_type: targetType,
+    target_id: targetId,
   };
 }
 
@@ -184,7 +214,10 @@ export function policyNameProblems(
     for (const label of new Set(p.labels)) {
       const prior = owner.get(label);
       if (prior) {
-        problems.push({ policy: p.path, message: `policies ${prior} and ${p.path} both generate alerts labelled ${JSON.stringify(label)}, so their names would collide; give the checks of one of them other labels` });
+        problems.push({
+          policy: p.path,
+          message: `policies ${prior} and ${p.path} both generate alerts labelled ${JSON.stringify(label)}, so their names would collide; give the checks of one of them other labels`,
+        });
       } else owner.set(label, p.path);
     }
   }

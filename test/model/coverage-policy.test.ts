@@ -1,7 +1,17 @@
 /** The rules of alert policies that the constructs and ncalc share (src/model/policy). */
 import {
-  checkKey, couldSelectHost, defaultCheckLabel, describeTargets, generatedAlertName, hostPatternProblem, matchesHostPattern, parsePolicyCheck,
-  policyNameProblems, selectsHost, splitGeneratedName, type PolicyTargets,
+  checkKey,
+  couldSelectHost,
+  defaultCheckLabel,
+  describeTargets,
+  generatedAlertName,
+  hostPatternProblem,
+  matchesHostPattern,
+  parsePolicyCheck,
+  policyNameProblems,
+  selectsHost,
+  splitGeneratedName,
+  type PolicyTargets,
 } from '../../src/model/policy';
 
 const ALL: PolicyTargets = { domains: true, subdomains: true, include: ['*'], exclude: [] };
@@ -16,11 +26,19 @@ describe('generated names', () => {
   });
 
   test('default labels name what is checked, not the value', () => {
-    expect(defaultCheckLabel({ type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21' })).toBe('certificate expiry');
-    expect(defaultCheckLabel({ type: 'Certificate (TLS)', filter: 'subject', filter_value: 'CN=x' })).toBe('certificate subject');
+    expect(defaultCheckLabel({ type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21' })).toBe(
+      'certificate expiry',
+    );
+    expect(defaultCheckLabel({ type: 'Certificate (TLS)', filter: 'subject', filter_value: 'CN=x' })).toBe(
+      'certificate subject',
+    );
     expect(defaultCheckLabel({ type: 'SPF Record', filter: 'validity' })).toBe('SPF validity');
-    expect(defaultCheckLabel({ type: 'SPF Record', filter: 'contains', filter_value: 'include:x' })).toBe('SPF contains');
-    expect(defaultCheckLabel({ type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail' })).toBe('DNS MX contains');
+    expect(defaultCheckLabel({ type: 'SPF Record', filter: 'contains', filter_value: 'include:x' })).toBe(
+      'SPF contains',
+    );
+    expect(defaultCheckLabel({ type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail' })).toBe(
+      'DNS MX contains',
+    );
   });
 });
 
@@ -45,7 +63,9 @@ describe('host patterns', () => {
 
   test('bad patterns are named with what to write instead', () => {
     expect(hostPatternProblem('*.example.com', 'include[0]')).toBeNull();
-    expect(hostPatternProblem('', 'include[0]')).toMatch(/^include\[0\] "" is not a pattern; give a host name in which \* stands for any run of characters/);
+    expect(hostPatternProblem('', 'include[0]')).toMatch(
+      /^include\[0\] "" is not a pattern; give a host name in which \* stands for any run of characters/,
+    );
     expect(hostPatternProblem(7, 'exclude[1]')).toMatch(/^exclude\[1\] 7 is not a pattern/);
     expect(hostPatternProblem('https://example.com', 'include[0]')).toBe(
       'include[0] "https://example.com" is not a valid pattern; use letters, digits, hyphens, dots and *, e.g. "*.example.com" or "example.*"',
@@ -54,7 +74,12 @@ describe('host patterns', () => {
   });
 
   test('selection: kinds, include, then exclude', () => {
-    const t: PolicyTargets = { domains: false, subdomains: true, include: ['*.example.com', '*.example.org'], exclude: ['legacy.*'] };
+    const t: PolicyTargets = {
+      domains: false,
+      subdomains: true,
+      include: ['*.example.com', '*.example.org'],
+      exclude: ['legacy.*'],
+    };
     expect(selectsHost(t, 'subdomain', 'www.example.com')).toBe(true);
     expect(selectsHost(t, 'domain', 'www.example.com')).toBe(false);
     expect(selectsHost(t, 'subdomain', 'www.example.net')).toBe(false);
@@ -68,9 +93,22 @@ describe('host patterns', () => {
 
 describe('parsePolicyCheck', () => {
   test('a valid check comes back canonical, its label trimmed', () => {
-    expect(parsePolicyCheck({ label: ' cert ', type: 'certificate (tls)', filter: 'Expires In (Days)', filter_value: '021' })).toEqual({
+    expect(
+      parsePolicyCheck({
+        label: ' cert ',
+        type: 'certificate (tls)',
+        filter: 'Expires In (Days)',
+        filter_value: '021',
+      }),
+    ).toEqual({
       ok: true,
-      check: { label: 'cert', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21' },
+      check: {
+        label: 'cert',
+        type: 'Certificate (TLS)',
+        subtype: null,
+        filter: 'expires in (days)',
+        filter_value: '21',
+      },
     });
   });
 
@@ -79,21 +117,37 @@ describe('parsePolicyCheck', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => [p.field, p.message])).toEqual([
-      ['label', 'label "bad\\nlabel" cannot begin an alert name: name "bad\\nlabel · example.com" contains the control character U+000A at position 4; names are one line of printable text'],
+      [
+        'label',
+        'label "bad\\nlabel" cannot begin an alert name: name "bad\\nlabel · example.com" contains the control character U+000A at position 4; names are one line of printable text',
+      ],
       ['subtype', 'subtype "SRV" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT'],
-      ['filter', 'filter "validity" is not valid for type "DNS Record"; allowed: equals, does not equal, contains, does not contain'],
+      [
+        'filter',
+        'filter "validity" is not valid for type "DNS Record"; allowed: equals, does not equal, contains, does not contain',
+      ],
     ]);
   });
 
   test('a missing label is named as such', () => {
     const r = parsePolicyCheck({ type: 'SPF Record', filter: 'validity' });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems.map((p) => p.message)).toEqual([`label null is not valid; give the check a non-empty label, the first part of its alerts' names`]);
+    if (!r.ok)
+      expect(r.problems.map((p) => p.message)).toEqual([
+        `label null is not valid; give the check a non-empty label, the first part of its alerts' names`,
+      ]);
   });
 });
 
 describe('checkKey: "the same check on the same target"', () => {
-  const spec = { type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21', target_type: 'domain', target_id: 1 } as const;
+  const spec = {
+    type: 'Certificate (TLS)',
+    subtype: null,
+    filter: 'expires in (days)',
+    filter_value: '21',
+    target_type: 'domain',
+    target_id: 1,
+  } as const;
   test('ignores the name and spelling, not the value or the target', () => {
     expect(checkKey({ ...spec, filter_value: '021', filter: 'Expires in (days)' } as never)).toBe(checkKey(spec));
     expect(checkKey({ ...spec, filter_value: '30' })).not.toBe(checkKey(spec));
@@ -103,15 +157,23 @@ describe('checkKey: "the same check on the same target"', () => {
 });
 
 describe('policyNameProblems', () => {
-  const baseline = { path: 'main/Baseline', mode: 'generate' as const, targets: { ...ALL, exclude: ['legacy.example.com'] }, labels: ['SPF validity', 'certificate expiry'] };
+  const baseline = {
+    path: 'main/Baseline',
+    mode: 'generate' as const,
+    targets: { ...ALL, exclude: ['legacy.example.com'] },
+    labels: ['SPF validity', 'certificate expiry'],
+  };
 
   test('a declared alert named like a generated one, for a host the policy may select', () => {
-    const problems = policyNameProblems([baseline], [
-      { path: 'main/Mine', name: 'SPF validity · WWW.example.com' },
-      { path: 'main/Excluded', name: 'SPF validity · legacy.example.com' },
-      { path: 'main/NotAHost', name: 'SPF validity · the apex' },
-      { path: 'main/OtherLabel', name: 'SPF contains · example.com' },
-    ]);
+    const problems = policyNameProblems(
+      [baseline],
+      [
+        { path: 'main/Mine', name: 'SPF validity · WWW.example.com' },
+        { path: 'main/Excluded', name: 'SPF validity · legacy.example.com' },
+        { path: 'main/NotAHost', name: 'SPF validity · the apex' },
+        { path: 'main/OtherLabel', name: 'SPF contains · example.com' },
+      ],
+    );
     expect(problems).toEqual([
       {
         policy: 'main/Baseline',
@@ -127,7 +189,11 @@ describe('policyNameProblems', () => {
     expect(policyNameProblems([require], [{ path: 'main/Mine', name: 'SPF validity · example.com' }])).toEqual([]);
     const second = { ...baseline, path: 'main/Second', labels: ['SPF validity'] };
     expect(policyNameProblems([baseline, second], [])).toEqual([
-      { policy: 'main/Second', message: 'policies main/Baseline and main/Second both generate alerts labelled "SPF validity", so their names would collide; give the checks of one of them other labels' },
+      {
+        policy: 'main/Second',
+        message:
+          'policies main/Baseline and main/Second both generate alerts labelled "SPF validity", so their names would collide; give the checks of one of them other labels',
+      },
     ]);
   });
 });
