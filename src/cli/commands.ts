@@ -1,13 +1,17 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR, FORMAT_VERSION, PLAIN, applyAll, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson, guardsOf, loadStacks, planAll, planText,
-  offlineAccountProblems, prepare, readDesired, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type Command, type Prepared, type Style,
+  COLOR, FORMAT_VERSION, PLAIN, PlanFileError, StalePlanError, applyAll, applyFailed, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson,
+  guardsOf, inShard, loadStacks, offlineAccountProblems, parseShard, planAll, planText, prepare, readDesired, readSavedPlan, revivePlan, runError, savedPlanText,
+  sharedClients, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type ApplyReport, type Command, type Prepared, type RunErrorCode,
+  type Shard, type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
 import { useColor, type CliIO } from './io';
+import { Progress } from './progress';
+import { USAGE_HINT, UsageError } from './usage';
 
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
@@ -22,17 +26,30 @@ export interface CommonOptions {
   baseUrl?: string;
   color?: boolean;
   verbose?: boolean;
+  /** `i/n`: only the accounts of shard i of n (plan, apply, drift). */
+  shard?: string;
 }
 
 export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
   return n;
 }
 
+export function shardFlag(value: string | undefined): Shard | null {
+  if (value === undefined) return null;
+  const shard = parseShard(value);
+  if ('problem' in shard) throw new UsageError([shard.problem]);
+  return shard;
+}
+
+/**
+ * The client of each account. One per set of credentials for the whole run, so planning and
+ * applying an account share it (and its access token) although a plan holds no client.
+ */
 export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
   if (io.clientFactory) return io.clientFactory;
-  return (c) =>
+  return sharedClients((c) =>
     new NetworkCalcClient({
       baseUrl: c.baseUrl,
       token: c.token,
@@ -41,65 +58,146 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
       retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
       timeoutMs: c.timeoutMs,
       logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
-    });
+    }));
 }
 
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
   return path.resolve(io.cwd, opts.chdir ?? '.');
 }
 
-/** Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks. */
-async function synthesize(io: CliIO, opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>) {
-  const { stacks } = await loadStacks({
-    cwd: cwdOf(io, opts), app: opts.app, out: opts.out, synth: opts.synth,
-    timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env, stacks: opts.stack,
-  });
-  return stacks;
+/** Whether a line may be redrawn in place: both streams on a terminal, and no JSON on stdout. */
+const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === true && io.stderr.isTTY === true;
+
+/**
+ * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
+ * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
+ */
+async function synthesize(io: CliIO, opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>, json: boolean) {
+  const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
+  const status = opts.synth && interactive(io, json);
+  const started = Date.now();
+  if (status) io.stderr.write('synthesizing…');
+  try {
+    const { stacks } = await loadStacks({ cwd: cwdOf(io, opts), app: opts.app, out: opts.out, synth: opts.synth, timeoutMs, env: io.env, stacks: opts.stack });
+    if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return stacks;
+  } catch (e) {
+    if (status) io.stderr.write('\r\u001b[K');
+    throw e;
+  }
+}
+
+/** The accounts a run works on, and how many the app has (they differ with --shard). */
+export interface Loaded extends Prepared {
+  shard: Shard | null;
+  allAccounts: number;
 }
 
 /** Synthesize, read and validate: everything before the first API call. */
-export async function load(io: CliIO, opts: CommonOptions): Promise<Prepared> {
-  const stacks = await synthesize(io, opts);
+export async function load(io: CliIO, opts: CommonOptions, json: boolean): Promise<Loaded> {
+  const shard = shardFlag(opts.shard);
+  const stacks = await synthesize(io, opts, json);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
     throw new ConfigError([`no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`]);
   }
-  return prepared;
+  // Every account is validated above, the shard's only are called.
+  const accounts = shard ? prepared.accounts.filter((a) => inShard(a, shard)) : prepared.accounts;
+  return { ...prepared, accounts, shard, allAccounts: prepared.accounts.length };
+}
+
+/** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */
+function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): string {
+  const { shard, allAccounts, accounts } = loaded;
+  if (!shard) return '';
+  const n = accounts.length;
+  return `Shard ${shard.index}/${shard.count}: ${n} of ${allAccounts} account${allAccounts === 1 ? '' : 's'}; the other ${allAccounts - n} ${allAccounts - n === 1 ? 'is' : 'are'} in other shards.\n\n`;
+}
+
+/** The `shard` field of a sharded run's JSON document. */
+function shardJson(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): Record<string, unknown> {
+  const { shard } = loaded;
+  return shard ? { shard: { index: shard.index, count: shard.count, accounts: loaded.accounts.length, total_accounts: loaded.allAccounts } } : {};
 }
 
 export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
   return useColor(io.stdout, io.env, opts.color) ? COLOR : PLAIN;
 }
 
-/** Prints a configuration error, every problem on its own line, in the wanted format. */
-const problemsOf = (e: unknown) => (e instanceof ConfigError ? e.problems : [e instanceof Error ? e.message : String(e)]);
+const problemsOf = (e: unknown) => (e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)]);
 
+/** The code and the first line of each kind of error a run can end with before it writes. */
+function classify(e: unknown): { code: RunErrorCode; head: string } {
+  if (e instanceof UsageError) return { code: 'USAGE_ERROR', head: '' };
+  if (e instanceof PlanFileError) return { code: 'PLAN_FILE', head: 'Error: the saved plan cannot be applied; nothing was changed.' };
+  if (e instanceof StalePlanError) return { code: 'STALE_PLAN', head: 'Error: the saved plan is stale; nothing was changed.' };
+  if (e instanceof ConfigError) return { code: 'CONFIG_ERROR', head: 'Error: the configuration is not valid; nothing was changed.' };
+  return { code: 'CONFIG_ERROR', head: 'Error:' };
+}
+
+/**
+ * Prints an error that ended a run before any write, every problem on its own line; with
+ * `json`, also the error document on stdout. Usage errors read like commander's own.
+ */
 export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
   const problems = problemsOf(e);
-  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined), null, 2) + '\n');
-  const head = e instanceof ConfigError ? 'Error: the configuration is not valid; nothing was changed.' : 'Error:';
-  io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  const { code, head } = classify(e);
+  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined, code), null, 2) + '\n');
+  if (code === 'USAGE_ERROR') io.stderr.write(`${problems.map((p) => `error: ${p}`).join('\n')}\n${USAGE_HINT}\n`);
+  else io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return EXIT.ERROR;
 }
 
-const hasChanges = (plans: AccountPlan[]) => plans.some((p) => p.changes.length > 0);
-const anyFailed = (plans: AccountPlan[]) => plans.some((p) => p.status === 'error');
+const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
+const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
+const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 
 export interface PlanFlags extends CommonOptions {
   json?: boolean;
   detailedExitcode?: boolean;
+  /** Write the plan to this file for `ncalc apply <file>`. */
+  save?: string;
+}
+
+/** Writes a file whole or not at all: a reader never sees half a plan. */
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
-  let prepared: Prepared;
+  const json = !!opts.json;
+  let loaded: Loaded;
   try {
-    prepared = await load(io, opts);
+    loaded = await load(io, opts, json);
   } catch (e) {
-    return reportError(io, 'plan', e, !!opts.json);
+    return reportError(io, 'plan', e, json);
   }
-  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: true });
-  if (opts.json) io.stdout.write(JSON.stringify(toJson('plan', plans), null, 2) + '\n');
-  else io.stdout.write(planText(plans, 'plan', styleFor(io, opts)));
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: true });
+  if (json) writeJson(io, toJson('plan', plans, undefined, shardJson(loaded)));
+  else io.stdout.write(shardText(loaded) + planText(plans, 'plan', styleFor(io, opts)));
+  if (opts.save !== undefined) {
+    const file = path.resolve(io.cwd, opts.save);
+    // A plan that missed an account would apply as if that account needed nothing.
+    if (anyFailed(plans)) {
+      io.stderr.write(`Error: the plan was not saved to ${opts.save}: some accounts could not be planned (see above); nothing is saved until every account is.\n`);
+      return EXIT.ERROR;
+    }
+    try {
+      writeAtomically(file, savedPlanText(plans, { triggers: true, shard: loaded.shard }));
+    } catch (e) {
+      io.stderr.write(`Error: could not save the plan to ${file}: ${(e as Error).message}\n`);
+      return EXIT.ERROR;
+    }
+    // On stderr with --json, so stdout stays one document.
+    (json ? io.stderr : io.stdout).write(`\nSaved the plan to ${opts.save}. To apply exactly this plan: ncalc apply ${opts.save}\n`);
+  }
   if (anyFailed(plans)) return EXIT.ERROR;
   return opts.detailedExitcode && hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
 }
@@ -111,8 +209,9 @@ export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseU
  * whose pipelines get no secrets. Makes no API call.
  */
 export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
+  const json = !!opts.json;
   try {
-    const desired = readDesired(await synthesize(io, opts));
+    const desired = readDesired(await synthesize(io, opts, json));
     const problems = [...desired.problems, ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl })];
     if (problems.length) throw new ConfigError(problems);
     if (!desired.scopes.length) throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
@@ -122,7 +221,7 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
       alerts: desired.alerts.length,
       report_triggers: desired.triggers.length,
     };
-    if (opts.json) io.stdout.write(JSON.stringify({ format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] }, null, 2) + '\n');
+    if (json) writeJson(io, { format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] });
     else {
       const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
       io.stdout.write(
@@ -132,18 +231,32 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
     }
     return EXIT.OK;
   } catch (e) {
-    return reportError(io, 'validate', e, !!opts.json);
+    return reportError(io, 'validate', e, json);
   }
 }
 
 export interface DriftFlags extends CommonOptions {
   format: string;
+  /** The same as `--format json`. */
+  json?: boolean;
 }
 
-export async function driftCommand(io: CliIO, opts: DriftFlags): Promise<number> {
-  const format = opts.format;
-  if (!['text', 'json', 'markdown'].includes(format)) {
-    return reportError(io, 'drift', new ConfigError([`--format must be text, json or markdown, got ${JSON.stringify(format)}`]), false);
+export const DRIFT_FORMATS = ['text', 'json', 'markdown'] as const;
+
+/** `--json` is `--format json`; asking for both JSON and another format is a usage error. */
+function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
+  if (!(DRIFT_FORMATS as readonly string[]).includes(opts.format)) throw new UsageError([`--format must be ${DRIFT_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`]);
+  if (!opts.json) return opts.format;
+  if (formatGiven && opts.format !== 'json') throw new UsageError([`--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`]);
+  return 'json';
+}
+
+export async function driftCommand(io: CliIO, opts: DriftFlags, formatGiven = false): Promise<number> {
+  let format: string;
+  try {
+    format = driftFormat(opts, formatGiven);
+  } catch (e) {
+    return reportError(io, 'drift', e, !!opts.json);
   }
   // The markdown report goes to stdout (--format markdown) and to the job summary, errors included.
   const report = (markdown: string) => {
@@ -156,17 +269,18 @@ export async function driftCommand(io: CliIO, opts: DriftFlags): Promise<number>
       io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
     }
   };
-  let prepared: Prepared;
+  let loaded: Loaded;
   try {
-    prepared = await load(io, opts);
+    loaded = await load(io, opts, format !== 'text');
   } catch (e) {
-    report(driftErrorMarkdown(problemsOf(e)));
+    if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
   }
-  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), { triggers: false });
-  if (format === 'json') io.stdout.write(JSON.stringify(toJson('drift', plans), null, 2) + '\n');
-  else if (format === 'text') io.stdout.write(driftText(plans, styleFor(io, opts)));
-  report(driftMarkdown(plans));
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: false });
+  const shard = loaded.shard ? shardText(loaded).trim() : undefined;
+  if (format === 'json') writeJson(io, toJson('drift', plans, undefined, shardJson(loaded)));
+  else if (format === 'text') io.stdout.write(shardText(loaded) + driftText(plans, styleFor(io, opts)));
+  report(driftMarkdown(plans, shard));
   if (anyFailed(plans)) return EXIT.ERROR;
   return hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
 }
@@ -184,10 +298,16 @@ export interface ApplyFlags extends CommonOptions {
 }
 
 /**
+ * Flags that choose what to plan. A saved plan has fixed all of that, so they are refused
+ * with one (the others still apply: how to write, what the guards allow, what to print).
+ */
+export const PLAN_CHOOSING_FLAGS = ['--chdir', '--app', '--out', '--no-synth', '--synth-timeout', '--stack', '--base-url', '--shard'] as const;
+
+/**
  * The guarded deletions of an apply that its flags do not allow, as messages. Checked after
  * the plan is shown and before anything is asked or written, so a refusal changes nothing.
  */
-function refusedDeletions(plans: AccountPlan[], opts: ApplyFlags): string[] {
+function refusedDeletions(plans: readonly AccountPlan[], opts: ApplyFlags): string[] {
   const allowed = { empty_scope: !!opts.allowEmpty, mass_delete: !!opts.allowMassDelete };
   return guardsOf(plans).filter((w) => !allowed[w.guard.kind]).map((w) => w.message);
 }
@@ -207,63 +327,85 @@ function confirm(io: CliIO, question: string): Promise<boolean> {
   });
 }
 
-/** A one-line counter redrawn in place on a terminal; nothing otherwise. */
-class Progress {
-  private done = 0;
-  constructor(private readonly io: CliIO, private readonly total: number, private readonly enabled: boolean) {}
-  line(text: string): void {
-    this.clear();
-    this.io.stdout.write(text + '\n');
-    this.draw();
-  }
-  tick(): void {
-    this.done++;
-    this.draw();
-  }
-  private draw(): void {
-    if (this.enabled && this.done < this.total) this.io.stderr.write(`\r\u001b[K  … ${this.done}/${this.total} done`);
-  }
-  clear(): void {
-    if (this.enabled) this.io.stderr.write('\r\u001b[K');
-  }
-}
-
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/** apply and destroy: plan, show, confirm, execute, report. */
-export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy'): Promise<number> {
+/** What apply works from: a fresh plan, or a saved one checked against the accounts. */
+interface ApplySource {
+  plans: AccountPlan[];
+  /** Printed above the plan (the shard of a sharded run). */
+  heading: string;
+  json: Record<string, unknown>;
+  triggers: boolean;
+  /** A saved plan was reviewed when it was made: apply does not ask again. */
+  saved: boolean;
+}
+
+async function freshPlan(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy', factory: ClientFactory): Promise<ApplySource> {
+  if (opts.json && !opts.autoApprove) throw new UsageError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
+  const loaded = await load(io, opts, !!opts.json);
+  const triggers = command === 'apply' && opts.triggers !== false;
+  const plans = await planAll(loaded, factory, {
+    mode: command === 'destroy' ? 'destroy' : 'converge',
+    includeUndeclared: !!opts.allInScope,
+    triggers,
+  });
+  return { plans, heading: shardText(loaded), json: shardJson(loaded), triggers, saved: false };
+}
+
+async function savedPlan(io: CliIO, opts: ApplyFlags, file: string, given: readonly string[], factory: ClientFactory): Promise<ApplySource> {
+  const fixed = PLAN_CHOOSING_FLAGS.filter((f) => given.includes(f));
+  if (fixed.length) {
+    throw new UsageError([`${fixed.join(', ')} cannot be used with a saved plan: ${file} already fixes the app, its stacks and accounts; drop ${fixed.length === 1 ? 'it' : 'them'}, or plan again with ${fixed.length === 1 ? 'it' : 'them'} (ncalc plan --save)`]);
+  }
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new PlanFileError([`cannot read the saved plan ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}; save one with ncalc plan --save ${file}`]);
+  }
+  const saved = readSavedPlan(text, file);
+  const revived = await revivePlan(saved, io.env, factory);
+  const triggers = saved.report_triggers && opts.triggers !== false;
+  // --no-triggers: the same plan without its report triggers.
+  const plans = triggers ? revived : revived.map((p) => ({ ...p, triggers: [] }));
+  const shard = saved.shard ? ` (shard ${saved.shard.index}/${saved.shard.count})` : '';
+  const heading = `Applying the plan saved in ${file} at ${saved.created_at}${shard}; every account still holds the alerts it saw.\n\n`;
+  return { plans, heading, json: { plan_file: file }, triggers, saved: true };
+}
+
+/**
+ * apply and destroy: plan (or read a saved plan and check it is current), show, confirm,
+ * execute, report. `given`: the long names of the flags given on the command line.
+ */
+export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy', planFile?: string, given: readonly string[] = []): Promise<number> {
   const json = !!opts.json;
-  let prepared: Prepared;
   let parallelism: number;
+  let source: ApplySource;
+  const factory = clientFactory(io, !!opts.verbose);
   try {
     parallelism = positiveInt(opts.parallelism, '--parallelism');
-    if (json && !opts.autoApprove) throw new ConfigError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
-    prepared = await load(io, opts);
+    source = planFile !== undefined ? await savedPlan(io, opts, planFile, given, factory) : await freshPlan(io, opts, command, factory);
   } catch (e) {
     return reportError(io, command, e, json);
   }
-  const runTriggers = command === 'apply' && opts.triggers !== false;
-  const plans = await planAll(prepared, clientFactory(io, !!opts.verbose), {
-    mode: command === 'destroy' ? 'destroy' : 'converge',
-    includeUndeclared: !!opts.allInScope,
-    triggers: runTriggers,
-  });
+  const { plans } = source;
   const style = styleFor(io, opts);
-  if (!json) io.stdout.write(planText(plans, command, style));
+  const document = (report: ApplyReport, more: Record<string, unknown> = {}) => ({ ...toJson(command, plans, report, source.json), ...more });
+  if (!json) io.stdout.write(source.heading + planText(plans, command, style));
   const t = totals(plans);
   const work = t.create + t.update + t.delete + t.triggers;
   if (work === 0) {
-    if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
+    if (json) writeJson(io, document(new Map()));
     else io.stdout.write(anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n');
     return anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
   }
   const refused = command === 'apply' ? refusedDeletions(plans, opts) : [];
   if (refused.length) {
-    if (json) io.stdout.write(JSON.stringify({ ...toJson(command, plans), error: { code: 'DELETE_GUARD', problems: refused } }, null, 2) + '\n');
+    if (json) writeJson(io, document(new Map(), { error: runError('DELETE_GUARD', refused) }));
     io.stderr.write(`Error: refusing to apply; nothing was changed.\n${refused.map((p) => `  - ${p}`).join('\n')}\n`);
     return EXIT.ERROR;
   }
-  if (!opts.autoApprove) {
+  if (!opts.autoApprove && !source.saved) {
     if (!io.stdin.isTTY) {
       io.stderr.write(`Error: refusing to ${command} without confirmation: standard input is not a terminal. Review the plan above and run again with --auto-approve.\n`);
       return EXIT.ERROR;
@@ -285,10 +427,11 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
     io.stderr.write(`\n${signal}: starting no new changes; waiting for the ones in flight (press Ctrl-C again to stop at once).\n`);
   };
   for (const s of SIGNALS) io.signals?.on(s, onSignal);
+  let report: ApplyReport;
   try {
-    await applyAll(plans, {
+    report = await applyAll(plans, factory, {
       parallelism,
-      triggers: runTriggers,
+      triggers: source.triggers,
       signal: interrupt.signal,
       onEvent: (ev: ApplyEvent) => {
         progress.tick();
@@ -298,12 +441,9 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
     });
   } finally {
     for (const s of SIGNALS) io.signals?.off(s, onSignal);
+    progress.clear();
   }
-  progress.clear();
-  if (json) io.stdout.write(JSON.stringify(toJson(command, plans), null, 2) + '\n');
-  else io.stdout.write('\n' + applySummary(plans, style, command));
-  const failed = plans.some(
-    (p) => p.interference || (p.results ?? []).some((r) => r.status === 'failed') || (p.triggerResults ?? []).some((r) => r.status === 'failed'),
-  );
-  return failed || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+  if (json) writeJson(io, document(report));
+  else io.stdout.write('\n' + applySummary(plans, report, style, command));
+  return applyFailed(report) || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
 }

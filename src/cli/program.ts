@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { applyCommand, driftCommand, planCommand, validateCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags, type ValidateFlags } from './commands';
+import { DRIFT_FORMATS, applyCommand, driftCommand, planCommand, validateCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags, type ValidateFlags } from './commands';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
@@ -12,8 +12,22 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 const EXIT_HELP = `
 Exit codes:
   0  success (plan/drift: no changes)
-  1  error: invalid configuration, an account could not be reached, or a change failed
+  1  error: a usage error, an invalid configuration, an account could not be reached, or a change failed
   2  plan --detailed-exitcode / drift: there are changes`;
+
+const SHARD_HELP = `
+Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
+hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every account once.
+The whole app is still synthesized and validated in each job.
+`;
+
+const SAVED_PLAN_HELP = `
+Saved plans: ncalc plan --save plan.json, then ncalc apply plan.json applies exactly those
+changes without asking again, once a fresh list shows every account still holds the alerts the
+plan saw (a stale plan is refused, nothing written). Credentials are read from the environment
+again; the file holds none. The delete guards are checked at apply (--allow-empty,
+--allow-mass-delete).
+`;
 
 const DELETE_GUARD_HELP = `
 Delete guards: apply shows the plan, then refuses (exit 1, nothing changed) when a scope that
@@ -36,6 +50,22 @@ function common(cmd: Command): Command {
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)');
 }
 
+const shardOption = (cmd: Command) => cmd.option('--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)');
+
+/** Long names of the options given on the command line (not defaults). */
+const givenFlags = (cmd: Command) => cmd.options.filter((o) => cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long ?? '');
+
+/**
+ * Every command accepts --no-color, also those that print no colour (export, emulator,
+ * provider), so one alias or CI setting works for all of them.
+ */
+function acceptNoColor(cmd: Command): void {
+  for (const sub of cmd.commands) {
+    if (!sub.options.some((o) => o.long === '--no-color')) sub.option('--no-color', 'no colour (accepted by every command; this one prints none)');
+    acceptNoColor(sub);
+  }
+}
+
 
 /**
  * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
@@ -46,16 +76,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('ncalc')
     .description('Alerts as code for NetworkCalc: plan, apply and check drift of the alerts a cdktf app declares.')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .version(PACKAGE_VERSION)
+    .version(PACKAGE_VERSION, '-v, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  common(program.command('plan'))
+  shardOption(common(program.command('plan')))
     .description('Show what apply would change: one list call per account, then a diff by alert name.')
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
-    .addHelpText('after', EXIT_HELP)
+    .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
+    .addHelpText('after', SAVED_PLAN_HELP + SHARD_HELP + EXIT_HELP)
     .action(async (opts: PlanFlags) => {
       code = await planCommand(io, opts);
     });
@@ -68,25 +99,27 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await validateCommand(io, opts);
     });
 
-  common(program.command('apply'))
+  shardOption(common(program.command('apply')))
+    .argument('[plan-file]', 'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)')
     .description('Create, update and delete alerts to match the app, then run its report triggers.')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
     .option('--no-triggers', 'do not run report triggers')
     .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
     .option('--allow-mass-delete', `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`)
-    .option('--json', 'machine-readable result (needs --auto-approve)')
-    .addHelpText('after', DELETE_GUARD_HELP + EXIT_HELP)
-    .action(async (opts: ApplyFlags) => {
-      code = await applyCommand(io, opts, 'apply');
+    .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
+    .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + EXIT_HELP)
+    .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => {
+      code = await applyCommand(io, opts, 'apply', planFile, givenFlags(cmd));
     });
 
-  common(program.command('drift'))
+  shardOption(common(program.command('drift')))
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
-    .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' + EXIT_HELP)
-    .action(async (opts: DriftFlags) => {
-      code = await driftCommand(io, opts);
+    .option('--json', 'machine-readable output (the same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' + SHARD_HELP + EXIT_HELP)
+    .action(async (opts: DriftFlags, cmd: Command) => {
+      code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
   common(program.command('destroy'))
@@ -124,6 +157,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   registerProviderCommand(program, io, (c) => {
     code = c;
   });
+  // `ncalc provider schema --json`, like `terraform providers schema -json`: JSON is its only format.
+  program.commands.find((c) => c.name() === 'provider')?.commands.find((c) => c.name() === 'schema')?.option('--json', 'the schema as JSON (its only format)');
+  acceptNoColor(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

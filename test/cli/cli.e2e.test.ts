@@ -281,7 +281,7 @@ describe('plan --json', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({
       format_version: '1.0', command: 'plan', accounts: [],
-      error: { code: 'CONFIG_ERROR', problems: ['stack main, provider networkcalc: ownership "prefix" needs a non-empty ownership_prefix'] },
+      error: { code: 'CONFIG_ERROR', retryable: false, problems: ['stack main, provider networkcalc: ownership "prefix" needs a non-empty ownership_prefix'] },
     });
   });
 });

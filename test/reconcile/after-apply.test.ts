@@ -4,7 +4,8 @@
  */
 import type { LiveAlert } from '../../src/model';
 import type { Account } from '../../src/reconcile/accounts';
-import { checkAfterApply, type AccountPlan, type ChangeResult } from '../../src/reconcile/engine';
+import type { AccountPlan } from '../../src/reconcile/account-plan';
+import { checkAfterApply, type ChangeResult } from '../../src/reconcile/apply';
 import type { Change, Scope } from '../../src/reconcile/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
@@ -17,36 +18,35 @@ const live = (id: number, name: string): LiveAlert => ({
   id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
 });
 
-function applied(over: Partial<Scope>, before: LiveAlert[], creates: string[], results: ChangeResult['status'][] = creates.map(() => 'ok')): AccountPlan {
+/** A plan of creates, and what apply made of them. */
+function applied(over: Partial<Scope>, before: LiveAlert[], creates: string[], statuses: ChangeResult['status'][] = creates.map(() => 'ok')): [AccountPlan, ChangeResult[]] {
   const account: Account = { key: 'k', label: 'demo', baseUrl: 'http://x', identity: 'token', credentials: { baseUrl: 'http://x' }, scopes: [scope(over)] };
   const changes = creates.map((name) => ({ action: 'create', name }) as unknown as Change);
-  return {
-    account, status: 'ok', error: null, changes, unchanged: 0, warnings: [], triggers: [], api: null, live: before, domains: null,
-    results: results.map((status) => ({ status })),
-  };
+  const plan: AccountPlan = { account, status: 'ok', error: null, changes, unchanged: 0, warnings: [], triggers: [], live: before, domains: null };
+  return [plan, statuses.map((status) => ({ status }))];
 }
 
 describe('checkAfterApply', () => {
   test('GIVEN exactly what apply made THEN nothing to report', () => {
-    const plan = applied({}, [live(1, 'old')], ['a', 'b']);
-    expect(checkAfterApply(plan, [live(1, 'old'), live(2, 'a'), live(3, 'b')])).toBeUndefined();
+    const [plan, results] = applied({}, [live(1, 'old')], ['a', 'b']);
+    expect(checkAfterApply(plan, results, [live(1, 'old'), live(2, 'a'), live(3, 'b')])).toBeUndefined();
   });
 
   test('GIVEN a created name twice THEN a duplicate with both ids, and the message says to serialise runs', () => {
-    const plan = applied({}, [], ['a']);
-    const found = checkAfterApply(plan, [live(2, 'a'), live(5, 'a')]);
+    const [plan, results] = applied({}, [], ['a']);
+    const found = checkAfterApply(plan, results, [live(2, 'a'), live(5, 'a')]);
     expect(found?.duplicates).toEqual([{ name: 'a', ids: [2, 5] }]);
     expect(found?.message).toContain('runs against one account must be serialised');
   });
 
   test('GIVEN a new alert in an exclusive scope that apply did not create THEN it is unexpected; in an additive scope it is not ours', () => {
-    expect(checkAfterApply(applied({}, [], ['a']), [live(2, 'a'), live(3, 'stranger')])?.unexpected).toEqual([{ name: 'stranger', id: 3 }]);
-    expect(checkAfterApply(applied({ ownership: 'additive' }, [], ['a']), [live(2, 'a'), live(3, 'stranger')])).toBeUndefined();
+    expect(checkAfterApply(...applied({}, [], ['a']), [live(2, 'a'), live(3, 'stranger')])?.unexpected).toEqual([{ name: 'stranger', id: 3 }]);
+    expect(checkAfterApply(...applied({ ownership: 'additive' }, [], ['a']), [live(2, 'a'), live(3, 'stranger')])).toBeUndefined();
   });
 
   test('GIVEN a prefix scope THEN only new alerts under the prefix count; a failed create is not expected', () => {
-    const plan = applied({ ownership: 'prefix', prefix: 'team-' }, [], ['team-a', 'team-b'], ['ok', 'failed']);
-    const found = checkAfterApply(plan, [live(2, 'team-a'), live(3, 'other'), live(4, 'team-b')]);
+    const [plan, results] = applied({ ownership: 'prefix', prefix: 'team-' }, [], ['team-a', 'team-b'], ['ok', 'failed']);
+    const found = checkAfterApply(plan, results, [live(2, 'team-a'), live(3, 'other'), live(4, 'team-b')]);
     expect(found?.unexpected).toEqual([{ name: 'team-b', id: 4 }]);
   });
 });

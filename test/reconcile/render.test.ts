@@ -65,10 +65,9 @@ describe('summaries', () => {
   });
 
   it('destroy says destroy', () => {
-    const deleted = {
-      ...inSync, changes: [{ action: 'delete', name: 'a', id: 1 }], results: [{ status: 'ok', id: 1 }],
-    };
-    expect(applySummary([deleted] as never, PLAIN, 'destroy')).toContain('Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.');
-    expect(applySummary([deleted] as never, PLAIN)).toContain('Apply complete:');
+    const deleted = { ...inSync, changes: [{ action: 'delete', name: 'a', id: 1 }] } as never;
+    const report = new Map([[deleted, { results: [{ status: 'ok' as const, id: 1 }], triggerResults: [] }]]);
+    expect(applySummary([deleted], report, PLAIN, 'destroy')).toContain('Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.');
+    expect(applySummary([deleted], report, PLAIN)).toContain('Apply complete:');
   });
 });

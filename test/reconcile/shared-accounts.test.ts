@@ -1,6 +1,7 @@
 import type { LiveAlert } from '../../src/model';
 import type { Account } from '../../src/reconcile/accounts';
-import { guardSharedAccounts, sharedAccounts, type AccountPlan } from '../../src/reconcile/engine';
+import type { AccountPlan } from '../../src/reconcile/account-plan';
+import { guardSharedAccounts, sharedAccounts } from '../../src/reconcile/shared-accounts';
 import type { Change, DeclaredAlert, Scope } from '../../src/reconcile/types';
 
 const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
@@ -19,7 +20,7 @@ function planned(label: string, userIds: Array<number | null>, over: { baseUrl?:
   const account: Account = { key: `${baseUrl} ${label}`, label, baseUrl, identity: `token ${label}`, credentials: { baseUrl }, scopes: [scope(label, over.scope)] };
   const change = { action: 'delete', name: 'x' } as unknown as Change;
   return {
-    account, status: 'ok', error: null, changes: [change], unchanged: 1, warnings: [], triggers: [], api: null,
+    account, status: 'ok', error: null, changes: [change], unchanged: 1, warnings: [], triggers: [],
     live: userIds.map((u, i) => live(i + 1, u)), domains: null,
   };
 }
@@ -44,13 +45,14 @@ describe('guardSharedAccounts', () => {
     spec: { name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 }, target: { kind: 'id', id: 1 },
   });
 
-  it('fails every account of a group whose scopes overlap, and leaves the others', () => {
+  it('fails every account of a group whose scopes overlap, and leaves the others; the plans themselves are not touched', () => {
     const plans = [planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }), planned('b', [7]), planned('c', [8])];
-    guardSharedAccounts(plans, [declared('a', 'a-www')]);
-    expect(plans.map((p) => [p.status, p.changes.length, p.unchanged])).toEqual([['error', 0, 0], ['error', 0, 0], ['ok', 1, 1]]);
-    expect(plans[0].error).toEqual(plans[1].error);
-    expect(plans[0].error!.code).toBe('CONFIG_ERROR');
-    expect(plans[0].error!.message).toContain('the provider configurations of stacks a, b reach the same NetworkCalc account (user 7) with different credentials');
+    const failures = guardSharedAccounts(plans, [declared('a', 'a-www')]);
+    expect(plans.map((p) => failures.has(p))).toEqual([true, true, false]);
+    expect(failures.get(plans[0])).toEqual(failures.get(plans[1]));
+    expect(failures.get(plans[0])).toMatchObject({ code: 'CONFIG_ERROR', retryable: false });
+    expect(failures.get(plans[0])!.message).toContain('the provider configurations of stacks a, b reach the same NetworkCalc account (user 7) with different credentials');
+    expect(plans.map((p) => [p.status, p.changes.length, p.unchanged])).toEqual([['ok', 1, 1], ['ok', 1, 1], ['ok', 1, 1]]);
   });
 
   it('keeps a group whose scopes are disjoint', () => {
@@ -58,7 +60,6 @@ describe('guardSharedAccounts', () => {
       planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }),
       planned('b', [7], { scope: { ownership: 'additive' } }),
     ];
-    guardSharedAccounts(plans, [declared('a', 'a-www'), declared('b', 'b-www')]);
-    expect(plans.map((p) => p.status)).toEqual(['ok', 'ok']);
+    expect(guardSharedAccounts(plans, [declared('a', 'a-www'), declared('b', 'b-www')]).size).toBe(0);
   });
 });

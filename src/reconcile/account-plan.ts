@@ -1,0 +1,108 @@
+import type { LiveAlert } from '../model';
+import { findScopeOverlaps, resolveAccounts, type Account } from './accounts';
+import { readDesired, type Desired, type StackDocument } from './desired';
+import { adviseVariables, toErrorInfo, type ErrorInfo } from './error-info';
+import { planScope, type PlanMode } from './plan';
+import { guardSharedAccounts } from './shared-accounts';
+import { ConfigError } from './synth';
+import { indexDomains, resolveTarget } from './targets';
+import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Warning } from './types';
+
+/**
+ * The plan of one account: a value. It holds no client and no results; apply reads it and
+ * returns its own report, and a saved plan is this value written down (without secrets).
+ */
+export interface AccountPlan {
+  readonly account: Account;
+  /** `error`: the account could not be planned; see `error`. */
+  readonly status: 'ok' | 'error';
+  readonly error: ErrorInfo | null;
+  readonly changes: readonly Change[];
+  readonly unchanged: number;
+  readonly warnings: readonly Warning[];
+  readonly triggers: readonly PlannedTrigger[];
+  /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
+  readonly live: readonly LiveAlert[];
+  readonly domains: readonly ApiDomain[] | null;
+}
+
+export interface Prepared {
+  desired: Desired;
+  accounts: Account[];
+}
+
+/** Everything that can be checked without the network; throws a ConfigError listing all problems. */
+export function prepare(stacks: StackDocument[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): Prepared {
+  const desired = readDesired(stacks);
+  const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
+  const all = [...desired.problems, ...problems];
+  for (const account of accounts) all.push(...findScopeOverlaps(account, desired.alerts));
+  if (all.length) throw new ConfigError(all);
+  return { desired, accounts };
+}
+
+export interface PlanOptions {
+  mode?: PlanMode;
+  includeUndeclared?: boolean;
+  /** Include report triggers (plan, apply); not for drift and destroy. */
+  triggers?: boolean;
+}
+
+/** The plan of an account that could not be planned: no changes, only the error. */
+export function failedPlan(plan: Pick<AccountPlan, 'account' | 'live' | 'domains'>, error: ErrorInfo): AccountPlan {
+  return { account: plan.account, status: 'error', error, changes: [], unchanged: 0, warnings: [], triggers: [], live: plan.live, domains: plan.domains };
+}
+
+/** Plans one account: one list call, one domains call when names are used, then a diff per scope. */
+async function planAccount(account: Account, desired: Desired, factory: ClientFactory, options: PlanOptions): Promise<AccountPlan> {
+  const scopeKeys = new Set(account.scopes.map((s) => s.key));
+  const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
+  const triggers = options.triggers ? desired.triggers.filter((t) => scopeKeys.has(t.scopeKey)) : [];
+  let live: LiveAlert[] = [];
+  let domains: ApiDomain[] | null = null;
+  try {
+    const api = factory(account.credentials);
+    const needsNames = alerts.some((a) => a.target.kind === 'name') || triggers.some((t) => t.target.kind === 'name');
+    [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
+    const index = domains ? indexDomains(domains) : null;
+    const resolved: DeclaredAlert[] = alerts.map((a) => ({
+      stack: a.stack, logicalId: a.logicalId, path: a.path, scopeKey: a.scopeKey, target: a.target,
+      spec: a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
+    }));
+    const changes: Change[] = [];
+    const warnings: Warning[] = [];
+    let unchanged = 0;
+    for (const scope of account.scopes) {
+      const p = planScope(scope, resolved.filter((a) => a.scopeKey === scope.key), live, options);
+      // One by one: a spread of 200,000 changes overflows the call stack.
+      for (const c of p.changes) changes.push(c);
+      unchanged += p.unchanged;
+      for (const w of p.warnings) warnings.push(w);
+    }
+    const planned: PlannedTrigger[] = triggers.map((t) => {
+      const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
+      return {
+        stack: t.stack, logicalId: t.logicalId, path: t.path, scopeKey: t.scopeKey, targetType: t.targetType, targetId,
+        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null, triggers: t.triggers,
+      };
+    });
+    return { account, status: 'ok', error: null, changes, unchanged, warnings, triggers: planned, live, domains };
+  } catch (e) {
+    return failedPlan({ account, live, domains }, adviseVariables(toErrorInfo(e), account.scopes));
+  }
+}
+
+/**
+ * Plans every account concurrently; one account failing does not stop the others. Accounts
+ * that the list calls show to be one NetworkCalc account reached with different credentials
+ * are then checked together for overlapping scopes (see `guardSharedAccounts`); those that
+ * overlap come back failed.
+ */
+export async function planAll(prepared: Prepared, factory: ClientFactory, options: PlanOptions = {}): Promise<AccountPlan[]> {
+  const plans = await Promise.all(prepared.accounts.map((a) => planAccount(a, prepared.desired, factory, options)));
+  const failures = guardSharedAccounts(plans, prepared.desired.alerts);
+  return plans.map((p) => {
+    const error = failures.get(p);
+    return error ? failedPlan(p, error) : p;
+  });
+}

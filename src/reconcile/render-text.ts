@@ -1,0 +1,212 @@
+/** The plan, apply results and drift as text for a terminal or a log. */
+import { SPEC_FIELDS, type AlertSpec } from '../model';
+import type { AccountPlan } from './account-plan';
+import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
+import type { ErrorInfo } from './error-info';
+import { targetNameOf, targetNames, type TargetNames } from './targets';
+import { VERBS, applyTotals, driftKind, guardsOf, totals, type Command, type DriftKind, type Totals } from './totals';
+import type { Change, DeleteGuard, PlannedTrigger, Warning } from './types';
+
+export interface Style {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+export const COLOR: Style = { green: ansi(32, 39), yellow: ansi(33, 39), red: ansi(31, 39), bold: ansi(1, 22), dim: ansi(2, 22) };
+const id = (s: string) => s;
+export const PLAIN: Style = { green: id, yellow: id, red: id, bold: id, dim: id };
+
+export function formatValue(v: unknown): string {
+  if (v === null || v === undefined) return '(none)';
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+/** `stack main, provider networkcalc: ownership exclusive`, one per scope of the account. */
+export function scopeText(p: Pick<AccountPlan, 'account'>): string[] {
+  return p.account.scopes.map((s) => {
+    const mode = s.ownership === 'prefix' ? `prefix ${JSON.stringify(s.prefix)}` : s.ownership;
+    return `stack ${s.stack}, provider ${s.providerKey}: ownership ${mode}`;
+  });
+}
+
+export function accountHeading(p: Pick<AccountPlan, 'account'>): string {
+  return `Account ${p.account.label} — ${p.account.baseUrl} (${p.account.identity})`;
+}
+
+function reasonText(c: Change): string {
+  switch (c.reason) {
+    case 'missing':
+      return 'declared, not in the account';
+    case 'changed':
+      return 'differs from the declaration';
+    case 'undeclared':
+      return 'not declared, in an owned scope';
+    case 'duplicate':
+      return 'duplicate name; the lowest id is kept';
+    case 'destroy':
+      return 'destroy';
+  }
+}
+
+export function errorText(e: ErrorInfo): string {
+  return `${e.code}: ${e.message}`;
+}
+
+function targetLabel(t: PlannedTrigger): string {
+  return `${t.targetType} ${t.targetName ?? ''}${t.targetName ? ' ' : ''}(id ${t.targetId})`;
+}
+
+function alertLines(spec: AlertSpec, indent: string, names?: TargetNames): string[] {
+  const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
+  const note = targetNameOf(spec, names);
+  return SPEC_FIELDS.filter((f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''))
+    .map((f) => `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}${f === 'target_id' && note ? `  # ${note}` : ''}`);
+}
+
+/** One change, terraform-style. `names` annotates target ids with their domain names. */
+export function changeLines(c: Change, s: Style, verbose = true, comment?: string, names?: TargetNames): string[] {
+  const where = c.path ? ` (${c.path})` : '';
+  const idText = c.id !== null ? ` id ${c.id}` : '';
+  switch (c.action) {
+    case 'create':
+      return [s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''), ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : [])];
+    case 'update': {
+      const width = Math.max(...c.fields.map((f) => f.field.length));
+      const before = targetNameOf(c.before, names);
+      const after = targetNameOf(c.after, names);
+      const note = (field: string) => (field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '');
+      return [
+        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        ...c.fields.map((f) => s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) + note(f.field)),
+      ];
+    }
+    case 'delete':
+      return [s.red(`  - alert ${JSON.stringify(c.name)}${idText}${where}`) + s.dim(`  # ${comment ?? reasonText(c)}`)];
+  }
+}
+
+export function summaryLine(t: Totals, command: Command): string {
+  // Counts cover only the accounts that could be planned; say so rather than imply "nothing to do".
+  const head = t.failedAccounts ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)` : 'Plan';
+  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
+  return `${head}: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
+}
+
+/** The plan as text: per account, its scopes, changes, warnings and triggers. */
+export function planText(plans: readonly AccountPlan[], command: Command, s: Style): string {
+  const out: string[] = [];
+  for (const p of plans) {
+    out.push(s.bold(accountHeading(p)));
+    for (const line of scopeText(p)) out.push(s.dim(`  ${line}`));
+    if (p.status === 'error') {
+      out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
+      continue;
+    }
+    for (const w of p.warnings) out.push(warningLine(w, s));
+    if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
+    const names = targetNames(p);
+    for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
+    if (p.triggers.length) {
+      out.push('  Report triggers apply will run:');
+      for (const t of p.triggers) {
+        const map = Object.entries(t.triggers).map(([k, v]) => `${k}=${v}`).join(', ');
+        out.push(`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
+      }
+    }
+    out.push('');
+  }
+  const t = totals(plans);
+  out.push(s.bold(summaryLine(t, command)));
+  if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
+  const guards = guardsOf(plans);
+  if (guards.length && command === 'plan') out.push(s.red(guardSummary(guards)));
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
+  return out.join('\n') + '\n';
+}
+
+/** A warning; one that apply enforces stands out. */
+function warningLine(w: Warning, s: Style): string {
+  return w.guard ? s.red(s.bold(`  ! ${w.message}`)) : s.yellow(`  ! ${w.message}`);
+}
+
+/** `Apply will refuse: …; pass --allow-empty …`: one line for the guards a plan trips. */
+export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): string {
+  const flags = [...new Set(guards.map((g) => g.guard.flag))];
+  const deletes = guards.reduce((n, g) => n + g.guard.deletes, 0);
+  return `Apply will refuse: ${guards.length === 1 ? 'a scope' : `${guards.length} scopes`} would lose ${deletes} live alert${deletes === 1 ? '' : 's'} (see "!" above); pass ${flags.join(' and ')} to apply anyway.`;
+}
+
+/** `detail`: repeat each error's message (where it was not already shown under its account). */
+export function failedAccountsLine(plans: readonly AccountPlan[], detail = true): string {
+  const failed = plans.filter((p) => p.status === 'error');
+  const each = failed.map((p) => `${p.account.label} (${p.error!.code}${detail ? `: ${p.error!.message}` : ''})`);
+  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
+}
+
+export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
+  const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
+  const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorText(r.error!)}`);
+  if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
+  const verb = r.status === 'adopted' ? 'adopted' : VERBS[c.action];
+  return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
+}
+
+export function triggerResultLine(p: Pick<AccountPlan, 'account'>, t: PlannedTrigger, r: TriggerResult, s: Style): string {
+  const who = `${p.account.label}: ${targetLabel(t)} report`;
+  if (r.status === 'ok') return s.green(`  ✓ ${who}: ${r.reportUrl}`);
+  if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
+  return s.red(`  ✗ ${who} failed: ${errorText(r.error!)}`);
+}
+
+export function applySummary(plans: readonly AccountPlan[], report: ApplyReport, s: Style, command: 'apply' | 'destroy' = 'apply'): string {
+  const t = applyTotals(plans, report);
+  const lines: string[] = [];
+  const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
+  const skipped = t.skipped ? `, ${t.skipped} not started` : '';
+  const interfered = plans.filter((p) => report.get(p)?.interference);
+  const errors = t.failed || t.failedReports || interfered.length;
+  const outcome = t.skipped ? 'interrupted' : errors ? 'finished with errors' : 'complete';
+  // A run whose alert changes all worked but whose reports failed says so in the headline.
+  const reportsFailed = t.failedReports ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped` : '';
+  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}.`;
+  lines.push(errors || t.skipped ? s.red(line) : s.bold(line));
+  if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
+  for (const p of interfered) lines.push(s.red(`✗ ${report.get(p)!.interference!.message}`));
+  if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
+  return lines.join('\n') + '\n';
+}
+
+export const DRIFT_WORDS: Readonly<Record<DriftKind, string>> = {
+  missing: 'missing (deleted out of band); apply creates it',
+  edited: 'edited out of band; apply restores it',
+  unmanaged: 'not declared (added out of band); apply deletes it',
+  duplicate: 'duplicate name; apply deletes it',
+};
+
+export function driftText(plans: readonly AccountPlan[], s: Style): string {
+  const out: string[] = [];
+  for (const p of plans) {
+    out.push(s.bold(accountHeading(p)));
+    if (p.status === 'error') {
+      out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
+      continue;
+    }
+    for (const w of p.warnings) out.push(warningLine(w, s));
+    if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
+    const names = targetNames(p);
+    for (const c of p.changes) out.push(...changeLines(c, s, false, DRIFT_WORDS[driftKind(c)], names));
+    out.push('');
+  }
+  const t = totals(plans);
+  const n = t.create + t.update + t.delete;
+  const unchecked = t.failedAccounts ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked` : '';
+  const found = n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)` : unchecked ? 'No drift in the accounts checked' : 'No drift';
+  out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
+  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
+  return out.join('\n') + '\n';
+}
