@@ -38,14 +38,26 @@ interface Series {
 function seedWith(n: number): EmulatorSeed {
   const seed = benchSeed();
   seed.accounts[0]!.alerts = Array.from({ length: n }, (_, i) => ({
-    id: i + 1, name: alertName(i), type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: `192.0.2.${(i % 254) + 1}`,
+    id: i + 1,
+    name: alertName(i),
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: `192.0.2.${(i % 254) + 1}`,
     target: `h${String(i % SUBDOMAINS).padStart(2, '0')}.example.com`,
   }));
   return seed;
 }
 
 const createBody = (i: number) =>
-  JSON.stringify({ name: `load ${i}`, type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: String((i % 90) + 1), target_type: 'subdomain', target_id: 2 });
+  JSON.stringify({
+    name: `load ${i}`,
+    type: 'Certificate (TLS)',
+    filter: 'expires in (days)',
+    filter_value: String((i % 90) + 1),
+    target_type: 'subdomain',
+    target_id: 2,
+  });
 
 /**
  * Of every 5 requests: 2 creates, 2 PATCHes of seeded alerts, 1 DELETE of a seeded alert
@@ -57,8 +69,12 @@ function mixedWrites(alerts: number): Series['request'] {
     const k = i % 5;
     if (k < 2) return { method: 'POST', path: '/api/alerts/', body: createBody(i) };
     if (k < 4) {
-      const id = (i * 7919) % Math.floor(alerts / 2) + 1;
-      return { method: 'PATCH', path: `/api/alerts/${id}`, body: JSON.stringify({ filter_value: `198.51.100.${(i % 254) + 1}` }) };
+      const id = ((i * 7919) % Math.floor(alerts / 2)) + 1;
+      return {
+        method: 'PATCH',
+        path: `/api/alerts/${id}`,
+        body: JSON.stringify({ filter_value: `198.51.100.${(i % 254) + 1}` }),
+      };
     }
     return { method: 'DELETE', path: `/api/alerts/${alerts - Math.floor(i / 5)}` };
   };
@@ -67,9 +83,23 @@ function mixedWrites(alerts: number): Series['request'] {
 /** Starts `ncalc emulator --port 0` and waits for the URL it prints. */
 function startEmulatorProcess(seedFile: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      ncalc, 'emulator', '--host', '127.0.0.1', '--port', '0', '--seed', seedFile, '--control-token', CONTROL_TOKEN, ...extra,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        ncalc,
+        'emulator',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--seed',
+        seedFile,
+        '--control-token',
+        CONTROL_TOKEN,
+        ...extra,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -115,8 +145,14 @@ async function run(pool: Pool, s: Series, store = ''): Promise<string[]> {
       const { method, path: p, body } = s.request(next++);
       const t = process.hrtime.bigint();
       const res = await pool.request({
-        method, path: p, body,
-        headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        method,
+        path: p,
+        body,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
       });
       const text = await res.body.text();
       latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -138,7 +174,11 @@ async function run(pool: Pool, s: Series, store = ''): Promise<string[]> {
     `${secs.toFixed(2)} s`,
     Math.round(latencies.length / secs).toLocaleString('en-US'),
     `${fmtMs(median(latencies))} / ${fmtMs(p95)}`,
-    size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MiB` : size >= 1024 ? `${(size / 1024).toFixed(0)} KiB` : `${Math.round(size)} B`,
+    size >= 1024 * 1024
+      ? `${(size / 1024 / 1024).toFixed(1)} MiB`
+      : size >= 1024
+        ? `${(size / 1024).toFixed(0)} KiB`
+        : `${Math.round(size)} B`,
     String(errors),
   ];
 }
@@ -156,7 +196,11 @@ async function main(): Promise<void> {
   });
 
   /** One emulator process with `alerts` seeded alerts, in memory or on a fresh data file. */
-  async function withEmulator<T>(alerts: number, data: boolean, fn: (pool: Pool, control: EmulatorControl) => Promise<T>): Promise<T> {
+  async function withEmulator<T>(
+    alerts: number,
+    data: boolean,
+    fn: (pool: Pool, control: EmulatorControl) => Promise<T>,
+  ): Promise<T> {
     const seedFile = path.join(scratch, `seed-${alerts}.json`);
     writeFileSync(seedFile, JSON.stringify(seedWith(alerts)));
     const dir = mkdtempSync(path.join(scratch, 'data-'));
@@ -176,31 +220,71 @@ async function main(): Promise<void> {
   const list = () => ({ method: 'GET' as const, path: '/api/alerts/' });
   const rows: string[][] = [];
   try {
-    console.log(`node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ` +
-      `emulator: ${path.relative(process.cwd(), ncalc) || ncalc} in its own process; load: undici Pool\n`);
+    console.log(
+      `node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ` +
+        `emulator: ${path.relative(process.cwd(), ncalc) || ncalc} in its own process; load: undici Pool\n`,
+    );
 
     for (const n of [1000, 10_000]) {
       await withEmulator(n, false, async (pool) => {
         // Warm-up: JIT and connections, not counted.
         await run(pool, { label: 'warm-up', alerts: n, concurrency: 1, maxRequests: 20, request: list });
-        rows.push(await run(pool, { label: 'GET /api/alerts/', alerts: n, concurrency: 1, maxRequests: n > 1000 ? 100 : 500, request: list }, 'memory'));
+        rows.push(
+          await run(
+            pool,
+            { label: 'GET /api/alerts/', alerts: n, concurrency: 1, maxRequests: n > 1000 ? 100 : 500, request: list },
+            'memory',
+          ),
+        );
       });
     }
 
     for (const n of [1000, 10_000]) {
       for (const data of [false, true]) {
         await withEmulator(n, data, async (pool, control) => {
-          await run(pool, { label: 'warm-up', alerts: n, concurrency: 4, maxRequests: 20, request: () => ({ method: 'GET', path: '/api/domains/' }) });
-          rows.push(await run(pool, {
-            label: 'mixed writes (2 POST, 2 PATCH, 1 DELETE)', alerts: n, concurrency: CLIENTS, maxRequests: Math.min(5000, n * 2.5), request: mixedWrites(n),
-          }, data ? '--data' : 'memory'));
+          await run(pool, {
+            label: 'warm-up',
+            alerts: n,
+            concurrency: 4,
+            maxRequests: 20,
+            request: () => ({ method: 'GET', path: '/api/domains/' }),
+          });
+          rows.push(
+            await run(
+              pool,
+              {
+                label: 'mixed writes (2 POST, 2 PATCH, 1 DELETE)',
+                alerts: n,
+                concurrency: CLIENTS,
+                maxRequests: Math.min(5000, n * 2.5),
+                request: mixedWrites(n),
+              },
+              data ? '--data' : 'memory',
+            ),
+          );
           const left = (await control.state()).accounts[0]!.alerts.length;
           if (left < n / 2) throw new Error(`the mixed series left ${left} alerts of ${n}`);
         });
       }
     }
 
-    console.log(table(['request', 'state', 'alerts in account', 'clients', 'requests', 'time', 'req/s', 'latency median / p95', 'response', 'non-200'], rows));
+    console.log(
+      table(
+        [
+          'request',
+          'state',
+          'alerts in account',
+          'clients',
+          'requests',
+          'time',
+          'req/s',
+          'latency median / p95',
+          'response',
+          'non-200',
+        ],
+        rows,
+      ),
+    );
   } finally {
     stopAll();
   }

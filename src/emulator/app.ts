@@ -41,7 +41,8 @@ export interface BuildEmulatorOptions {
 export type EmulatorApp = FastifyInstance & { emulator: EmulatorCore };
 
 function positiveWhole(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number (got ${String(value)})`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive whole number (got ${String(value)})`);
   return value;
 }
 
@@ -53,7 +54,7 @@ function startSettings(opts: BuildEmulatorOptions): EmulatorSettings {
       randomSeed: opts.randomSeed === undefined ? null : checkRandomSeed(opts.randomSeed, 'randomSeed'),
     };
   } catch (err) {
-    if (err instanceof SettingsError) throw new RangeError(err.message);
+    if (err instanceof SettingsError) throw new RangeError(err.message, { cause: err });
     throw err;
   }
 }
@@ -90,7 +91,13 @@ export async function buildEmulator(opts: BuildEmulatorOptions = {}): Promise<Em
   const store = await Store.open(seed, opts.dataFile);
   try {
     const core = new EmulatorCore(
-      store, opts.controlToken ?? randomBytes(18).toString('base64url'), lifetime, settings, reportsPerAccount, requestLogLimit);
+      store,
+      opts.controlToken ?? randomBytes(18).toString('base64url'),
+      lifetime,
+      settings,
+      reportsPerAccount,
+      requestLogLimit,
+    );
     return await assemble(core, opts);
   } catch (err) {
     await store.release();
@@ -116,7 +123,8 @@ async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise
   // Exception: a DELETE whose JSON body comes without a content type (how the id travels
   // is not documented, so every plausible form is accepted).
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    if (request.method === 'DELETE' && request.headers['content-type'] === undefined) return parseJson(request, body as string, done);
+    if (request.method === 'DELETE' && request.headers['content-type'] === undefined)
+      return parseJson(request, body as string, done);
     done(null, undefined);
   });
 

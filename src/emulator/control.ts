@@ -21,10 +21,15 @@ const SHOWN_TEXT = 200;
 export class EmulatorControlError extends Error {
   readonly text: string;
 
-  constructor(readonly statusCode: number, readonly body: unknown, text?: string) {
-    const shown = text !== undefined && body === text
-      ? `${statusCode} with a body that is not JSON: ${JSON.stringify(text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}...` : text)}`
-      : `${statusCode}: ${JSON.stringify(body)}`;
+  constructor(
+    readonly statusCode: number,
+    readonly body: unknown,
+    text?: string,
+  ) {
+    const shown =
+      text !== undefined && body === text
+        ? `${statusCode} with a body that is not JSON: ${JSON.stringify(text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}...` : text)}`
+        : `${statusCode}: ${JSON.stringify(body)}`;
     super(`emulator control answered ${shown}`);
     this.name = 'EmulatorControlError';
     this.text = text ?? (body === undefined ? '' : JSON.stringify(body));
@@ -51,7 +56,11 @@ export function readControlAnswer(statusCode: number, text: string): unknown {
 
 /** A typed helper over /_emulator, speaking HTTP like any other user of the control surface. */
 export class EmulatorControl {
-  constructor(readonly url: string, readonly controlToken: string, private readonly dispatcher?: Dispatcher) {}
+  constructor(
+    readonly url: string,
+    readonly controlToken: string,
+    private readonly dispatcher?: Dispatcher,
+  ) {}
 
   private async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> {
     const res = await request(`${this.url}/_emulator${path}`, {
@@ -82,7 +91,11 @@ export class EmulatorControl {
   }
 
   /** Change any field out of band (current_status, last_triggered_at, is_active included). */
-  patchAlert(account: string, id: number, fields: ControlAlertFields): Promise<Record<string, unknown> & { id: number }> {
+  patchAlert(
+    account: string,
+    id: number,
+    fields: ControlAlertFields,
+  ): Promise<Record<string, unknown> & { id: number }> {
     return this.call('PATCH', `/accounts/${encodeURIComponent(account)}/alerts/${id}`, fields);
   }
 
@@ -93,7 +106,10 @@ export class EmulatorControl {
   /** Expire every token of the account, or only `accessToken`. Returns how many. */
   async expireTokens(account: string, accessToken?: string): Promise<number> {
     const res = await this.call<{ expired: number }>(
-      'POST', `/accounts/${encodeURIComponent(account)}/tokens/expire`, accessToken === undefined ? undefined : { access_token: accessToken });
+      'POST',
+      `/accounts/${encodeURIComponent(account)}/tokens/expire`,
+      accessToken === undefined ? undefined : { access_token: accessToken },
+    );
     return res.expired;
   }
 
@@ -137,7 +153,9 @@ export class EmulatorControl {
   async countRequests(filter: RequestFilter = {}): Promise<number> {
     const counts = await this.requestCounts(filter);
     if (!counts.complete) {
-      throw new Error('the emulator saw more distinct request paths than its counters keep; clear the request log (clearRequests) more often');
+      throw new Error(
+        'the emulator saw more distinct request paths than its counters keep; clear the request log (clearRequests) more often',
+      );
     }
     return counts.count;
   }

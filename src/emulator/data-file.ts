@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, existsSync, mkdirSync, openSync, promises as fsp, readdirSync, readFileSync, rmSync, writeSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { applyChange, type Change, type EmulatorState } from './state';
@@ -40,11 +48,15 @@ export function readStateFile(path: string): SavedState | undefined {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new DataFileError(`data file ${path} is not valid JSON (${(err as Error).message}); move it away or give another --data file`);
+    throw new DataFileError(
+      `data file ${path} is not valid JSON (${(err as Error).message}); move it away or give another --data file`,
+    );
   }
   const s = parsed as (Partial<EmulatorState> & { journal_seq?: unknown }) | null;
   if (!s || s.format !== 'networkcalc-emulator-state' || s.version !== 1 || !Array.isArray(s.accounts)) {
-    throw new DataFileError(`data file ${path} is not an emulator state file (format "networkcalc-emulator-state", version 1)`);
+    throw new DataFileError(
+      `data file ${path} is not an emulator state file (format "networkcalc-emulator-state", version 1)`,
+    );
   }
   // Files written before the journal existed have no journal_seq: nothing of a journal is in them.
   const seq = typeof s.journal_seq === 'number' ? s.journal_seq : 0;
@@ -84,7 +96,10 @@ export function readJournal(path: string): JournalEntry[] {
     }
     const last = i === lines.length - 1 || (i === lines.length - 2 && lines[i + 1] === '');
     if (entry) entries.push(entry);
-    else if (!last) throw new DataFileError(`the journal ${path} is damaged at line ${i + 1}; move it away (the changes it holds are lost) or give another --data file`);
+    else if (!last)
+      throw new DataFileError(
+        `the journal ${path} is damaged at line ${i + 1}; move it away (the changes it holds are lost) or give another --data file`,
+      );
   });
   return entries;
 }
@@ -99,19 +114,23 @@ export function loadDataFile(path: string): SavedState | undefined {
   const journal = journalPath(path);
   const entries = readJournal(journal);
   if (!saved) {
-    if (entries.length) throw new DataFileError(`the journal ${journal} has no data file ${path} beside it; move the journal away`);
+    if (entries.length)
+      throw new DataFileError(`the journal ${journal} has no data file ${path} beside it; move the journal away`);
     return undefined;
   }
   for (const entry of entries) {
     if (entry.seq <= saved.seq) continue;
     if (entry.seq !== saved.seq + 1) {
       throw new DataFileError(
-        `the journal ${journal} does not continue the data file ${path} (entry ${entry.seq} after ${saved.seq}); move the journal away`);
+        `the journal ${journal} does not continue the data file ${path} (entry ${entry.seq} after ${saved.seq}); move the journal away`,
+      );
     }
     try {
       for (const change of entry.changes) applyChange(saved.state, change);
     } catch (err) {
-      throw new DataFileError(`the journal ${journal} entry ${entry.seq} does not apply to ${path} (${(err as Error).message}); move the journal away`);
+      throw new DataFileError(
+        `the journal ${journal} entry ${entry.seq} does not apply to ${path} (${(err as Error).message}); move the journal away`,
+      );
     }
     saved.seq = entry.seq;
   }
@@ -201,7 +220,10 @@ function lockHolder(lockPath: string): number | null | undefined {
 export class DataFileLock {
   private released = false;
 
-  private constructor(readonly dataFile: string, readonly lockPath: string) {}
+  private constructor(
+    readonly dataFile: string,
+    readonly lockPath: string,
+  ) {}
 
   static acquire(dataFile: string): DataFileLock {
     const lockPath = `${dataFile}.lock`;
@@ -225,18 +247,21 @@ export class DataFileLock {
       if (holder === undefined) continue; // released in between: try again
       if (holder === null) {
         throw new DataFileError(
-          `the lock file ${lockPath} of data file ${dataFile} holds no pid; if no emulator uses ${dataFile}, delete the lock file`);
+          `the lock file ${lockPath} of data file ${dataFile} holds no pid; if no emulator uses ${dataFile}, delete the lock file`,
+        );
       }
       if (processAlive(holder)) {
         throw new DataFileError(
-          `data file ${dataFile} is in use by another emulator (pid ${holder}, lock file ${lockPath}); stop it or give another --data file`);
+          `data file ${dataFile} is in use by another emulator (pid ${holder}, lock file ${lockPath}); stop it or give another --data file`,
+        );
       }
       // Stale. Another starter may have taken it over since we read it: remove only what we read.
       if (lockHolder(lockPath) === holder) rmSync(lockPath, { force: true });
     }
     const holder = lockHolder(lockPath);
     throw new DataFileError(
-      `data file ${dataFile} is in use by another emulator that is starting (pid ${holder ?? 'unknown'}, lock file ${lockPath})`);
+      `data file ${dataFile} is in use by another emulator that is starting (pid ${holder ?? 'unknown'}, lock file ${lockPath})`,
+    );
   }
 
   /** Removes the lock, if it is still ours. Safe to call twice. */

@@ -52,7 +52,11 @@ export interface FaultPlan {
  * path, when given, is a prefix of the request's path (query excluded). Used by faults and
  * by the request counts.
  */
-export function requestMatches(match: { method?: string; path?: string } | undefined, method: string, path: string): boolean {
+export function requestMatches(
+  match: { method?: string; path?: string } | undefined,
+  method: string,
+  path: string,
+): boolean {
   if (match?.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
   if (match?.path && !path.startsWith(match.path)) return false;
   return true;
@@ -71,7 +75,8 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) bad('fault must be a JSON object');
   const f = input as Record<string, unknown>;
   const known = ['kind', 'match', 'count', 'rate', 'latencyMs', 'status', 'retryAfterSeconds', 'phase', 'code'];
-  for (const k of Object.keys(f)) if (!known.includes(k)) bad(`fault.${k} is not a known field (known: ${known.join(', ')})`);
+  for (const k of Object.keys(f))
+    if (!known.includes(k)) bad(`fault.${k} is not a known field (known: ${known.join(', ')})`);
   if (!KINDS.includes(f.kind as FaultKind)) bad(`fault.kind must be one of ${KINDS.join(', ')}`);
   const kind = f.kind as FaultKind;
   const spec: FaultSpec = { kind };
@@ -79,15 +84,19 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   if (f.match !== undefined) {
     if (typeof f.match !== 'object' || f.match === null || Array.isArray(f.match)) bad('fault.match must be an object');
     const m = f.match as Record<string, unknown>;
-    for (const k of Object.keys(m)) if (k !== 'method' && k !== 'path') bad(`fault.match.${k} is not a known field (known: method, path)`);
-    if (m.method !== undefined && (typeof m.method !== 'string' || !m.method)) bad('fault.match.method must be an HTTP method');
-    if (m.path !== undefined && (typeof m.path !== 'string' || !m.path.startsWith('/'))) bad('fault.match.path must be a path prefix starting with "/"');
+    for (const k of Object.keys(m))
+      if (k !== 'method' && k !== 'path') bad(`fault.match.${k} is not a known field (known: method, path)`);
+    if (m.method !== undefined && (typeof m.method !== 'string' || !m.method))
+      bad('fault.match.method must be an HTTP method');
+    if (m.path !== undefined && (typeof m.path !== 'string' || !m.path.startsWith('/')))
+      bad('fault.match.path must be a path prefix starting with "/"');
     spec.match = {};
     if (m.method !== undefined) spec.match.method = (m.method as string).toUpperCase();
     if (m.path !== undefined) spec.match.path = m.path as string;
   }
   if (f.count !== undefined) {
-    if (typeof f.count !== 'number' || !Number.isSafeInteger(f.count) || f.count < 1) bad('fault.count must be a positive whole number');
+    if (typeof f.count !== 'number' || !Number.isSafeInteger(f.count) || f.count < 1)
+      bad('fault.count must be a positive whole number');
     spec.count = f.count;
   }
   if (f.rate !== undefined) {
@@ -96,29 +105,39 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   }
   if (f.phase !== undefined) {
     if (f.phase !== 'before' && f.phase !== 'after') bad('fault.phase must be "before" or "after"');
-    if (f.phase === 'after' && (kind === 'reject' || kind === 'rate_limit')) bad(`fault.phase "after" does not apply to kind "${kind}" (it would have to undo the change)`);
+    if (f.phase === 'after' && (kind === 'reject' || kind === 'rate_limit'))
+      bad(`fault.phase "after" does not apply to kind "${kind}" (it would have to undo the change)`);
     spec.phase = f.phase;
   }
   switch (kind) {
     case 'latency':
-      if (typeof f.latencyMs !== 'number' || !Number.isFinite(f.latencyMs) || f.latencyMs < 0) bad('fault.latencyMs must be a number of milliseconds (0 or more)');
+      if (typeof f.latencyMs !== 'number' || !Number.isFinite(f.latencyMs) || f.latencyMs < 0)
+        bad('fault.latencyMs must be a number of milliseconds (0 or more)');
       spec.latencyMs = f.latencyMs;
       break;
     case 'status':
-      if (f.status !== undefined && (typeof f.status !== 'number' || !Number.isInteger(f.status) || f.status < 500 || f.status > 599)) {
+      if (
+        f.status !== undefined &&
+        (typeof f.status !== 'number' || !Number.isInteger(f.status) || f.status < 500 || f.status > 599)
+      ) {
         bad('fault.status must be a 5xx status');
       }
       spec.status = (f.status as number | undefined) ?? 500;
       break;
     case 'rate_limit':
-      if (f.retryAfterSeconds !== undefined && (typeof f.retryAfterSeconds !== 'number' || !Number.isInteger(f.retryAfterSeconds) || f.retryAfterSeconds < 0)) {
+      if (
+        f.retryAfterSeconds !== undefined &&
+        (typeof f.retryAfterSeconds !== 'number' || !Number.isInteger(f.retryAfterSeconds) || f.retryAfterSeconds < 0)
+      ) {
         bad('fault.retryAfterSeconds must be a whole number of seconds');
       }
       spec.retryAfterSeconds = (f.retryAfterSeconds as number | undefined) ?? 1;
       break;
     case 'reject':
       if (!isErrorCode(f.code) || ERROR_TABLE[f.code] !== 400) {
-        const codes = Object.entries(ERROR_TABLE).filter(([, s]) => s === 400).map(([c]) => c);
+        const codes = Object.entries(ERROR_TABLE)
+          .filter(([, s]) => s === 400)
+          .map(([c]) => c);
         bad(`fault.code must be one of ${codes.join(', ')}`);
       }
       spec.code = f.code;

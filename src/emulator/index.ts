@@ -66,7 +66,10 @@ export interface RunningEmulator {
 
 /** The port is taken; the message says which and what to do. */
 export class PortInUseError extends Error {
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     super(`port ${port} on ${host} is already in use; choose another port (0 picks a free one)`);
     this.name = 'PortInUseError';
   }

@@ -127,7 +127,11 @@ export class Journal {
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0 || this.snapshotWanted) {
-      const fold = this.snapshotWanted || this.behind || this.entries >= COMPACT_ENTRIES || this.bytes > Math.max(this.stateBytes, COMPACT_MIN_BYTES);
+      const fold =
+        this.snapshotWanted ||
+        this.behind ||
+        this.entries >= COMPACT_ENTRIES ||
+        this.bytes > Math.max(this.stateBytes, COMPACT_MIN_BYTES);
       // Everything made so far goes into this write: nothing is made while it is taken.
       const upTo = this.seq;
       try {

@@ -65,7 +65,10 @@ export function registerRequestHooks(app: FastifyInstance, core: EmulatorCore): 
       case 'status':
         return reply.code(f.status ?? 500).send({ status: 'SYSTEM_ERROR' });
       case 'rate_limit':
-        return reply.code(429).header('retry-after', String(f.retryAfterSeconds ?? 1)).send({ status: 'RATE_LIMITED' });
+        return reply
+          .code(429)
+          .header('retry-after', String(f.retryAfterSeconds ?? 1))
+          .send({ status: 'RATE_LIMITED' });
       default:
         return; // reject: answered in preHandler, once authorization has passed
     }

@@ -76,7 +76,10 @@ export class RequestLog {
   /** Requests whose method + path found no free counter. */
   private uncounted = 0;
 
-  constructor(readonly limit = REQUEST_LOG_LIMIT, readonly counterLimit = REQUEST_COUNTER_LIMIT) {}
+  constructor(
+    readonly limit = REQUEST_LOG_LIMIT,
+    readonly counterLimit = REQUEST_COUNTER_LIMIT,
+  ) {}
 
   add(entry: RequestLogEntry): void {
     if (this.ring.length < this.limit) {

@@ -132,7 +132,8 @@ function str(o: Obj, key: string, path: string, opts: { optional?: boolean } = {
 function posInt(o: Obj, key: string, path: string, opts: { optional?: boolean } = {}): number | undefined {
   const v = o[key];
   if (v === undefined && opts.optional) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) fail(`${path}.${key}`, 'must be a positive whole number', v);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+    fail(`${path}.${key}`, 'must be a positive whole number', v);
   return v;
 }
 
@@ -193,7 +194,8 @@ export function parseSeed(input: unknown): EmulatorSeed {
       const clientId = str(c, 'client_id', cp)!;
       if (clientIds.has(clientId)) fail(`${cp}.client_id`, 'is used by another credential', clientId);
       clientIds.add(clientId);
-      if (c.revoked !== undefined && typeof c.revoked !== 'boolean') fail(`${cp}.revoked`, 'must be true or false', c.revoked);
+      if (c.revoked !== undefined && typeof c.revoked !== 'boolean')
+        fail(`${cp}.revoked`, 'must be true or false', c.revoked);
       const out: SeedCredential = { client_id: clientId, client_secret: str(c, 'client_secret', cp)! };
       if (c.revoked) out.revoked = true;
       return out;
@@ -207,7 +209,8 @@ export function parseSeed(input: unknown): EmulatorSeed {
       if (tokens.has(token)) fail(`${tp}.access_token`, 'is used by another token', token);
       tokens.add(token);
       const expires = str(t, 'expires_at', tp, { optional: true });
-      if (expires !== undefined && Number.isNaN(Date.parse(expires))) fail(`${tp}.expires_at`, 'must be an ISO 8601 time', expires);
+      if (expires !== undefined && Number.isNaN(Date.parse(expires)))
+        fail(`${tp}.expires_at`, 'must be an ISO 8601 time', expires);
       const out: SeedToken = { access_token: token };
       if (expires !== undefined) out.expires_at = new Date(expires).toISOString();
       return out;
@@ -225,7 +228,8 @@ export function parseSeed(input: unknown): EmulatorSeed {
       }
       const domain = str(d, 'domain', dp)!;
       // Seeds give names in canonical form (the model's rule, not normalized here).
-      if (!isValidHostName(domain)) fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
+      if (!isValidHostName(domain))
+        fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
       if (domainNames.has(domain)) fail(`${dp}.domain`, 'is listed twice in this account', domain);
       domainNames.add(domain);
       const prefixes = new Set<string>();
@@ -239,7 +243,8 @@ export function parseSeed(input: unknown): EmulatorSeed {
           resourceIds.add(sid);
         }
         const prefix = str(s, 'prefix', sp)!;
-        if (!isValidHostName(`${prefix}.${domain}`)) fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
+        if (!isValidHostName(`${prefix}.${domain}`))
+          fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
         if (prefixes.has(prefix)) fail(`${sp}.prefix`, 'is listed twice in this domain', prefix);
         prefixes.add(prefix);
         const out: SeedSubdomain = { prefix };
@@ -254,8 +259,24 @@ export function parseSeed(input: unknown): EmulatorSeed {
     const alerts = arr(a, 'alerts', p).map((ra, xi) => {
       const xp = `${p}.alerts[${xi}]`;
       const x = obj(ra, xp);
-      onlyKeys(x, ['id', 'name', 'type', 'subtype', 'filter', 'filter_value', 'target_type', 'target_id', 'target',
-        'is_active', 'current_status', 'last_triggered_at'], xp);
+      onlyKeys(
+        x,
+        [
+          'id',
+          'name',
+          'type',
+          'subtype',
+          'filter',
+          'filter_value',
+          'target_type',
+          'target_id',
+          'target',
+          'is_active',
+          'current_status',
+          'last_triggered_at',
+        ],
+        xp,
+      );
       const id = posInt(x, 'id', xp, { optional: true });
       if (id !== undefined) {
         if (alertIds.has(id)) fail(`${xp}.id`, 'is used by another alert', id);
@@ -263,15 +284,19 @@ export function parseSeed(input: unknown): EmulatorSeed {
       }
       const out: SeedAlert = { name: str(x, 'name', xp)!, type: str(x, 'type', xp)!, filter: str(x, 'filter', xp)! };
       if (id !== undefined) out.id = id;
-      if (x.subtype !== undefined && x.subtype !== null && typeof x.subtype !== 'string') fail(`${xp}.subtype`, 'must be a string or null', x.subtype);
+      if (x.subtype !== undefined && x.subtype !== null && typeof x.subtype !== 'string')
+        fail(`${xp}.subtype`, 'must be a string or null', x.subtype);
       out.subtype = typeof x.subtype === 'string' && x.subtype !== '' ? x.subtype : null;
-      if (x.filter_value !== undefined && typeof x.filter_value !== 'string') fail(`${xp}.filter_value`, 'must be a string', x.filter_value);
+      if (x.filter_value !== undefined && typeof x.filter_value !== 'string')
+        fail(`${xp}.filter_value`, 'must be a string', x.filter_value);
       out.filter_value = (x.filter_value as string | undefined) ?? '';
       if (x.target !== undefined) {
-        if (x.target_id !== undefined || x.target_type !== undefined) fail(`${xp}.target`, 'cannot be combined with target_type / target_id', x.target);
+        if (x.target_id !== undefined || x.target_type !== undefined)
+          fail(`${xp}.target`, 'cannot be combined with target_type / target_id', x.target);
         out.target = str(x, 'target', xp)!;
       } else {
-        if (x.target_type !== 'domain' && x.target_type !== 'subdomain') fail(`${xp}.target_type`, 'must be "domain" or "subdomain" (or give target: "<name>")', x.target_type);
+        if (x.target_type !== 'domain' && x.target_type !== 'subdomain')
+          fail(`${xp}.target_type`, 'must be "domain" or "subdomain" (or give target: "<name>")', x.target_type);
         out.target_type = x.target_type;
         out.target_id = posInt(x, 'target_id', xp)!;
       }
@@ -298,14 +323,21 @@ export function parseSeed(input: unknown): EmulatorSeed {
     account.alerts!.forEach((alert, xi) => {
       const xp = `accounts[${ai}].alerts[${xi}]`;
       if (alert.target !== undefined) {
-        const found = account.domains!.some((d) => d.domain === alert.target ||
-          d.subdomains!.some((s) => `${s.prefix}.${d.domain}` === alert.target));
+        const found = account.domains!.some(
+          (d) => d.domain === alert.target || d.subdomains!.some((s) => `${s.prefix}.${d.domain}` === alert.target),
+        );
         if (!found) fail(`${xp}.target`, `must name a domain or subdomain of account "${account.name}"`, alert.target);
       } else {
-        const found = alert.target_type === 'domain'
-          ? account.domains!.some((d) => d.id === alert.target_id)
-          : account.domains!.some((d) => d.subdomains!.some((s) => s.id === alert.target_id));
-        if (!found) fail(`${xp}.target_id`, `must be the id of a ${alert.target_type} of account "${account.name}" given in the seed`, alert.target_id);
+        const found =
+          alert.target_type === 'domain'
+            ? account.domains!.some((d) => d.id === alert.target_id)
+            : account.domains!.some((d) => d.subdomains!.some((s) => s.id === alert.target_id));
+        if (!found)
+          fail(
+            `${xp}.target_id`,
+            `must be the id of a ${alert.target_type} of account "${account.name}" given in the seed`,
+            alert.target_id,
+          );
       }
     });
   });

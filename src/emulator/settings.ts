@@ -33,20 +33,26 @@ export function isDeleteForm(value: unknown): value is DeleteForm {
 /** Checks a deleteForm value; `where` names it in the message (an option, a flag, a field). */
 export function checkDeleteForm(value: unknown, where: string): DeleteForm | null {
   if (value === null || isDeleteForm(value)) return value;
-  throw new SettingsError(`${where} must be one of ${DELETE_FORMS.join(', ')}, or null for every form (got ${JSON.stringify(value) ?? 'nothing'})`);
+  throw new SettingsError(
+    `${where} must be one of ${DELETE_FORMS.join(', ')}, or null for every form (got ${JSON.stringify(value) ?? 'nothing'})`,
+  );
 }
 
 export function checkRandomSeed(value: unknown, where: string): number | null {
   if (value === null || (typeof value === 'number' && Number.isSafeInteger(value))) return value;
-  throw new SettingsError(`${where} must be a whole number, or null for an unseeded generator (got ${JSON.stringify(value) ?? 'nothing'})`);
+  throw new SettingsError(
+    `${where} must be a whole number, or null for an unseeded generator (got ${JSON.stringify(value) ?? 'nothing'})`,
+  );
 }
 
 /** Checks a partial update of the settings; messages name the field. */
 export function parseSettingsUpdate(input: unknown): Partial<EmulatorSettings> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new SettingsError('settings must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new SettingsError('settings must be a JSON object');
   const body = input as Record<string, unknown>;
   const known = ['deleteForm', 'randomSeed'];
-  for (const k of Object.keys(body)) if (!known.includes(k)) throw new SettingsError(`${k} is not a setting (known: ${known.join(', ')})`);
+  for (const k of Object.keys(body))
+    if (!known.includes(k)) throw new SettingsError(`${k} is not a setting (known: ${known.join(', ')})`);
   const out: Partial<EmulatorSettings> = {};
   if ('deleteForm' in body) out.deleteForm = checkDeleteForm(body.deleteForm, 'deleteForm');
   if ('randomSeed' in body) out.randomSeed = checkRandomSeed(body.randomSeed, 'randomSeed');

@@ -102,7 +102,13 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
       const id = d.id ?? nextResource++;
       domains.push({ id, domain: d.domain, created_at: at, updated_at: at });
       for (const s of d.subdomains ?? []) {
-        subdomains.push({ id: s.id ?? nextResource++, domain_id: id, prefix: s.prefix, created_at: at, updated_at: at });
+        subdomains.push({
+          id: s.id ?? nextResource++,
+          domain_id: id,
+          prefix: s.prefix,
+          created_at: at,
+          updated_at: at,
+        });
       }
     }
     const alerts = (a.alerts ?? []).map((x): StoredAlert => {
@@ -114,7 +120,9 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
           targetType = 'domain';
           targetId = dom.id;
         } else {
-          const sub = subdomains.find((s) => `${s.prefix}.${domains.find((d) => d.id === s.domain_id)!.domain}` === x.target)!;
+          const sub = subdomains.find(
+            (s) => `${s.prefix}.${domains.find((d) => d.id === s.domain_id)!.domain}` === x.target,
+          )!;
           targetType = 'subdomain';
           targetId = sub.id;
         }
@@ -140,7 +148,11 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
     return {
       name: a.name,
       user_id: a.user_id,
-      credentials: (a.credentials ?? []).map((c) => ({ client_id: c.client_id, client_secret: c.client_secret, revoked: c.revoked === true })),
+      credentials: (a.credentials ?? []).map((c) => ({
+        client_id: c.client_id,
+        client_secret: c.client_secret,
+        revoked: c.revoked === true,
+      })),
       tokens: (a.tokens ?? []).map((t) => ({ access_token: t.access_token, expires_at: t.expires_at ?? null })),
       domains,
       subdomains,
@@ -149,7 +161,13 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
     };
   });
 
-  return { format: 'networkcalc-emulator-state', version: 1, next_alert_id: nextAlert, next_resource_id: nextResource, accounts };
+  return {
+    format: 'networkcalc-emulator-state',
+    version: 1,
+    next_alert_id: nextAlert,
+    next_resource_id: nextResource,
+    accounts,
+  };
 }
 
 // ---- changes: the one way the state changes, live and when the journal is replayed ----

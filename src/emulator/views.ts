@@ -8,7 +8,9 @@ export function domainView(d: StoredDomain): Record<string, unknown> {
 }
 
 export function subdomainView(
-  account: StoredAccount, s: StoredSubdomain, parent = account.domains.find((d) => d.id === s.domain_id),
+  account: StoredAccount,
+  s: StoredSubdomain,
+  parent = account.domains.find((d) => d.id === s.domain_id),
 ): Record<string, unknown> {
   return {
     id: s.id,
@@ -56,7 +58,11 @@ class Targets {
 }
 
 /** AlertResponse (2.2). target_type / target_id are not part of it: only the target object is. */
-export function alertView(account: StoredAccount, a: StoredAlert, targets = new Targets(account)): Record<string, unknown> {
+export function alertView(
+  account: StoredAccount,
+  a: StoredAlert,
+  targets = new Targets(account),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: a.id,
     user_id: account.user_id,
@@ -104,12 +110,18 @@ export function alertListBody(account: StoredAccount): Buffer {
   for (const a of account.alerts) {
     let target = targetJson[a.target_type].get(a.target_id);
     if (target === undefined) {
-      target = JSON.stringify(a.target_type === 'subdomain' ? targets.subdomain(a.target_id) : targets.domain(a.target_id));
+      target = JSON.stringify(
+        a.target_type === 'subdomain' ? targets.subdomain(a.target_id) : targets.domain(a.target_id),
+      );
       targetJson[a.target_type].set(a.target_id, target);
     }
     let kept = alertBytes.get(a);
     if (kept?.userId !== account.user_id || kept.target !== target) {
-      kept = { userId: account.user_id, target, bytes: Buffer.from(`,${JSON.stringify(alertView(account, a, targets))}`) };
+      kept = {
+        userId: account.user_id,
+        target,
+        bytes: Buffer.from(`,${JSON.stringify(alertView(account, a, targets))}`),
+      };
       alertBytes.set(a, kept);
     }
     const bytes = pieces.length === 1 ? kept.bytes.subarray(1) : kept.bytes;

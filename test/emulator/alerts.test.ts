@@ -3,11 +3,18 @@ import { call, useEmulator } from '../helpers/emulator';
 
 const emu = useEmulator();
 const T = DEMO_ACCOUNT.token;
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(emu().url, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(emu().url, method, path, opts);
 
 const dns = (over: Record<string, unknown> = {}) => ({
-  name: 'apex A', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '93.184.216.34',
-  target_type: 'domain', target_id: DEMO_ACCOUNT.domains['example.com'], ...over,
+  name: 'apex A',
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '93.184.216.34',
+  target_type: 'domain',
+  target_id: DEMO_ACCOUNT.domains['example.com'],
+  ...over,
 });
 
 async function listAlerts(token: string = T): Promise<any[]> {
@@ -69,19 +76,32 @@ describe('create (4.4, 4.6)', () => {
   it('a subdomain target shows as target_subdomain with the full name', async () => {
     await api('POST', '/api/alerts/', {
       token: T,
-      json: { name: 'www cert', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '30', target_type: 'subdomain', target_id: 2 },
+      json: {
+        name: 'www cert',
+        type: 'Certificate (TLS)',
+        filter: 'expires in (days)',
+        filter_value: '30',
+        target_type: 'subdomain',
+        target_id: 2,
+      },
     });
     const [alert] = await listAlerts();
     expect(alert.subtype).toBeNull();
     expect(alert.target_domain).toBeUndefined();
     expect(alert.target_subdomain).toEqual({
-      id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com', created_at: expect.any(String), updated_at: expect.any(String),
+      id: 2,
+      domain_id: 1,
+      prefix: 'www',
+      subdomain: 'www.example.com',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
   });
 
   it('SPF validity takes no value and is stored with an empty filter_value', async () => {
     const res = await api('POST', '/api/alerts/', {
-      token: T, json: { name: 'spf', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 4 },
+      token: T,
+      json: { name: 'spf', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 4 },
     });
     expect(res.body).toEqual({ status: 'OK' });
     expect((await listAlerts())[0]).toMatchObject({ subtype: null, filter: 'validity', filter_value: '' });
@@ -91,7 +111,10 @@ describe('create (4.4, 4.6)', () => {
     for (const n of ['a', 'b']) await api('POST', '/api/alerts/', { token: T, json: dns({ name: n }) });
     await api('DELETE', '/api/alerts/2', { token: T });
     await api('POST', '/api/alerts/', { token: T, json: dns({ name: 'c' }) });
-    expect((await listAlerts()).map((a) => [a.id, a.name])).toEqual([[1, 'a'], [3, 'c']]);
+    expect((await listAlerts()).map((a) => [a.id, a.name])).toEqual([
+      [1, 'a'],
+      [3, 'c'],
+    ]);
   });
 
   it('names are not unique: a duplicate is a second alert', async () => {
@@ -104,7 +127,11 @@ describe('create (4.4, 4.6)', () => {
     const res = await api('POST', '/api/alerts/', { token: T, body: JSON.stringify(dns()) });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ status: 'MISSING_HEADER', error: expect.stringMatching(/Content-Type/) });
-    const text = await api('POST', '/api/alerts/', { token: T, body: JSON.stringify(dns()), headers: { 'content-type': 'text/plain' } });
+    const text = await api('POST', '/api/alerts/', {
+      token: T,
+      body: JSON.stringify(dns()),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.body.status).toBe('MISSING_HEADER');
     expect(await listAlerts()).toEqual([]);
   });
@@ -117,7 +144,11 @@ describe('create (4.4, 4.6)', () => {
   });
 
   it('an empty body: MISSING_VALUES', async () => {
-    const res = await api('POST', '/api/alerts/', { token: T, body: '', headers: { 'content-type': 'application/json' } });
+    const res = await api('POST', '/api/alerts/', {
+      token: T,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.body.status).toBe('MISSING_VALUES');
   });
 
@@ -126,10 +157,18 @@ describe('create (4.4, 4.6)', () => {
     ['subtype not in the matrix', { subtype: 'AAAA' }, /subtype "AAAA" is not valid for type "DNS Record"/],
     ['filter not allowed for the type', { filter: 'validity' }, /filter "validity" is not valid for type "DNS Record"/],
     ['subtype given to SPF', { type: 'SPF Record', subtype: 'A', filter: 'contains' }, /takes no subtype/],
-    ['days that are not a number', { type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: 'soon' }, /positive whole number of days/],
+    [
+      'days that are not a number',
+      { type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: 'soon' },
+      /positive whole number of days/,
+    ],
     ['target_id as a string', { target_id: '1' }, /target_id "1" is not valid/],
     ['target_type unknown', { target_type: 'host' }, /target_type "host" is not valid/],
-    ['filter_value of the wrong JSON type', { type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: 30 }, /filter_value/],
+    [
+      'filter_value of the wrong JSON type',
+      { type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: 30 },
+      /filter_value/,
+    ],
     ['unknown target', { target_id: 999 }, /target_id 999 is not a domain of this account/],
     ['a subdomain id given as domain', { target_type: 'domain', target_id: 2 }, /not a domain of this account/],
   ])('%s: INVALID_BODY', async (_title, over, message) => {
@@ -140,7 +179,11 @@ describe('create (4.4, 4.6)', () => {
   });
 
   it('a body that is not JSON, or not an object: INVALID_BODY', async () => {
-    const bad = await api('POST', '/api/alerts/', { token: T, body: '{nope', headers: { 'content-type': 'application/json' } });
+    const bad = await api('POST', '/api/alerts/', {
+      token: T,
+      body: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.body.status).toBe('INVALID_BODY');
     const arr = await api('POST', '/api/alerts/', { token: T, json: [dns()] });
     expect(arr.body.status).toBe('INVALID_BODY');
@@ -166,24 +209,53 @@ describe('list and get (4.3)', () => {
   });
 
   it('server-side fields changed out of band show in the list', async () => {
-    const created = await emu().control.createAlert('demo', { name: 'x', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mx', target: 'mail.example.com' });
-    await emu().control.patchAlert('demo', created.id, { current_status: 'triggered', last_triggered_at: '2025-01-02T03:04:05.000Z', is_active: false });
+    const created = await emu().control.createAlert('demo', {
+      name: 'x',
+      type: 'DNS Record',
+      subtype: 'MX',
+      filter: 'contains',
+      filter_value: 'mx',
+      target: 'mail.example.com',
+    });
+    await emu().control.patchAlert('demo', created.id, {
+      current_status: 'triggered',
+      last_triggered_at: '2025-01-02T03:04:05.000Z',
+      is_active: false,
+    });
     expect((await listAlerts())[0]).toMatchObject({
-      current_status: 'triggered', last_triggered_at: '2025-01-02T03:04:05.000Z', is_active: false, target_subdomain: { id: 3, subdomain: 'mail.example.com' },
+      current_status: 'triggered',
+      last_triggered_at: '2025-01-02T03:04:05.000Z',
+      is_active: false,
+      target_subdomain: { id: 3, subdomain: 'mail.example.com' },
     });
   });
 
   it('the list is byte for byte the alerts that get by id writes with the response schema, also after edits', async () => {
     // Names the serializers could write differently: quotes, backslashes, control and
     // non-ASCII characters, U+2028, an emoji.
-    const names = ['plain', 'say "hi"', 'back\\slash', 'tab\there', 'línea\u2028two', 'rocket 🚀', ''.padEnd(60, 'long ')];
+    const names = [
+      'plain',
+      'say "hi"',
+      'back\\slash',
+      'tab\there',
+      'línea\u2028two',
+      'rocket 🚀',
+      ''.padEnd(60, 'long '),
+    ];
     for (const [i, name] of names.entries()) {
       await emu().control.createAlert('demo', {
-        name, type: 'DNS Record', subtype: i % 2 ? null : 'TXT', filter: 'contains', filter_value: `v=${name}`,
+        name,
+        type: 'DNS Record',
+        subtype: i % 2 ? null : 'TXT',
+        filter: 'contains',
+        filter_value: `v=${name}`,
         target: i % 3 ? 'www.example.com' : 'example.org',
       });
     }
-    await emu().control.patchAlert('demo', 2, { last_triggered_at: '2025-01-02T03:04:05.000Z', current_status: 'triggered' });
+    await emu().control.patchAlert('demo', 2, {
+      last_triggered_at: '2025-01-02T03:04:05.000Z',
+      current_status: 'triggered',
+    });
     const sameAsGets = async () => {
       const list = await api('GET', '/api/alerts/', { token: T });
       expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -219,15 +291,23 @@ describe('edit (4.5)', () => {
   });
 
   it('validates the merged alert: changing the type needs the subtype cleared explicitly', async () => {
-    const res = await api('PATCH', '/api/alerts/1', { token: T, json: { type: 'SPF Record', filter: 'contains', filter_value: 'include:x' } });
+    const res = await api('PATCH', '/api/alerts/1', {
+      token: T,
+      json: { type: 'SPF Record', filter: 'contains', filter_value: 'include:x' },
+    });
     expect(res.body).toEqual({ status: 'INVALID_BODY', error: expect.stringMatching(/takes no subtype/) });
-    const ok = await api('PATCH', '/api/alerts/1', { token: T, json: { type: 'SPF Record', subtype: null, filter: 'contains', filter_value: 'include:x' } });
+    const ok = await api('PATCH', '/api/alerts/1', {
+      token: T,
+      json: { type: 'SPF Record', subtype: null, filter: 'contains', filter_value: 'include:x' },
+    });
     expect(ok.body).toEqual({ status: 'OK' });
     expect((await listAlerts())[0]).toMatchObject({ type: 'SPF Record', subtype: null });
   });
 
   it('can move the target; an unknown target is INVALID_BODY and changes nothing', async () => {
-    expect((await api('PATCH', '/api/alerts/1', { token: T, json: { target_type: 'subdomain', target_id: 2 } })).body).toEqual({ status: 'OK' });
+    expect(
+      (await api('PATCH', '/api/alerts/1', { token: T, json: { target_type: 'subdomain', target_id: 2 } })).body,
+    ).toEqual({ status: 'OK' });
     expect((await listAlerts())[0].target_subdomain.id).toBe(2);
     const bad = await api('PATCH', '/api/alerts/1', { token: T, json: { target_id: 4 } });
     expect(bad.body.status).toBe('INVALID_BODY');
@@ -241,10 +321,13 @@ describe('edit (4.5)', () => {
 
   it('unknown id: NOT_FOUND; no id: MISSING_VALUES; no content type: MISSING_HEADER', async () => {
     expect((await api('PATCH', '/api/alerts/77', { token: T, json: { name: 'n' } })).body).toEqual({
-      status: 'NOT_FOUND', error: expect.any(String),
+      status: 'NOT_FOUND',
+      error: expect.any(String),
     });
     expect((await api('PATCH', '/api/alerts/', { token: T, json: { name: 'n' } })).body.status).toBe('MISSING_VALUES');
-    expect((await api('PATCH', '/api/alerts/1', { token: T, body: '{"name":"n"}' })).body.status).toBe('MISSING_HEADER');
+    expect((await api('PATCH', '/api/alerts/1', { token: T, body: '{"name":"n"}' })).body.status).toBe(
+      'MISSING_HEADER',
+    );
   });
 
   it('read-only fields in the body are ignored', async () => {
@@ -274,14 +357,22 @@ describe('delete (4.7): every form of carrying the id', () => {
     expect((await api('DELETE', '/api/alerts/', { token: T, body: '{"alert_id": 2}' })).body).toEqual({ status: 'OK' });
     expect((await listAlerts()).map((a) => a.id)).toEqual([1]);
     // With a content type and an empty body, the id from the path still counts.
-    expect((await api('DELETE', '/api/alerts/1', { token: T, body: '', headers: { 'content-type': 'application/json' } })).body)
-      .toEqual({ status: 'OK' });
+    expect(
+      (await api('DELETE', '/api/alerts/1', { token: T, body: '', headers: { 'content-type': 'application/json' } }))
+        .body,
+    ).toEqual({ status: 'OK' });
   });
 
   it('no id at all: MISSING_VALUES; unknown: NOT_FOUND', async () => {
-    expect((await api('DELETE', '/api/alerts/', { token: T }))).toMatchObject({ status: 400, body: { status: 'MISSING_VALUES' } });
+    expect(await api('DELETE', '/api/alerts/', { token: T })).toMatchObject({
+      status: 400,
+      body: { status: 'MISSING_VALUES' },
+    });
     expect((await api('DELETE', '/api/alerts/', { token: T, json: {} })).body.status).toBe('MISSING_VALUES');
-    expect((await api('DELETE', '/api/alerts/42', { token: T }))).toMatchObject({ status: 400, body: { status: 'NOT_FOUND' } });
+    expect(await api('DELETE', '/api/alerts/42', { token: T })).toMatchObject({
+      status: 400,
+      body: { status: 'NOT_FOUND' },
+    });
     expect((await api('DELETE', '/api/alerts/?alert_id=42', { token: T })).body.status).toBe('NOT_FOUND');
     expect((await api('DELETE', '/api/alerts/1', { token: T })).body.status).toBe('OK');
     expect((await api('DELETE', '/api/alerts/1', { token: T })).body.status).toBe('NOT_FOUND');
@@ -312,13 +403,16 @@ describe('NOT_CREATED, NOT_UPDATED, NOT_DELETED through a reject fault', () => {
 
 describe('account isolation', () => {
   const other = {
-    name: 'other', user_id: 2,
+    name: 'other',
+    user_id: 2,
     credentials: [{ client_id: 'other-client', client_secret: 'other-secret' }],
     tokens: [{ access_token: 'other-token' }],
     domains: [{ id: 100, domain: 'other.net', subdomains: [{ id: 101, prefix: 'api' }] }],
   };
   const demo = {
-    name: 'demo', user_id: 1, tokens: [{ access_token: T }],
+    name: 'demo',
+    user_id: 1,
+    tokens: [{ access_token: T }],
     domains: [{ id: 1, domain: 'example.com' }],
   };
 
@@ -330,7 +424,9 @@ describe('account isolation', () => {
   it('another account does not see, edit or delete the alert', async () => {
     expect(await listAlerts('other-token')).toEqual([]);
     expect((await api('GET', '/api/alerts/1', { token: 'other-token' })).body.status).toBe('NOT_FOUND');
-    expect((await api('PATCH', '/api/alerts/1', { token: 'other-token', json: { name: 'x' } })).body.status).toBe('NOT_FOUND');
+    expect((await api('PATCH', '/api/alerts/1', { token: 'other-token', json: { name: 'x' } })).body.status).toBe(
+      'NOT_FOUND',
+    );
     expect((await api('DELETE', '/api/alerts/1', { token: 'other-token' })).body.status).toBe('NOT_FOUND');
     expect((await listAlerts()).map((a) => a.name)).toEqual(['mine']);
   });
@@ -338,7 +434,10 @@ describe('account isolation', () => {
   it("another account's domain is not a valid target", async () => {
     const res = await api('POST', '/api/alerts/', { token: T, json: dns({ target_id: 100 }) });
     expect(res.body.status).toBe('INVALID_BODY');
-    const sub = await api('POST', '/api/alerts/', { token: T, json: dns({ target_type: 'subdomain', target_id: 101 }) });
+    const sub = await api('POST', '/api/alerts/', {
+      token: T,
+      json: dns({ target_type: 'subdomain', target_id: 101 }),
+    });
     expect(sub.body.status).toBe('INVALID_BODY');
   });
 
@@ -351,7 +450,9 @@ describe('account isolation', () => {
     const doms = await api('GET', '/api/domains/', { token: 'other-token' });
     expect(doms.body.domains.map((d: any) => d.domain)).toEqual(['other.net']);
     expect((await api('GET', '/api/domains/1', { token: 'other-token' })).body.status).toBe('NOT_FOUND');
-    expect((await api('POST', '/api/reports/domain-reports/1', { token: 'other-token' })).body.status).toBe('NOT_GENERATED');
+    expect((await api('POST', '/api/reports/domain-reports/1', { token: 'other-token' })).body.status).toBe(
+      'NOT_GENERATED',
+    );
   });
 });
 

@@ -4,10 +4,14 @@ import { call, useEmulator } from '../helpers/emulator';
 
 const emu = useEmulator({ tokenLifetimeSeconds: 120 });
 const T = DEMO_ACCOUNT.token;
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(emu().url, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(emu().url, method, path, opts);
 
 const creds = (over: Record<string, unknown> = {}) => ({
-  client_id: DEMO_ACCOUNT.clientId, client_secret: DEMO_ACCOUNT.clientSecret, grant_type: 'client_credentials', ...over,
+  client_id: DEMO_ACCOUNT.clientId,
+  client_secret: DEMO_ACCOUNT.clientSecret,
+  grant_type: 'client_credentials',
+  ...over,
 });
 
 describe('POST /api/auth/token', () => {
@@ -15,7 +19,8 @@ describe('POST /api/auth/token', () => {
     const res = await api('POST', '/api/auth/token', { json: creds() });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      status: 'OK', token: { access_token: expect.any(String), token_type: 'bearer', expires_in: 120 },
+      status: 'OK',
+      token: { access_token: expect.any(String), token_type: 'bearer', expires_in: 120 },
     });
     const token = res.body.token.access_token as string;
     expect(token.length).toBeGreaterThanOrEqual(24);
@@ -41,7 +46,8 @@ describe('POST /api/auth/token', () => {
   it('no body, or a body that is not JSON: MISSING_CREDENTIALS', async () => {
     expect((await api('POST', '/api/auth/token')).body).toEqual({ status: 'MISSING_CREDENTIALS' });
     const form = await api('POST', '/api/auth/token', {
-      body: 'client_id=demo-client', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=demo-client',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form).toMatchObject({ status: 401, body: { status: 'MISSING_CREDENTIALS' } });
   });
@@ -50,7 +56,9 @@ describe('POST /api/auth/token', () => {
     await emu().control.seed({
       accounts: [{ name: 'r', user_id: 7, credentials: [{ client_id: 'old', client_secret: 's', revoked: true }] }],
     });
-    const res = await api('POST', '/api/auth/token', { json: { client_id: 'old', client_secret: 's', grant_type: 'client_credentials' } });
+    const res = await api('POST', '/api/auth/token', {
+      json: { client_id: 'old', client_secret: 's', grant_type: 'client_credentials' },
+    });
     expect(res).toMatchObject({ status: 401, body: { status: 'REVOKED_CREDENTIALS' } });
   });
 });
@@ -60,9 +68,18 @@ describe('token expiry through the control surface', () => {
     const issued = (await api('POST', '/api/auth/token', { json: creds() })).body.token.access_token;
     expect(await emu().control.expireTokens('demo')).toBe(2);
     for (const token of [T, issued]) {
-      expect((await api('POST', '/api/reports/domain-reports/1', { token }))).toMatchObject({ status: 401, body: { status: 'INVALID_GRANT' } });
-      expect((await api('GET', '/api/alerts/', { token }))).toMatchObject({ status: 401, body: { status: 'NOT_AUTHORIZED' } });
-      expect((await api('GET', '/api/domains/', { token }))).toMatchObject({ status: 401, body: { status: 'NOT_AUTHORIZED' } });
+      expect(await api('POST', '/api/reports/domain-reports/1', { token })).toMatchObject({
+        status: 401,
+        body: { status: 'INVALID_GRANT' },
+      });
+      expect(await api('GET', '/api/alerts/', { token })).toMatchObject({
+        status: 401,
+        body: { status: 'NOT_AUTHORIZED' },
+      });
+      expect(await api('GET', '/api/domains/', { token })).toMatchObject({
+        status: 401,
+        body: { status: 'NOT_AUTHORIZED' },
+      });
     }
     // Credentials still work: a client recovers by asking for a new token.
     const fresh = (await api('POST', '/api/auth/token', { json: creds() })).body.token.access_token;
@@ -87,14 +104,28 @@ describe('reports (4.1, 4.2)', () => {
   it('domain report: domain_id is a quoted string; the URL downloads an attachment', async () => {
     await api('POST', '/api/alerts/', {
       token: T,
-      json: { name: 'a', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.2.3.4', target_type: 'domain', target_id: 1 },
+      json: {
+        name: 'a',
+        type: 'DNS Record',
+        subtype: 'A',
+        filter: 'equals',
+        filter_value: '1.2.3.4',
+        target_type: 'domain',
+        target_id: 1,
+      },
     });
     const res = await api('POST', '/api/reports/domain-reports/1', { token: T });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'OK', domain_id: '1', report_url: expect.stringMatching(new RegExp(`^${emu().url}/reports/[0-9a-f-]{36}$`)) });
+    expect(res.body).toEqual({
+      status: 'OK',
+      domain_id: '1',
+      report_url: expect.stringMatching(new RegExp(`^${emu().url}/reports/[0-9a-f-]{36}$`)),
+    });
     const download = await call(res.body.report_url, 'GET', '');
     expect(download.status).toBe(200);
-    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="report-example\.com-[0-9a-f-]+\.json"$/);
+    expect(download.headers['content-disposition']).toMatch(
+      /^attachment; filename="report-example\.com-[0-9a-f-]+\.json"$/,
+    );
     expect(download.body).toMatchObject({
       kind: 'domain',
       domain: { id: 1, domain: 'example.com' },
@@ -107,7 +138,11 @@ describe('reports (4.1, 4.2)', () => {
     const res = await api('POST', '/api/reports/subdomain-reports/3', { token: T });
     expect(res.body).toEqual({ status: 'OK', domain_id: '1', subdomain_id: 3, report_url: expect.any(String) });
     const download = await call(res.body.report_url, 'GET', '');
-    expect(download.body).toMatchObject({ kind: 'subdomain', subdomain: { subdomain: 'mail.example.com' }, alerts: [] });
+    expect(download.body).toMatchObject({
+      kind: 'subdomain',
+      subdomain: { subdomain: 'mail.example.com' },
+      alerts: [],
+    });
   });
 
   it('reports persist: each trigger is a new URL, old ones still download', async () => {
@@ -157,37 +192,70 @@ describe('reports (4.1, 4.2)', () => {
     expect(await api('POST', path, { token: T })).toMatchObject({ status: 400, body: { status: 'NOT_GENERATED' } });
   });
 
-  it.each(['domain', 'subdomain'])('%s report without Authorization: 401 INVALID_REQUEST; bad token: 401 INVALID_GRANT', async (kind) => {
-    const path = `/api/reports/${kind}-reports/${kind === 'domain' ? 1 : 2}`;
-    expect(await api('POST', path)).toMatchObject({ status: 401, body: { status: 'INVALID_REQUEST' } });
-    expect(await api('POST', path, { token: 'bogus' })).toMatchObject({ status: 401, body: { status: 'INVALID_GRANT' } });
-  });
+  it.each(['domain', 'subdomain'])(
+    '%s report without Authorization: 401 INVALID_REQUEST; bad token: 401 INVALID_GRANT',
+    async (kind) => {
+      const path = `/api/reports/${kind}-reports/${kind === 'domain' ? 1 : 2}`;
+      expect(await api('POST', path)).toMatchObject({ status: 401, body: { status: 'INVALID_REQUEST' } });
+      expect(await api('POST', path, { token: 'bogus' })).toMatchObject({
+        status: 401,
+        body: { status: 'INVALID_GRANT' },
+      });
+    },
+  );
 });
 
 describe('domains (vendor facts)', () => {
   it('lists domains with their subdomains', async () => {
     const res = await api('GET', '/api/domains/', { token: T });
     expect(res.status).toBe(200);
-    expect(res.body.domains.map((d: any) => [d.id, d.domain, d.subdomains.map((s: any) => [s.id, s.subdomain])])).toEqual([
-      [1, 'example.com', [[2, 'www.example.com'], [3, 'mail.example.com']]],
+    expect(
+      res.body.domains.map((d: any) => [d.id, d.domain, d.subdomains.map((s: any) => [s.id, s.subdomain])]),
+    ).toEqual([
+      [
+        1,
+        'example.com',
+        [
+          [2, 'www.example.com'],
+          [3, 'mail.example.com'],
+        ],
+      ],
       [4, 'example.org', []],
     ]);
   });
 
   it('adds a domain and a dotted subdomain prefix; gets both; deletes both', async () => {
     const add = await api('POST', '/api/domains/', { token: T, json: { domain: 'demo.io' } });
-    expect(add.body).toEqual({ status: 'OK', domain: { id: 5, domain: 'demo.io', created_at: expect.any(String), updated_at: expect.any(String) } });
+    expect(add.body).toEqual({
+      status: 'OK',
+      domain: { id: 5, domain: 'demo.io', created_at: expect.any(String), updated_at: expect.any(String) },
+    });
     const sub = await api('POST', '/api/domains/5/subdomains/my.demo', { token: T });
     expect(sub.body).toEqual({
       status: 'OK',
-      subdomain: { id: 6, domain_id: 5, prefix: 'my.demo', subdomain: 'my.demo.demo.io', created_at: expect.any(String), updated_at: expect.any(String) },
+      subdomain: {
+        id: 6,
+        domain_id: 5,
+        prefix: 'my.demo',
+        subdomain: 'my.demo.demo.io',
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
     });
-    expect((await api('GET', '/api/domains/5', { token: T })).body.domain).toMatchObject({ domain: 'demo.io', subdomains: [{ id: 6 }] });
-    expect((await api('GET', '/api/domains/5/subdomains/6', { token: T })).body.subdomain).toMatchObject({ prefix: 'my.demo' });
+    expect((await api('GET', '/api/domains/5', { token: T })).body.domain).toMatchObject({
+      domain: 'demo.io',
+      subdomains: [{ id: 6 }],
+    });
+    expect((await api('GET', '/api/domains/5/subdomains/6', { token: T })).body.subdomain).toMatchObject({
+      prefix: 'my.demo',
+    });
     expect((await api('DELETE', '/api/domains/5/subdomains/6', { token: T })).body).toEqual({ status: 'OK' });
     expect((await api('GET', '/api/domains/5/subdomains/6', { token: T })).body).toEqual({ status: 'NOT_FOUND' });
     expect((await api('DELETE', '/api/domains/5', { token: T })).body).toEqual({ status: 'OK' });
-    expect((await api('GET', '/api/domains/5', { token: T }))).toMatchObject({ status: 400, body: { status: 'NOT_FOUND' } });
+    expect(await api('GET', '/api/domains/5', { token: T })).toMatchObject({
+      status: 400,
+      body: { status: 'NOT_FOUND' },
+    });
   });
 
   it.each([
@@ -200,11 +268,17 @@ describe('domains (vendor facts)', () => {
     ['a name that is not a string', { domain: 42 }],
     ['no name', {}],
   ])('%s: NOT_SAVED', async (_t, json) => {
-    expect(await api('POST', '/api/domains/', { token: T, json })).toMatchObject({ status: 400, body: { status: 'NOT_SAVED' } });
+    expect(await api('POST', '/api/domains/', { token: T, json })).toMatchObject({
+      status: 400,
+      body: { status: 'NOT_SAVED' },
+    });
   });
 
-  it('names are valid by the model\'s one rule and stored in its canonical form (lower case, no trailing dot)', async () => {
-    for (const [name, stored] of [['Mixed.Case.IO', 'mixed.case.io'], ['fqdn.dev.', 'fqdn.dev']]) {
+  it("names are valid by the model's one rule and stored in its canonical form (lower case, no trailing dot)", async () => {
+    for (const [name, stored] of [
+      ['Mixed.Case.IO', 'mixed.case.io'],
+      ['fqdn.dev.', 'fqdn.dev'],
+    ]) {
       expect(isValidHostName(stored)).toBe(true);
       const res = await api('POST', '/api/domains/', { token: T, json: { domain: name } });
       expect(res.body).toMatchObject({ status: 'OK', domain: { domain: stored } });
@@ -215,21 +289,36 @@ describe('domains (vendor facts)', () => {
     expect((await api('POST', `/api/domains/1/subdomains/${long}`, { token: T })).body.status).toBe('OK');
     const tooLong = `${long}.${'b'.repeat(50)}`; // 254 characters with ".example.com"
     expect(isValidHostName(`${tooLong}.example.com`)).toBe(false);
-    expect((await api('POST', `/api/domains/1/subdomains/${tooLong}`, { token: T })).body).toEqual({ status: 'NOT_SAVED' });
+    expect((await api('POST', `/api/domains/1/subdomains/${tooLong}`, { token: T })).body).toEqual({
+      status: 'NOT_SAVED',
+    });
   });
 
   it('a duplicate or invalid subdomain: NOT_SAVED; under an unknown domain: NOT_FOUND', async () => {
     expect((await api('POST', '/api/domains/1/subdomains/www', { token: T })).body).toEqual({ status: 'NOT_SAVED' });
-    expect((await api('POST', '/api/domains/1/subdomains/bad_prefix!', { token: T })).body).toEqual({ status: 'NOT_SAVED' });
+    expect((await api('POST', '/api/domains/1/subdomains/bad_prefix!', { token: T })).body).toEqual({
+      status: 'NOT_SAVED',
+    });
     expect((await api('POST', '/api/domains/99/subdomains/api', { token: T })).body).toEqual({ status: 'NOT_FOUND' });
   });
 
   it('a domain or subdomain that alerts target cannot be deleted: NOT_DELETED', async () => {
     await api('POST', '/api/alerts/', {
       token: T,
-      json: { name: 'w', type: 'DNS Record', subtype: 'CNAME', filter: 'contains', filter_value: 'cdn', target_type: 'subdomain', target_id: 2 },
+      json: {
+        name: 'w',
+        type: 'DNS Record',
+        subtype: 'CNAME',
+        filter: 'contains',
+        filter_value: 'cdn',
+        target_type: 'subdomain',
+        target_id: 2,
+      },
     });
-    expect(await api('DELETE', '/api/domains/1/subdomains/2', { token: T })).toMatchObject({ status: 400, body: { status: 'NOT_DELETED' } });
+    expect(await api('DELETE', '/api/domains/1/subdomains/2', { token: T })).toMatchObject({
+      status: 400,
+      body: { status: 'NOT_DELETED' },
+    });
     expect((await api('DELETE', '/api/domains/1', { token: T })).body).toEqual({ status: 'NOT_DELETED' });
     expect((await api('DELETE', '/api/domains/1/subdomains/3', { token: T })).body).toEqual({ status: 'OK' });
   });
@@ -238,6 +327,9 @@ describe('domains (vendor facts)', () => {
     expect((await api('DELETE', '/api/domains/77', { token: T })).body).toEqual({ status: 'NOT_FOUND' });
     expect((await api('GET', '/api/domains/4/subdomains/2', { token: T })).body).toEqual({ status: 'NOT_FOUND' });
     expect(await api('GET', '/api/domains/')).toMatchObject({ status: 400, body: { status: 'MISSING_HEADER' } });
-    expect(await api('POST', '/api/domains/', { token: 'x', json: { domain: 'a.io' } })).toMatchObject({ status: 401, body: { status: 'NOT_AUTHORIZED' } });
+    expect(await api('POST', '/api/domains/', { token: 'x', json: { domain: 'a.io' } })).toMatchObject({
+      status: 401,
+      body: { status: 'NOT_AUTHORIZED' },
+    });
   });
 });

@@ -64,12 +64,19 @@ describe('ncalc emulator', () => {
     const data = join(dir, 'state.json');
     const p = run(['emulator', '--port', '0', '--data', data, '--control-token', 'ctl-123']);
     try {
-      const url = await within(15_000, 'the listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1]);
+      const url = await within(
+        15_000,
+        'the listening line',
+        () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1],
+      );
       expect(p.out()).toContain(DEMO_ACCOUNT.clientId);
       expect(p.out()).toContain(DEMO_ACCOUNT.clientSecret);
       expect(p.out()).toContain(`NETWORKCALC_TOKEN=${DEMO_ACCOUNT.token}`);
       expect(p.out()).toContain('x-emulator-token: ctl-123');
-      const created = await call(url, 'POST', '/api/domains/', { token: DEMO_ACCOUNT.token, json: { domain: 'cli.dev' } });
+      const created = await call(url, 'POST', '/api/domains/', {
+        token: DEMO_ACCOUNT.token,
+        json: { domain: 'cli.dev' },
+      });
       expect(created.status).toBe(200);
       p.child.kill('SIGINT');
       expect(await exitWithin(p, 10_000)).toBe(0);
@@ -114,7 +121,12 @@ describe('ncalc emulator', () => {
 
   it('a custom seed lists its accounts without printing secrets', async () => {
     const seed = join(dir, 'seed.json');
-    writeFileSync(seed, JSON.stringify({ accounts: [{ name: 'ops', user_id: 3, credentials: [{ client_id: 'ops-id', client_secret: 'top-secret' }] }] }));
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        accounts: [{ name: 'ops', user_id: 3, credentials: [{ client_id: 'ops-id', client_secret: 'top-secret' }] }],
+      }),
+    );
     const p = run(['emulator', '--port', '0', '--seed', seed]);
     try {
       await within(15_000, 'the listening line', () => (/listening on/.test(p.out()) ? true : undefined));
@@ -130,10 +142,18 @@ describe('ncalc emulator', () => {
   it('--delete-form accepts a DELETE only in that form and says so', async () => {
     const p = run(['emulator', '--port', '0', '--delete-form', 'body']);
     try {
-      const url = await within(15_000, 'the listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1]);
+      const url = await within(
+        15_000,
+        'the listening line',
+        () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1],
+      );
       expect(p.out()).toContain('DELETE:         alert id in the body only (--delete-form)');
-      expect((await call(url, 'DELETE', '/api/alerts/1', { token: DEMO_ACCOUNT.token })).body).toEqual({ status: 'MISSING_VALUES' });
-      expect((await call(url, 'DELETE', '/api/alerts/', { token: DEMO_ACCOUNT.token, json: { alert_id: 1 } })).body).toEqual({ status: 'NOT_FOUND' });
+      expect((await call(url, 'DELETE', '/api/alerts/1', { token: DEMO_ACCOUNT.token })).body).toEqual({
+        status: 'MISSING_VALUES',
+      });
+      expect(
+        (await call(url, 'DELETE', '/api/alerts/', { token: DEMO_ACCOUNT.token, json: { alert_id: 1 } })).body,
+      ).toEqual({ status: 'NOT_FOUND' });
       p.child.kill('SIGTERM');
       expect(await exitWithin(p, 10_000)).toBe(0);
     } finally {
@@ -142,7 +162,10 @@ describe('ncalc emulator', () => {
   }, 30_000);
 
   it.each([
-    [['--delete-form', 'header'], "option '--delete-form <form>' argument 'header' is invalid. Allowed choices are path, query, body."],
+    [
+      ['--delete-form', 'header'],
+      "option '--delete-form <form>' argument 'header' is invalid. Allowed choices are path, query, body.",
+    ],
     [['--port', 'abc'], "option '--port <n>' argument 'abc' is invalid. give a whole number from 0 to 65535."],
   ])('%j is a usage error: exit 1, a message naming the option, no stack', async (args, message) => {
     const res = await ncalc(['emulator', ...args], { cwd: dir, env: {} });
@@ -165,7 +188,8 @@ describe('ncalc emulator', () => {
       const p = run(['emulator', '--port', '0', '--data', data]);
       expect(await exitWithin(p, 15_000)).toBe(1);
       expect(p.err()).toBe(
-        `ncalc emulator: data file ${data} is in use by another emulator (pid ${process.pid}, lock file ${data}.lock); stop it or give another --data file\n`);
+        `ncalc emulator: data file ${data} is in use by another emulator (pid ${process.pid}, lock file ${data}.lock); stop it or give another --data file\n`,
+      );
     } finally {
       await holder.close();
     }

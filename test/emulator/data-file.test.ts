@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type * as fs from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATA_FILE_MODE, DataFileError, DEMO_ACCOUNT, PortInUseError, startEmulator } from '../../src/emulator';
@@ -33,7 +43,7 @@ function deadPid(): number {
 describe('data file mode', () => {
   it('the data file, the temp file it is written through and the journal are owner-only (0600) from their creation', async () => {
     // The module object the emulator calls (a namespace import would be a frozen copy).
-    const fsp = (require('node:fs') as typeof import('node:fs')).promises;
+    const fsp = (require('node:fs') as typeof fs).promises;
     const tempModes: number[] = [];
     const rename = fsp.rename;
     jest.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
@@ -75,7 +85,12 @@ describe('data file mode', () => {
 describe('stale temp files', () => {
   it('the temp files of this data file left by a crash are removed at start; nothing else is', async () => {
     const stale = ['state.json.4242.deadbeef.tmp', 'state.json.1.0123abcd.tmp'];
-    const kept = ['state.json.bak', 'state.json.x.deadbeef.tmp', 'other.json.4242.deadbeef.tmp', 'state.json.4242.deadbeef.tmp.keep'];
+    const kept = [
+      'state.json.bak',
+      'state.json.x.deadbeef.tmp',
+      'other.json.4242.deadbeef.tmp',
+      'state.json.4242.deadbeef.tmp.keep',
+    ];
     for (const name of [...stale, ...kept]) writeFileSync(join(dir, name), '{"half": ');
     const emu = await startEmulator({ dataFile });
     try {
@@ -94,16 +109,21 @@ describe('data file lock', () => {
       const err = await startEmulator({ dataFile }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DataFileError);
       expect((err as Error).message).toBe(
-        `data file ${dataFile} is in use by another emulator (pid ${process.pid}, lock file ${lockFile}); stop it or give another --data file`);
+        `data file ${dataFile} is in use by another emulator (pid ${process.pid}, lock file ${lockFile}); stop it or give another --data file`,
+      );
       expect(readFileSync(lockFile, 'utf8')).toBe(`${process.pid}\n`);
-      expect((await call(first.url, 'POST', '/api/domains/', { token: T, json: { domain: 'first.dev' } })).status).toBe(200);
+      expect((await call(first.url, 'POST', '/api/domains/', { token: T, json: { domain: 'first.dev' } })).status).toBe(
+        200,
+      );
     } finally {
       await first.close();
     }
     expect(existsSync(lockFile)).toBe(false);
     const second = await startEmulator({ dataFile });
     try {
-      const domains = (await call(second.url, 'GET', '/api/domains/', { token: T })).body.domains.map((d: { domain: string }) => d.domain);
+      const domains = (await call(second.url, 'GET', '/api/domains/', { token: T })).body.domains.map(
+        (d: { domain: string }) => d.domain,
+      );
       expect(domains).toContain('first.dev');
     } finally {
       await second.close();
@@ -124,7 +144,8 @@ describe('data file lock', () => {
   it('a lock that holds no pid is left alone, with a message saying what to do', async () => {
     writeFileSync(lockFile, 'hello');
     await expect(startEmulator({ dataFile })).rejects.toThrow(
-      `the lock file ${lockFile} of data file ${dataFile} holds no pid; if no emulator uses ${dataFile}, delete the lock file`);
+      `the lock file ${lockFile} of data file ${dataFile} holds no pid; if no emulator uses ${dataFile}, delete the lock file`,
+    );
     expect(readFileSync(lockFile, 'utf8')).toBe('hello');
     expect(existsSync(dataFile)).toBe(false);
   });

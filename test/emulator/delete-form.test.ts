@@ -1,4 +1,11 @@
-import { buildEmulator, DEMO_ACCOUNT, DELETE_FORMS, EmulatorControlError, startEmulator, type DeleteForm } from '../../src/emulator';
+import {
+  buildEmulator,
+  DEMO_ACCOUNT,
+  DELETE_FORMS,
+  EmulatorControlError,
+  startEmulator,
+  type DeleteForm,
+} from '../../src/emulator';
 import { call, useEmulator, type CallResult } from '../helpers/emulator';
 
 const emu = useEmulator();
@@ -17,7 +24,14 @@ function deleteIn(url: string, form: DeleteForm, id: number | string): Promise<C
 }
 
 async function plant(): Promise<number> {
-  return (await emu().control.createAlert('demo', { name: 'victim', type: 'SPF Record', filter: 'validity', target: 'example.org' })).id;
+  return (
+    await emu().control.createAlert('demo', {
+      name: 'victim',
+      type: 'SPF Record',
+      filter: 'validity',
+      target: 'example.org',
+    })
+  ).id;
 }
 
 async function ids(url = emu().url): Promise<number[]> {
@@ -42,18 +56,29 @@ describe('one DELETE form, set at runtime', () => {
     }
   });
 
-  it.each(DELETE_FORMS)('accepting only %s: an unknown id in a form it does not read is MISSING_VALUES, never NOT_FOUND', async (accepted) => {
-    await emu().control.updateSettings({ deleteForm: accepted });
-    for (const sent of DELETE_FORMS) {
-      const res = await deleteIn(emu().url, sent, 999);
-      expect([sent, res.status, res.body]).toEqual([sent, 400, { status: sent === accepted ? 'NOT_FOUND' : 'MISSING_VALUES' }]);
-    }
-  });
+  it.each(DELETE_FORMS)(
+    'accepting only %s: an unknown id in a form it does not read is MISSING_VALUES, never NOT_FOUND',
+    async (accepted) => {
+      await emu().control.updateSettings({ deleteForm: accepted });
+      for (const sent of DELETE_FORMS) {
+        const res = await deleteIn(emu().url, sent, 999);
+        expect([sent, res.status, res.body]).toEqual([
+          sent,
+          400,
+          { status: sent === accepted ? 'NOT_FOUND' : 'MISSING_VALUES' },
+        ]);
+      }
+    },
+  );
 
   it('accepting only body: the JSON body also counts without a content type; any other body is missing', async () => {
     await emu().control.updateSettings({ deleteForm: 'body' });
     const id = await plant();
-    const plain = await call(emu().url, 'DELETE', '/api/alerts/', { token: T, body: `{"alert_id": ${id}}`, headers: { 'content-type': 'text/plain' } });
+    const plain = await call(emu().url, 'DELETE', '/api/alerts/', {
+      token: T,
+      body: `{"alert_id": ${id}}`,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(plain).toMatchObject({ status: 400, body: { status: 'MISSING_VALUES' } });
     const bare = await call(emu().url, 'DELETE', '/api/alerts/', { token: T, body: `{"alert_id": ${id}}` });
     expect(bare).toMatchObject({ status: 200, body: { status: 'OK' } });
@@ -63,7 +88,9 @@ describe('one DELETE form, set at runtime', () => {
     await emu().control.updateSettings({ deleteForm: 'query' });
     const first = await plant();
     const second = await plant();
-    expect((await call(emu().url, 'DELETE', `/api/alerts/${first}?alert_id=${second}`, { token: T })).body).toEqual({ status: 'OK' });
+    expect((await call(emu().url, 'DELETE', `/api/alerts/${first}?alert_id=${second}`, { token: T })).body).toEqual({
+      status: 'OK',
+    });
     expect(await ids()).toEqual([first]);
   });
 
@@ -87,9 +114,14 @@ describe('one DELETE form, set at runtime', () => {
     [{ randomSeed: 1.5 }, 'randomSeed must be a whole number'],
     [{ colour: 'red' }, 'colour is not a setting (known: deleteForm, randomSeed)'],
   ])('a bad setting %j is refused with a message and changes nothing', async (update, message) => {
-    const err = await emu().control.updateSettings(update as never).catch((e: unknown) => e);
+    const err = await emu()
+      .control.updateSettings(update as never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmulatorControlError);
-    expect(err).toMatchObject({ statusCode: 400, body: { status: 'INVALID_BODY', error: expect.stringContaining(message) } });
+    expect(err).toMatchObject({
+      statusCode: 400,
+      body: { status: 'INVALID_BODY', error: expect.stringContaining(message) },
+    });
     expect(await emu().control.settings()).toEqual({ deleteForm: null, randomSeed: null });
   });
 });
@@ -99,11 +131,21 @@ describe('the deleteForm option', () => {
     const e = await startEmulator({ deleteForm: 'query' });
     try {
       expect(await e.control.settings()).toEqual({ deleteForm: 'query', randomSeed: null });
-      const { id } = await e.control.createAlert('demo', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'example.org' });
+      const { id } = await e.control.createAlert('demo', {
+        name: 'x',
+        type: 'SPF Record',
+        filter: 'validity',
+        target: 'example.org',
+      });
       expect((await deleteIn(e.url, 'path', id)).body).toEqual({ status: 'MISSING_VALUES' });
       await e.control.updateSettings({ deleteForm: null });
       await e.control.reset();
-      const again = await e.control.createAlert('demo', { name: 'y', type: 'SPF Record', filter: 'validity', target: 'example.org' });
+      const again = await e.control.createAlert('demo', {
+        name: 'y',
+        type: 'SPF Record',
+        filter: 'validity',
+        target: 'example.org',
+      });
       expect((await deleteIn(e.url, 'body', again.id)).body).toEqual({ status: 'MISSING_VALUES' });
       expect((await deleteIn(e.url, 'query', again.id)).body).toEqual({ status: 'OK' });
     } finally {
@@ -112,7 +154,10 @@ describe('the deleteForm option', () => {
   });
 
   it('an unknown form is refused before anything starts', async () => {
-    await expect(buildEmulator({ deleteForm: 'header' as never })).rejects.toThrow(
-      new RangeError('deleteForm must be one of path, query, body, or null for every form (got "header")'));
+    const err = await buildEmulator({ deleteForm: 'header' as never }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RangeError);
+    expect((err as Error).message).toBe(
+      'deleteForm must be one of path, query, body, or null for every form (got "header")',
+    );
   });
 });

@@ -6,11 +6,19 @@ import { call, useEmulator } from '../helpers/emulator';
 
 const emu = useEmulator();
 const T = DEMO_ACCOUNT.token;
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(emu().url, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(emu().url, method, path, opts);
 const alertBody = (name: string) => ({
-  name, type: 'DNS Record', subtype: 'TXT', filter: 'contains', filter_value: 'v=spf1', target_type: 'domain', target_id: 1,
+  name,
+  type: 'DNS Record',
+  subtype: 'TXT',
+  filter: 'contains',
+  filter_value: 'v=spf1',
+  target_type: 'domain',
+  target_id: 1,
 });
-const names = async () => (await api('GET', '/api/alerts/', { token: T })).body.alerts.map((a: { name: string }) => a.name);
+const names = async () =>
+  (await api('GET', '/api/alerts/', { token: T })).body.alerts.map((a: { name: string }) => a.name);
 
 /** Sends one raw HTTP request and collects every byte answered until the server closes. */
 function rawExchange(url: string, text: string, timeoutMs = 5_000): Promise<{ bytes: Buffer; error?: string }> {
@@ -35,8 +43,10 @@ function rawExchange(url: string, text: string, timeoutMs = 5_000): Promise<{ by
 
 function rawCreate(url: string, name: string): string {
   const body = JSON.stringify(alertBody(name));
-  return `POST /api/alerts/ HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${T}\r\n`
-    + `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `POST /api/alerts/ HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${T}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 describe('ambiguous create: drop with phase "after"', () => {
@@ -59,8 +69,13 @@ describe('ambiguous create: drop with phase "after"', () => {
   it('an HTTP client sees a dropped connection, not an answer', async () => {
     await emu().control.addFault({ ...ambiguous, count: 1 });
     const err = await request(`${emu().url}/api/alerts/`, {
-      method: 'POST', headers: { authorization: `Bearer ${T}`, 'content-type': 'application/json' }, body: JSON.stringify(alertBody('lost')),
-    }).then(() => undefined, (e: unknown) => e);
+      method: 'POST',
+      headers: { authorization: `Bearer ${T}`, 'content-type': 'application/json' },
+      body: JSON.stringify(alertBody('lost')),
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'UND_ERR_SOCKET' });
     expect(await names()).toEqual(['lost']);
   });
@@ -72,12 +87,16 @@ describe('ambiguous create: drop with phase "after"', () => {
       await emu().control.addFault({ ...ambiguous, rate: 0.2 });
       const outcome: string[] = [];
       for (let i = 0; i < 15; i++) {
-        const res = await call(emu().url, 'POST', '/api/alerts/', { token: T, json: alertBody(`a${i}`) }).catch(() => undefined);
+        const res = await call(emu().url, 'POST', '/api/alerts/', { token: T, json: alertBody(`a${i}`) }).catch(
+          () => undefined,
+        );
         outcome.push(res ? String(res.status) : 'dropped');
       }
       expect(await names()).toHaveLength(15);
       expect(await emu().control.countRequests({ method: 'POST', path: '/api/alerts' })).toBe(15);
-      expect((await emu().control.requestCounts({ method: 'POST' })).statuses['0']).toBe(outcome.filter((o) => o === 'dropped').length);
+      expect((await emu().control.requestCounts({ method: 'POST' })).statuses['0']).toBe(
+        outcome.filter((o) => o === 'dropped').length,
+      );
       return outcome;
     };
     const first = await run();
@@ -105,11 +124,25 @@ describe('request counts', () => {
     expect(await c.countRequests({ pathPrefix: '/api/domains' })).toBe(1);
     expect(await c.countRequests()).toBe(8);
     expect(await c.requestCounts({ method: 'GET', pathPrefix: '/api/alerts/1' })).toEqual({
-      count: 1, statuses: { 500: 1 }, faulted: 1, complete: true,
+      count: 1,
+      statuses: { 500: 1 },
+      faulted: 1,
+      complete: true,
     });
-    expect(await c.requestCounts({ method: 'DELETE' })).toEqual({ count: 2, statuses: { 400: 2 }, faulted: 0, complete: true });
+    expect(await c.requestCounts({ method: 'DELETE' })).toEqual({
+      count: 2,
+      statuses: { 400: 2 },
+      faulted: 0,
+      complete: true,
+    });
     const faulted = (await c.requests()).filter((r) => r.faults.length);
-    expect(faulted).toEqual([expect.objectContaining({ path: '/api/alerts/1', status: 500, faults: [expect.objectContaining({ kind: 'status', phase: 'before' })] })]);
+    expect(faulted).toEqual([
+      expect.objectContaining({
+        path: '/api/alerts/1',
+        status: 500,
+        faults: [expect.objectContaining({ kind: 'status', phase: 'before' })],
+      }),
+    ]);
 
     await c.clearRequests();
     expect(await c.countRequests()).toBe(0);
@@ -119,7 +152,11 @@ describe('request counts', () => {
     const e = await startEmulator({ requestLogLimit: 3 });
     try {
       for (let i = 1; i <= 7; i++) await call(e.url, 'GET', `/api/alerts/${i}`, { token: T });
-      expect((await e.control.requests()).map((r) => r.path)).toEqual(['/api/alerts/5', '/api/alerts/6', '/api/alerts/7']);
+      expect((await e.control.requests()).map((r) => r.path)).toEqual([
+        '/api/alerts/5',
+        '/api/alerts/6',
+        '/api/alerts/7',
+      ]);
       expect(await e.control.countRequests({ method: 'GET', pathPrefix: '/api/alerts/' })).toBe(7);
     } finally {
       await e.close();
@@ -131,18 +168,24 @@ describe('request counts', () => {
     ['?path=api', 'path must be given once, starting with "/"'],
     ['?method=GET&method=POST', 'method must be given once'],
   ])('a bad filter %s is refused with a message', async (query, message) => {
-    const res = await call(emu().url, 'GET', `/_emulator/requests/counts${query}`, { headers: { 'x-emulator-token': emu().controlToken } });
+    const res = await call(emu().url, 'GET', `/_emulator/requests/counts${query}`, {
+      headers: { 'x-emulator-token': emu().controlToken },
+    });
     expect(res).toMatchObject({ status: 400, body: { status: 'INVALID_BODY', error: message } });
   });
 
   it('countRequests refuses to answer from counters that were full', async () => {
     const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: 3, statuses: {}, faulted: 0, complete: false }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ count: 3, statuses: {}, faulted: 0, complete: false }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const control = new EmulatorControl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'x');
-      await expect(control.countRequests({ method: 'GET' })).rejects.toThrow(/more distinct request paths than its counters keep/);
+      await expect(control.countRequests({ method: 'GET' })).rejects.toThrow(
+        /more distinct request paths than its counters keep/,
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -150,8 +193,15 @@ describe('request counts', () => {
 });
 
 describe('RequestLog bounds', () => {
-  const entry = (path: string, status = 200): RequestLogEntry =>
-    ({ method: 'GET', path, query: '', account: null, status, faults: [], at: '2025-01-01T00:00:00.000Z' });
+  const entry = (path: string, status = 200): RequestLogEntry => ({
+    method: 'GET',
+    path,
+    query: '',
+    account: null,
+    status,
+    faults: [],
+    at: '2025-01-01T00:00:00.000Z',
+  });
 
   it('a ring of `limit` entries, oldest first, across many turns', () => {
     const log = new RequestLog(4, 100);

@@ -6,15 +6,27 @@ import { call, useEmulator } from '../helpers/emulator';
 
 const emu = useEmulator();
 const T = DEMO_ACCOUNT.token;
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(emu().url, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(emu().url, method, path, opts);
 const alertBody = (name: string) => ({
-  name, type: 'DNS Record', subtype: 'TXT', filter: 'contains', filter_value: 'v=spf1', target_type: 'domain', target_id: 1,
+  name,
+  type: 'DNS Record',
+  subtype: 'TXT',
+  filter: 'contains',
+  filter_value: 'v=spf1',
+  target_type: 'domain',
+  target_id: 1,
 });
 const names = async () => (await api('GET', '/api/alerts/', { token: T })).body.alerts.map((a: any) => a.name);
 
 describe('faults', () => {
   it('latency delays the next matching request only', async () => {
-    await emu().control.addFault({ kind: 'latency', latencyMs: 300, count: 1, match: { method: 'GET', path: '/api/alerts' } });
+    await emu().control.addFault({
+      kind: 'latency',
+      latencyMs: 300,
+      count: 1,
+      match: { method: 'GET', path: '/api/alerts' },
+    });
     let start = Date.now();
     expect((await api('GET', '/api/alerts/', { token: T })).status).toBe(200);
     expect(Date.now() - start).toBeGreaterThanOrEqual(280);
@@ -26,7 +38,10 @@ describe('faults', () => {
   it('a 5xx for the next n matching requests, then normal answers', async () => {
     await emu().control.addFault({ kind: 'status', status: 503, count: 2, match: { path: '/api/alerts' } });
     for (let i = 0; i < 2; i++) {
-      expect(await api('GET', '/api/alerts/', { token: T })).toMatchObject({ status: 503, body: { status: 'SYSTEM_ERROR' } });
+      expect(await api('GET', '/api/alerts/', { token: T })).toMatchObject({
+        status: 503,
+        body: { status: 'SYSTEM_ERROR' },
+      });
     }
     expect((await api('GET', '/api/alerts/', { token: T })).status).toBe(200);
     expect(await emu().control.faults()).toEqual([]);
@@ -65,7 +80,12 @@ describe('faults', () => {
   });
 
   it('drop after: the create is committed but the answer never comes (an ambiguous create)', async () => {
-    await emu().control.addFault({ kind: 'drop', phase: 'after', count: 1, match: { method: 'POST', path: '/api/alerts' } });
+    await emu().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      count: 1,
+      match: { method: 'POST', path: '/api/alerts' },
+    });
     await expect(api('POST', '/api/alerts/', { token: T, json: alertBody('ghost') })).rejects.toThrow();
     expect(await names()).toEqual(['ghost']);
   });
@@ -78,7 +98,13 @@ describe('faults', () => {
   });
 
   it('latency after the commit', async () => {
-    await emu().control.addFault({ kind: 'latency', latencyMs: 250, phase: 'after', count: 1, match: { method: 'POST' } });
+    await emu().control.addFault({
+      kind: 'latency',
+      latencyMs: 250,
+      phase: 'after',
+      count: 1,
+      match: { method: 'POST' },
+    });
     const start = Date.now();
     expect((await api('POST', '/api/alerts/', { token: T, json: alertBody('slow') })).status).toBe(200);
     expect(Date.now() - start).toBeGreaterThanOrEqual(230);
@@ -111,7 +137,9 @@ describe('faults', () => {
     [{ kind: 'reject', code: 'NOT_CREATED', phase: 'after' }, /phase/],
     [{ kind: 'drop', match: { path: 'api' } }, /fault.match.path/],
   ])('an invalid fault %j is refused with a message', async (fault, message) => {
-    const err = await emu().control.addFault(fault as never).catch((e: unknown) => e);
+    const err = await emu()
+      .control.addFault(fault as never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmulatorControlError);
     expect((err as EmulatorControlError).statusCode).toBe(400);
     expect(JSON.stringify((err as EmulatorControlError).body)).toMatch(message);
@@ -126,9 +154,33 @@ describe('request log', () => {
     await api('DELETE', '/api/alerts/?alert_id=9&x=%20', { token: T });
     const log = await emu().control.requests();
     expect(log).toEqual([
-      { method: 'GET', path: '/api/alerts/', query: '', account: 'demo', status: 200, faults: [], at: expect.any(String) },
-      { method: 'GET', path: '/api/alerts/5', query: '', account: null, status: 401, faults: [], at: expect.any(String) },
-      { method: 'DELETE', path: '/api/alerts/', query: 'alert_id=9&x=%20', account: 'demo', status: 400, faults: [], at: expect.any(String) },
+      {
+        method: 'GET',
+        path: '/api/alerts/',
+        query: '',
+        account: 'demo',
+        status: 200,
+        faults: [],
+        at: expect.any(String),
+      },
+      {
+        method: 'GET',
+        path: '/api/alerts/5',
+        query: '',
+        account: null,
+        status: 401,
+        faults: [],
+        at: expect.any(String),
+      },
+      {
+        method: 'DELETE',
+        path: '/api/alerts/',
+        query: 'alert_id=9&x=%20',
+        account: 'demo',
+        status: 400,
+        faults: [],
+        at: expect.any(String),
+      },
     ]);
     await emu().control.clearRequests();
     expect(await emu().control.requests()).toEqual([]);
@@ -137,9 +189,18 @@ describe('request log', () => {
 
 describe('control surface', () => {
   it.each([
-    ['POST', '/reset'], ['PUT', '/seed'], ['GET', '/state'], ['POST', '/accounts/demo/alerts'],
-    ['PATCH', '/accounts/demo/alerts/1'], ['DELETE', '/accounts/demo/alerts/1'], ['POST', '/accounts/demo/tokens/expire'],
-    ['POST', '/faults'], ['GET', '/faults'], ['DELETE', '/faults'], ['GET', '/requests'], ['DELETE', '/requests'],
+    ['POST', '/reset'],
+    ['PUT', '/seed'],
+    ['GET', '/state'],
+    ['POST', '/accounts/demo/alerts'],
+    ['PATCH', '/accounts/demo/alerts/1'],
+    ['DELETE', '/accounts/demo/alerts/1'],
+    ['POST', '/accounts/demo/tokens/expire'],
+    ['POST', '/faults'],
+    ['GET', '/faults'],
+    ['DELETE', '/faults'],
+    ['GET', '/requests'],
+    ['DELETE', '/requests'],
   ])('%s /_emulator%s requires the control token', async (method, path) => {
     const none = await api(method, `/_emulator${path}`, { json: {} });
     expect(none.status).toBe(401);
@@ -154,7 +215,10 @@ describe('control surface', () => {
   });
 
   it('an answer that is not JSON is an EmulatorControlError with the status and the text', async () => {
-    const answers: Array<[number, string]> = [[502, '<html>Bad Gateway</html>'], [200, 'not json']];
+    const answers: Array<[number, string]> = [
+      [502, '<html>Bad Gateway</html>'],
+      [200, 'not json'],
+    ];
     const server = createServer((_req, res) => {
       const [status, text] = answers.shift()!;
       res.writeHead(status, { 'content-type': 'text/html' }).end(text);
@@ -165,17 +229,23 @@ describe('control surface', () => {
       const gateway = await control.state().catch((e: unknown) => e);
       expect(gateway).toBeInstanceOf(EmulatorControlError);
       expect(gateway).toMatchObject({
-        statusCode: 502, body: '<html>Bad Gateway</html>', text: '<html>Bad Gateway</html>',
+        statusCode: 502,
+        body: '<html>Bad Gateway</html>',
+        text: '<html>Bad Gateway</html>',
         message: 'emulator control answered 502 with a body that is not JSON: "<html>Bad Gateway</html>"',
       });
-      await expect(control.faults()).rejects.toMatchObject({ name: 'EmulatorControlError', statusCode: 200, text: 'not json' });
+      await expect(control.faults()).rejects.toMatchObject({
+        name: 'EmulatorControlError',
+        statusCode: 200,
+        text: 'not json',
+      });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
   });
 
   it('a JSON error answer keeps its parsed body, its text and the message it always had', async () => {
-    const err = await new EmulatorControl(emu().url, 'nope').state().catch((e: unknown) => e) as EmulatorControlError;
+    const err = (await new EmulatorControl(emu().url, 'nope').state().catch((e: unknown) => e)) as EmulatorControlError;
     expect(err.body).toMatchObject({ status: 'NOT_AUTHORIZED' });
     expect(JSON.parse(err.text)).toEqual(err.body);
     expect(err.message).toBe(`emulator control answered 401: ${JSON.stringify(err.body)}`);
@@ -183,9 +253,18 @@ describe('control surface', () => {
 
   it('creates, edits and deletes alerts out of band; the API sees it', async () => {
     const c = emu().control;
-    const created = await c.createAlert('demo', { name: 'oob', type: 'SPF Record', filter: 'validity', target: 'example.org' });
+    const created = await c.createAlert('demo', {
+      name: 'oob',
+      type: 'SPF Record',
+      filter: 'validity',
+      target: 'example.org',
+    });
     expect(created).toMatchObject({ id: 1, name: 'oob', current_status: 'healthy', target_domain: { id: 4 } });
-    const patched = await c.patchAlert('demo', created.id, { current_status: 'triggered', filter_value: '', name: 'renamed' });
+    const patched = await c.patchAlert('demo', created.id, {
+      current_status: 'triggered',
+      filter_value: '',
+      name: 'renamed',
+    });
     expect(patched).toMatchObject({ name: 'renamed', current_status: 'triggered' });
     expect(await names()).toEqual(['renamed']);
     await c.deleteAlert('demo', created.id);
@@ -196,7 +275,16 @@ describe('control surface', () => {
   });
 
   it('can plant an alert the public API would refuse (legacy spelling), with a fixed id', async () => {
-    const planted = await emu().control.createAlert('demo', { id: 40, name: 'legacy', type: 'dns record', subtype: 'a', filter: 'Equals', filter_value: 'x', target_type: 'subdomain', target_id: 2 });
+    const planted = await emu().control.createAlert('demo', {
+      id: 40,
+      name: 'legacy',
+      type: 'dns record',
+      subtype: 'a',
+      filter: 'Equals',
+      filter_value: 'x',
+      target_type: 'subdomain',
+      target_id: 2,
+    });
     expect(planted).toMatchObject({ id: 40, type: 'dns record', target_subdomain: { id: 2 } });
     await api('POST', '/api/alerts/', { token: T, json: alertBody('after') });
     expect((await api('GET', '/api/alerts/41', { token: T })).status).toBe(200);
@@ -204,22 +292,45 @@ describe('control surface', () => {
 
   it('refuses unknown accounts, alerts, fields and targets', async () => {
     const c = emu().control;
-    await expect(c.createAlert('nobody', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'example.org' })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      c.createAlert('nobody', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'example.org' }),
+    ).rejects.toMatchObject({ statusCode: 404 });
     await expect(c.patchAlert('demo', 9, { name: 'x' })).rejects.toMatchObject({ statusCode: 404 });
     await expect(c.deleteAlert('demo', 9)).rejects.toMatchObject({ statusCode: 404 });
-    await expect(c.createAlert('demo', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'nowhere.net' })).rejects.toMatchObject({ statusCode: 400 });
-    const created = await c.createAlert('demo', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'example.org' });
-    await expect(c.patchAlert('demo', created.id, { colour: 'red' } as never)).rejects.toMatchObject({ statusCode: 400 });
-    await expect(c.patchAlert('demo', created.id, { is_active: 'yes' } as never)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(
+      c.createAlert('demo', { name: 'x', type: 'SPF Record', filter: 'validity', target: 'nowhere.net' }),
+    ).rejects.toMatchObject({ statusCode: 400 });
+    const created = await c.createAlert('demo', {
+      name: 'x',
+      type: 'SPF Record',
+      filter: 'validity',
+      target: 'example.org',
+    });
+    await expect(c.patchAlert('demo', created.id, { colour: 'red' } as never)).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(c.patchAlert('demo', created.id, { is_active: 'yes' } as never)).rejects.toMatchObject({
+      statusCode: 400,
+    });
   });
 
   it('PUT seed replaces the accounts; a bad seed names the field; reset returns to the start seed', async () => {
     const c = emu().control;
     const err = await c.seed({ accounts: [{ name: 'x', user_id: 0 }] } as never).catch((e: unknown) => e);
-    expect((err as EmulatorControlError).body).toMatchObject({ status: 'INVALID_BODY', error: expect.stringMatching(/accounts\[0\]\.user_id/) });
-    await c.seed({ accounts: [{ name: 'solo', user_id: 5, tokens: [{ access_token: 'solo-token' }], domains: [{ domain: 'solo.dev' }] }] });
+    expect((err as EmulatorControlError).body).toMatchObject({
+      status: 'INVALID_BODY',
+      error: expect.stringMatching(/accounts\[0\]\.user_id/),
+    });
+    await c.seed({
+      accounts: [
+        { name: 'solo', user_id: 5, tokens: [{ access_token: 'solo-token' }], domains: [{ domain: 'solo.dev' }] },
+      ],
+    });
     expect((await api('GET', '/api/alerts/', { token: T })).status).toBe(401);
-    expect((await api('GET', '/api/domains/', { token: 'solo-token' })).body.domains[0]).toMatchObject({ id: 1, domain: 'solo.dev' });
+    expect((await api('GET', '/api/domains/', { token: 'solo-token' })).body.domains[0]).toMatchObject({
+      id: 1,
+      domain: 'solo.dev',
+    });
     await c.reset();
     expect((await api('GET', '/api/alerts/', { token: T })).status).toBe(200);
   });

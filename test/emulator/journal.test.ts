@@ -1,9 +1,25 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type * as fs from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataFileError, DEMO_ACCOUNT, startEmulator, type EmulatorState, type RunningEmulator } from '../../src/emulator';
+import {
+  DataFileError,
+  DEMO_ACCOUNT,
+  startEmulator,
+  type EmulatorState,
+  type RunningEmulator,
+} from '../../src/emulator';
 import { loadDataFile, readStateFile } from '../../src/emulator/data-file';
 import { COMPACT_MIN_BYTES } from '../../src/emulator/journal';
 import { requireBuild } from '../helpers/build';
@@ -11,7 +27,13 @@ import { call } from '../helpers/emulator';
 
 const T = DEMO_ACCOUNT.token;
 const alert = (name: string, target_id = 1) => ({
-  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id,
+  name,
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id,
 });
 
 let dir: string;
@@ -58,11 +80,23 @@ async function changeEverything(emu: RunningEmulator): Promise<void> {
   await ok(call(emu.url, 'POST', '/api/domains/5/subdomains/www', { token: T }));
   await ok(call(emu.url, 'DELETE', '/api/domains/4', { token: T }));
   await ok(call(emu.url, 'POST', '/api/reports/domain-reports/1', { token: T }));
-  await ok(call(emu.url, 'POST', '/api/auth/token', {
-    json: { client_id: DEMO_ACCOUNT.clientId, client_secret: DEMO_ACCOUNT.clientSecret, grant_type: 'client_credentials' },
-  }));
+  await ok(
+    call(emu.url, 'POST', '/api/auth/token', {
+      json: {
+        client_id: DEMO_ACCOUNT.clientId,
+        client_secret: DEMO_ACCOUNT.clientSecret,
+        grant_type: 'client_credentials',
+      },
+    }),
+  );
   await emu.control.patchAlert('demo', 3, { current_status: 'triggered' });
-  await emu.control.createAlert('demo', { id: 40, name: 'planted', type: 'SPF Record', filter: 'validity', target: 'example.com' });
+  await emu.control.createAlert('demo', {
+    id: 40,
+    name: 'planted',
+    type: 'SPF Record',
+    filter: 'validity',
+    target: 'example.com',
+  });
   await emu.control.expireTokens('demo', DEMO_ACCOUNT.token);
 }
 
@@ -88,7 +122,7 @@ describe('the journal', () => {
   });
 
   it('changes that arrive together share one fsync, and none is answered before it', async () => {
-    const fsp = (require('node:fs') as typeof import('node:fs')).promises;
+    const fsp = (require('node:fs') as typeof fs).promises;
     const probe = await fsp.open(join(dir, 'probe'), 'w');
     const proto = Object.getPrototypeOf(probe) as FileHandle;
     await probe.close();
@@ -109,7 +143,8 @@ describe('the journal', () => {
         call(emu.url, 'POST', '/api/alerts/', { token: T, json: alert(`together ${i}`) }).then((res) => {
           answered++;
           return res.status;
-        }));
+        }),
+      );
       // All 30 are applied in memory (the emulator has them) while the first sync is held.
       const deadline = Date.now() + 10_000;
       while (emu.app.emulator.store.state.accounts[0]!.alerts.length < 30) {
@@ -120,7 +155,10 @@ describe('the journal', () => {
       release();
       expect(await Promise.all(writes)).toEqual(Array(30).fill(200));
       expect(syncs).toBeLessThanOrEqual(2); // the first arrival's, then one for all the others
-      const seqs = readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line).seq);
+      const seqs = readFileSync(journal, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).seq);
       expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     } finally {
       release();
@@ -155,10 +193,14 @@ describe('the journal', () => {
     const second = entries.split('\n')[1]!;
     writeFileSync(`${damaged}.journal`, `{"seq":1,"changes":[{"op":"pu\n${second}\n`);
     await expect(startEmulator({ dataFile: damaged })).rejects.toThrow(
-      new DataFileError(`the journal ${damaged}.journal is damaged at line 1; move it away (the changes it holds are lost) or give another --data file`));
+      new DataFileError(
+        `the journal ${damaged}.journal is damaged at line 1; move it away (the changes it holds are lost) or give another --data file`,
+      ),
+    );
     writeFileSync(`${damaged}.journal`, `${second}\n`); // entry 2 without entry 1
     await expect(startEmulator({ dataFile: damaged })).rejects.toThrow(
-      `the journal ${damaged}.journal does not continue the data file ${damaged} (entry 2 after 0); move the journal away`);
+      `the journal ${damaged}.journal does not continue the data file ${damaged} (entry 2 after 0); move the journal away`,
+    );
     expect(() => statSync(`${damaged}.lock`)).toThrow(); // the failed start gave the lock back
   });
 
@@ -175,7 +217,8 @@ describe('the journal', () => {
       while (readStateFile(dataFile)!.seq === 0) {
         if (creates > 1000) throw new Error('the journal was never folded into the data file');
         const batch = Array.from({ length: 10 }, (_, i) =>
-          call(emu.url, 'POST', '/api/alerts/', { token: T, json: alert(`load ${creates + i}`) }));
+          call(emu.url, 'POST', '/api/alerts/', { token: T, json: alert(`load ${creates + i}`) }),
+        );
         expect((await Promise.all(batch)).every((r) => r.status === 200)).toBe(true);
         creates += 10;
       }
@@ -207,7 +250,9 @@ describe('the journal', () => {
       expect(saved.seq).toBe(2);
       expect(saved.state.accounts[0]!.alerts).toEqual([]);
       await call(emu.url, 'POST', '/api/alerts/', { token: T, json: alert('after reset') });
-      expect(loadDataFile(crashImage('after-reset'))!.state.accounts[0]!.alerts.map((a) => a.name)).toEqual(['after reset']);
+      expect(loadDataFile(crashImage('after-reset'))!.state.accounts[0]!.alerts.map((a) => a.name)).toEqual([
+        'after reset',
+      ]);
 
       await emu.control.seed({ accounts: [{ name: 'other', user_id: 9, tokens: [{ access_token: 'other-token' }] }] });
       expect(statSync(journal).size).toBe(0);
@@ -221,7 +266,8 @@ describe('the journal', () => {
 describe('a killed emulator process', () => {
   it('loses no acknowledged change (SIGKILL while 50 clients write)', async () => {
     const entry = requireBuild('dist/emulator/index.js');
-    const script = `require(${JSON.stringify(entry)}).startEmulator({ dataFile: ${JSON.stringify(dataFile)} })` +
+    const script =
+      `require(${JSON.stringify(entry)}).startEmulator({ dataFile: ${JSON.stringify(dataFile)} })` +
       '.then((e) => console.log(e.url), (err) => { console.error(err); process.exit(1); });';
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -5,7 +5,18 @@ import { ApiError, type ErrorCode } from '../errors';
 import { DELETE_FORMS, type DeleteForm } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
 import { alertListBody, alertView } from '../views';
-import { accountOf, authorize, isObj, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
+import {
+  accountOf,
+  authorize,
+  isObj,
+  now,
+  OK_ONLY,
+  pathId,
+  requireJson,
+  responses,
+  routeDefaults,
+  type Body,
+} from './shared';
 
 function findAlert(account: StoredAccount, raw: unknown): StoredAlert {
   const id = typeof raw === 'number' ? raw : pathId(typeof raw === 'string' ? raw : undefined);
@@ -27,16 +38,19 @@ function rejectSchemaError(request: FastifyRequest): void {
 }
 
 function checkTarget(account: StoredAccount, targetType: unknown, targetId: unknown): void {
-  const exists = targetType === 'subdomain'
-    ? account.subdomains.some((s) => s.id === targetId)
-    : account.domains.some((d) => d.id === targetId);
-  if (!exists) throw new ApiError('INVALID_BODY', `target_id ${String(targetId)} is not a ${String(targetType)} of this account`);
+  const exists =
+    targetType === 'subdomain'
+      ? account.subdomains.some((s) => s.id === targetId)
+      : account.domains.some((d) => d.id === targetId);
+  if (!exists)
+    throw new ApiError('INVALID_BODY', `target_id ${String(targetId)} is not a ${String(targetType)} of this account`);
 }
 
 /** The body of create / edit as an object, or the code for why it is not one. */
 function alertBody(request: FastifyRequest): Body {
   if (request.emulator.invalidJson) throw new ApiError('INVALID_BODY', 'the body is not valid JSON');
-  if (request.body === undefined) throw new ApiError('MISSING_VALUES', 'the body is empty; send the alert as a JSON object');
+  if (request.body === undefined)
+    throw new ApiError('MISSING_VALUES', 'the body is empty; send the alert as a JSON object');
   if (!isObj(request.body)) throw new ApiError('INVALID_BODY', 'the body must be a JSON object');
   return request.body;
 }
@@ -107,21 +121,23 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
       const body = alertBody(request);
       checkAlert(request, account, body);
       const at = now();
-      await store.commit([{
-        op: 'put',
-        account: account.name,
-        list: 'alerts',
-        item: {
-          id: store.state.next_alert_id,
-          ...specFields(body),
-          is_active: true,
-          current_status: 'healthy',
-          action: 'email',
-          last_triggered_at: null,
-          created_at: at,
-          updated_at: at,
+      await store.commit([
+        {
+          op: 'put',
+          account: account.name,
+          list: 'alerts',
+          item: {
+            id: store.state.next_alert_id,
+            ...specFields(body),
+            is_active: true,
+            current_status: 'healthy',
+            action: 'email',
+            last_triggered_at: null,
+            created_at: at,
+            updated_at: at,
+          },
         },
-      }]);
+      ]);
       // AlertUpdateResponse: no id. A client lists to learn it.
       return { status: 'OK' };
     },
@@ -138,9 +154,14 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
       const merged: Body = {};
       for (const f of SPEC_FIELDS) merged[f] = f in body ? body[f] : alert[f];
       checkAlert(request, account, merged);
-      await store.commit([{
-        op: 'put', account: account.name, list: 'alerts', item: { ...alert, ...specFields(merged), updated_at: now() },
-      }]);
+      await store.commit([
+        {
+          op: 'put',
+          account: account.name,
+          list: 'alerts',
+          item: { ...alert, ...specFields(merged), updated_at: now() },
+        },
+      ]);
       return { status: 'OK' };
     },
   });
@@ -168,8 +189,11 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   async function deleteAlert(request: FastifyRequest) {
     const account = accountOf(request);
     const only = core.settings.deleteForm;
-    const raw = (only ? [only] : DELETE_FORMS).map((form) => deleteIdFrom[form](request)).find((v) => v !== undefined && v !== '');
-    if (raw === undefined) throw new ApiError('MISSING_VALUES', only ? `give alert_id in the ${only}` : 'give alert_id');
+    const raw = (only ? [only] : DELETE_FORMS)
+      .map((form) => deleteIdFrom[form](request))
+      .find((v) => v !== undefined && v !== '');
+    if (raw === undefined)
+      throw new ApiError('MISSING_VALUES', only ? `give alert_id in the ${only}` : 'give alert_id');
     const alert = findAlert(account, raw);
     await store.commit([{ op: 'remove', account: account.name, list: 'alerts', keys: [alert.id] }]);
     return { status: 'OK' };

@@ -20,7 +20,11 @@ export async function authRoutes(app: FastifyInstance, { core }: { core: Emulato
           status: { type: 'string' },
           token: {
             type: 'object',
-            properties: { access_token: { type: 'string' }, token_type: { type: 'string' }, expires_in: { type: 'number' } },
+            properties: {
+              access_token: { type: 'string' },
+              token_type: { type: 'string' },
+              expires_in: { type: 'number' },
+            },
           },
         },
       }),
@@ -42,7 +46,10 @@ export async function authRoutes(app: FastifyInstance, { core }: { core: Emulato
       if (found.revoked) throw new ApiError('REVOKED_CREDENTIALS');
       const now = Date.now();
       const lifetime = core.tokenLifetimeSeconds;
-      const token: StoredToken = { access_token: randomToken(), expires_at: new Date(now + lifetime * 1000).toISOString() };
+      const token: StoredToken = {
+        access_token: randomToken(),
+        expires_at: new Date(now + lifetime * 1000).toISOString(),
+      };
       // Expired tokens answer like unknown ones, so dropping them changes nothing visible.
       const live = found.account.tokens.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now);
       const kept = new Set(live.slice(-(TOKENS_PER_ACCOUNT - 1)));

@@ -11,7 +11,11 @@ import { isObj, type Body } from './shared';
 
 /** A failure of the control surface: {status, error} with a plain HTTP status. */
 class ControlError extends Error {
-  constructor(readonly httpStatus: number, readonly code: string, message: string) {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -27,7 +31,8 @@ function objectBody(request: FastifyRequest, optional = false): Body {
   if (request.emulator.invalidJson) throw new ControlError(400, 'INVALID_BODY', 'the body is not valid JSON');
   const body = request.body;
   if (body === undefined && optional) return {};
-  if (!isObj(body)) throw new ControlError(400, 'INVALID_BODY', 'send a JSON object with Content-Type: application/json');
+  if (!isObj(body))
+    throw new ControlError(400, 'INVALID_BODY', 'send a JSON object with Content-Type: application/json');
   return body;
 }
 
@@ -54,12 +59,19 @@ const ALERT_FIELDS: Record<string, 'string' | 'nullable-string' | 'boolean' | 't
 function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body): void {
   for (const [key, value] of Object.entries(body)) {
     const kind = ALERT_FIELDS[key];
-    if (!kind) throw new ControlError(400, 'INVALID_BODY', `${key} is not an alert field (known: ${Object.keys(ALERT_FIELDS).join(', ')})`);
-    if (kind === 'string' && typeof value !== 'string') throw new ControlError(400, 'INVALID_BODY', `${key} must be a string`);
+    if (!kind)
+      throw new ControlError(
+        400,
+        'INVALID_BODY',
+        `${key} is not an alert field (known: ${Object.keys(ALERT_FIELDS).join(', ')})`,
+      );
+    if (kind === 'string' && typeof value !== 'string')
+      throw new ControlError(400, 'INVALID_BODY', `${key} must be a string`);
     if (kind === 'nullable-string' && value !== null && typeof value !== 'string') {
       throw new ControlError(400, 'INVALID_BODY', `${key} must be a string or null`);
     }
-    if (kind === 'boolean' && typeof value !== 'boolean') throw new ControlError(400, 'INVALID_BODY', `${key} must be true or false`);
+    if (kind === 'boolean' && typeof value !== 'boolean')
+      throw new ControlError(400, 'INVALID_BODY', `${key} must be true or false`);
   }
   const a = alert as unknown as Record<string, unknown>;
   for (const key of ['name', 'type', 'filter', 'filter_value', 'is_active', 'current_status', 'action'] as const) {
@@ -71,7 +83,9 @@ function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body
   if ('target' in body) {
     const name = body.target;
     const d = account.domains.find((x) => x.domain === name);
-    const s = account.subdomains.find((x) => `${x.prefix}.${account.domains.find((y) => y.id === x.domain_id)?.domain}` === name);
+    const s = account.subdomains.find(
+      (x) => `${x.prefix}.${account.domains.find((y) => y.id === x.domain_id)?.domain}` === name,
+    );
     if (d) {
       alert.target_type = 'domain';
       alert.target_id = d.id;
@@ -79,14 +93,25 @@ function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body
       alert.target_type = 'subdomain';
       alert.target_id = s.id;
     } else {
-      throw new ControlError(400, 'INVALID_BODY', `target ${JSON.stringify(name)} is not a domain or subdomain of account "${account.name}"`);
+      throw new ControlError(
+        400,
+        'INVALID_BODY',
+        `target ${JSON.stringify(name)} is not a domain or subdomain of account "${account.name}"`,
+      );
     }
   } else if ('target_type' in body || 'target_id' in body) {
     const type = 'target_type' in body ? body.target_type : alert.target_type;
     const id = 'target_id' in body ? body.target_id : alert.target_id;
-    if (type !== 'domain' && type !== 'subdomain') throw new ControlError(400, 'INVALID_BODY', 'target_type must be "domain" or "subdomain"');
-    const exists = type === 'domain' ? account.domains.some((x) => x.id === id) : account.subdomains.some((x) => x.id === id);
-    if (!exists) throw new ControlError(400, 'INVALID_BODY', `target_id ${JSON.stringify(id)} is not a ${type} of account "${account.name}"`);
+    if (type !== 'domain' && type !== 'subdomain')
+      throw new ControlError(400, 'INVALID_BODY', 'target_type must be "domain" or "subdomain"');
+    const exists =
+      type === 'domain' ? account.domains.some((x) => x.id === id) : account.subdomains.some((x) => x.id === id);
+    if (!exists)
+      throw new ControlError(
+        400,
+        'INVALID_BODY',
+        `target_id ${JSON.stringify(id)} is not a ${type} of account "${account.name}"`,
+      );
     alert.target_type = type;
     alert.target_id = id as number;
   }
@@ -153,11 +178,24 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     for (const required of ['name', 'type', 'filter'] as const) {
       if (!(required in body)) throw new ControlError(400, 'INVALID_BODY', `${required} is required`);
     }
-    if (!('target' in body) && !('target_id' in body)) throw new ControlError(400, 'INVALID_BODY', 'give target (a name) or target_type + target_id');
+    if (!('target' in body) && !('target_id' in body))
+      throw new ControlError(400, 'INVALID_BODY', 'give target (a name) or target_type + target_id');
     const now = new Date().toISOString();
     const alert: StoredAlert = {
-      id: 0, name: '', type: '', subtype: null, filter: '', filter_value: '', target_type: 'domain', target_id: 0,
-      is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, created_at: now, updated_at: now,
+      id: 0,
+      name: '',
+      type: '',
+      subtype: null,
+      filter: '',
+      filter_value: '',
+      target_type: 'domain',
+      target_id: 0,
+      is_active: true,
+      current_status: 'healthy',
+      action: 'email',
+      last_triggered_at: null,
+      created_at: now,
+      updated_at: now,
     };
     applyAlertFields(a, alert, body);
     // A wanted id moves the next id past it when the alert is put (ids are never reused).
@@ -187,11 +225,15 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     const a = account(request);
     const body = objectBody(request, true);
     const only = body.access_token;
-    if (only !== undefined && typeof only !== 'string') throw new ControlError(400, 'INVALID_BODY', 'access_token must be a string');
+    if (only !== undefined && typeof only !== 'string')
+      throw new ControlError(400, 'INVALID_BODY', 'access_token must be a string');
     const targets = only === undefined ? a.tokens : a.tokens.filter((t) => t.access_token === only);
-    if (only !== undefined && targets.length === 0) throw new ControlError(404, 'NOT_FOUND', `no such token in account "${a.name}"`);
+    if (only !== undefined && targets.length === 0)
+      throw new ControlError(404, 'NOT_FOUND', `no such token in account "${a.name}"`);
     const past = new Date(Date.now() - 1000).toISOString();
-    await store.commit(targets.map((t) => ({ op: 'put', account: a.name, list: 'tokens', item: { ...t, expires_at: past } })));
+    await store.commit(
+      targets.map((t) => ({ op: 'put', account: a.name, list: 'tokens', item: { ...t, expires_at: past } })),
+    );
     return { status: 'OK', expired: targets.length };
   });
 
@@ -237,10 +279,18 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     for (const key of Object.keys(query)) {
       const value = query[key];
       if (key !== 'method' && key !== 'path' && key !== 'pathPrefix') {
-        throw new ControlError(400, 'INVALID_BODY', `${key} is not a filter of the request counts (known: method, path, pathPrefix)`);
+        throw new ControlError(
+          400,
+          'INVALID_BODY',
+          `${key} is not a filter of the request counts (known: method, path, pathPrefix)`,
+        );
       }
       if (typeof value !== 'string' || value === '' || (key !== 'method' && !value.startsWith('/'))) {
-        throw new ControlError(400, 'INVALID_BODY', `${key} must be given once${key === 'method' ? '' : ', starting with "/"'}`);
+        throw new ControlError(
+          400,
+          'INVALID_BODY',
+          `${key} must be given once${key === 'method' ? '' : ', starting with "/"'}`,
+        );
       }
       filter[key] = value;
     }

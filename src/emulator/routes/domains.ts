@@ -31,7 +31,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
 
   app.post('/api/domains', {
     schema: {
-      response: responses({ type: 'object', properties: { status: { type: 'string' }, domain: { $ref: 'DomainResponse#' } } }),
+      response: responses({
+        type: 'object',
+        properties: { status: { type: 'string' }, domain: { $ref: 'DomainResponse#' } },
+      }),
     },
     handler: async (request) => {
       const account = accountOf(request);
@@ -39,7 +42,8 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       // Stored in the model's canonical form; valid by the model's one rule for host names.
       const name = normalizeHostName(isObj(body) ? body.domain : undefined);
       if (!isValidHostName(name)) throw new ApiError('NOT_SAVED', 'give {"domain": "<name>"} with a valid domain name');
-      if (account.domains.some((d) => d.domain === name)) throw new ApiError('NOT_SAVED', 'the domain is already in this account');
+      if (account.domains.some((d) => d.domain === name))
+        throw new ApiError('NOT_SAVED', 'the domain is already in this account');
       const at = now();
       const d: StoredDomain = { id: store.state.next_resource_id, domain: name, created_at: at, updated_at: at };
       await store.commit([{ op: 'put', account: account.name, list: 'domains', item: d }]);
@@ -51,7 +55,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
     schema: {
       response: responses({
         type: 'object',
-        properties: { status: { type: 'string' }, domains: { type: 'array', items: { $ref: 'DomainWithSubdomains#' } } },
+        properties: {
+          status: { type: 'string' },
+          domains: { type: 'array', items: { $ref: 'DomainWithSubdomains#' } },
+        },
       }),
     },
     handler: async (request) => {
@@ -62,7 +69,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
 
   app.get('/api/domains/:domain_id', {
     schema: {
-      response: responses({ type: 'object', properties: { status: { type: 'string' }, domain: { $ref: 'DomainWithSubdomains#' } } }),
+      response: responses({
+        type: 'object',
+        properties: { status: { type: 'string' }, domain: { $ref: 'DomainWithSubdomains#' } },
+      }),
     },
     handler: async (request) => {
       const account = accountOf(request);
@@ -77,8 +87,11 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       const account = accountOf(request);
       const d = findDomain(account, (request.params as { domain_id: string }).domain_id);
       const subIds = new Set(account.subdomains.filter((s) => s.domain_id === d.id).map((s) => s.id));
-      const targeted = account.alerts.some((a) =>
-        (a.target_type === 'domain' && a.target_id === d.id) || (a.target_type === 'subdomain' && subIds.has(a.target_id)));
+      const targeted = account.alerts.some(
+        (a) =>
+          (a.target_type === 'domain' && a.target_id === d.id) ||
+          (a.target_type === 'subdomain' && subIds.has(a.target_id)),
+      );
       if (targeted) throw new ApiError('NOT_DELETED', 'alerts target this domain or its subdomains');
       await store.commit([
         { op: 'remove', account: account.name, list: 'domains', keys: [d.id] },
@@ -89,7 +102,8 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
   });
 
   const subdomainResponse = responses({
-    type: 'object', properties: { status: { type: 'string' }, subdomain: { $ref: 'SubdomainResponse#' } },
+    type: 'object',
+    properties: { status: { type: 'string' }, subdomain: { $ref: 'SubdomainResponse#' } },
   });
 
   app.post('/api/domains/:domain_id/subdomains/:subdomain_prefix', {
@@ -100,7 +114,8 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       const d = findDomain(account, params.domain_id);
       const prefix = params.subdomain_prefix.toLowerCase();
       // The prefix is valid when prefix.domain is a valid host name (the domain already is).
-      if (!isValidHostName(`${prefix}.${d.domain}`)) throw new ApiError('NOT_SAVED', 'the prefix is not a valid subdomain prefix');
+      if (!isValidHostName(`${prefix}.${d.domain}`))
+        throw new ApiError('NOT_SAVED', 'the prefix is not a valid subdomain prefix');
       if (account.subdomains.some((s) => s.domain_id === d.id && s.prefix === prefix)) {
         throw new ApiError('NOT_SAVED', 'the subdomain is already in this domain');
       }

@@ -28,14 +28,17 @@ export async function reportRoutes(app: FastifyInstance, { core }: { core: Emula
     const subdomain = kind === 'subdomain' ? account.subdomains.find((s) => s.id === id) : undefined;
     const domainId = kind === 'domain' ? id : subdomain?.domain_id;
     const domain = account.domains.find((d) => d.id === domainId);
-    if (!domain || (kind === 'subdomain' && !subdomain)) throw new ApiError('NOT_GENERATED', `no ${kind} ${id} in this account`);
+    if (!domain || (kind === 'subdomain' && !subdomain))
+      throw new ApiError('NOT_GENERATED', `no ${kind} ${id} in this account`);
     const reportId = randomUUID();
     const generatedAt = new Date().toISOString();
     const subdomains = subdomain ? [subdomain] : account.subdomains.filter((s) => s.domain_id === domain.id);
     const subIds = new Set(subdomains.map((s) => s.id));
-    const alerts = account.alerts.filter((a) =>
-      (a.target_type === 'domain' && kind === 'domain' && a.target_id === domain.id) ||
-      (a.target_type === 'subdomain' && subIds.has(a.target_id)));
+    const alerts = account.alerts.filter(
+      (a) =>
+        (a.target_type === 'domain' && kind === 'domain' && a.target_id === domain.id) ||
+        (a.target_type === 'subdomain' && subIds.has(a.target_id)),
+    );
     const content: Record<string, unknown> = {
       report_id: reportId,
       kind,
@@ -47,7 +50,12 @@ export async function reportRoutes(app: FastifyInstance, { core }: { core: Emula
     else content.subdomains = subdomains.map((s) => subdomainView(account, s, domain));
     content.alerts = alertViews(account, alerts);
     const report: StoredReport = {
-      id: reportId, kind, domain_id: domain.id, subdomain_id: subdomain?.id ?? null, created_at: generatedAt, content,
+      id: reportId,
+      kind,
+      domain_id: domain.id,
+      subdomain_id: subdomain?.id ?? null,
+      created_at: generatedAt,
+      content,
     };
     // Each report is a full snapshot: keep the newest.
     const kept = new Set(keepNewest([...account.reports, report], core.reportsPerAccount));
@@ -81,8 +89,10 @@ export async function reportRoutes(app: FastifyInstance, { core }: { core: Emula
       for (const account of store.state.accounts) {
         const report = account.reports.find((r) => r.id === id);
         if (!report) continue;
-        const name = String((report.content.subdomain as { subdomain?: string } | undefined)?.subdomain
-          ?? (report.content.domain as { domain?: string }).domain);
+        const name = String(
+          (report.content.subdomain as { subdomain?: string } | undefined)?.subdomain ??
+            (report.content.domain as { domain?: string }).domain,
+        );
         reply
           .header('content-type', 'application/json; charset=utf-8')
           .header('content-disposition', `attachment; filename="report-${name}-${id}.json"`);

@@ -23,29 +23,47 @@ export function routeDefaults(app: FastifyInstance, defaults: RouteConfig): void
 export const SCHEMAS = [
   { $id: 'StatusBody', type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
   {
-    $id: 'UpdateBody', type: 'object',
-    properties: { status: { type: 'string' }, error: { type: 'string' } }, required: ['status'],
+    $id: 'UpdateBody',
+    type: 'object',
+    properties: { status: { type: 'string' }, error: { type: 'string' } },
+    required: ['status'],
   },
   {
-    $id: 'DomainResponse', type: 'object',
-    properties: { id: { type: 'number' }, domain: { type: 'string' }, created_at: { type: 'string' }, updated_at: { type: 'string' } },
-  },
-  {
-    $id: 'SubdomainResponse', type: 'object',
+    $id: 'DomainResponse',
+    type: 'object',
     properties: {
-      id: { type: 'number' }, domain_id: { type: 'number' }, prefix: { type: 'string' }, subdomain: { type: 'string' },
-      created_at: { type: 'string' }, updated_at: { type: 'string' },
+      id: { type: 'number' },
+      domain: { type: 'string' },
+      created_at: { type: 'string' },
+      updated_at: { type: 'string' },
     },
   },
   {
-    $id: 'DomainWithSubdomains', type: 'object',
+    $id: 'SubdomainResponse',
+    type: 'object',
     properties: {
-      id: { type: 'number' }, domain: { type: 'string' }, created_at: { type: 'string' }, updated_at: { type: 'string' },
+      id: { type: 'number' },
+      domain_id: { type: 'number' },
+      prefix: { type: 'string' },
+      subdomain: { type: 'string' },
+      created_at: { type: 'string' },
+      updated_at: { type: 'string' },
+    },
+  },
+  {
+    $id: 'DomainWithSubdomains',
+    type: 'object',
+    properties: {
+      id: { type: 'number' },
+      domain: { type: 'string' },
+      created_at: { type: 'string' },
+      updated_at: { type: 'string' },
       subdomains: { type: 'array', items: { $ref: 'SubdomainResponse#' } },
     },
   },
   {
-    $id: 'AlertResponse', type: 'object',
+    $id: 'AlertResponse',
+    type: 'object',
     properties: {
       id: { type: 'number' },
       user_id: { type: 'number' },
@@ -65,10 +83,15 @@ export const SCHEMAS = [
   // Request body of create and edit (4.6). Types only: which fields are required, and the
   // matrix, are checked by the model so the answers carry the interface's codes.
   {
-    $id: 'AlertBody', type: 'object',
+    $id: 'AlertBody',
+    type: 'object',
     properties: {
-      type: { type: 'string' }, subtype: { type: ['string', 'null'] }, filter: { type: 'string' },
-      filter_value: { type: ['string', 'null'] }, target_type: { type: 'string' }, target_id: { type: 'number' },
+      type: { type: 'string' },
+      subtype: { type: ['string', 'null'] },
+      filter: { type: 'string' },
+      filter_value: { type: ['string', 'null'] },
+      target_type: { type: 'string' },
+      target_id: { type: 'number' },
       name: { type: 'string' },
     },
   },
@@ -97,15 +120,24 @@ export function pathId(value: string | undefined): number | null {
 export function authorize(group: 'reports' | 'alerts' | 'domains') {
   return async (request: FastifyRequest): Promise<void> => {
     const { authorization, account } = request.emulator;
-    if (!authorization) throw new ApiError(group === 'reports' ? 'INVALID_REQUEST' : 'MISSING_HEADER', 'the Authorization header is missing');
-    if (!account) throw new ApiError(group === 'reports' ? 'INVALID_GRANT' : 'NOT_AUTHORIZED', 'the access token is invalid or expired');
+    if (!authorization)
+      throw new ApiError(
+        group === 'reports' ? 'INVALID_REQUEST' : 'MISSING_HEADER',
+        'the Authorization header is missing',
+      );
+    if (!account)
+      throw new ApiError(
+        group === 'reports' ? 'INVALID_GRANT' : 'NOT_AUTHORIZED',
+        'the access token is invalid or expired',
+      );
   };
 }
 
 /** Create and edit require Content-Type: application/json (4.4, 4.5); an onRequest hook. */
 export async function requireJson(request: FastifyRequest): Promise<void> {
   const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new ApiError('MISSING_HEADER', 'the header Content-Type: application/json is required');
+  if (mediaType !== 'application/json')
+    throw new ApiError('MISSING_HEADER', 'the header Content-Type: application/json is required');
 }
 
 /** The caller's account, on routes behind `authorize`. */
