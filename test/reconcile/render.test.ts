@@ -1,5 +1,5 @@
 import type { AlertSpec, LiveAlert } from '../../src/model';
-import { PLAIN, applySummary, changeLines, driftMarkdown, targetNames } from '../../src/reconcile';
+import { PLAIN, applySummary, changeLines, driftMarkdown, targetNames, type Account, type AccountPlan, type ApplyReport } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
 
 const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
@@ -16,7 +16,7 @@ describe('target names in plan output', () => {
   const names = targetNames({
     domains: [{ id: 1, domain: 'example.com', subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }] }],
     live: [live({ target_type: 'domain', target_id: 4, target_domain: { id: 4, domain: 'example.org' } })],
-  } as never);
+  });
 
   it('knows domains and subdomains from both sources', () => {
     expect([...names.entries()].sort()).toEqual([
@@ -47,26 +47,32 @@ describe('target names in plan output', () => {
 });
 
 describe('summaries', () => {
-  const account = (label: string) => ({
+  const account = (label: string): Account => ({
     key: label, label, baseUrl: 'http://127.0.0.1:1', identity: 'token sha256:00000000', credentials: { baseUrl: 'http://127.0.0.1:1' },
-    scopes: [{ key: `${label}/networkcalc`, stack: label, providerKey: 'networkcalc', ownership: 'exclusive', prefix: null }],
+    scopes: [{
+      key: `${label}/networkcalc`, stack: label, providerKey: 'networkcalc', alias: null, baseUrl: null, tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S',
+      ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
+    }],
   });
-  const inSync = { account: account('good'), status: 'ok', error: null, changes: [], unchanged: 3, warnings: [], triggers: [], live: [], domains: null };
-  const failed = {
+  const inSync: AccountPlan = { account: account('good'), status: 'ok', error: null, changes: [], unchanged: 3, warnings: [], triggers: [], live: [], domains: null };
+  const failed: AccountPlan = {
     ...inSync, account: account('bad'), status: 'error', unchanged: 0,
-    error: { code: 'NOT_AUTHORIZED', message: 'listAlerts failed: NOT_AUTHORIZED (HTTP 401)' },
+    error: { code: 'NOT_AUTHORIZED', message: 'listAlerts failed: NOT_AUTHORIZED (HTTP 401)', retryable: false },
   };
 
   it('the markdown drift headline is never green while an account could not be checked', () => {
-    const text = driftMarkdown([inSync, failed] as never);
+    const text = driftMarkdown([inSync, failed]);
     expect(text).not.toContain('✅');
     expect(text).toContain('❌ **Not fully checked**: no drift in the accounts checked (3 alerts), 1 account not checked.');
-    expect(driftMarkdown([inSync] as never)).toContain('✅ **In sync**: 3 alerts match the code.');
+    expect(driftMarkdown([inSync])).toContain('✅ **In sync**: 3 alerts match the code.');
   });
 
   it('destroy says destroy', () => {
-    const deleted = { ...inSync, changes: [{ action: 'delete', name: 'a', id: 1 }] } as never;
-    const report = new Map([[deleted, { results: [{ status: 'ok' as const, id: 1 }], triggerResults: [] }]]);
+    const gone: Change = {
+      action: 'delete', reason: 'destroy', name: 'a', id: 1, scopeKey: 'good/networkcalc', stack: 'good', logicalId: null, path: null, before: spec(), after: null, fields: [],
+    };
+    const deleted: AccountPlan = { ...inSync, changes: [gone] };
+    const report: ApplyReport = new Map([[deleted, { results: [{ status: 'ok', id: 1 }], triggerResults: [] }]]);
     expect(applySummary([deleted], report, PLAIN, 'destroy')).toContain('Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.');
     expect(applySummary([deleted], report, PLAIN)).toContain('Apply complete:');
   });

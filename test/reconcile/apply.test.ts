@@ -1,0 +1,87 @@
+/**
+ * The plan is a value: planAll and applyAll against the emulator over HTTP. Apply reports what
+ * it did and leaves the plan as it was, so one plan can be rendered, saved or applied alike.
+ */
+import { NetworkCalcClient } from '../../src/client';
+import { applyAll, liveDigest, planAll, prepare, readSavedPlan, revivePlan, savedPlanText, sharedClients, type Credentials } from '../../src/reconcile';
+import { useEmulator } from '../helpers/emulator';
+import { alert, stack } from '../cli/support';
+
+const emulator = useEmulator();
+
+const env = () => ({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url });
+
+function prepared(alerts: Record<string, Record<string, unknown>>) {
+  return prepare([{ name: 'main', json: stack({ provider: {}, alerts, triggers: { R: { domain_id: 1 } } }) }], env());
+}
+
+/** A factory that counts the clients it makes. */
+function counting(): { factory: (c: Credentials) => NetworkCalcClient; made: () => number } {
+  let made = 0;
+  return {
+    factory: (c) => {
+      made++;
+      return new NetworkCalcClient({ baseUrl: c.baseUrl, token: c.token });
+    },
+    made: () => made,
+  };
+}
+
+describe('applyAll', () => {
+  it('GIVEN a plan WHEN applied THEN the report has a result per change and trigger, and the plan is unchanged', async () => {
+    const { factory } = counting();
+    const [plan] = await planAll(prepared({ A: alert({ name: 'a' }), B: alert({ name: 'b' }) }), factory, { triggers: true });
+    const before = JSON.stringify(plan);
+    const events: string[] = [];
+    const report = await applyAll([plan], factory, { parallelism: 2, triggers: true, onEvent: (e) => events.push(e.kind) });
+    expect(JSON.stringify(plan)).toBe(before);
+    const outcome = report.get(plan)!;
+    expect(outcome.results.map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(outcome.triggerResults).toEqual([{ status: 'ok', reportUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) }]);
+    expect(outcome.interference).toBeUndefined();
+    expect(events.sort()).toEqual(['change', 'change', 'trigger']);
+    // The same plan again: its list is the baseline, so the second run sees the first run's alerts as another writer's.
+    const again = await applyAll([plan], factory, { parallelism: 2, triggers: false });
+    expect(again.get(plan)!.interference?.duplicates.map((d) => d.name).sort()).toEqual(['a', 'b']);
+  });
+
+  it('a failed account gets no outcome; errors carry retryable', async () => {
+    const { factory } = counting();
+    const p = prepared({ A: alert({ name: 'a' }) });
+    await emulator().control.addFault({ kind: 'reject', code: 'NOT_CREATED', match: { method: 'POST', path: '/api/alerts' } });
+    const [plan] = await planAll(p, factory, { triggers: false });
+    const report = await applyAll([plan], factory, { parallelism: 1 });
+    expect(report.get(plan)!.results).toEqual([{ status: 'failed', error: expect.objectContaining({ code: 'NOT_CREATED', retryable: false }) }]);
+
+    const [refused] = await planAll(prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], { ...env(), NETWORKCALC_TOKEN: 'nope' }), factory);
+    expect(refused).toMatchObject({ status: 'error', error: { code: 'NOT_AUTHORIZED', retryable: false }, changes: [] });
+    expect((await applyAll([refused], factory, { parallelism: 1 })).has(refused)).toBe(false);
+  });
+
+  it('sharedClients makes one client per set of credentials, so plan and apply share it', async () => {
+    const { factory, made } = counting();
+    const shared = sharedClients(factory);
+    const [plan] = await planAll(prepared({ A: alert({ name: 'a' }) }), shared, { triggers: false });
+    await applyAll([plan], shared, { parallelism: 1 });
+    expect(made()).toBe(1);
+  });
+});
+
+describe('a saved plan', () => {
+  it('round-trips to the same changes, with the live list of one fresh list call', async () => {
+    const { factory } = counting();
+    const [plan] = await planAll(prepared({ A: alert({ name: 'a' }) }), factory, { triggers: true });
+    const saved = readSavedPlan(savedPlanText([plan], { triggers: true, shard: null }), 'plan.json');
+    const [revived] = await revivePlan(saved, env(), factory);
+    expect(revived.changes).toEqual(plan.changes);
+    expect(revived.triggers).toEqual(plan.triggers);
+    expect(revived.warnings).toEqual(plan.warnings);
+    expect(revived.account).toEqual(plan.account);
+    expect(liveDigest(revived.live)).toBe(liveDigest(plan.live));
+  });
+
+  it('refuses to save a plan with a failed account', async () => {
+    const [failed] = await planAll(prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], { ...env(), NETWORKCALC_TOKEN: 'nope' }), counting().factory);
+    expect(() => savedPlanText([failed], { triggers: true, shard: null })).toThrow('a plan with failed accounts cannot be saved (main)');
+  });
+});
