@@ -23,15 +23,16 @@ export interface AccountAlertsOptions {
    */
   baseline?: readonly LiveAlert[];
   /**
-   * How long a list waits for more callers before it starts (ms). By default half the time the
-   * last list took, at most MAX_GATHER_MS: against a slow service, creates that finish a few
-   * ms apart then share one list instead of two (measured in bench/RESULTS.md); against a
-   * fast one the wait is next to nothing.
+   * A fixed wait before each list (ms), for tests. By default a list waits while creates are
+   * still waiting for their POST's answer (they will need a list too), at most the time the
+   * last POST or half the last list took, and never more than MAX_GATHER_MS: creates sent
+   * together then share one list instead of trickling into several (measured in
+   * bench/RESULTS.md); with no create in flight a list starts at once.
    */
   gatherMs?: number;
 }
 
-const MAX_GATHER_MS = 50;
+const MAX_GATHER_MS = 100;
 
 interface Started {
   /** 1 for the first list started, 2 for the next… */
@@ -47,6 +48,11 @@ export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
   readonly #gatherMs: number | undefined;
   #lastListMs = 0;
+  #lastWriteMs = 0;
+  /** Creates whose POST has not answered yet. */
+  #writing = 0;
+  /** Called when a write ends, to cut a gathering wait short. */
+  #onWriteEnd: (() => void) | undefined;
   #started = 0;
   #completed = 0;
   #inFlight: Started | undefined;
@@ -100,11 +106,10 @@ export class AccountAlerts {
     if (this.#inFlight && this.#inFlight.index > mark) return this.#inFlight.promise;
     if (this.#queued) return this.#queued;
     const previous = this.#inFlight?.promise;
-    if (!previous && this.#gather() === 0) return this.#start().promise;
+    if (!previous && this.#gatherMs === 0) return this.#start().promise;
     const queued = (async () => {
       if (previous) await previous.catch(() => undefined);
-      const delay = this.#gather();
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      await this.#gather();
       this.#queued = undefined;
       return this.#start().promise;
     })();
@@ -127,8 +132,41 @@ export class AccountAlerts {
     this.#freshAfter = this.#started + 1;
   }
 
-  #gather(): number {
-    return this.#gatherMs ?? Math.min(MAX_GATHER_MS, Math.floor(this.#lastListMs / 2));
+  /**
+   * Marks a create's POST in flight; call the returned function when it has answered. Lists
+   * about to start wait for such writes (see AccountAlertsOptions.gatherMs).
+   */
+  beginWrite(): () => void {
+    this.#writing++;
+    const t0 = Date.now();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#writing--;
+      this.#lastWriteMs = Date.now() - t0;
+      this.#onWriteEnd?.();
+    };
+  }
+
+  #gather(): Promise<void> {
+    if (this.#gatherMs !== undefined) {
+      const ms = this.#gatherMs;
+      return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+    }
+    if (this.#writing === 0) return Promise.resolve();
+    const limit = Math.min(MAX_GATHER_MS, Math.max(this.#lastWriteMs, Math.floor(this.#lastListMs / 2)));
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#onWriteEnd = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, limit);
+      this.#onWriteEnd = () => {
+        if (this.#writing === 0) done();
+      };
+    });
   }
 
   #start(): Started {

@@ -83,11 +83,14 @@ export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, s
     const isNew = (a: LiveAlert) => alerts.isNewSince(a.id, sentAfter);
     let answer: unknown;
     let unknown: NetworkCalcError | undefined;
+    const written = alerts.beginWrite();
     try {
       answer = await api.createAlert(spec);
     } catch (e) {
       if (!isOutcomeUnknown(e)) throw e;
       unknown = e;
+    } finally {
+      written();
     }
     const mark = alerts.mark();
 
