@@ -24,8 +24,11 @@ export { DEFAULT_BASE_URL, ENV };
 export { DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood };
 export type { DeleteForm };
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default of `maxResponseBytes`: 64 MiB, some 170,000 alerts in one list. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * Default of `maxResponseBytes`: 128 MiB, some 400,000 alerts in one list (200,000 alerts list
+ * as about 65 MiB), while a hostile endless body costs the client well under 500 MB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
 function configError(message: string): NetworkCalcError {
   return new NetworkCalcError({ operation: 'configure', code: 'CONFIG_ERROR', message });

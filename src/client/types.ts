@@ -16,7 +16,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /**
    * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE as soon
-   * as the limit is passed (or at once, from its Content-Length). @default 67108864 (64 MiB)
+   * as the limit is passed (or at once, from its Content-Length). @default 134217728 (128 MiB)
    */
   maxResponseBytes?: number;
   /**
