@@ -8,6 +8,7 @@ import {
   sharedClients, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type ApplyReport, type Command, type Prepared, type RunErrorCode,
   type Shard, type Style,
 } from '../reconcile';
+import { coverageTotals } from '../reconcile/coverage';
 import type { ClientFactory } from '../reconcile/types';
 import { useColor, type CliIO } from './io';
 import { Progress } from './progress';
@@ -244,7 +245,7 @@ export interface DriftFlags extends CommonOptions {
 export const DRIFT_FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** `--json` is `--format json`; asking for both JSON and another format is a usage error. */
-function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
+export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
   if (!(DRIFT_FORMATS as readonly string[]).includes(opts.format)) throw new UsageError([`--format must be ${DRIFT_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`]);
   if (!opts.json) return opts.format;
   if (formatGiven && opts.format !== 'json') throw new UsageError([`--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`]);
@@ -282,7 +283,8 @@ export async function driftCommand(io: CliIO, opts: DriftFlags, formatGiven = fa
   else if (format === 'text') io.stdout.write(shardText(loaded) + driftText(plans, styleFor(io, opts)));
   report(driftMarkdown(plans, shard));
   if (anyFailed(plans)) return EXIT.ERROR;
-  return hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
+  // Coverage gaps of alert policies are drift too, though apply has nothing to change for them.
+  return hasChanges(plans) || coverageTotals(plans.map((p) => p.coverage)).gaps > 0 ? EXIT.CHANGES : EXIT.OK;
 }
 
 export interface ApplyFlags extends CommonOptions {

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DRIFT_FORMATS, applyCommand, driftCommand, planCommand, validateCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags, type ValidateFlags } from './commands';
+import { coverageCommand, type CoverageFlags } from './coverage-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
@@ -13,7 +14,13 @@ const EXIT_HELP = `
 Exit codes:
   0  success (plan/drift: no changes)
   1  error: a usage error, an invalid configuration, an account could not be reached, or a change failed
-  2  plan --detailed-exitcode / drift: there are changes`;
+  2  plan --detailed-exitcode / drift: there are changes (drift: or coverage gaps)`;
+
+const COVERAGE_EXIT_HELP = `
+Exit codes:
+  0  every selected target is covered by a live alert for every check
+  1  error: a usage error, an invalid configuration, no alert policy, or an account could not be reached
+  2  some target is not covered (a gap, or an alert apply has yet to make)`;
 
 const SHARD_HELP = `
 Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
@@ -120,6 +127,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' + SHARD_HELP + EXIT_HELP)
     .action(async (opts: DriftFlags, cmd: Command) => {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
+    });
+
+  shardOption(common(program.command('coverage')))
+    .description("Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.")
+    .option('--json', 'machine-readable output (the same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' + SHARD_HELP + COVERAGE_EXIT_HELP)
+    .action(async (opts: CoverageFlags, cmd: Command) => {
+      code = await coverageCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
   common(program.command('destroy'))

@@ -11,7 +11,7 @@ import {
   parsePolicyCheck,
   policyNameProblems,
   type PolicyCheckSpec,
-  type PolicyMode,
+  type PolicyMode as ModeValue,
   type PolicyOutline,
   type PolicyTargets,
 } from '../model/policy';
@@ -27,10 +27,24 @@ import {
 } from './alert-body';
 import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
 
-export type { PolicyMode };
+/**
+ * What a policy does with its checks. The values are the strings written for `ncalc`.
+ */
+export enum PolicyMode {
+  /** `ncalc` declares one alert per selected target and check when it plans. */
+  GENERATE = 'generate',
+  /** Nothing is created; targets without a live or declared alert are reported as coverage gaps. */
+  REQUIRE = 'require',
+}
 
-/** What every check of a policy may have. */
-export interface PolicyCheckBase {
+/**
+ * One check of a policy: exactly one of `dnsRecord`, `spfRecord`, `certificate` (typed as
+ * for an {@link Alert}; two, or none, is an error at synth), and an optional label.
+ *
+ * @example { certificate: { expiresInDays: 21 } }
+ * @example { label: 'mail', dnsRecord: { record: 'MX', filter: 'contains', value: 'mx.example.com' } }
+ */
+export interface PolicyCheck {
   /**
    * The first part of the names of the alerts the check generates (`<label> · <host>`), and its
    * column in `ncalc coverage`. Labels are unique within a policy, and among the generate
@@ -41,37 +55,25 @@ export interface PolicyCheckBase {
    * @example 'cert 21d'
    */
   readonly label?: string;
+  /**
+   * A DNS record condition.
+   *
+   * @default - not a DNS record check
+   */
+  readonly dnsRecord?: DnsRecordCheck;
+  /**
+   * An SPF record condition.
+   *
+   * @default - not an SPF record check
+   */
+  readonly spfRecord?: SpfRecordCheck;
+  /**
+   * A TLS certificate condition.
+   *
+   * @default - not a certificate check
+   */
+  readonly certificate?: CertificateCheck;
 }
-
-/** A DNS record check of a policy. */
-export interface DnsRecordPolicyCheck extends PolicyCheckBase {
-  readonly dnsRecord: DnsRecordCheck;
-  readonly spfRecord?: undefined;
-  readonly certificate?: undefined;
-}
-
-/** An SPF record check of a policy. */
-export interface SpfRecordPolicyCheck extends PolicyCheckBase {
-  readonly spfRecord: SpfRecordCheck;
-  readonly dnsRecord?: undefined;
-  readonly certificate?: undefined;
-}
-
-/** A TLS certificate check of a policy. */
-export interface CertificatePolicyCheck extends PolicyCheckBase {
-  readonly certificate: CertificateCheck;
-  readonly dnsRecord?: undefined;
-  readonly spfRecord?: undefined;
-}
-
-/**
- * One check of a policy: exactly one of `dnsRecord`, `spfRecord`, `certificate`, typed as for
- * an {@link Alert}, and an optional label.
- *
- * @example { certificate: { expiresInDays: 21 } }
- * @example { spfRecord: { filter: 'validity' } }
- */
-export type PolicyCheck = DnsRecordPolicyCheck | SpfRecordPolicyCheck | CertificatePolicyCheck;
 
 /** Which domains and subdomains of the account a policy covers, as the Domains API lists them when ncalc plans. */
 export interface AlertPolicyTargets {
@@ -108,10 +110,10 @@ export interface AlertPolicyTargets {
 /** Props of an {@link AlertPolicy}. */
 export interface AlertPolicyProps extends AccountOptions {
   /**
-   * `'generate'`: `ncalc` declares one alert per selected target and check when it plans, named
-   * `<label> · <host>`; new domains get theirs on the next apply, removed ones lose them.
-   * `'require'`: nothing is created; `ncalc plan`, `drift` and `coverage` report every selected
-   * target that no live or declared alert covers.
+   * `PolicyMode.GENERATE`: `ncalc` declares one alert per selected target and check when it
+   * plans, named `<label> · <host>`; new domains get theirs on the next apply, removed ones lose
+   * them. `PolicyMode.REQUIRE`: nothing is created; `ncalc plan`, `drift` and `coverage` report
+   * every selected target that no live or declared alert covers.
    */
   readonly mode: PolicyMode;
   /** What every selected target must be watched for; at least one. */
@@ -159,7 +161,7 @@ const POLICY_SYMBOL = Symbol.for('cdktf-provider-networkcalc.AlertPolicy');
  *
  * @example
  * new AlertPolicy(this, 'Baseline', {
- *   mode: 'generate',
+ *   mode: PolicyMode.GENERATE,
  *   checks: [{ certificate: { expiresInDays: 21 } }, { spfRecord: { filter: 'validity' } }],
  *   targets: { exclude: ['legacy.*'] },
  * });
@@ -170,7 +172,7 @@ export class AlertPolicy extends Construct {
     return typeof x === 'object' && x !== null && POLICY_SYMBOL in x;
   }
 
-  /** `generate` or `require`. */
+  /** `PolicyMode.GENERATE` or `PolicyMode.REQUIRE`. */
   public readonly mode: PolicyMode;
   /** The label of each check, in order (with the ownership prefix, for a generate policy of a prefix account). */
   public readonly labels: readonly string[];
@@ -198,13 +200,13 @@ export class AlertPolicy extends Construct {
         allowed: POLICY_MODES,
         message:
           p.mode === undefined
-            ? `mode is missing; give 'generate' (ncalc creates the alerts) or 'require' (ncalc reports targets without them)`
-            : `mode ${JSON.stringify(p.mode)} is not valid; allowed: ${POLICY_MODES.join(', ')}`,
+            ? 'mode is missing; give PolicyMode.GENERATE (ncalc creates the alerts) or PolicyMode.REQUIRE (ncalc reports targets without them)'
+            : `mode ${JSON.stringify(p.mode)} is not valid; give PolicyMode.GENERATE ('generate') or PolicyMode.REQUIRE ('require')`,
       });
     }
-    this.mode = modeValid ? (p.mode as PolicyMode) : 'generate';
+    this.mode = modeValid ? (p.mode as PolicyMode) : PolicyMode.GENERATE;
     const prefix =
-      this.mode === 'generate' &&
+      this.mode === PolicyMode.GENERATE &&
       account?.ownership.mode === 'prefix' &&
       typeof account.ownership.namePrefix === 'string'
         ? account.ownership.namePrefix
@@ -213,7 +215,7 @@ export class AlertPolicy extends Construct {
     const checks = readChecks(p.checks, prefix, errors);
     const targets = readTargets(p.targets, errors);
     this.labels = checks.map((c) => c.label);
-    this.outline = { path: this.node.path, mode: this.mode, targets, labels: this.labels };
+    this.outline = { path: this.node.path, mode: this.mode as ModeValue, targets, labels: this.labels };
 
     new PolicyDocument(this, 'Resource', {
       path: this.node.path,

@@ -4,6 +4,7 @@ import { readDesired, type Desired, type StackDocument } from './desired';
 import { adviseVariables, toErrorInfo, type ErrorInfo } from './error-info';
 import { planScope, type PlanMode } from './plan';
 import { guardSharedAccounts } from './shared-accounts';
+import { expandPolicies, type CoverageReport } from './coverage';
 import { ConfigError } from './synth';
 import { indexDomains, resolveTarget } from './targets';
 import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Warning } from './types';
@@ -24,6 +25,8 @@ export interface AccountPlan {
   /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
   readonly live: readonly LiveAlert[];
   readonly domains: readonly ApiDomain[] | null;
+  /** What the account's alert policies cover once the changes are made; absent without policies (and for destroy). */
+  readonly coverage?: CoverageReport;
 }
 
 export interface Prepared {
@@ -58,17 +61,21 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
   const scopeKeys = new Set(account.scopes.map((s) => s.key));
   const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
   const triggers = options.triggers ? desired.triggers.filter((t) => scopeKeys.has(t.scopeKey)) : [];
+  const policies = desired.policies.filter((p) => scopeKeys.has(p.scopeKey));
   let live: LiveAlert[] = [];
   let domains: ApiDomain[] | null = null;
   try {
     const api = factory(account.credentials);
-    const needsNames = alerts.some((a) => a.target.kind === 'name') || triggers.some((t) => t.target.kind === 'name');
+    const needsNames = alerts.some((a) => a.target.kind === 'name') || triggers.some((t) => t.target.kind === 'name') || policies.length > 0;
     [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
     const index = domains ? indexDomains(domains) : null;
     const resolved: DeclaredAlert[] = alerts.map((a) => ({
       stack: a.stack, logicalId: a.logicalId, path: a.path, scopeKey: a.scopeKey, target: a.target,
       spec: a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
     }));
+    // Policies expand into declared alerts from the domains list (src/reconcile/coverage).
+    const expansion = policies.length ? expandPolicies(policies, resolved, domains!) : null;
+    for (const a of expansion?.alerts ?? []) resolved.push(a);
     const changes: Change[] = [];
     const warnings: Warning[] = [];
     let unchanged = 0;
@@ -86,7 +93,8 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
         targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null, triggers: t.triggers,
       };
     });
-    return { account, status: 'ok', error: null, changes, unchanged, warnings, triggers: planned, live, domains };
+    const coverage = expansion?.report(live, changes, options.mode);
+    return { account, status: 'ok', error: null, changes, unchanged, warnings, triggers: planned, live, domains, ...(coverage ? { coverage } : {}) };
   } catch (e) {
     return failedPlan({ account, live, domains }, adviseVariables(toErrorInfo(e), account.scopes));
   }

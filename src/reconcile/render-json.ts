@@ -2,6 +2,8 @@
 import type { ConstructProblem } from '../constructs/problems';
 import type { AccountPlan } from './account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
+import { coverageTotals } from './coverage';
+import { gapsJson } from './coverage-render';
 import { applyTotals, driftKind, totals, type Command } from './totals';
 import type { Change } from './types';
 
@@ -55,10 +57,14 @@ export function toJson(command: Command, plans: readonly AccountPlan[], report?:
     Object.assign(summary, { applied: { created: a.created, updated: a.updated, deleted: a.deleted, adopted: a.adopted, failed: a.failed, skipped: a.skipped, reports: a.reports, failed_reports: a.failedReports } });
   }
   const changes = t.create + t.update + t.delete;
+  // Only apps with alert policies carry coverage fields.
+  const policies = plans.some((p) => p.coverage);
+  const gaps = coverageTotals(plans.map((p) => p.coverage)).gaps;
+  if (policies) summary.coverage_gaps = gaps;
   return {
     format_version: FORMAT_VERSION,
     command,
-    ...(drift ? { in_sync: changes === 0 && t.failedAccounts === 0 } : {}),
+    ...(drift ? { in_sync: changes === 0 && t.failedAccounts === 0 && gaps === 0 } : {}),
     ...extra,
     summary,
     accounts: plans.map((p) => {
@@ -84,6 +90,7 @@ export function toJson(command: Command, plans: readonly AccountPlan[], report?:
           const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
           return [{ kind: w.guard.kind, flag: w.guard.flag, stack: scope?.stack ?? null, provider: scope?.providerKey ?? null, deletes: w.guard.deletes, owned: w.guard.owned, message: w.message }];
         }),
+        ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
         changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
         triggers: drift ? [] : p.triggers.map((tr, i) => {
           const o: Record<string, unknown> = {

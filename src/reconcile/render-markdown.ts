@@ -1,5 +1,7 @@
 /** The drift report in markdown, for a pull request comment or a GitHub job summary. */
 import type { AccountPlan } from './account-plan';
+import { coverageTotals } from './coverage';
+import { gapsMarkdown } from './coverage-render';
 import { DRIFT_WORDS, failedAccountsLine, formatValue, scopeText } from './render-text';
 import { driftKind, totals } from './totals';
 
@@ -15,9 +17,12 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
   if (t.failedAccounts) out.push(`❌ ${md(failedAccountsLine(plans))}`, '');
   // Never a green headline over an account that could not be checked.
   const checked = t.failedAccounts ? ' in the accounts checked' : '';
+  const gaps = coverageTotals(plans.map((p) => p.coverage)).gaps;
   const headline = n
     ? `⚠️ **${n} difference${n === 1 ? '' : 's'}** between the code and the live alerts${checked}.`
-    : t.failedAccounts
+    : gaps
+      ? `⚠️ **${gaps} coverage gap${gaps === 1 ? '' : 's'}**: targets of the alert policies that no live or declared alert covers${checked}.`
+      : t.failedAccounts
       ? `❌ **Not fully checked**: no drift in the accounts checked (${t.unchanged} alert${t.unchanged === 1 ? '' : 's'}), ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked.`
       : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`;
   out.push(headline, '');
@@ -28,6 +33,7 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
       continue;
     }
     for (const w of p.warnings) out.push(`> ⚠️ ${md(w.message)}`, '');
+    out.push(...gapsMarkdown(p.coverage));
     if (!p.changes.length) {
       out.push(`In sync (${p.unchanged} alert${p.unchanged === 1 ? '' : 's'}).`, '');
       continue;

@@ -2,6 +2,7 @@
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan } from './account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
+import { gapLines, gapSummary } from './coverage-render';
 import type { ErrorInfo } from './error-info';
 import { targetNameOf, targetNames, type TargetNames } from './targets';
 import { VERBS, applyTotals, driftKind, guardsOf, totals, type Command, type DriftKind, type Totals } from './totals';
@@ -117,10 +118,13 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
         out.push(`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
       }
     }
+    out.push(...gapLines(p.coverage, s));
     out.push('');
   }
   const t = totals(plans);
   out.push(s.bold(summaryLine(t, command)));
+  const coverage = gapSummary(plans.map((p) => p.coverage));
+  if (coverage) out.push(coverage);
   if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
   const guards = guardsOf(plans);
   if (guards.length && command === 'plan') out.push(s.red(guardSummary(guards)));
@@ -200,6 +204,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
     if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, false, DRIFT_WORDS[driftKind(c)], names));
+    out.push(...gapLines(p.coverage, s));
     out.push('');
   }
   const t = totals(plans);
@@ -207,6 +212,8 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
   const unchecked = t.failedAccounts ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked` : '';
   const found = n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)` : unchecked ? 'No drift in the accounts checked' : 'No drift';
   out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
+  const coverage = gapSummary(plans.map((p) => p.coverage));
+  if (coverage) out.push(coverage);
   if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
   return out.join('\n') + '\n';
 }

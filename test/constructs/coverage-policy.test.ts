@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from '../../src/constructs';
-import { AlertPolicy, type AlertPolicyProps } from '../../src/constructs/alert-policy';
+import { AlertPolicy, PolicyMode, type AlertPolicyProps } from '../../src/constructs/alert-policy';
 import { synthError, tempApp } from './support';
 
 /** Synthesizes a real app (as `cdktf synth` does) and returns the stack's JSON. */
@@ -26,7 +26,7 @@ function problems(fn: (stack: TerraformStack) => void): string[] {
 }
 
 const baseline: AlertPolicyProps = {
-  mode: 'generate',
+  mode: PolicyMode.GENERATE,
   checks: [{ certificate: { expiresInDays: 21 } }, { spfRecord: { filter: 'validity' } }],
 };
 
@@ -39,7 +39,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
     expect(json['//'].networkcalc_alert_policies).toEqual({
       Baseline_013357C7: {
         path: 'main/Baseline',
-        mode: 'generate',
+        mode: PolicyMode.GENERATE,
         targets: { domains: true, subdomains: true, include: ['*'], exclude: [] },
         checks: [
           { label: 'certificate expiry', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21' },
@@ -57,7 +57,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
       const account = new NetworkcalcAccount(stack, 'Team', { alias: 'team', ownership: Ownership.prefix('team-a-') });
       new AlertPolicy(stack, 'Mx', {
         account,
-        mode: 'generate',
+        mode: PolicyMode.GENERATE,
         checks: [
           { label: 'mail', dnsRecord: { record: 'MX', filter: 'contains', value: 'mx.example.com' } },
           { label: 'team-a-spf', spfRecord: { filter: 'validity' } },
@@ -66,7 +66,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
       });
       new AlertPolicy(stack, 'Audit', {
         account,
-        mode: 'require',
+        mode: PolicyMode.REQUIRE,
         checks: [{ certificate: { subject: 'CN=example.com' } }],
       });
     });
@@ -77,7 +77,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
       {
         path: 'main/Mx',
         provider: 'networkcalc.team',
-        mode: 'generate',
+        mode: PolicyMode.GENERATE,
         targets: { domains: true, subdomains: false, include: ['*.example.com', 'example.com'], exclude: ['legacy.*'] },
         checks: [
           {
@@ -94,7 +94,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
       {
         path: 'main/Audit',
         provider: 'networkcalc.team',
-        mode: 'require',
+        mode: PolicyMode.REQUIRE,
         targets: { domains: true, subdomains: true, include: ['*'], exclude: [] },
         checks: [
           {
@@ -127,7 +127,7 @@ describe('AlertPolicy: validation at synth, every problem at once', () => {
       problems((stack) => {
         new NetworkcalcAccount(stack, 'Account');
         new AlertPolicy(stack, 'Bad', {
-          mode: 'generate',
+          mode: PolicyMode.GENERATE,
           checks: [
             { certificate: { expiresInDays: 0 } },
             { dnsRecord: { record: 'SRV' as never, filter: 'contains', value: 'x' } },
@@ -150,13 +150,13 @@ describe('AlertPolicy: validation at synth, every problem at once', () => {
         new NetworkcalcAccount(stack, 'Account');
         new AlertPolicy(stack, 'Empty', { checks: [] } as never);
         new AlertPolicy(stack, 'Nothing', {
-          mode: 'require',
+          mode: PolicyMode.REQUIRE,
           checks: [{ spfRecord: { filter: 'validity' } }],
           targets: { domains: false, subdomains: false, include: ['https://example.com'] },
         });
       }),
     ).toEqual([
-      `[main/Empty] mode is missing; give 'generate' (ncalc creates the alerts) or 'require' (ncalc reports targets without them)`,
+      `[main/Empty] mode is missing; give PolicyMode.GENERATE (ncalc creates the alerts) or PolicyMode.REQUIRE (ncalc reports targets without them)`,
       `[main/Empty] checks must be a non-empty array of checks such as { certificate: { expiresInDays: 21 } } or { spfRecord: { filter: 'validity' } }; got an empty array`,
       '[main/Nothing] targets.include[0] "https://example.com" is not a valid pattern; use letters, digits, hyphens, dots and *, e.g. "*.example.com" or "example.*"',
       '[main/Nothing] targets.domains and targets.subdomains are both false, so the policy covers nothing; leave one of them out',
@@ -168,7 +168,7 @@ describe('AlertPolicy: validation at synth, every problem at once', () => {
       problems((stack) => {
         new NetworkcalcAccount(stack, 'Account');
         new AlertPolicy(stack, 'Twice', {
-          mode: 'generate',
+          mode: PolicyMode.GENERATE,
           checks: [
             { certificate: { expiresInDays: 21 } },
             { certificate: { expiresInDays: 30 } },
@@ -188,8 +188,8 @@ describe('AlertPolicy: validation at synth, every problem at once', () => {
       problems((stack) => {
         new NetworkcalcAccount(stack, 'Account');
         new AlertPolicy(stack, 'Baseline', { ...baseline, targets: { exclude: ['legacy.example.com'] } });
-        new AlertPolicy(stack, 'Again', { mode: 'generate', checks: [{ spfRecord: { filter: 'validity' } }] });
-        new AlertPolicy(stack, 'Audit', { mode: 'require', checks: [{ spfRecord: { filter: 'validity' } }] });
+        new AlertPolicy(stack, 'Again', { mode: PolicyMode.GENERATE, checks: [{ spfRecord: { filter: 'validity' } }] });
+        new AlertPolicy(stack, 'Audit', { mode: PolicyMode.REQUIRE, checks: [{ spfRecord: { filter: 'validity' } }] });
         new Alert(stack, 'Www', {
           name: 'SPF validity · www.example.com',
           target: AlertTarget.subdomain('www.example.com'),

@@ -1,0 +1,82 @@
+/**
+ * `ncalc coverage`: the targets × checks table of the app's alert policies, planned like
+ * `drift` (one alerts list and one domains list per account, no write).
+ */
+import { appendFileSync } from 'node:fs';
+import { ConfigError, FORMAT_VERSION, accountHeading, planAll } from '../reconcile';
+import {
+  coverageJson,
+  coverageMarkdown,
+  coverageSummaryJson,
+  coverageText,
+  fullyCovered,
+} from '../reconcile/coverage-render';
+import {
+  EXIT,
+  clientFactory,
+  driftFormat,
+  load,
+  reportError,
+  styleFor,
+  type DriftFlags,
+  type Loaded,
+} from './commands';
+import type { CliIO } from './io';
+
+export type CoverageFlags = DriftFlags;
+
+export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGiven = false): Promise<number> {
+  let format: string;
+  try {
+    format = driftFormat(opts, formatGiven);
+  } catch (e) {
+    return reportError(io, 'coverage', e, !!opts.json);
+  }
+  let loaded: Loaded;
+  try {
+    loaded = await load(io, opts, format !== 'text');
+    if (!loaded.desired.policies.length) {
+      throw new ConfigError([
+        'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md)',
+      ]);
+    }
+  } catch (e) {
+    return reportError(io, 'coverage', e, format === 'json');
+  }
+  // Only the accounts a policy belongs to: the others have nothing to report.
+  const withPolicies = new Set(loaded.desired.policies.map((p) => p.scopeKey));
+  const accounts = loaded.accounts.filter((a) => a.scopes.some((s) => withPolicies.has(s.key)));
+  const plans = await planAll({ ...loaded, accounts }, clientFactory(io, !!opts.verbose), { triggers: false });
+  const failed = plans.some((p) => p.status === 'error');
+  const covered = !failed && fullyCovered(plans);
+  if (format === 'json') {
+    const doc = {
+      format_version: FORMAT_VERSION,
+      command: 'coverage',
+      covered,
+      summary: coverageSummaryJson(plans),
+      accounts: plans.map((p) => ({
+        label: p.account.label,
+        base_url: p.account.baseUrl,
+        identity: p.account.identity,
+        status: p.status,
+        error: p.error,
+        policies: coverageJson(p.coverage),
+      })),
+    };
+    io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  } else if (format === 'text') {
+    io.stdout.write(coverageText(plans, styleFor(io, opts), accountHeading));
+  }
+  const markdown = coverageMarkdown(plans, (p) => p.account.label);
+  if (format === 'markdown') io.stdout.write(markdown);
+  if (io.env.GITHUB_STEP_SUMMARY) {
+    try {
+      appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown + '\n');
+    } catch (e) {
+      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+    }
+  }
+  if (failed) return EXIT.ERROR;
+  return covered ? EXIT.OK : EXIT.CHANGES;
+}
