@@ -15,8 +15,8 @@ export {
   SubdomainLookup,
   Alert,
   ReportTrigger,
-  NetworkcalcValidationError,
 } from './constructs';
+export { NetworkcalcValidationError } from './constructs/validation';
 export type {
   NetworkcalcAccountProps,
   AccountOptions,
@@ -24,7 +24,6 @@ export type {
   AlertProps,
   AlertBaseProps,
   AlertCheckSpec,
-  AlertBody,
   DnsRecordAlertSpec,
   SpfRecordAlertSpec,
   CertificateAlertSpec,
@@ -38,8 +37,9 @@ export type {
   CertificateSubjectCheck,
   CertificateExpiryCheck,
   ReportTriggerProps,
-  ConstructProblem,
 } from './constructs';
+export type { ConstructProblem } from './constructs/problems';
+export type { AlertBody } from './constructs/alert-body';
 
 // The alert model (docs/model.md)
 export {

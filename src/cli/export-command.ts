@@ -1,12 +1,14 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, DEFAULT_BASE_URL, adviseVariables, baseUrlProblem, envValue, exportHcl, exportTypeScript, loadStacks, normalizeBaseUrl, readDesired, resolveAccounts, resolveCredentials, selectForExport, toErrorInfo,
+  ConfigError, adviseVariables, envValue, exportHcl, exportTypeScript, loadStacks, readDesired, resolveAccounts, resolveCredentials, selectForExport, toErrorInfo,
   type Credentials, type ExportAccount, type ExportInput,
 } from '../reconcile';
+import { isEnvVariableName, parseProviderBlock } from '../schema/account-rules';
+import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../schema/base-url';
+import { ENV } from '../schema/environment';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
 import type { CliIO } from './io';
-import { ENV } from '../schema/environment';
 
 export interface ExportFlags {
   account: string;
@@ -23,8 +25,6 @@ export interface ExportFlags {
   verbose?: boolean;
 }
 
-const ENV_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /**
  * `--account` is an environment prefix when PREFIX_TOKEN or PREFIX_CLIENT_ID is set, and
  * otherwise a provider alias of the app in the working directory (the stack name, or
@@ -32,24 +32,26 @@ const ENV_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
   const name = opts.account;
-  if (ENV_PREFIX.test(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`))) {
-    const account: ExportAccount = {
-      alias: null, baseUrl: null, tokenEnv: `${name}_TOKEN`, clientIdEnv: `${name}_CLIENT_ID`, clientSecretEnv: `${name}_CLIENT_SECRET`, ownership: 'exclusive', prefix: null,
-    };
+  if (isEnvVariableName(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`))) {
     const ownUrl = envValue(io.env, `${name}_BASE_URL`);
     const [rawUrl, source] =
       opts.baseUrl !== undefined ? [opts.baseUrl, '--base-url']
       : ownUrl ? [ownUrl, `${name}_BASE_URL`]
       : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
-    const baseUrl = normalizeBaseUrl(rawUrl);
-    const urlProblem = baseUrlProblem(baseUrl, source);
-    if (urlProblem) throw new ConfigError([urlProblem]);
+    // The account the prefix names, read by the rules of a provider block like every other.
+    const { config, problems } = parseProviderBlock(
+      { token_env: `${name}_TOKEN`, client_id_env: `${name}_CLIENT_ID`, client_secret_env: `${name}_CLIENT_SECRET`, base_url: rawUrl },
+      { label: (field) => (field === 'base_url' ? source : field) },
+    );
+    if (problems.length) throw new ConfigError(problems.map((p) => p.message));
+    const baseUrl = normalizeBaseUrl(config.baseUrl ?? rawUrl);
+    const account: ExportAccount = { ...config, alias: null, baseUrl: null };
     // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
     // with --base-url, must be written down so the code reaches the account it came from.
     if (opts.baseUrl !== undefined || (ownUrl && name !== 'NETWORKCALC')) account.baseUrl = baseUrl;
     // The same rule as every other command: a token, with the client credentials beside it
     // when both are set, so a refused token falls back to them.
-    const found = resolveCredentials({ ...account, maxRetries: null, timeoutSeconds: null }, io.env, baseUrl);
+    const found = resolveCredentials(config, io.env, baseUrl);
     if ('problem' in found) throw new ConfigError([`--account ${name}: ${found.problem}`]);
     return { account, credentials: found.credentials, label: name };
   }
@@ -69,11 +71,15 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     throw new ConfigError([`--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`]);
   }
   const scope = matches[0];
+  // The exported code declares this account as the app does: a provider block the account
+  // rules refuse (max_retries = 50, say) is refused here too, not exported with defaults.
+  const blockProblems = desired.problems.filter((p) => p.startsWith(`stack ${scope.stack}, provider ${scope.providerKey}: `));
+  if (blockProblems.length) throw new ConfigError(blockProblems);
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
   if (problems.length) throw new ConfigError(problems);
   const account: ExportAccount = {
     alias: scope.alias, baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl, tokenEnv: scope.tokenEnv, clientIdEnv: scope.clientIdEnv, clientSecretEnv: scope.clientSecretEnv,
-    ownership: scope.ownership, prefix: scope.prefix,
+    ownership: scope.ownership, prefix: scope.prefix, maxRetries: scope.maxRetries, timeoutSeconds: scope.timeoutSeconds,
   };
   return { account, credentials: accounts[0].credentials, label: `${name} (stack ${scope.stack})` };
 }

@@ -1,19 +1,27 @@
-import { TerraformStack } from '../cdk';
+import { TerraformStack, Token } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
-import { baseUrlProblem, redactUrl } from '../schema/base-url';
-import { OWNERSHIP_MODES } from '../schema/provider-schema';
+import { OWNERSHIP_MODES, parseProviderBlock, type BlockProblem, type ProviderField } from '../schema/account-rules';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
-import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
 
-/** Names of the environment variables read when an account names none. */
-export { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV };
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** The prop that sets each attribute of the provider block, as messages name it. */
+const PROP: Readonly<Record<ProviderField, string>> = {
+  alias: 'alias',
+  base_url: 'baseUrl',
+  token: 'token',
+  client_id: 'clientId',
+  client_secret: 'clientSecret',
+  token_env: 'tokenEnv',
+  client_id_env: 'clientIdEnv',
+  client_secret_env: 'clientSecretEnv',
+  ownership: 'ownership',
+  ownership_prefix: 'prefix',
+  max_retries: 'maxRetries',
+  timeout_seconds: 'timeoutSeconds',
+};
 
 /**
  * Connection to one NetworkCalc account. No prop takes a secret: credentials are read at
@@ -68,6 +76,22 @@ export interface NetworkcalcAccountProps {
    * @example Ownership.prefix('team-a-')
    */
   readonly ownership?: Ownership;
+
+  /**
+   * Attempts per request on 429, 5xx and connection errors, the first included: a whole
+   * number from 1 to 20 (provider `max_retries`).
+   *
+   * @default - 5 attempts (nothing written)
+   */
+  readonly maxRetries?: number;
+
+  /**
+   * Time limit of one HTTP request, in seconds: more than 0 and at most 3600 (provider
+   * `timeout_seconds`).
+   *
+   * @default - 30 seconds (nothing written)
+   */
+  readonly timeoutSeconds?: number;
 }
 
 /**
@@ -108,27 +132,52 @@ export class NetworkcalcAccount extends Construct {
   public readonly clientSecretEnv: string;
   /** The base URL, when one was given. */
   public readonly baseUrl?: string;
+  /** Attempts per request, when given. */
+  public readonly maxRetries?: number;
+  /** Time limit of one request in seconds, when given. */
+  public readonly timeoutSeconds?: number;
 
   private readonly provider: NetworkcalcProvider;
   private readonly lookups = new Map<string, DomainLookup | SubdomainLookup>();
-  private readonly members: Array<{ path: string; name: () => string | undefined }> = [];
+  private readonly lookupsAsGiven = new Map<string, DomainLookup | SubdomainLookup>();
+  private readonly members: Array<{ alert: IConstruct; name: string }> = [];
 
   constructor(scope: Construct, id: string, props: NetworkcalcAccountProps = {}) {
     super(scope, id);
     Object.defineProperty(this, ACCOUNT_SYMBOL, { value: true });
     const stack = ensureValidateFirst(this);
     ACCOUNTS.set(stack, [...accountsIn(stack), this]);
-
-    const given = propsObject<NetworkcalcAccountProps>(props ?? {}, 'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership; all optional');
+    const given = propsObject<NetworkcalcAccountProps>(props ?? {}, 'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership, maxRetries, timeoutSeconds; all optional');
     const p = given.props;
-    this.alias = p.alias ?? undefined;
     // Anything but an Ownership is reported below; exclusive stands in so the rest can run.
     const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
     this.ownership = p.ownership !== undefined && isOwnership(p.ownership) ? p.ownership : Ownership.exclusive();
-    this.tokenEnv = p.tokenEnv ?? DEFAULT_TOKEN_ENV;
-    this.clientIdEnv = p.clientIdEnv ?? DEFAULT_CLIENT_ID_ENV;
-    this.clientSecretEnv = p.clientSecretEnv ?? DEFAULT_CLIENT_SECRET_ENV;
-    this.baseUrl = p.baseUrl ?? undefined;
+
+    // The rules every front door applies to a provider block (src/schema/account-rules), in
+    // this construct's prop names. Tokens (e.g. a TerraformVariable) are Terraform's to check.
+    const { config, problems } = parseProviderBlock(
+      {
+        alias: p.alias,
+        base_url: p.baseUrl,
+        token_env: p.tokenEnv,
+        client_id_env: p.clientIdEnv,
+        client_secret_env: p.clientSecretEnv,
+        ownership: this.ownership.mode,
+        ownership_prefix: this.ownership.namePrefix,
+        max_retries: p.maxRetries,
+        timeout_seconds: p.timeoutSeconds,
+      },
+      { label: (field) => PROP[field], isUnknown: (v) => Token.isUnresolved(v) },
+    );
+    this.alias = config.alias ?? undefined;
+    this.baseUrl = config.baseUrl ?? undefined;
+    // An invalid variable name falls back to the default, so a secret pasted there never
+    // reaches the L1 (the synth fails on the problem anyway).
+    this.tokenEnv = config.tokenEnv;
+    this.clientIdEnv = config.clientIdEnv;
+    this.clientSecretEnv = config.clientSecretEnv;
+    this.maxRetries = config.maxRetries ?? undefined;
+    this.timeoutSeconds = config.timeoutSeconds ?? undefined;
 
     // Defaults are written out so that the JSON alone says where credentials come from.
     // Values are literal text, escaped for Terraform's template syntax.
@@ -139,15 +188,18 @@ export class NetworkcalcAccount extends Construct {
       clientIdEnv: renderable(terraformLiteral(this.clientIdEnv)),
       clientSecretEnv: renderable(terraformLiteral(this.clientSecretEnv)),
       ownership: this.ownership.mode,
-      ownershipPrefix: this.ownership.mode === 'prefix' ? renderable(terraformLiteral(this.ownership.prefix)) : undefined,
+      ownershipPrefix: this.ownership.mode === 'prefix' ? renderable(terraformLiteral(this.ownership.namePrefix)) : undefined,
+      maxRetries: renderable(this.maxRetries),
+      timeoutSeconds: renderable(this.timeoutSeconds),
     });
 
     addChecks(this, () => {
       if (given.problem) return [given.problem];
-      const errors = this.validateAccount();
+      const errors = problems.map(blockFinding);
       if (ownershipGiven) {
         errors.push(finding(`ownership ${JSON.stringify(p.ownership) ?? String(p.ownership)} is not valid; give Ownership.exclusive(), Ownership.prefix('team-a-') or Ownership.additive()`, 'ownership', p.ownership));
       }
+      errors.push(...this.validateAccount());
       return errors;
     });
   }
@@ -185,11 +237,16 @@ export class NetworkcalcAccount extends Construct {
    * ownership prefix).
    * @internal
    */
-  public _registerAlert(path: string, name: () => string | undefined): void {
-    this.members.push({ path, name });
+  public _registerAlert(alert: IConstruct, name: string): void {
+    this.members.push({ alert, name });
   }
 
   private lookup(kind: 'domain' | 'subdomain', name: string): DomainLookup | SubdomainLookup {
+    // Most alerts of an app name their target the same way: the name as given is looked up
+    // first, before it is canonicalized.
+    const given = `${kind}:${String(name)}`;
+    const known = this.lookupsAsGiven.get(given);
+    if (known) return known;
     const key = `${kind}:${typeof name === 'string' ? lookupKey(name) : String(name)}`;
     let found = this.lookups.get(key);
     if (!found) {
@@ -204,33 +261,13 @@ export class NetworkcalcAccount extends Construct {
       if (problems.length) addChecks(found, () => problems.map((m) => finding(m, 'name', name ?? null)));
       this.lookups.set(key, found);
     }
+    this.lookupsAsGiven.set(given, found);
     return found;
   }
 
+  /** The checks that span constructs: aliases in the stack, alert names in the account. */
   private validateAccount(): Finding[] {
     const errors: Finding[] = [];
-    if (this.alias !== undefined && (typeof this.alias !== 'string' || !ALIAS.test(this.alias))) {
-      errors.push(finding(`alias ${JSON.stringify(this.alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`, 'alias', this.alias));
-    }
-    for (const [prop, value] of [
-      ['tokenEnv', this.tokenEnv],
-      ['clientIdEnv', this.clientIdEnv],
-      ['clientSecretEnv', this.clientSecretEnv],
-    ] as const) {
-      // The value is not echoed: a secret pasted here by mistake must not reach a log.
-      if (typeof value !== 'string' || !ENV_NAME.test(value)) {
-        errors.push(finding(`${prop} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`, prop));
-      }
-    }
-    // The same check as ncalc's, so nothing secret (user info, a query) reaches the JSON.
-    if (this.baseUrl !== undefined) {
-      const urlProblem = typeof this.baseUrl === 'string' ? baseUrlProblem(this.baseUrl, 'baseUrl') : `baseUrl ${JSON.stringify(this.baseUrl)} is not valid; give an http(s) URL such as https://networkcalc.com`;
-      if (urlProblem) errors.push(finding(urlProblem, 'baseUrl', typeof this.baseUrl === 'string' ? redactUrl(this.baseUrl) : this.baseUrl));
-    }
-    if (this.ownership.mode === 'prefix' && (typeof this.ownership.prefix !== 'string' || this.ownership.prefix.trim() === '')) {
-      errors.push(finding('ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')', 'ownership', this.ownership.prefix ?? null));
-    }
-
     const stack = TerraformStack.of(this);
     const siblings = accountsIn(stack);
     const sameAlias = siblings.filter((a) => a !== this && (a.alias ?? '') === (this.alias ?? ''));
@@ -242,11 +279,11 @@ export class NetworkcalcAccount extends Construct {
     // Alert names identify alerts within the account: compare their canonical (trimmed) form.
     const byName = new Map<string, string[]>();
     for (const m of this.members) {
-      const name = m.name();
-      if (name === undefined) continue;
-      byName.set(name, [...(byName.get(name) ?? []), m.path]);
+      const { name } = m;
+      const path = m.alert.node.path;
+      byName.set(name, [...(byName.get(name) ?? []), path]);
       if (!this.ownership.covers(name)) {
-        errors.push(finding(`alert ${m.path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.prefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`, 'ownership', this.ownership.prefix));
+        errors.push(finding(`alert ${path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.namePrefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`, 'ownership', this.ownership.namePrefix));
       }
     }
     for (const [name, paths] of byName) {
@@ -256,6 +293,12 @@ export class NetworkcalcAccount extends Construct {
     }
     return errors;
   }
+}
+
+/** A problem of the provider block as a finding of this construct, on the prop that set it. */
+function blockFinding(p: BlockProblem): Finding {
+  // The prefix is set through the ownership prop (Ownership.prefix('…')).
+  return finding(p.message, p.field === 'ownership_prefix' ? 'ownership' : PROP[p.field], p.value);
 }
 
 /** True for an Ownership, also from another copy of this package. */

@@ -1,7 +1,7 @@
 /**
  * Props → wire body of an alert, free of cdktf so the same mapping can feed other outputs.
  */
-import type { DnsRecordFilter, DnsRecordSubtype } from '../model/matrix';
+import type { DnsRecordFilter, DnsRecordSubtype, SpfRecordFilter } from '../model/matrix';
 import type { AlertTarget } from './target';
 
 /** Record types a DNS Record alert watches. */
@@ -16,58 +16,51 @@ export type ComparisonFilter = DnsRecordFilter;
  * @example { record: 'MX', filter: 'contains', value: 'mail.example.com' }
  */
 export interface DnsRecordCheck {
-  /** The record type watched. */
+  /** The record type watched: `A`, `CNAME`, `MX` or `TXT`. */
   readonly record: DnsRecordType;
-  /** How the record is compared with `value`. */
+  /** How the record is compared with `value`: `equals`, `does not equal`, `contains` or `does not contain`. */
   readonly filter: ComparisonFilter;
   /** The value compared with the record; not empty. */
   readonly value: string;
 }
 
-/** The SPF record must be valid. */
-export interface SpfValidityCheck {
-  readonly filter: 'validity';
-  /** `validity` takes no value. */
-  readonly value?: undefined;
-}
-
 /**
- * The SPF record compared with a value.
+ * An SPF record condition: `{ filter: 'validity' }` (the record must be valid), or a
+ * comparison with a value.
  *
  * @example { filter: 'contains', value: 'include:_spf.example.com' }
  */
-export interface SpfComparisonCheck {
-  readonly filter: ComparisonFilter;
-  /** The value compared with the SPF record; not empty. */
-  readonly value: string;
-}
-
-/** An SPF record condition: validity, or a comparison with a value. */
-export type SpfRecordCheck = SpfValidityCheck | SpfComparisonCheck;
-
-/**
- * The TLS certificate's subject is compared with a value.
- *
- * @example { subject: 'CN=www.example.com' }
- */
-export interface CertificateSubjectCheck {
-  readonly subject: string;
-  readonly expiresInDays?: undefined;
+export interface SpfRecordCheck {
+  /** `validity`, or how the SPF record is compared with `value` (`equals`, `does not equal`, `contains`, `does not contain`). */
+  readonly filter: SpfRecordFilter;
+  /**
+   * The value compared with the SPF record; not empty.
+   *
+   * @default - none: right for `validity`, which takes no value; a comparison without one is an error at synth
+   */
+  readonly value?: string;
 }
 
 /**
- * Triggers when the TLS certificate expires within this many days.
+ * A TLS certificate condition: exactly one of `subject` and `expiresInDays` (checked at synth).
  *
  * @example { expiresInDays: 21 }
  */
-export interface CertificateExpiryCheck {
-  /** A positive whole number of days. */
-  readonly expiresInDays: number;
-  readonly subject?: undefined;
+export interface CertificateCheck {
+  /**
+   * The certificate's subject is compared with this value.
+   *
+   * @default - the certificate's subject is not checked (give `expiresInDays` instead)
+   * @example 'CN=www.example.com'
+   */
+  readonly subject?: string;
+  /**
+   * Triggers when the certificate expires within this many days: a positive whole number.
+   *
+   * @default - the expiry is not checked (give `subject` instead)
+   */
+  readonly expiresInDays?: number;
 }
-
-/** A TLS certificate condition: its subject, or its expiry. */
-export type CertificateCheck = CertificateSubjectCheck | CertificateExpiryCheck;
 
 /** What every alert has. */
 export interface AlertBaseProps {
@@ -87,32 +80,45 @@ export interface AlertBaseProps {
   readonly target: AlertTarget;
 }
 
-/** A DNS record alert. */
-export interface DnsRecordAlertSpec extends AlertBaseProps {
-  /** The record condition. */
-  readonly dnsRecord: DnsRecordCheck;
-  readonly spfRecord?: undefined;
-  readonly certificate?: undefined;
+/**
+ * An alert without its account: a name, a target and exactly one of `dnsRecord`,
+ * `spfRecord` or `certificate` (two, or none, is an error at synth).
+ */
+export interface AlertCheckSpec extends AlertBaseProps {
+  /**
+   * A DNS record condition.
+   *
+   * @default - not a DNS record alert
+   */
+  readonly dnsRecord?: DnsRecordCheck;
+  /**
+   * An SPF record condition.
+   *
+   * @default - not an SPF record alert
+   */
+  readonly spfRecord?: SpfRecordCheck;
+  /**
+   * A TLS certificate condition.
+   *
+   * @default - not a certificate alert
+   */
+  readonly certificate?: CertificateCheck;
 }
 
-/** An SPF record alert. */
-export interface SpfRecordAlertSpec extends AlertBaseProps {
-  /** The SPF condition. */
-  readonly spfRecord: SpfRecordCheck;
-  readonly dnsRecord?: undefined;
-  readonly certificate?: undefined;
-}
-
-/** A TLS certificate alert. */
-export interface CertificateAlertSpec extends AlertBaseProps {
-  /** The certificate condition. */
-  readonly certificate: CertificateCheck;
-  readonly dnsRecord?: undefined;
-  readonly spfRecord?: undefined;
-}
-
-/** Exactly one of `dnsRecord`, `spfRecord`, `certificate`. */
-export type AlertCheckSpec = DnsRecordAlertSpec | SpfRecordAlertSpec | CertificateAlertSpec;
+/** @deprecated use AlertCheckSpec (or AlertProps): one interface with exactly one check set. */
+export type DnsRecordAlertSpec = AlertCheckSpec;
+/** @deprecated use AlertCheckSpec (or AlertProps). */
+export type SpfRecordAlertSpec = AlertCheckSpec;
+/** @deprecated use AlertCheckSpec (or AlertProps). */
+export type CertificateAlertSpec = AlertCheckSpec;
+/** @deprecated use SpfRecordCheck. */
+export type SpfValidityCheck = SpfRecordCheck;
+/** @deprecated use SpfRecordCheck. */
+export type SpfComparisonCheck = SpfRecordCheck;
+/** @deprecated use CertificateCheck. */
+export type CertificateSubjectCheck = CertificateCheck;
+/** @deprecated use CertificateCheck. */
+export type CertificateExpiryCheck = CertificateCheck;
 
 export interface AlertBody {
   /** Wire fields except target_id, which depends on how the target resolves. */

@@ -1,15 +1,28 @@
-export * from './ownership';
-export * from './target';
-export * from './lookup';
+/**
+ * The construct library: what the package root exports for CDK apps, and the entry point
+ * jsii compiles for other languages (jsii/README.md), so everything here is jsii-ready:
+ * props are interfaces of readonly fields, checks are structs, no name is both static and
+ * instance. Helpers the constructs share stay in their modules.
+ */
+export { NetworkcalcAccount, type NetworkcalcAccountProps } from './account';
+export { Ownership } from './ownership';
+export { AlertTarget, ReportTarget } from './target';
+export { DomainLookup, SubdomainLookup } from './lookup';
+export { Alert, type AccountOptions, type AlertProps, type IAlert } from './alert';
 export {
-  NetworkcalcAccount,
-  type NetworkcalcAccountProps,
-  DEFAULT_TOKEN_ENV,
-  DEFAULT_CLIENT_ID_ENV,
-  DEFAULT_CLIENT_SECRET_ENV,
-} from './account';
-export * from './alert-body';
-export * from './alert';
-export * from './report-trigger';
-export { NetworkcalcValidationError } from './validation';
-export type { ConstructProblem } from './problems';
+  type AlertBaseProps,
+  type AlertCheckSpec,
+  type DnsRecordCheck,
+  type SpfRecordCheck,
+  type CertificateCheck,
+  type DnsRecordType,
+  type ComparisonFilter,
+  type DnsRecordAlertSpec,
+  type SpfRecordAlertSpec,
+  type CertificateAlertSpec,
+  type SpfValidityCheck,
+  type SpfComparisonCheck,
+  type CertificateSubjectCheck,
+  type CertificateExpiryCheck,
+} from './alert-body';
+export { ReportTrigger, type ReportTriggerProps } from './report-trigger';

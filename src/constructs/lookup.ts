@@ -23,15 +23,20 @@ export function lookupKey(name: string): string {
 export class DomainLookup extends Construct {
   /** The domain name as looked up. @attribute */
   public readonly domainName: string;
-  /** Id of the domain, resolved at plan time (a token). @attribute */
-  public readonly domainId: number;
+  private readonly resource: DataNetworkcalcDomain;
+  private id?: number;
 
   /** @internal */
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
     super(scope, id);
     this.domainName = name;
-    const resource = new DataNetworkcalcDomain(this, 'Resource', { name: terraformLiteral(name), provider });
-    this.domainId = resource.id;
+    this.resource = new DataNetworkcalcDomain(this, 'Resource', { name: terraformLiteral(name), provider });
+  }
+
+  /** Id of the domain, resolved at plan time (a token, made once when first asked for). @attribute */
+  public get domainId(): number {
+    // Every alert of this target reads it: one token, not one per alert.
+    return (this.id ??= this.resource.id);
   }
 }
 
@@ -42,14 +47,19 @@ export class DomainLookup extends Construct {
 export class SubdomainLookup extends Construct {
   /** The full subdomain name as looked up. @attribute */
   public readonly subdomainName: string;
-  /** Id of the subdomain, resolved at plan time (a token). @attribute */
-  public readonly subdomainId: number;
+  private readonly resource: DataNetworkcalcSubdomain;
+  private id?: number;
 
   /** @internal */
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
     super(scope, id);
     this.subdomainName = name;
-    const resource = new DataNetworkcalcSubdomain(this, 'Resource', { name: terraformLiteral(name), provider });
-    this.subdomainId = resource.id;
+    this.resource = new DataNetworkcalcSubdomain(this, 'Resource', { name: terraformLiteral(name), provider });
+  }
+
+  /** Id of the subdomain, resolved at plan time (a token, made once when first asked for). @attribute */
+  public get subdomainId(): number {
+    // Every alert of this target reads it: one token, not one per alert.
+    return (this.id ??= this.resource.id);
   }
 }

@@ -1,4 +1,4 @@
-import type { OwnershipMode } from '../schema/provider-schema';
+import { claims, type OwnershipMode } from '../schema/account-rules';
 
 /**
  * Which live alerts of an account `ncalc` manages (its "scope"). Terraform ignores this
@@ -31,18 +31,25 @@ export class Ownership {
     return new Ownership('additive');
   }
 
-  /** The wire value of the provider's `ownership` attribute. */
+  /** The wire value of the provider's `ownership` attribute: `exclusive`, `prefix` or `additive`. */
   public readonly mode: OwnershipMode;
-  /** The name prefix, for `prefix` ownership only. */
-  public readonly prefix?: string;
+  /**
+   * The name prefix, for `prefix` ownership only (the provider's `ownership_prefix`). Not
+   * called `prefix`: that is the static factory's name, and a name may not be both.
+   */
+  public readonly namePrefix?: string;
 
   private constructor(mode: OwnershipMode, prefix?: string) {
     this.mode = mode;
-    this.prefix = prefix;
+    this.namePrefix = prefix;
   }
 
-  /** True when `name` falls inside this scope. */
+  /**
+   * True when an alert named `name`, declared for the account, falls inside this scope:
+   * always for `exclusive` and `additive` (which claims what it declares), with the prefix for
+   * `prefix`.
+   */
   public covers(name: string): boolean {
-    return this.mode !== 'prefix' || name.startsWith(this.prefix ?? '');
+    return claims({ ownership: this.mode, prefix: this.namePrefix }, name, new Set([name]));
   }
 }

@@ -36,10 +36,14 @@ export interface ReportTriggerProps extends AccountOptions {
  * new TerraformOutput(this, 'ReportUrl', { value: report.reportUrl });
  */
 export class ReportTrigger extends Construct {
-  /** Link to the generated report (a token resolved at apply). @attribute */
-  public readonly reportUrl: string;
   /** The account the trigger belongs to, if one could be found. */
   public readonly account?: NetworkcalcAccount;
+  private readonly resource: ReportTriggerResource;
+
+  /** Link to the generated report (a token resolved at apply; read when asked for, like every attribute). @attribute */
+  public get reportUrl(): string {
+    return this.resource.reportUrl;
+  }
 
   constructor(scope: Construct, id: string, props: ReportTriggerProps) {
     super(scope, id);
@@ -61,15 +65,15 @@ export class ReportTrigger extends Construct {
     }
     const isSubdomain = target?.targetType === 'subdomain';
 
-    const resource = new ReportTriggerResource(this, 'Resource', {
+    this.resource = new ReportTriggerResource(this, 'Resource', {
       domainId: isSubdomain ? undefined : renderable(targetId),
       subdomainId: isSubdomain ? renderable(targetId) : undefined,
       triggers: triggersObject ? mapValues(triggers, (v) => renderable(terraformLiteral(v))!) : { always: Fn.timestamp() },
       provider: account?.alias ? account._provider : undefined,
     });
-    this.reportUrl = resource.reportUrl;
 
-    addChecks(this, () => {
+    // Found now: they depend only on the props and the account, both fixed from here on.
+    addChecks(this, (() => {
       if (given.problem) return [given.problem];
       const errors: Finding[] = [];
       if (problem) errors.push(finding(problem, 'account'));
@@ -91,7 +95,7 @@ export class ReportTrigger extends Construct {
         }
       }
       return errors;
-    });
+    })());
   }
 }
 

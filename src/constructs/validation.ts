@@ -15,11 +15,15 @@ const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
 
 /**
  * Adds a validation whose problems carry the prop, the value given and what is allowed.
- * cdktf's own validation (and `Testing`) sees the messages as usual.
+ * cdktf's own validation (and `Testing`) sees the messages as usual. Problems that depend
+ * only on what the construct was given are passed as found (in its constructor): a synth
+ * validates twice (ours before anything is written, then cdktf's per stack), and nothing
+ * the check would read has to stay in memory until then.
  */
-export function addChecks(construct: IConstruct, check: () => Finding[]): void {
-  checks.set(construct, [...(checks.get(construct) ?? []), check]);
-  construct.node.addValidation({ validate: () => check().map((f) => f.message) });
+export function addChecks(construct: IConstruct, check: (() => Finding[]) | readonly Finding[]): void {
+  const run = typeof check === 'function' ? check : () => [...check];
+  checks.set(construct, [...(checks.get(construct) ?? []), run]);
+  construct.node.addValidation({ validate: () => run().map((f) => f.message) });
 }
 
 /** A problem with a sentence only (no prop). */

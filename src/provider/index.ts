@@ -6,5 +6,5 @@ export { serveProvider, startProvider, type ServeOptions, type RunningProvider }
 export * from './handshake';
 export { generateServerCertificate, type ServerCertificate } from './tls';
 export { networkcalcProvider } from './networkcalc';
-export { configureProvider, DEFAULT_ENV, type NetworkcalcData } from './provider-config';
+export { configureProvider, type NetworkcalcData } from './provider-config';
 export { ListCache } from './cache';

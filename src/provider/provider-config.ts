@@ -6,16 +6,14 @@
 import type { NetworkCalcClient } from '../client/client';
 import type { Domain } from '../client/types';
 import { AccountAlerts } from '../converge/account-alerts';
-import { OWNERSHIP_MODES, PROVIDER_VERSION } from '../schema';
+import { parseProviderBlock, type ProviderBlock } from '../schema/account-rules';
+import { ENV } from '../schema/environment';
+import { PROVIDER_VERSION } from '../schema/provider-schema';
 import { ListCache } from './cache';
 import { CreateJournal } from './create-journal';
 import type { Diagnostics } from './diagnostics';
 import type { ConfigureRequest, Model } from './framework';
 import { isUnknown } from './values';
-import { ENV as DEFAULT_ENV } from '../schema/environment';
-
-/** The variables read when the provider block names none. */
-export { ENV as DEFAULT_ENV } from '../schema/environment';
 
 /** What every handler gets: one client and the per-process read caches of one account. */
 export interface NetworkcalcData {
@@ -43,30 +41,18 @@ export function knownString(m: Model, name: string): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-function knownNumber(m: Model, name: string): number | undefined {
-  const v = m[name];
-  return typeof v === 'number' ? v : undefined;
+/**
+ * The provider block by the account rules every front door shares (src/schema/account-rules):
+ * each problem an error on its attribute. Values not known yet are left for configure.
+ */
+export function validateProviderConfig(config: Model, diags: Diagnostics): void {
+  readProviderBlock(config, diags);
 }
 
-export function validateProviderConfig(config: Model, diags: Diagnostics): void {
-  const retries = knownNumber(config, 'max_retries');
-  if (retries !== undefined && (!Number.isInteger(retries) || retries < 1 || retries > 20)) {
-    diags.addError('Invalid max_retries', `max_retries must be a whole number from 1 to 20 (attempts per request, the first included); got ${retries}.`, ['max_retries']);
-  }
-  const timeout = knownNumber(config, 'timeout_seconds');
-  if (timeout !== undefined && (!(timeout > 0) || timeout > 3600)) {
-    diags.addError('Invalid timeout_seconds', `timeout_seconds must be more than 0 and at most 3600; got ${timeout}.`, ['timeout_seconds']);
-  }
-  for (const name of ['token_env', 'client_id_env', 'client_secret_env']) {
-    const v = knownString(config, name);
-    if (v !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) {
-      diags.addError(`Invalid ${name}`, `${name} is the name of an environment variable (letters, digits and _), not its value.`, [name]);
-    }
-  }
-  const mode = knownString(config, 'ownership');
-  if (mode !== undefined && !(OWNERSHIP_MODES as readonly string[]).includes(mode)) {
-    diags.addError('Invalid ownership', `ownership must be one of ${OWNERSHIP_MODES.map((m) => JSON.stringify(m)).join(', ')}; got ${JSON.stringify(mode)}.`, ['ownership']);
-  }
+function readProviderBlock(config: Model, diags: Diagnostics): ProviderBlock {
+  const { config: block, problems } = parseProviderBlock(config, { isUnknown });
+  for (const p of problems) diags.addError(`Invalid ${p.field}`, `${p.message}.`, [p.field]);
+  return block;
 }
 
 /**
@@ -79,7 +65,7 @@ export async function configureProvider(
   stopSignal?: AbortSignal,
 ): Promise<NetworkcalcData | undefined> {
   const { config, diagnostics: diags } = req;
-  validateProviderConfig(config, diags);
+  const block = readProviderBlock(config, diags);
   for (const [name, v] of Object.entries(config)) {
     if (isUnknown(v)) {
       diags.addError('Provider configuration not known yet', `${name} depends on a value known only after apply; the provider needs it to read alerts. Give it a value known at plan time.`, [name]);
@@ -87,14 +73,12 @@ export async function configureProvider(
   }
   if (diags.hasError()) return undefined;
 
-  const tokenEnv = knownString(config, 'token_env') ?? DEFAULT_ENV.token;
-  const idEnv = knownString(config, 'client_id_env') ?? DEFAULT_ENV.clientId;
-  const secretEnv = knownString(config, 'client_secret_env') ?? DEFAULT_ENV.clientSecret;
+  const { tokenEnv, clientIdEnv: idEnv, clientSecretEnv: secretEnv } = block;
   const fromEnv = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
-  const token = knownString(config, 'token') ?? fromEnv(tokenEnv);
-  const clientId = knownString(config, 'client_id') ?? fromEnv(idEnv);
-  const clientSecret = knownString(config, 'client_secret') ?? fromEnv(secretEnv);
-  const baseUrl = knownString(config, 'base_url') ?? fromEnv(DEFAULT_ENV.baseUrl);
+  const token = block.token ?? fromEnv(tokenEnv);
+  const clientId = block.clientId ?? fromEnv(idEnv);
+  const clientSecret = block.clientSecret ?? fromEnv(secretEnv);
+  const baseUrl = block.baseUrl ?? fromEnv(ENV.baseUrl);
 
   if (token === undefined && clientId === undefined && clientSecret === undefined) {
     diags.addError(
@@ -116,8 +100,7 @@ export async function configureProvider(
 
   // Loaded here, not at start-up: the HTTP stack is not needed for the handshake.
   const { NetworkCalcClient } = await import('../client/client');
-  const retries = knownNumber(config, 'max_retries');
-  const timeout = knownNumber(config, 'timeout_seconds');
+  const { maxRetries: retries, timeoutSeconds: timeout } = block;
   let client: NetworkCalcClient;
   try {
     client = new NetworkCalcClient({
@@ -125,8 +108,8 @@ export async function configureProvider(
       token,
       clientId,
       clientSecret,
-      retry: retries === undefined ? undefined : { maxAttempts: retries },
-      timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+      retry: retries === null ? undefined : { maxAttempts: retries },
+      timeoutMs: timeout === null ? undefined : timeout * 1000,
       userAgent: `terraform-provider-networkcalc/${PROVIDER_VERSION} (terraform ${req.terraformVersion || 'unknown'})`,
       // stderr is terraform's log (TF_LOG); the client never writes secrets into these lines.
       logger: (line) => process.stderr.write(`[networkcalc] ${line}\n`),
@@ -140,10 +123,10 @@ export async function configureProvider(
   }
 
   const renamed: [string, string][] = [
-    [DEFAULT_ENV.token, tokenEnv],
-    [DEFAULT_ENV.clientId, idEnv],
-    [DEFAULT_ENV.clientSecret, secretEnv],
-    [DEFAULT_ENV.baseUrl, `${knownString(config, 'base_url') === undefined && baseUrl !== undefined ? DEFAULT_ENV.baseUrl : 'base_url'} (${client.baseUrl})`],
+    [ENV.token, tokenEnv],
+    [ENV.clientId, idEnv],
+    [ENV.clientSecret, secretEnv],
+    [ENV.baseUrl, `${block.baseUrl === null && baseUrl !== undefined ? ENV.baseUrl : 'base_url'} (${client.baseUrl})`],
   ];
   return {
     client,

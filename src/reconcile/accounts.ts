@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
+import { claims } from '../schema/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import { ENV } from '../schema/environment';
 import type { Credentials, DeclaredAlert, Scope } from './types';
-
-export { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../schema/base-url';
 
 /** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
 export interface Account {
@@ -113,7 +112,8 @@ export function resolveCredentials(
   const clientId = envValue(env, scope.clientIdEnv);
   const clientSecret = envValue(env, scope.clientSecretEnv);
   const credentials: Credentials = { baseUrl };
-  if (scope.maxRetries !== null) credentials.maxAttempts = Math.max(1, Math.floor(scope.maxRetries));
+  // Checked by the account rules: a whole number of attempts within bounds.
+  if (scope.maxRetries !== null) credentials.maxAttempts = scope.maxRetries;
   if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
   if (token) {
     credentials.token = token;
@@ -149,8 +149,6 @@ export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): Sco
   const declared = new Map<string, Set<string>>(scopes.map((s) => [s.key, new Set<string>()]));
   for (const a of alerts) declared.get(a.scopeKey)?.add(a.spec.name);
   const names = (s: Scope) => declared.get(s.key)!;
-  const claims = (s: Scope, name: string) =>
-    s.ownership === 'exclusive' || (s.ownership === 'prefix' && name.startsWith(s.prefix ?? '')) || (s.ownership === 'additive' && names(s).has(name));
   for (let i = 0; i < scopes.length; i++) {
     for (let j = i + 1; j < scopes.length; j++) {
       const a = scopes[i];
@@ -163,7 +161,7 @@ export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): Sco
         const pb = b.prefix ?? '';
         if (pa.startsWith(pb) || pb.startsWith(pa)) why = `prefixes ${JSON.stringify(pa)} and ${JSON.stringify(pb)} overlap`;
       } else {
-        const shared = [...new Set([...names(a), ...names(b)])].filter((n) => claims(a, n) && claims(b, n));
+        const shared = [...new Set([...names(a), ...names(b)])].filter((n) => claims(a, n, names(a)) && claims(b, n, names(b)));
         if (shared.length) why = `both claim ${shared.map((n) => JSON.stringify(n)).join(', ')}`;
       }
       if (why) overlaps.push({ a, b, why });

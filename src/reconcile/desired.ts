@@ -1,11 +1,9 @@
 import { hostNameProblem, normalizeHostName, parseAlert } from '../model';
-import { OWNERSHIP_MODES, PROVIDER_SCHEMA, type OwnershipMode } from '../schema/provider-schema';
+import { claims, parseProviderBlock } from '../schema/account-rules';
+import { ENV } from '../schema/environment';
+import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { BlockSchema } from '../schema/types';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from './types';
-import { policyProblems, readPolicies, type DeclaredPolicy } from './coverage';
-import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from '../schema/environment';
-
-export { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV };
 
 /** A synthesized stack: its name and parsed `cdk.tf.json`. */
 export interface StackDocument {
@@ -17,8 +15,6 @@ export interface Desired {
   scopes: Scope[];
   alerts: DeclaredAlert[];
   triggers: DeclaredTrigger[];
-  /** Alert policies, from each stack's `//.networkcalc_alert_policies` (src/reconcile/coverage). */
-  policies: DeclaredPolicy[];
   /** Everything wrong with the configuration, each saying what to fix. */
   problems: string[];
 }
@@ -144,17 +140,17 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
       problems.push(`stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`);
       continue;
     }
+    // The alias names the scope in every message, so it is read before the rules run.
     const alias = str(item.alias);
     const providerKey = alias ? `networkcalc.${alias}` : 'networkcalc';
     const where = `stack ${stack}, provider ${providerKey}`;
-    if (item.alias !== undefined && item.alias !== null && typeof item.alias !== 'string') {
-      problems.push(`${where}: alias is ${jsonKind(item.alias)}; expected a string`);
-    }
     problems.push(...keyProblems(where, item, 'provider'));
     const entry = literalStrings(item, PROVIDER_STRINGS, where, problems);
-    for (const f of PROVIDER_STRINGS) {
-      if (entry[f] !== undefined && entry[f] !== null && typeof entry[f] !== 'string') problems.push(`${where}: ${f} is ${jsonKind(entry[f])}; expected a string`);
-    }
+    // The rules every front door shares (src/schema/account-rules), Terraform's included. A
+    // template was reported above: the rules see it as unset rather than report it again.
+    const templated = new Set<string>(PROVIDER_STRINGS.filter((f) => typeof item[f] === 'string' && holdsTemplate(item[f] as string)));
+    const { config, problems: blockProblems } = parseProviderBlock(Object.fromEntries(Object.entries(entry).filter(([k]) => !templated.has(k))));
+    for (const p of blockProblems) problems.push(`${where}: ${p.message}`);
     for (const secret of ['token', 'client_secret'] as const) {
       if (entry[secret] !== undefined) {
         problems.push(`${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`);
@@ -164,29 +160,6 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
     if (entry.client_id !== undefined) {
       problems.push(`${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`);
     }
-    const ownershipRaw = entry.ownership ?? 'exclusive';
-    let ownership: OwnershipMode = 'exclusive';
-    if (typeof ownershipRaw === 'string' && (OWNERSHIP_MODES as readonly string[]).includes(ownershipRaw)) {
-      ownership = ownershipRaw as OwnershipMode;
-    } else {
-      problems.push(`${where}: ownership ${JSON.stringify(ownershipRaw)} is not valid; use one of ${OWNERSHIP_MODES.join(', ')}`);
-    }
-    const prefix = typeof entry.ownership_prefix === 'string' ? entry.ownership_prefix : null;
-    if (ownership === 'prefix' && !prefix) {
-      problems.push(`${where}: ownership "prefix" needs a non-empty ownership_prefix`);
-    }
-    if (ownership !== 'prefix' && prefix) {
-      problems.push(`${where}: ownership_prefix ${JSON.stringify(prefix)} is only used with ownership "prefix"; set ownership to "prefix" or remove it`);
-    }
-    const positive = (field: string): number | null => {
-      const v = entry[field];
-      if (v === undefined || v === null) return null;
-      if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
-      problems.push(`${where}: ${field} ${JSON.stringify(v)} is not valid; give a positive number`);
-      return null;
-    };
-    const maxRetries = positive('max_retries');
-    const timeoutSeconds = positive('timeout_seconds');
     if (scopes.some((s) => s.providerKey === providerKey)) {
       problems.push(`${where}: declared twice; give each provider configuration its own alias`);
       continue;
@@ -196,14 +169,14 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
       stack,
       providerKey,
       alias,
-      baseUrl: str(entry.base_url),
-      tokenEnv: str(entry.token_env) ?? DEFAULT_TOKEN_ENV,
-      clientIdEnv: str(entry.client_id_env) ?? DEFAULT_CLIENT_ID_ENV,
-      clientSecretEnv: str(entry.client_secret_env) ?? DEFAULT_CLIENT_SECRET_ENV,
-      ownership,
-      prefix: ownership === 'prefix' ? prefix : null,
-      maxRetries,
-      timeoutSeconds,
+      baseUrl: config.baseUrl,
+      tokenEnv: config.tokenEnv,
+      clientIdEnv: config.clientIdEnv,
+      clientSecretEnv: config.clientSecretEnv,
+      ownership: config.ownership,
+      prefix: config.prefix,
+      maxRetries: config.maxRetries,
+      timeoutSeconds: config.timeoutSeconds,
     });
   }
   return scopes;
@@ -212,7 +185,7 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
 function defaultScope(stack: string): Scope {
   return {
     key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
-    tokenEnv: DEFAULT_TOKEN_ENV, clientIdEnv: DEFAULT_CLIENT_ID_ENV, clientSecretEnv: DEFAULT_CLIENT_SECRET_ENV,
+    tokenEnv: ENV.token, clientIdEnv: ENV.clientId, clientSecretEnv: ENV.clientSecret,
     ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
   };
 }
@@ -266,7 +239,6 @@ export function readDesired(stacks: StackDocument[]): Desired {
   const scopes: Scope[] = [];
   const alerts: DeclaredAlert[] = [];
   const triggers: DeclaredTrigger[] = [];
-  const policies: DeclaredPolicy[] = [];
 
   for (const { name: stack, json } of stacks) {
     if (!isObject(json)) {
@@ -383,7 +355,6 @@ export function readDesired(stacks: StackDocument[]): Desired {
       if (!scopeKey || !target) continue;
       triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }
-    policies.push(...readPolicies(stack, json, scopeOf, problems));
   }
 
   // Names identify alerts: two declarations of one name in a scope cannot both be honoured.
@@ -397,10 +368,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
   }
   for (const a of alerts) {
     const scope = scopes.find((s) => s.key === a.scopeKey);
-    if (scope?.ownership === 'prefix' && scope.prefix && !a.spec.name.startsWith(scope.prefix)) {
+    if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
       problems.push(`alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
     }
   }
-  problems.push(...policyProblems(policies, alerts, scopes));
-  return { scopes, alerts, triggers, policies, problems };
+  return { scopes, alerts, triggers, problems };
 }

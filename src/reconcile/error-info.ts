@@ -1,5 +1,5 @@
 import { isNetworkCalcError } from '../client/errors';
-import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from './desired';
+import { ENV } from '../schema/environment';
 import { ConfigError } from './synth';
 import type { Scope } from './types';
 
@@ -26,7 +26,7 @@ export function toErrorInfo(e: unknown): ErrorInfo {
 }
 
 type CredentialVariables = Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>;
-const DEFAULT_VARIABLES: CredentialVariables = { tokenEnv: DEFAULT_TOKEN_ENV, clientIdEnv: DEFAULT_CLIENT_ID_ENV, clientSecretEnv: DEFAULT_CLIENT_SECRET_ENV };
+const DEFAULT_VARIABLES: CredentialVariables = { tokenEnv: ENV.token, clientIdEnv: ENV.clientId, clientSecretEnv: ENV.clientSecret };
 
 /**
  * The client's advice ("check NETWORKCALC_TOKEN") names the default variables; an account

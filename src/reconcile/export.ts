@@ -1,12 +1,13 @@
 import { parseAlert, type LiveAlert } from '../model';
+import { claims } from '../schema/account-rules';
+import { ENV } from '../schema/environment';
 import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider-schema';
-import { DEFAULT_CLIENT_ID_ENV, DEFAULT_CLIENT_SECRET_ENV, DEFAULT_TOKEN_ENV } from './desired';
-import { indexDomains } from './engine';
-import { inScope } from './plan';
+import { indexDomains } from './targets';
 import type { ApiDomain, Scope } from './types';
 
-/** The account settings written into exported code. */
-export type ExportAccount = Pick<Scope, 'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'>;
+/** The account settings written into exported code (max_retries / timeout_seconds when set). */
+export type ExportAccount = Pick<Scope, 'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'> &
+  Partial<Pick<Scope, 'maxRetries' | 'timeoutSeconds'>>;
 
 export interface ExportInput {
   account: ExportAccount;
@@ -48,14 +49,14 @@ function constructId(name: string, used: Set<string>): string {
  */
 export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'domains'>): ExportSelection {
   const index = indexDomains(input.domains);
-  const scope = { ownership: input.account.ownership, prefix: input.account.prefix } as Scope;
+  const scope = input.account;
   const used = new Set<string>();
   const seen = new Set<string>();
   const alerts: ExportedAlert[] = [];
   const skipped: string[] = [];
   for (const alert of [...input.live].sort((a, b) => a.id - b.id)) {
     // additive claims only declared names; an export declares them all.
-    if (scope.ownership === 'prefix' && !inScope(scope, alert.name, new Set())) continue;
+    if (scope.ownership === 'prefix' && !claims(scope, alert.name)) continue;
     if (seen.has(alert.name)) {
       skipped.push(`alert ${alert.id} ${JSON.stringify(alert.name)}: a second alert of this name (the lowest id is exported; exclusive and prefix scopes delete the others on apply)`);
       continue;
@@ -95,9 +96,11 @@ function accountProps(a: ExportAccount): string {
   const props: string[] = [];
   if (a.alias) props.push(`alias: ${q(a.alias)}`);
   if (a.baseUrl) props.push(`baseUrl: ${q(a.baseUrl)}`);
-  if (a.tokenEnv !== DEFAULT_TOKEN_ENV) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
-  if (a.clientIdEnv !== DEFAULT_CLIENT_ID_ENV) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
-  if (a.clientSecretEnv !== DEFAULT_CLIENT_SECRET_ENV) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  if (a.tokenEnv !== ENV.token) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
+  if (a.clientIdEnv !== ENV.clientId) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
+  if (a.clientSecretEnv !== ENV.clientSecret) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  if (a.maxRetries != null) props.push(`maxRetries: ${a.maxRetries}`);
+  if (a.timeoutSeconds != null) props.push(`timeoutSeconds: ${a.timeoutSeconds}`);
   const own = a.ownership === 'prefix' ? `Ownership.prefix(${q(a.prefix ?? '')})` : `Ownership.${a.ownership}()`;
   props.push(`ownership: ${own}`);
   return `{\n      ${props.join(',\n      ')},\n    }`;
@@ -178,6 +181,8 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
       ['token_env', hclString(a.tokenEnv)],
       ['client_id_env', hclString(a.clientIdEnv)],
       ['client_secret_env', hclString(a.clientSecretEnv)],
+      ...(a.maxRetries != null ? [['max_retries', String(a.maxRetries)] as Attr] : []),
+      ...(a.timeoutSeconds != null ? [['timeout_seconds', String(a.timeoutSeconds)] as Attr] : []),
     ]),
   ];
   for (const s of skipped) out.push(`# not exported: ${s}`);

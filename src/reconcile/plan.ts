@@ -1,4 +1,5 @@
 import { diffAlert, specOf, type LiveAlert } from '../model';
+import { claims } from '../schema/account-rules';
 import type { Change, DeclaredAlert, DeleteGuard, Scope, Warning } from './types';
 
 export interface ScopePlan {
@@ -55,14 +56,7 @@ export type PlanMode = 'converge' | 'destroy';
 
 /** True when a live alert of this name falls in the scope's ownership. */
 export function inScope(scope: Scope, name: string, declared: ReadonlySet<string>): boolean {
-  switch (scope.ownership) {
-    case 'exclusive':
-      return true;
-    case 'prefix':
-      return name.startsWith(scope.prefix ?? '');
-    case 'additive':
-      return declared.has(name);
-  }
+  return claims(scope, name, declared);
 }
 
 /** The live alerts the scope owns, by name, each list ordered by id. No copy of `live` is made. */

@@ -1,5 +1,5 @@
 import type { AlertSpec, FieldChange, LiveAlert } from '../model';
-import type { OwnershipMode } from '../schema/provider-schema';
+import type { OwnershipMode } from '../schema/account-rules';
 
 /** What the reconciler needs from an API client; the real one is `NetworkCalcClient`. */
 export interface AlertsApi {

@@ -9,7 +9,3 @@ export const ENV = {
   clientId: 'NETWORKCALC_CLIENT_ID',
   clientSecret: 'NETWORKCALC_CLIENT_SECRET',
 } as const;
-
-export const DEFAULT_TOKEN_ENV = ENV.token;
-export const DEFAULT_CLIENT_ID_ENV = ENV.clientId;
-export const DEFAULT_CLIENT_SECRET_ENV = ENV.clientSecret;

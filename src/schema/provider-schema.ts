@@ -1,4 +1,5 @@
 import { ALERT_TYPES, CERTIFICATE_FILTERS, COMPARISON_FILTERS, DNS_RECORD_SUBTYPES, SPF_FILTERS, TARGET_TYPES } from '../model/matrix';
+import { MAX_RETRIES, OWNERSHIP_MODES, TIMEOUT_SECONDS } from './account-rules';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
 
 export const PROVIDER_NAMESPACE = 'networkcalc';
@@ -8,9 +9,6 @@ export const PROVIDER_ADDRESS = `registry.terraform.io/${PROVIDER_SOURCE}`;
 /** The provider version this package serves; constructs pin `~> MAJOR.MINOR` of it. */
 export const PROVIDER_VERSION = '0.1.0';
 export const PROVIDER_VERSION_CONSTRAINT = '~> 0.1';
-
-export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
-export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
@@ -55,11 +53,11 @@ const providerConfig: BlockSchema = {
     },
     max_retries: {
       type: 'number', optional: true,
-      description: 'Attempts per request on 429, 5xx and connection errors, including the first. Default: 5.',
+      description: `Attempts per request on 429, 5xx and connection errors, including the first: a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max}. Default: 5.`,
     },
     timeout_seconds: {
       type: 'number', optional: true,
-      description: 'Time limit of one HTTP request, in seconds. Default: 30.',
+      description: `Time limit of one HTTP request, in seconds: more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}. Default: 30.`,
     },
   },
 };

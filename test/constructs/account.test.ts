@@ -67,8 +67,8 @@ describe('NetworkcalcAccount', () => {
   });
 
   test('Ownership values', () => {
-    expect(Ownership.exclusive()).toMatchObject({ mode: 'exclusive', prefix: undefined });
-    expect(Ownership.prefix('a-')).toMatchObject({ mode: 'prefix', prefix: 'a-' });
+    expect(Ownership.exclusive()).toMatchObject({ mode: 'exclusive', namePrefix: undefined });
+    expect(Ownership.prefix('a-')).toMatchObject({ mode: 'prefix', namePrefix: 'a-' });
     expect(Ownership.additive().mode).toBe('additive');
     expect(Ownership.prefix('a-').covers('a-x')).toBe(true);
     expect(Ownership.prefix('a-').covers('b-x')).toBe(false);
@@ -114,7 +114,7 @@ describe('NetworkcalcAccount', () => {
     });
 
     test('a prefix ownership needs a prefix', () => {
-      expect(errorOf({ ownership: Ownership.prefix(' ') })).toContain('[stack/Account] ownership prefix is empty');
+      expect(errorOf({ ownership: Ownership.prefix(' ') })).toContain('[stack/Account] ownership "prefix" needs a non-empty prefix');
     });
 
     test('two accounts of one stack need distinct aliases', () => {

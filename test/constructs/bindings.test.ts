@@ -6,9 +6,16 @@ import { listFiles } from './support';
 
 const COMMITTED = path.resolve(__dirname, '..', '..', 'src', 'gen');
 
+const afterCleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const clean of afterCleanup.splice(0)) clean();
+});
+
 describe('generated bindings', () => {
   test('src/gen is what `npm run generate` produces from the current provider schema', async () => {
     const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-gen-'));
+    // Removed whether the comparison passes or not.
+    afterCleanup.push(() => fs.rmSync(fresh, { recursive: true, force: true }));
     await generateBindings(fresh);
 
     const expected = listFiles(fresh);
@@ -22,7 +29,6 @@ describe('generated bindings', () => {
         .map((f) => `differs: ${f}`),
     ];
     if (stale.length) throw new Error(`src/gen is stale; run \`npm run generate\` and commit:\n  ${stale.join('\n  ')}`);
-    fs.rmSync(fresh, { recursive: true, force: true });
   }, 60000);
 
   test('bindings pin the provider source and version constraint', () => {

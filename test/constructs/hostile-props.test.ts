@@ -4,8 +4,9 @@
  * TypeError from deep inside cdktf.
  */
 import { TerraformStack } from 'cdktf';
-import { Alert, AlertTarget, NetworkcalcAccount, NetworkcalcValidationError, Ownership, ReportTrigger } from '../../src/constructs';
-import type { ConstructProblem } from '../../src/constructs';
+import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTrigger } from '../../src/constructs';
+import type { ConstructProblem } from '../../src/constructs/problems';
+import { NetworkcalcValidationError } from '../../src/constructs/validation';
 import { tempApp } from './support';
 
 const loose = (v: unknown) => v as never;
@@ -62,7 +63,7 @@ describe('hostile props are problems, not TypeErrors', () => {
       expect.objectContaining({ path: 'main/A', field: 'ownership', value: 'prefix', message: expect.stringContaining('give Ownership.exclusive(), Ownership.prefix(\'team-a-\') or Ownership.additive()') }),
     ]);
     expect(problemsOf((s) => new NetworkcalcAccount(s, 'A', { ownership: Ownership.prefix(loose(null)) })).map((p) => p.message)).toEqual([
-      'ownership prefix is empty; give the name prefix of the alerts this account manages, e.g. Ownership.prefix(\'team-a-\')',
+      'ownership "prefix" needs a non-empty prefix',
     ]);
   });
 

@@ -40,7 +40,7 @@ describe('configure', () => {
 
   test('GIVEN a bad base_url or max_retries THEN errors point at the attribute', async () => {
     const a = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'ftp://x' });
-    expect(a.diags.items[0]).toMatchObject({ summary: 'Invalid NetworkCalc provider configuration', path: ['base_url'] });
+    expect(a.diags.items[0]).toMatchObject({ summary: 'Invalid base_url', path: ['base_url'] });
     const b = await configured({ NETWORKCALC_TOKEN: 't' }, { max_retries: 0 });
     expect(b.diags.items[0]).toMatchObject({ summary: 'Invalid max_retries', path: ['max_retries'] });
   });

@@ -1,4 +1,5 @@
-import { normalizeBaseUrl, resolveAccounts } from '../../src/reconcile';
+import { resolveAccounts } from '../../src/reconcile';
+import { normalizeBaseUrl } from '../../src/schema/base-url';
 import type { Scope } from '../../src/reconcile/types';
 
 const scope = (stack: string, baseUrl: string | null): Scope => ({

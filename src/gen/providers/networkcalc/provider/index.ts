@@ -62,13 +62,13 @@ export interface NetworkcalcProviderConfig {
   */
   readonly ownershipPrefix?: string;
   /**
-  * Attempts per request on 429, 5xx and connection errors, including the first. Default: 5.
+  * Attempts per request on 429, 5xx and connection errors, including the first: a whole number from 1 to 20. Default: 5.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#max_retries NetworkcalcProvider#max_retries}
   */
   readonly maxRetries?: number;
   /**
-  * Time limit of one HTTP request, in seconds. Default: 30.
+  * Time limit of one HTTP request, in seconds: more than 0 and at most 3600. Default: 30.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#timeout_seconds NetworkcalcProvider#timeout_seconds}
   */

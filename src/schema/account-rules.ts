@@ -1,0 +1,197 @@
+/**
+ * The rules of an account's configuration (the `networkcalc` provider block), defined once
+ * for every front door: the Terraform provider at configure, `ncalc` reading cdk.tf.json, the
+ * NetworkcalcAccount construct at synth and `ncalc export`. Where the doors used to disagree,
+ * Terraform's rules won (docs/architecture.md, "One home for account rules"): a block one door
+ * accepts, the others accept too.
+ */
+import { baseUrlProblem, redactUrl } from './base-url';
+import { ENV } from './environment';
+
+export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
+export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
+
+/** `max_retries`: attempts per request, the first included. */
+export const MAX_RETRIES = { min: 1, max: 20 } as const;
+/** `timeout_seconds`: more than `above` and at most `max`. */
+export const TIMEOUT_SECONDS = { above: 0, max: 3600 } as const;
+
+const ENV_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Terraform's rule for a provider alias (an identifier; `-` allowed after the first character). */
+const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** True for the name of an environment variable: letters, digits and `_`, not starting with a digit. */
+export function isEnvVariableName(name: unknown): name is string {
+  return typeof name === 'string' && ENV_VARIABLE_NAME.test(name);
+}
+
+/** The attributes of the provider block these rules read, by their Terraform names. */
+export type ProviderField =
+  | 'alias'
+  | 'base_url'
+  | 'token'
+  | 'client_id'
+  | 'client_secret'
+  | 'token_env'
+  | 'client_id_env'
+  | 'client_secret_env'
+  | 'ownership'
+  | 'ownership_prefix'
+  | 'max_retries'
+  | 'timeout_seconds';
+
+/** A provider block as the doors use it: defaults applied, every value checked. */
+export interface ProviderBlock {
+  alias: string | null;
+  /** As written (trimmed); normalizeBaseUrl gives the account's one spelling. */
+  baseUrl: string | null;
+  /** Literal credentials: Terraform reads them; `ncalc` refuses them (secrets in the JSON). */
+  token: string | null;
+  clientId: string | null;
+  clientSecret: string | null;
+  tokenEnv: string;
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  ownership: OwnershipMode;
+  /** The ownership prefix; null unless ownership is "prefix". */
+  prefix: string | null;
+  maxRetries: number | null;
+  timeoutSeconds: number | null;
+}
+
+export interface BlockProblem {
+  field: ProviderField;
+  /** A sentence naming the attribute as the door calls it, the value and what is allowed. */
+  message: string;
+  /** The value given, safe to show; undefined when it must not be shown (it may be a secret). */
+  value?: unknown;
+}
+
+export interface ParseOptions {
+  /** How the door names an attribute in messages, e.g. `maxRetries` for the construct. Default: the Terraform name. */
+  label?: (field: ProviderField) => string;
+  /**
+   * Values not known yet (a Terraform unknown, a cdktf token): not checked, and kept as given
+   * in the config so the door can pass them through or refuse them.
+   */
+  isUnknown?: (value: unknown) => boolean;
+}
+
+/** `an array`, `a number`, `null` …: what a value is, for messages. */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/**
+ * Reads a provider block (Terraform attribute names; `alias` as written in JSON) into its
+ * config and every problem at once. Absent, null and blank values mean "not set" as in
+ * Terraform: the default applies. Attributes the rules do not know are left to the door.
+ */
+export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, options: ParseOptions = {}): { config: ProviderBlock; problems: BlockProblem[] } {
+  const label = options.label ?? ((f: ProviderField) => f);
+  const unknown = options.isUnknown ?? (() => false);
+  const problems: BlockProblem[] = [];
+  const problem = (field: ProviderField, message: string, value?: unknown) => problems.push({ field, message, value });
+
+  /** A set string, trimmed; null when absent or blank; a problem (and null) when not a string. */
+  const text = (field: ProviderField, secret = false): string | null => {
+    const v = raw[field];
+    if (v === undefined || v === null) return null;
+    if (unknown(v)) return v as string;
+    if (typeof v !== 'string') {
+      problem(field, `${label(field)} is ${kindOf(v)}; expected a string`, secret ? undefined : v);
+      return null;
+    }
+    return v.trim() === '' ? null : v;
+  };
+
+  /** A variable name; never echoed, since a secret pasted here must not reach a log. */
+  const variable = (field: ProviderField, fallback: string): string => {
+    const v = raw[field];
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return fallback;
+    if (unknown(v)) return v as string;
+    if (isEnvVariableName(v)) return v;
+    problem(field, `${label(field)} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`);
+    return fallback;
+  };
+
+  /** A number (Terraform also converts a numeric string) within the rule; null when unset. */
+  const number = (field: ProviderField, ok: (n: number) => boolean, allowed: string): number | null => {
+    const v = raw[field];
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
+    if (unknown(v)) return v as number;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(v) ? Number(v) : NaN;
+    if (Number.isFinite(n) && ok(n)) return n;
+    problem(field, `${label(field)} ${JSON.stringify(v) ?? String(v)} is not valid; give ${allowed}`, v);
+    return null;
+  };
+
+  const alias = text('alias');
+  if (alias !== null && !unknown(alias) && !ALIAS.test(alias)) {
+    problem('alias', `${label('alias')} ${JSON.stringify(alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`, alias);
+  }
+
+  let baseUrl = text('base_url');
+  if (baseUrl !== null && !unknown(baseUrl)) {
+    baseUrl = baseUrl.trim();
+    const urlProblem = baseUrlProblem(baseUrl, label('base_url'));
+    if (urlProblem) problem('base_url', urlProblem, redactUrl(baseUrl));
+  }
+
+  let ownership: OwnershipMode = 'exclusive';
+  const mode = raw.ownership;
+  if (mode !== undefined && mode !== null && !(typeof mode === 'string' && mode.trim() === '')) {
+    if (unknown(mode) || (OWNERSHIP_MODES as readonly unknown[]).includes(mode)) ownership = mode as OwnershipMode;
+    else problem('ownership', `${label('ownership')} ${JSON.stringify(mode) ?? String(mode)} is not valid; use one of ${OWNERSHIP_MODES.join(', ')}`, mode);
+  }
+  const prefix = text('ownership_prefix');
+  if (ownership === 'prefix' && prefix === null) {
+    problem('ownership_prefix', `${label('ownership')} "prefix" needs a non-empty ${label('ownership_prefix')}`, raw.ownership_prefix ?? null);
+  }
+  if (ownership !== 'prefix' && prefix !== null && !unknown(mode)) {
+    problem('ownership_prefix', `${label('ownership_prefix')} ${JSON.stringify(prefix)} is only used with ${label('ownership')} "prefix"; set ${label('ownership')} to "prefix" or remove it`, prefix);
+  }
+
+  const config: ProviderBlock = {
+    alias,
+    baseUrl,
+    token: text('token', true),
+    clientId: text('client_id'),
+    clientSecret: text('client_secret', true),
+    tokenEnv: variable('token_env', ENV.token),
+    clientIdEnv: variable('client_id_env', ENV.clientId),
+    clientSecretEnv: variable('client_secret_env', ENV.clientSecret),
+    ownership,
+    prefix: ownership === 'prefix' || unknown(mode) ? prefix : null,
+    maxRetries: number('max_retries', (n) => Number.isInteger(n) && n >= MAX_RETRIES.min && n <= MAX_RETRIES.max,
+      `a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max} (attempts per request, the first included)`),
+    timeoutSeconds: number('timeout_seconds', (n) => n > TIMEOUT_SECONDS.above && n <= TIMEOUT_SECONDS.max,
+      `a number of seconds more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}`),
+  };
+  return { config, problems };
+}
+
+/** What `claims` needs of a scope: its ownership, and for "prefix" the prefix. */
+export interface OwnershipScope {
+  readonly ownership: OwnershipMode;
+  readonly prefix?: string | null;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Whether a scope claims the alert of this name: "exclusive" claims every name, "prefix" the
+ * names starting with its prefix, "additive" only the names it declares (`declared`).
+ */
+export function claims(scope: OwnershipScope, name: string, declared: ReadonlySet<string> = NONE): boolean {
+  switch (scope.ownership) {
+    case 'exclusive':
+      return true;
+    case 'prefix':
+      return name.startsWith(scope.prefix ?? '');
+    case 'additive':
+      return declared.has(name);
+  }
+}
