@@ -15,6 +15,8 @@ export {
   SubdomainLookup,
   Alert,
   ReportTrigger,
+  AlertPolicy,
+  PolicyMode,
 } from './constructs';
 export { NetworkcalcValidationError } from './constructs/validation';
 export type {
@@ -37,6 +39,9 @@ export type {
   CertificateSubjectCheck,
   CertificateExpiryCheck,
   ReportTriggerProps,
+  AlertPolicyProps,
+  AlertPolicyTargets,
+  PolicyCheck,
 } from './constructs';
 export type { ConstructProblem } from './constructs/problems';
 export type { AlertBody } from './constructs/alert-body';

@@ -26,3 +26,4 @@ export {
   type CertificateExpiryCheck,
 } from './alert-body';
 export { ReportTrigger, type ReportTriggerProps } from './report-trigger';
+export { AlertPolicy, PolicyMode, type AlertPolicyProps, type AlertPolicyTargets, type PolicyCheck } from './alert-policy';

@@ -4,6 +4,7 @@ import { ENV } from '../schema/environment';
 import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { BlockSchema } from '../schema/types';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from './types';
+import { policyProblems, readPolicies, type DeclaredPolicy } from './coverage';
 
 /** A synthesized stack: its name and parsed `cdk.tf.json`. */
 export interface StackDocument {
@@ -15,6 +16,8 @@ export interface Desired {
   scopes: Scope[];
   alerts: DeclaredAlert[];
   triggers: DeclaredTrigger[];
+  /** Alert policies, from each stack's `//.networkcalc_alert_policies` (src/reconcile/coverage). */
+  policies: DeclaredPolicy[];
   /** Everything wrong with the configuration, each saying what to fix. */
   problems: string[];
 }
@@ -239,6 +242,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
   const scopes: Scope[] = [];
   const alerts: DeclaredAlert[] = [];
   const triggers: DeclaredTrigger[] = [];
+  const policies: DeclaredPolicy[] = [];
 
   for (const { name: stack, json } of stacks) {
     if (!isObject(json)) {
@@ -355,6 +359,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
       if (!scopeKey || !target) continue;
       triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }
+    policies.push(...readPolicies(stack, json, scopeOf, problems));
   }
 
   // Names identify alerts: two declarations of one name in a scope cannot both be honoured.
@@ -372,5 +377,6 @@ export function readDesired(stacks: StackDocument[]): Desired {
       problems.push(`alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
     }
   }
-  return { scopes, alerts, triggers, problems };
+  problems.push(...policyProblems(policies, alerts, scopes));
+  return { scopes, alerts, triggers, policies, problems };
 }
