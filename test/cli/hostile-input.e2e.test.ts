@@ -4,7 +4,8 @@
  * account, invalid constructs and invalid alert names. Each case asserts the exit code, the
  * message, and what reached the API (nothing, where the input is invalid).
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { demoSeed, startEmulator, type RunningEmulator, type SeedAlert } from '../../src/emulator';
@@ -242,6 +243,14 @@ new ReportTrigger(stack, 'Report', 'example.com');`;
 
   it('ncalc plan lists every problem with its construct path, and --json carries them as data; nothing is called', async () => {
     const cwd = constructApp(INVALID);
+    // The temporary folders this run makes (other suites synthesize in the same tmpdir meanwhile).
+    const made: string[] = [];
+    const original = fs.mkdtempSync;
+    const mkdtemp = jest.spyOn(fs, 'mkdtempSync').mockImplementation(((prefix: string) => {
+      const dir = original(prefix);
+      made.push(dir);
+      return dir;
+    }) as typeof fs.mkdtempSync);
     let r = await ncalc(['plan'], { cwd, env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(NO_STACK);
@@ -267,8 +276,11 @@ new ReportTrigger(stack, 'Report', 'example.com');`;
     expect(error.details).toContainEqual(expect.objectContaining({ path: 'main/Null', field: 'props', value: null }));
     expect(error.details).toHaveLength(error.problems.length);
     expect(await requests()).toEqual([]);
-    // ncalc's hand-over file is gone.
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('ncalc-problems-'))).toEqual([]);
+    // ncalc's hand-over folder is gone.
+    mkdtemp.mockRestore();
+    const handOver = made.filter((d) => path.basename(d).startsWith('ncalc-problems-'));
+    expect(handOver).toHaveLength(2);
+    expect(handOver.filter((d) => existsSync(d))).toEqual([]);
   });
 
   it('the app run on its own (as cdktf synth runs it) prints the list without a JavaScript stack', async () => {
