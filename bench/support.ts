@@ -3,9 +3,10 @@
  * in the shape of docs/constructs.md, running the built `ncalc` as a user would (one
  * process per command) with its peak RSS, request counting and markdown tables.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import * as path from 'node:path';
 import type { EmulatorSeed, RequestLogEntry } from '../src/emulator';
 
@@ -220,3 +221,141 @@ export function table(head: string[], rows: string[][]): string {
 }
 
 export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
+
+// ---- front-door benchmark (bench/terraform-door.ts) -------------------------------------
+
+/** A TCP proxy in front of the API that counts the bytes flowing back to the clients. */
+export interface ByteProxy {
+  /** Base URL to give the clients instead of the API's. */
+  url: string;
+  /** Bytes the upstream sent to clients since start or the last reset. */
+  bytesToClients(): number;
+  /** Client connections accepted since start or the last reset. */
+  connections(): number;
+  reset(): void;
+  /** Stops accepting and destroys every open connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the proxy on 127.0.0.1 (a free port). Half-open connections are allowed so a client
+ * that ends its side still gets the whole answer. At most `maxConnections` at a time.
+ */
+export function startByteProxy(target: string, maxConnections = 512): Promise<ByteProxy> {
+  const upstreamUrl = new URL(target);
+  const open = new Set<Socket>();
+  let bytes = 0;
+  let accepted = 0;
+  const server = createServer({ allowHalfOpen: true }, (client) => {
+    accepted++;
+    const upstream = connect({ host: upstreamUrl.hostname, port: Number(upstreamUrl.port), allowHalfOpen: true });
+    open.add(client);
+    open.add(upstream);
+    upstream.on('data', (d: Buffer) => (bytes += d.length));
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    for (const s of [client, upstream]) {
+      s.on('error', end);
+      s.on('close', end);
+    }
+  });
+  server.maxConnections = maxConnections;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        bytesToClients: () => bytes,
+        connections: () => accepted,
+        reset: () => {
+          bytes = 0;
+          accepted = 0;
+        },
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of open) s.destroy();
+            open.clear();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * A `--require` preload (for node directly or through NODE_OPTIONS) that appends one line per
+ * node process to $BENCH_CPU_FILE: `S <pid>` when it starts and `E <pid> <script> <user µs>
+ * <system µs>` when it exits, so processes that ended without an exit event show up as well.
+ */
+export function writeCpuPreload(dir: string): string {
+  const file = path.join(dir, 'cpu-preload.js');
+  writeFileSync(
+    file,
+    `const fs = require('fs');
+const out = process.env.BENCH_CPU_FILE;
+if (out) {
+  const script = require('path').basename(process.argv[1] || '-');
+  fs.appendFileSync(out, 'S ' + process.pid + '\\n');
+  process.on('exit', () => {
+    const u = process.cpuUsage();
+    fs.appendFileSync(out, 'E ' + process.pid + ' ' + script + ' ' + u.user + ' ' + u.system + '\\n');
+  });
+}
+`,
+  );
+  return file;
+}
+
+export interface NodeCpu {
+  /** Node processes that started. */
+  started: number;
+  /** Of them, those that reported at exit. */
+  reported: number;
+  /** user + system of the reported ones, in ms. */
+  cpuMs: number;
+}
+
+/** Sums a file written by the preload of writeCpuPreload (missing file: no process). */
+export function readCpuFile(file: string): NodeCpu {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    /* nothing started */
+  }
+  const r: NodeCpu = { started: 0, reported: 0, cpuMs: 0 };
+  for (const line of text.split('\n')) {
+    const f = line.split(' ');
+    if (f[0] === 'S') r.started++;
+    if (f[0] === 'E' && f.length === 5) {
+      r.reported++;
+      r.cpuMs += (Number(f[3]) + Number(f[4])) / 1000;
+    }
+  }
+  return r;
+}
+
+let clockTicks: number | undefined;
+
+/** user + system CPU of a running process so far, in ms (Linux /proc), NaN when unreadable. */
+export function procCpuMs(pid: number): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is the first, utime the 12th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+
+export const fmtBytes = (b: number) =>
+  b >= 1024 ** 2 ? `${(b / 1024 ** 2).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(0)} KiB` : `${b} B`;
