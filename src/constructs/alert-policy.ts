@@ -175,7 +175,7 @@ export class AlertPolicy extends Construct {
   /** `PolicyMode.GENERATE` or `PolicyMode.REQUIRE`. */
   public readonly mode: PolicyMode;
   /** The label of each check, in order (with the ownership prefix, for a generate policy of a prefix account). */
-  public readonly labels: readonly string[];
+  public readonly labels: string[];
   /** The account the policy belongs to, if one could be found. */
   public readonly account?: NetworkcalcAccount;
   private readonly outline: PolicyOutline;

@@ -3,7 +3,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { Alert as AlertResource } from '../gen/providers/networkcalc/alert';
 import { canonicalizeAlert, parseAlert } from '../model/canonical';
 import { filterValueKind } from '../model/matrix';
-import { NetworkcalcAccount, resolveAccount } from './account';
+import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
 import { isAlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';

@@ -1,7 +1,7 @@
 import { Fn, Token } from '../cdk';
 import { Construct } from 'constructs';
 import { ReportTrigger as ReportTriggerResource } from '../gen/providers/networkcalc/report-trigger';
-import { NetworkcalcAccount, resolveAccount } from './account';
+import { type NetworkcalcAccount, resolveAccount } from './account';
 import type { AccountOptions } from './alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';

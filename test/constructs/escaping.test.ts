@@ -1,4 +1,4 @@
-import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { type TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
 import { escapeTemplateText, terraformLiteral } from '../../src/constructs/terraform-string';
 import { parse, synthWithAccount } from './support';

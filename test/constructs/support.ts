@@ -1,4 +1,4 @@
-import { App, Testing, TerraformStack } from 'cdktf';
+import { type App, Testing, type TerraformStack } from 'cdktf';
 import 'cdktf/lib/testing/adapters/jest'; // the matcher types
 import * as fs from 'fs';
 import * as os from 'os';
