@@ -114,3 +114,33 @@ export const subdomainDataSource: DataSourceHandler<Data> = {
     return { ...config, id: found.id, domain_id: found.domain_id, prefix: found.prefix };
   },
 };
+
+const byName = <T>(list: readonly T[], name: (x: T) => string): T[] => [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+
+/**
+ * Every domain with its subdomains, and the subdomains as one flat list: what an HCL
+ * configuration iterates over (`for_each`) to give every domain the same alerts. Ordered by
+ * name, in canonical form, so a plan does not change with the service's order.
+ */
+export const domainsDataSource: DataSourceHandler<Data> = {
+  typeName: 'networkcalc_domains',
+  schema: PROVIDER_SCHEMA.dataSources.networkcalc_domains!,
+
+  async read({ config, diagnostics, providerData }) {
+    if (!requireData(providerData, diagnostics)) return null;
+    const domains = await domainsOf(providerData, diagnostics);
+    if (!domains) return null;
+    const all = byName(domains.map((d) => ({ ...d, name: normalizeHostName(d.domain) })), (d) => d.name);
+    const subdomain = (s: Domain['subdomains'][number], domain: string) => ({ id: s.id, name: normalizeHostName(s.subdomain), prefix: s.prefix, domain_id: s.domain_id, domain });
+    return {
+      ...config,
+      domains: all.map((d) => ({
+        id: d.id,
+        name: d.name,
+        created_at: d.created_at ?? null,
+        subdomains: byName(d.subdomains.map((s) => subdomain(s, d.name)), (s) => s.name),
+      })),
+      subdomains: byName(all.flatMap((d) => d.subdomains.map((s) => subdomain(s, d.name))), (s) => s.name),
+    };
+  },
+};

@@ -1,7 +1,7 @@
 /** The networkcalc provider: the schema of src/schema served with its handlers. */
 import { PROVIDER_SCHEMA, PROVIDER_TYPE } from '../schema';
 import { alertResource } from './alert-resource';
-import { alertsDataSource, domainDataSource, subdomainDataSource } from './data-sources';
+import { alertsDataSource, domainDataSource, domainsDataSource, subdomainDataSource } from './data-sources';
 import type { ProviderDefinition } from './framework';
 import { configureProvider, validateProviderConfig, type NetworkcalcData } from './provider-config';
 import { reportTriggerResource } from './report-trigger-resource';
@@ -12,7 +12,7 @@ export function networkcalcProvider(env: NodeJS.ProcessEnv = process.env): Provi
     typeName: PROVIDER_TYPE,
     schema: PROVIDER_SCHEMA.provider,
     resources: [alertResource, reportTriggerResource],
-    dataSources: [alertsDataSource, domainDataSource, subdomainDataSource],
+    dataSources: [alertsDataSource, domainDataSource, subdomainDataSource, domainsDataSource],
     validateConfig: ({ config, diagnostics }) => validateProviderConfig(config, diagnostics),
     configure: (req) => configureProvider(req, env, stop.signal),
     // Terraform waits for calls in flight after StopProvider; let them end without retrying.

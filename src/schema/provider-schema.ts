@@ -151,6 +151,25 @@ const subdomainData: BlockSchema = {
   },
 };
 
+const subdomainObject = { id: 'number', name: 'string', prefix: 'string', domain_id: 'number', domain: 'string' } as const;
+
+const domainsData: BlockSchema = {
+  description:
+    'Lists every domain of the account with its subdomains, ordered by name, so that a configuration can give each of them the same alerts with for_each.',
+  attributes: {
+    domains: {
+      type: ['list', ['object', { id: 'number', name: 'string', created_at: 'string', subdomains: ['list', ['object', subdomainObject]] }]],
+      computed: true,
+      description: 'Every domain: its id, name (lower case), created_at and subdomains.',
+    },
+    subdomains: {
+      type: ['list', ['object', subdomainObject]],
+      computed: true,
+      description: 'Every subdomain of every domain, in one list: its id, full name (e.g. www.example.com), prefix, domain_id and domain.',
+    },
+  },
+};
+
 export const PROVIDER_SCHEMA: ProviderSchemaDoc = {
   address: PROVIDER_ADDRESS,
   provider: providerConfig,
@@ -162,5 +181,6 @@ export const PROVIDER_SCHEMA: ProviderSchemaDoc = {
     networkcalc_alerts: alertsData,
     networkcalc_domain: domainData,
     networkcalc_subdomain: subdomainData,
+    networkcalc_domains: domainsData,
   },
 };

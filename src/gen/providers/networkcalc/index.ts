@@ -4,5 +4,6 @@ export * as reportTrigger from './report-trigger';
 export * as dataNetworkcalcAlerts from './data-networkcalc-alerts';
 export * as dataNetworkcalcDomain from './data-networkcalc-domain';
 export * as dataNetworkcalcSubdomain from './data-networkcalc-subdomain';
+export * as dataNetworkcalcDomains from './data-networkcalc-domains';
 export * as provider from './provider';
 

@@ -4,5 +4,6 @@ Object.defineProperty(exports, 'reportTrigger', { get: function () { return requ
 Object.defineProperty(exports, 'dataNetworkcalcAlerts', { get: function () { return require('./data-networkcalc-alerts'); } });
 Object.defineProperty(exports, 'dataNetworkcalcDomain', { get: function () { return require('./data-networkcalc-domain'); } });
 Object.defineProperty(exports, 'dataNetworkcalcSubdomain', { get: function () { return require('./data-networkcalc-subdomain'); } });
+Object.defineProperty(exports, 'dataNetworkcalcDomains', { get: function () { return require('./data-networkcalc-domains'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 
