@@ -11,7 +11,7 @@ test('the root exports exactly the documented values', () => {
   expect(Object.keys(root).sort()).toEqual(
     [
       // constructs
-      'NetworkcalcAccount', 'Ownership', 'AlertTarget', 'ReportTarget', 'DomainLookup', 'SubdomainLookup', 'Alert', 'ReportTrigger', 'NetworkcalcValidationError',
+      'NetworkcalcAccount', 'Ownership', 'AlertTarget', 'ReportTarget', 'DomainLookup', 'SubdomainLookup', 'Alert', 'ReportTrigger', 'NetworkcalcValidationError', 'AlertPolicy', 'PolicyMode',
       // model
       'ALERT_TYPES', 'DNS_RECORD_SUBTYPES', 'COMPARISON_FILTERS', 'SPF_FILTERS', 'CERTIFICATE_FILTERS', 'TARGET_TYPES',
       'AlertValidationError', 'validateAlert', 'canonicalizeAlert', 'parseAlert', 'toAlertSpec', 'readLiveAlert', 'diffAlert', 'requestBody',
