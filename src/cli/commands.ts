@@ -3,10 +3,45 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR, FORMAT_VERSION, PLAIN, PlanFileError, StalePlanError, applyAll, applyFailed, applySummary, changeResultLine, driftErrorMarkdown, driftMarkdown, driftText, errorJson,
-  guardsOf, inShard, loadStacks, offlineAccountProblems, parseShard, planAll, planText, prepare, readDesired, readSavedPlan, revivePlan, runError, savedPlanText,
-  sharedClients, toJson, totals, triggerResultLine, ConfigError, type AccountPlan, type ApplyEvent, type ApplyReport, type Command, type Prepared, type RunErrorCode,
-  type Shard, type Style,
+  COLOR,
+  FORMAT_VERSION,
+  PLAIN,
+  PlanFileError,
+  StalePlanError,
+  applyAll,
+  applyFailed,
+  applySummary,
+  changeResultLine,
+  driftErrorMarkdown,
+  driftMarkdown,
+  driftText,
+  errorJson,
+  guardsOf,
+  inShard,
+  loadStacks,
+  offlineAccountProblems,
+  parseShard,
+  planAll,
+  planText,
+  prepare,
+  readDesired,
+  readSavedPlan,
+  revivePlan,
+  runError,
+  savedPlanText,
+  sharedClients,
+  toJson,
+  totals,
+  triggerResultLine,
+  ConfigError,
+  type AccountPlan,
+  type ApplyEvent,
+  type ApplyReport,
+  type Command,
+  type Prepared,
+  type RunErrorCode,
+  type Shard,
+  type Style,
 } from '../reconcile';
 import { coverageTotals } from '../reconcile/coverage';
 import type { ClientFactory } from '../reconcile/types';
@@ -33,7 +68,8 @@ export interface CommonOptions {
 
 export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
   return n;
 }
 
@@ -50,16 +86,18 @@ export function shardFlag(value: string | undefined): Shard | null {
  */
 export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
   if (io.clientFactory) return io.clientFactory;
-  return sharedClients((c) =>
-    new NetworkCalcClient({
-      baseUrl: c.baseUrl,
-      token: c.token,
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
-      retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
-      timeoutMs: c.timeoutMs,
-      logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
-    }));
+  return sharedClients(
+    (c) =>
+      new NetworkCalcClient({
+        baseUrl: c.baseUrl,
+        token: c.token,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
+        timeoutMs: c.timeoutMs,
+        logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
+      }),
+  );
 }
 
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
@@ -73,13 +111,25 @@ const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === t
  * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
  * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
  */
-async function synthesize(io: CliIO, opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>, json: boolean) {
+async function synthesize(
+  io: CliIO,
+  opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
+  json: boolean,
+) {
   const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
   const status = opts.synth && interactive(io, json);
   const started = Date.now();
   if (status) io.stderr.write('synthesizing…');
   try {
-    const { stacks } = await loadStacks({ cwd: cwdOf(io, opts), app: opts.app, out: opts.out, synth: opts.synth, timeoutMs, env: io.env, stacks: opts.stack });
+    const { stacks } = await loadStacks({
+      cwd: cwdOf(io, opts),
+      app: opts.app,
+      out: opts.out,
+      synth: opts.synth,
+      timeoutMs,
+      env: io.env,
+      stacks: opts.stack,
+    });
     if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return stacks;
   } catch (e) {
@@ -100,7 +150,9 @@ export async function load(io: CliIO, opts: CommonOptions, json: boolean): Promi
   const stacks = await synthesize(io, opts, json);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
-    throw new ConfigError([`no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`]);
+    throw new ConfigError([
+      `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,
+    ]);
   }
   // Every account is validated above, the shard's only are called.
   const accounts = shard ? prepared.accounts.filter((a) => inShard(a, shard)) : prepared.accounts;
@@ -118,21 +170,34 @@ function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): 
 /** The `shard` field of a sharded run's JSON document. */
 function shardJson(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): Record<string, unknown> {
   const { shard } = loaded;
-  return shard ? { shard: { index: shard.index, count: shard.count, accounts: loaded.accounts.length, total_accounts: loaded.allAccounts } } : {};
+  return shard
+    ? {
+        shard: {
+          index: shard.index,
+          count: shard.count,
+          accounts: loaded.accounts.length,
+          total_accounts: loaded.allAccounts,
+        },
+      }
+    : {};
 }
 
 export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
   return useColor(io.stdout, io.env, opts.color) ? COLOR : PLAIN;
 }
 
-const problemsOf = (e: unknown) => (e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)]);
+const problemsOf = (e: unknown) =>
+  e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)];
 
 /** The code and the first line of each kind of error a run can end with before it writes. */
 function classify(e: unknown): { code: RunErrorCode; head: string } {
   if (e instanceof UsageError) return { code: 'USAGE_ERROR', head: '' };
-  if (e instanceof PlanFileError) return { code: 'PLAN_FILE', head: 'Error: the saved plan cannot be applied; nothing was changed.' };
-  if (e instanceof StalePlanError) return { code: 'STALE_PLAN', head: 'Error: the saved plan is stale; nothing was changed.' };
-  if (e instanceof ConfigError) return { code: 'CONFIG_ERROR', head: 'Error: the configuration is not valid; nothing was changed.' };
+  if (e instanceof PlanFileError)
+    return { code: 'PLAN_FILE', head: 'Error: the saved plan cannot be applied; nothing was changed.' };
+  if (e instanceof StalePlanError)
+    return { code: 'STALE_PLAN', head: 'Error: the saved plan is stale; nothing was changed.' };
+  if (e instanceof ConfigError)
+    return { code: 'CONFIG_ERROR', head: 'Error: the configuration is not valid; nothing was changed.' };
   return { code: 'CONFIG_ERROR', head: 'Error:' };
 }
 
@@ -143,7 +208,11 @@ function classify(e: unknown): { code: RunErrorCode; head: string } {
 export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
   const problems = problemsOf(e);
   const { code, head } = classify(e);
-  if (json) io.stdout.write(JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined, code), null, 2) + '\n');
+  if (json)
+    io.stdout.write(
+      JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined, code), null, 2) +
+        '\n',
+    );
   if (code === 'USAGE_ERROR') io.stderr.write(`${problems.map((p) => `error: ${p}`).join('\n')}\n${USAGE_HINT}\n`);
   else io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return EXIT.ERROR;
@@ -187,7 +256,9 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
     const file = path.resolve(io.cwd, opts.save);
     // A plan that missed an account would apply as if that account needed nothing.
     if (anyFailed(plans)) {
-      io.stderr.write(`Error: the plan was not saved to ${opts.save}: some accounts could not be planned (see above); nothing is saved until every account is.\n`);
+      io.stderr.write(
+        `Error: the plan was not saved to ${opts.save}: some accounts could not be planned (see above); nothing is saved until every account is.\n`,
+      );
       return EXIT.ERROR;
     }
     try {
@@ -197,7 +268,9 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
       return EXIT.ERROR;
     }
     // On stderr with --json, so stdout stays one document.
-    (json ? io.stderr : io.stdout).write(`\nSaved the plan to ${opts.save}. To apply exactly this plan: ncalc apply ${opts.save}\n`);
+    (json ? io.stderr : io.stdout).write(
+      `\nSaved the plan to ${opts.save}. To apply exactly this plan: ncalc apply ${opts.save}\n`,
+    );
   }
   if (anyFailed(plans)) return EXIT.ERROR;
   return opts.detailedExitcode && hasChanges(plans) ? EXIT.CHANGES : EXIT.OK;
@@ -213,16 +286,21 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
   const json = !!opts.json;
   try {
     const desired = readDesired(await synthesize(io, opts, json));
-    const problems = [...desired.problems, ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl })];
+    const problems = [
+      ...desired.problems,
+      ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
+    ];
     if (problems.length) throw new ConfigError(problems);
-    if (!desired.scopes.length) throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+    if (!desired.scopes.length)
+      throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
     const summary = {
       stacks: new Set(desired.scopes.map((s) => s.stack)).size,
       providers: desired.scopes.length,
       alerts: desired.alerts.length,
       report_triggers: desired.triggers.length,
     };
-    if (json) writeJson(io, { format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] });
+    if (json)
+      writeJson(io, { format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] });
     else {
       const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
       io.stdout.write(
@@ -246,9 +324,13 @@ export const DRIFT_FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** `--json` is `--format json`; asking for both JSON and another format is a usage error. */
 export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
-  if (!(DRIFT_FORMATS as readonly string[]).includes(opts.format)) throw new UsageError([`--format must be ${DRIFT_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`]);
+  if (!(DRIFT_FORMATS as readonly string[]).includes(opts.format))
+    throw new UsageError([`--format must be ${DRIFT_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`]);
   if (!opts.json) return opts.format;
-  if (formatGiven && opts.format !== 'json') throw new UsageError([`--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`]);
+  if (formatGiven && opts.format !== 'json')
+    throw new UsageError([
+      `--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`,
+    ]);
   return 'json';
 }
 
@@ -303,7 +385,16 @@ export interface ApplyFlags extends CommonOptions {
  * Flags that choose what to plan. A saved plan has fixed all of that, so they are refused
  * with one (the others still apply: how to write, what the guards allow, what to print).
  */
-export const PLAN_CHOOSING_FLAGS = ['--chdir', '--app', '--out', '--no-synth', '--synth-timeout', '--stack', '--base-url', '--shard'] as const;
+export const PLAN_CHOOSING_FLAGS = [
+  '--chdir',
+  '--app',
+  '--out',
+  '--no-synth',
+  '--synth-timeout',
+  '--stack',
+  '--base-url',
+  '--shard',
+] as const;
 
 /**
  * The guarded deletions of an apply that its flags do not allow, as messages. Checked after
@@ -311,7 +402,9 @@ export const PLAN_CHOOSING_FLAGS = ['--chdir', '--app', '--out', '--no-synth', '
  */
 function refusedDeletions(plans: readonly AccountPlan[], opts: ApplyFlags): string[] {
   const allowed = { empty_scope: !!opts.allowEmpty, mass_delete: !!opts.allowMassDelete };
-  return guardsOf(plans).filter((w) => !allowed[w.guard.kind]).map((w) => w.message);
+  return guardsOf(plans)
+    .filter((w) => !allowed[w.guard.kind])
+    .map((w) => w.message);
 }
 
 /** Asks on stderr; only "yes" confirms. End of input (Ctrl-D) is a no. */
@@ -342,8 +435,14 @@ interface ApplySource {
   saved: boolean;
 }
 
-async function freshPlan(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy', factory: ClientFactory): Promise<ApplySource> {
-  if (opts.json && !opts.autoApprove) throw new UsageError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
+async function freshPlan(
+  io: CliIO,
+  opts: ApplyFlags,
+  command: 'apply' | 'destroy',
+  factory: ClientFactory,
+): Promise<ApplySource> {
+  if (opts.json && !opts.autoApprove)
+    throw new UsageError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
   const loaded = await load(io, opts, !!opts.json);
   const triggers = command === 'apply' && opts.triggers !== false;
   const plans = await planAll(loaded, factory, {
@@ -354,16 +453,26 @@ async function freshPlan(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destro
   return { plans, heading: shardText(loaded), json: shardJson(loaded), triggers, saved: false };
 }
 
-async function savedPlan(io: CliIO, opts: ApplyFlags, file: string, given: readonly string[], factory: ClientFactory): Promise<ApplySource> {
+async function savedPlan(
+  io: CliIO,
+  opts: ApplyFlags,
+  file: string,
+  given: readonly string[],
+  factory: ClientFactory,
+): Promise<ApplySource> {
   const fixed = PLAN_CHOOSING_FLAGS.filter((f) => given.includes(f));
   if (fixed.length) {
-    throw new UsageError([`${fixed.join(', ')} cannot be used with a saved plan: ${file} already fixes the app, its stacks and accounts; drop ${fixed.length === 1 ? 'it' : 'them'}, or plan again with ${fixed.length === 1 ? 'it' : 'them'} (ncalc plan --save)`]);
+    throw new UsageError([
+      `${fixed.join(', ')} cannot be used with a saved plan: ${file} already fixes the app, its stacks and accounts; drop ${fixed.length === 1 ? 'it' : 'them'}, or plan again with ${fixed.length === 1 ? 'it' : 'them'} (ncalc plan --save)`,
+    ]);
   }
   let text: string;
   try {
     text = readFileSync(path.resolve(io.cwd, file), 'utf8');
   } catch (e) {
-    throw new PlanFileError([`cannot read the saved plan ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}; save one with ncalc plan --save ${file}`]);
+    throw new PlanFileError([
+      `cannot read the saved plan ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}; save one with ncalc plan --save ${file}`,
+    ]);
   }
   const saved = readSavedPlan(text, file);
   const revived = await revivePlan(saved, io.env, factory);
@@ -379,26 +488,41 @@ async function savedPlan(io: CliIO, opts: ApplyFlags, file: string, given: reado
  * apply and destroy: plan (or read a saved plan and check it is current), show, confirm,
  * execute, report. `given`: the long names of the flags given on the command line.
  */
-export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply' | 'destroy', planFile?: string, given: readonly string[] = []): Promise<number> {
+export async function applyCommand(
+  io: CliIO,
+  opts: ApplyFlags,
+  command: 'apply' | 'destroy',
+  planFile?: string,
+  given: readonly string[] = [],
+): Promise<number> {
   const json = !!opts.json;
   let parallelism: number;
   let source: ApplySource;
   const factory = clientFactory(io, !!opts.verbose);
   try {
     parallelism = positiveInt(opts.parallelism, '--parallelism');
-    source = planFile !== undefined ? await savedPlan(io, opts, planFile, given, factory) : await freshPlan(io, opts, command, factory);
+    source =
+      planFile !== undefined
+        ? await savedPlan(io, opts, planFile, given, factory)
+        : await freshPlan(io, opts, command, factory);
   } catch (e) {
     return reportError(io, command, e, json);
   }
   const { plans } = source;
   const style = styleFor(io, opts);
-  const document = (report: ApplyReport, more: Record<string, unknown> = {}) => ({ ...toJson(command, plans, report, source.json), ...more });
+  const document = (report: ApplyReport, more: Record<string, unknown> = {}) => ({
+    ...toJson(command, plans, report, source.json),
+    ...more,
+  });
   if (!json) io.stdout.write(source.heading + planText(plans, command, style));
   const t = totals(plans);
   const work = t.create + t.update + t.delete + t.triggers;
   if (work === 0) {
     if (json) writeJson(io, document(new Map()));
-    else io.stdout.write(anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n');
+    else
+      io.stdout.write(
+        anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n',
+      );
     return anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
   }
   const refused = command === 'apply' ? refusedDeletions(plans, opts) : [];
@@ -409,10 +533,15 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
   }
   if (!opts.autoApprove && !source.saved) {
     if (!io.stdin.isTTY) {
-      io.stderr.write(`Error: refusing to ${command} without confirmation: standard input is not a terminal. Review the plan above and run again with --auto-approve.\n`);
+      io.stderr.write(
+        `Error: refusing to ${command} without confirmation: standard input is not a terminal. Review the plan above and run again with --auto-approve.\n`,
+      );
       return EXIT.ERROR;
     }
-    const ok = await confirm(io, `\nDo you want to ${command === 'destroy' ? 'delete these alerts' : 'perform these actions'}? Only 'yes' will be accepted: `);
+    const ok = await confirm(
+      io,
+      `\nDo you want to ${command === 'destroy' ? 'delete these alerts' : 'perform these actions'}? Only 'yes' will be accepted: `,
+    );
     if (!ok) {
       io.stderr.write(`${command} cancelled; nothing was changed.\n`);
       return EXIT.ERROR;
@@ -426,7 +555,9 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
     interrupt.abort();
     for (const s of SIGNALS) io.signals?.off(s, onSignal);
     progress.clear();
-    io.stderr.write(`\n${signal}: starting no new changes; waiting for the ones in flight (press Ctrl-C again to stop at once).\n`);
+    io.stderr.write(
+      `\n${signal}: starting no new changes; waiting for the ones in flight (press Ctrl-C again to stop at once).\n`,
+    );
   };
   for (const s of SIGNALS) io.signals?.on(s, onSignal);
   let report: ApplyReport;
@@ -438,7 +569,11 @@ export async function applyCommand(io: CliIO, opts: ApplyFlags, command: 'apply'
       onEvent: (ev: ApplyEvent) => {
         progress.tick();
         if (json) return;
-        progress.line(ev.kind === 'change' ? changeResultLine(ev.account, ev.change, ev.result, style) : triggerResultLine(ev.account, ev.trigger, ev.result, style));
+        progress.line(
+          ev.kind === 'change'
+            ? changeResultLine(ev.account, ev.change, ev.result, style)
+            : triggerResultLine(ev.account, ev.trigger, ev.result, style),
+        );
       },
     });
   } finally {

@@ -19,7 +19,14 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signals: process };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signals: process,
+  };
 }
 
 /** Colour only on a terminal, and never with NO_COLOR (https://no-color.org) or --no-color. */

@@ -1,5 +1,16 @@
 import { Command, CommanderError, Option } from 'commander';
-import { DRIFT_FORMATS, applyCommand, driftCommand, planCommand, validateCommand, EXIT, type ApplyFlags, type DriftFlags, type PlanFlags, type ValidateFlags } from './commands';
+import {
+  DRIFT_FORMATS,
+  applyCommand,
+  driftCommand,
+  planCommand,
+  validateCommand,
+  EXIT,
+  type ApplyFlags,
+  type DriftFlags,
+  type PlanFlags,
+  type ValidateFlags,
+} from './commands';
 import { coverageCommand, type CoverageFlags } from './coverage-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
@@ -57,10 +68,12 @@ function common(cmd: Command): Command {
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)');
 }
 
-const shardOption = (cmd: Command) => cmd.option('--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)');
+const shardOption = (cmd: Command) =>
+  cmd.option('--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)');
 
 /** Long names of the options given on the command line (not defaults). */
-const givenFlags = (cmd: Command) => cmd.options.filter((o) => cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long ?? '');
+const givenFlags = (cmd: Command) =>
+  cmd.options.filter((o) => cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long ?? '');
 
 /**
  * Every command accepts --no-color, also those that print no colour (export, emulator,
@@ -68,11 +81,11 @@ const givenFlags = (cmd: Command) => cmd.options.filter((o) => cmd.getOptionValu
  */
 function acceptNoColor(cmd: Command): void {
   for (const sub of cmd.commands) {
-    if (!sub.options.some((o) => o.long === '--no-color')) sub.option('--no-color', 'no colour (accepted by every command; this one prints none)');
+    if (!sub.options.some((o) => o.long === '--no-color'))
+      sub.option('--no-color', 'no colour (accepted by every command; this one prints none)');
     acceptNoColor(sub);
   }
 }
-
 
 /**
  * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
@@ -99,7 +112,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
 
   common(program.command('validate'))
-    .description('Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).')
+    .description(
+      'Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).',
+    )
     .option('--json', 'machine-readable result (format in docs/cli.md)')
     .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)')
     .action(async (opts: ValidateFlags) => {
@@ -107,13 +122,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
 
   shardOption(common(program.command('apply')))
-    .argument('[plan-file]', 'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)')
+    .argument(
+      '[plan-file]',
+      'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)',
+    )
     .description('Create, update and delete alerts to match the app, then run its report triggers.')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
     .option('--no-triggers', 'do not run report triggers')
     .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
-    .option('--allow-mass-delete', `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`)
+    .option(
+      '--allow-mass-delete',
+      `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
+    )
     .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
     .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + EXIT_HELP)
     .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => {
@@ -124,22 +145,36 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
-    .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' + SHARD_HELP + EXIT_HELP)
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
+        SHARD_HELP +
+        EXIT_HELP,
+    )
     .action(async (opts: DriftFlags, cmd: Command) => {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
   shardOption(common(program.command('coverage')))
-    .description("Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.")
+    .description(
+      "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
+    )
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
-    .addHelpText('after', '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' + SHARD_HELP + COVERAGE_EXIT_HELP)
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
+        SHARD_HELP +
+        COVERAGE_EXIT_HELP,
+    )
     .action(async (opts: CoverageFlags, cmd: Command) => {
       code = await coverageCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
   common(program.command('destroy'))
-    .description('Delete the alerts the app declares (and, with --all-in-scope, every alert its exclusive/prefix scopes own).')
+    .description(
+      'Delete the alerts the app declares (and, with --all-in-scope, every alert its exclusive/prefix scopes own).',
+    )
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
     .option('--all-in-scope', 'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)')
@@ -152,11 +187,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   program
     .command('export')
     .description("Write a TypeScript cdktf app (and optionally HCL) declaring an account's live alerts.")
-    .option('--account <name>', 'a provider alias of the app, or an environment prefix: PREFIX_TOKEN / PREFIX_CLIENT_ID / PREFIX_CLIENT_SECRET / PREFIX_BASE_URL', 'NETWORKCALC')
+    .option(
+      '--account <name>',
+      'a provider alias of the app, or an environment prefix: PREFIX_TOKEN / PREFIX_CLIENT_ID / PREFIX_CLIENT_SECRET / PREFIX_BASE_URL',
+      'NETWORKCALC',
+    )
     .option('--out <file>', 'write the TypeScript here (default: stdout)')
     .option('--hcl [file]', 'also write Terraform HCL (default file: next to --out, with .tf)')
     .option('--stack-name <name>', 'stack name in the generated app', 'exported')
-    .option('--import-from <module>', 'module the generated code imports the constructs from', 'cdktf-provider-networkcalc')
+    .option(
+      '--import-from <module>',
+      'module the generated code imports the constructs from',
+      'cdktf-provider-networkcalc',
+    )
     .option('-C, --chdir <dir>', 'directory of the app, to look up --account as a provider alias', '.')
     .option('--app <command>', 'command that synthesizes the app (for an alias)')
     .option('--cdktf-out <dir>', 'synthesized output directory (for an alias)')
@@ -174,7 +217,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     code = c;
   });
   // `ncalc provider schema --json`, like `terraform providers schema -json`: JSON is its only format.
-  program.commands.find((c) => c.name() === 'provider')?.commands.find((c) => c.name() === 'schema')?.option('--json', 'the schema as JSON (its only format)');
+  program.commands
+    .find((c) => c.name() === 'provider')
+    ?.commands.find((c) => c.name() === 'schema')
+    ?.option('--json', 'the schema as JSON (its only format)');
   acceptNoColor(program);
 
   try {

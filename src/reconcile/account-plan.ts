@@ -35,7 +35,11 @@ export interface Prepared {
 }
 
 /** Everything that can be checked without the network; throws a ConfigError listing all problems. */
-export function prepare(stacks: StackDocument[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): Prepared {
+export function prepare(
+  stacks: StackDocument[],
+  env: NodeJS.ProcessEnv,
+  options: { baseUrlOverride?: string } = {},
+): Prepared {
   const desired = readDesired(stacks);
   const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
   const all = [...desired.problems, ...problems];
@@ -53,11 +57,26 @@ export interface PlanOptions {
 
 /** The plan of an account that could not be planned: no changes, only the error. */
 export function failedPlan(plan: Pick<AccountPlan, 'account' | 'live' | 'domains'>, error: ErrorInfo): AccountPlan {
-  return { account: plan.account, status: 'error', error, changes: [], unchanged: 0, warnings: [], triggers: [], live: plan.live, domains: plan.domains };
+  return {
+    account: plan.account,
+    status: 'error',
+    error,
+    changes: [],
+    unchanged: 0,
+    warnings: [],
+    triggers: [],
+    live: plan.live,
+    domains: plan.domains,
+  };
 }
 
 /** Plans one account: one list call, one domains call when names are used, then a diff per scope. */
-async function planAccount(account: Account, desired: Desired, factory: ClientFactory, options: PlanOptions): Promise<AccountPlan> {
+async function planAccount(
+  account: Account,
+  desired: Desired,
+  factory: ClientFactory,
+  options: PlanOptions,
+): Promise<AccountPlan> {
   const scopeKeys = new Set(account.scopes.map((s) => s.key));
   const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
   const triggers = options.triggers ? desired.triggers.filter((t) => scopeKeys.has(t.scopeKey)) : [];
@@ -66,12 +85,20 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
   let domains: ApiDomain[] | null = null;
   try {
     const api = factory(account.credentials);
-    const needsNames = alerts.some((a) => a.target.kind === 'name') || triggers.some((t) => t.target.kind === 'name') || policies.length > 0;
+    const needsNames =
+      alerts.some((a) => a.target.kind === 'name') ||
+      triggers.some((t) => t.target.kind === 'name') ||
+      policies.length > 0;
     [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
     const index = domains ? indexDomains(domains) : null;
     const resolved: DeclaredAlert[] = alerts.map((a) => ({
-      stack: a.stack, logicalId: a.logicalId, path: a.path, scopeKey: a.scopeKey, target: a.target,
-      spec: a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
+      stack: a.stack,
+      logicalId: a.logicalId,
+      path: a.path,
+      scopeKey: a.scopeKey,
+      target: a.target,
+      spec:
+        a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
     }));
     // Policies expand into declared alerts from the domains list (src/reconcile/coverage).
     const expansion = policies.length ? expandPolicies(policies, resolved, domains!) : null;
@@ -80,7 +107,12 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
     const warnings: Warning[] = [];
     let unchanged = 0;
     for (const scope of account.scopes) {
-      const p = planScope(scope, resolved.filter((a) => a.scopeKey === scope.key), live, options);
+      const p = planScope(
+        scope,
+        resolved.filter((a) => a.scopeKey === scope.key),
+        live,
+        options,
+      );
       // One by one: a spread of 200,000 changes overflows the call stack.
       for (const c of p.changes) changes.push(c);
       unchanged += p.unchanged;
@@ -89,12 +121,29 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
     const planned: PlannedTrigger[] = triggers.map((t) => {
       const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
       return {
-        stack: t.stack, logicalId: t.logicalId, path: t.path, scopeKey: t.scopeKey, targetType: t.targetType, targetId,
-        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null, triggers: t.triggers,
+        stack: t.stack,
+        logicalId: t.logicalId,
+        path: t.path,
+        scopeKey: t.scopeKey,
+        targetType: t.targetType,
+        targetId,
+        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null,
+        triggers: t.triggers,
       };
     });
     const coverage = expansion?.report(live, changes, options.mode);
-    return { account, status: 'ok', error: null, changes, unchanged, warnings, triggers: planned, live, domains, ...(coverage ? { coverage } : {}) };
+    return {
+      account,
+      status: 'ok',
+      error: null,
+      changes,
+      unchanged,
+      warnings,
+      triggers: planned,
+      live,
+      domains,
+      ...(coverage ? { coverage } : {}),
+    };
   } catch (e) {
     return failedPlan({ account, live, domains }, adviseVariables(toErrorInfo(e), account.scopes));
   }
@@ -106,7 +155,11 @@ async function planAccount(account: Account, desired: Desired, factory: ClientFa
  * are then checked together for overlapping scopes (see `guardSharedAccounts`); those that
  * overlap come back failed.
  */
-export async function planAll(prepared: Prepared, factory: ClientFactory, options: PlanOptions = {}): Promise<AccountPlan[]> {
+export async function planAll(
+  prepared: Prepared,
+  factory: ClientFactory,
+  options: PlanOptions = {},
+): Promise<AccountPlan[]> {
   const plans = await Promise.all(prepared.accounts.map((a) => planAccount(a, prepared.desired, factory, options)));
   const failures = guardSharedAccounts(plans, prepared.desired.alerts);
   return plans.map((p) => {

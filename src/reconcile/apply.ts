@@ -56,12 +56,17 @@ export type ApplyReport = ReadonlyMap<AccountPlan, AccountOutcome>;
  * a scope the account owns (exclusive or prefix) came from another writer. Additive scopes own
  * no names but their declared ones, so only duplicates of created names count there.
  */
-export function checkAfterApply(plan: Pick<AccountPlan, 'account' | 'changes' | 'live'>, results: readonly ChangeResult[], after: readonly LiveAlert[]): Interference | undefined {
+export function checkAfterApply(
+  plan: Pick<AccountPlan, 'account' | 'changes' | 'live'>,
+  results: readonly ChangeResult[],
+  after: readonly LiveAlert[],
+): Interference | undefined {
   const before = new Set(plan.live.map((a) => a.id));
   const created = new Map<string, number>();
   plan.changes.forEach((c, i) => {
     const r = results[i];
-    if (c.action === 'create' && (r?.status === 'ok' || r?.status === 'adopted')) created.set(c.name, (created.get(c.name) ?? 0) + 1);
+    if (c.action === 'create' && (r?.status === 'ok' || r?.status === 'adopted'))
+      created.set(c.name, (created.get(c.name) ?? 0) + 1);
   });
   const newByName = new Map<string, number[]>();
   for (const a of after) {
@@ -70,7 +75,8 @@ export function checkAfterApply(plan: Pick<AccountPlan, 'account' | 'changes' | 
     if (ids) ids.push(a.id);
     else newByName.set(a.name, [a.id]);
   }
-  const owns = (name: string) => plan.account.scopes.some((scope) => scope.ownership !== 'additive' && inScope(scope, name, new Set()));
+  const owns = (name: string) =>
+    plan.account.scopes.some((scope) => scope.ownership !== 'additive' && inScope(scope, name, new Set()));
   const duplicates: Interference['duplicates'] = [];
   const unexpected: Interference['unexpected'] = [];
   for (const [name, ids] of newByName) {
@@ -80,9 +86,16 @@ export function checkAfterApply(plan: Pick<AccountPlan, 'account' | 'changes' | 
   }
   if (!duplicates.length && !unexpected.length) return undefined;
   const parts: string[] = [];
-  const shown = <T>(list: T[], show: (x: T) => string) => `${list.slice(0, 5).map(show).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
-  if (duplicates.length) parts.push(`${duplicates.length} name(s) now exist more than once: ${shown(duplicates, (d) => `${JSON.stringify(d.name)} (ids ${d.ids.join(', ')})`)}`);
-  if (unexpected.length) parts.push(`${unexpected.length} alert(s) appeared in a scope this account owns that this run did not create: ${shown(unexpected, (u) => `${JSON.stringify(u.name)} (id ${u.id})`)}`);
+  const shown = <T>(list: T[], show: (x: T) => string) =>
+    `${list.slice(0, 5).map(show).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
+  if (duplicates.length)
+    parts.push(
+      `${duplicates.length} name(s) now exist more than once: ${shown(duplicates, (d) => `${JSON.stringify(d.name)} (ids ${d.ids.join(', ')})`)}`,
+    );
+  if (unexpected.length)
+    parts.push(
+      `${unexpected.length} alert(s) appeared in a scope this account owns that this run did not create: ${shown(unexpected, (u) => `${JSON.stringify(u.name)} (id ${u.id})`)}`,
+    );
   return {
     duplicates,
     unexpected,
@@ -113,9 +126,15 @@ const isCode = (e: unknown, code: string) => isNetworkCalcError(e) && e.code ===
 /** A create through the shared ambiguous-create policy (src/converge): never a duplicate. */
 async function createChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
   const outcome = await createAlertOnce(api, alerts, change.after!, { identify: false });
-  const resent = outcome.resent ? 'created on the second attempt: the account list showed that the first one had not happened' : undefined;
+  const resent = outcome.resent
+    ? 'created on the second attempt: the account list showed that the first one had not happened'
+    : undefined;
   if (outcome.kind === 'adopted') {
-    return { status: 'adopted', id: outcome.alert.id, note: `the create's answer was lost; alert ${outcome.alert.id} of that name and settings appeared and was adopted` };
+    return {
+      status: 'adopted',
+      id: outcome.alert.id,
+      note: `the create's answer was lost; alert ${outcome.alert.id} of that name and settings appeared and was adopted`,
+    };
   }
   const result: ChangeResult = { status: 'ok' };
   if (outcome.kind === 'created' && outcome.id !== undefined) result.id = outcome.id;
@@ -148,7 +167,12 @@ async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change):
 
 type Limit = ReturnType<typeof pLimit>;
 
-async function applyAccount(plan: AccountPlan, api: AlertsApi, limit: Limit, options: ApplyOptions): Promise<AccountOutcome> {
+async function applyAccount(
+  plan: AccountPlan,
+  api: AlertsApi,
+  limit: Limit,
+  options: ApplyOptions,
+): Promise<AccountOutcome> {
   // The plan's list is the baseline: alerts in it existed before any create of this run.
   const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live });
   const results = await Promise.all(
@@ -169,10 +193,16 @@ async function applyAccount(plan: AccountPlan, api: AlertsApi, limit: Limit, opt
       interference = checkAfterApply(plan, results, (await alerts.after(alerts.mark())).alerts);
     } catch (e) {
       const error = adviseVariables(toErrorInfo(e), plan.account.scopes);
-      interference = { duplicates: [], unexpected: [], error, message: `the account could not be listed after apply to check for concurrent writers: ${error.message}` };
+      interference = {
+        duplicates: [],
+        unexpected: [],
+        error,
+        message: `the account could not be listed after apply to check for concurrent writers: ${error.message}`,
+      };
     }
   }
-  const outcome = (triggerResults: TriggerResult[]): AccountOutcome => (interference ? { results, triggerResults, interference } : { results, triggerResults });
+  const outcome = (triggerResults: TriggerResult[]): AccountOutcome =>
+    interference ? { results, triggerResults, interference } : { results, triggerResults };
   if (!options.triggers) return outcome([]);
   const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
   const triggerResults = await Promise.all(
@@ -184,7 +214,10 @@ async function applyAccount(plan: AccountPlan, api: AlertsApi, limit: Limit, opt
           result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
         } else {
           try {
-            const r = trigger.targetType === 'domain' ? await api.triggerDomainReport(trigger.targetId) : await api.triggerSubdomainReport(trigger.targetId);
+            const r =
+              trigger.targetType === 'domain'
+                ? await api.triggerDomainReport(trigger.targetId)
+                : await api.triggerSubdomainReport(trigger.targetId);
             result = { status: 'ok', reportUrl: r.report_url };
           } catch (e) {
             result = { status: 'failed', error: adviseVariables(toErrorInfo(e), plan.account.scopes) };
@@ -204,7 +237,11 @@ async function applyAccount(plan: AccountPlan, api: AlertsApi, limit: Limit, opt
  * run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
  * The plans are not touched: what happened comes back as the report.
  */
-export async function applyAll(plans: readonly AccountPlan[], factory: ClientFactory, options: ApplyOptions): Promise<ApplyReport> {
+export async function applyAll(
+  plans: readonly AccountPlan[],
+  factory: ClientFactory,
+  options: ApplyOptions,
+): Promise<ApplyReport> {
   const limit = pLimit(Math.max(1, options.parallelism));
   const report = new Map<AccountPlan, AccountOutcome>();
   await Promise.all(

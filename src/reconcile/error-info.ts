@@ -26,7 +26,11 @@ export function toErrorInfo(e: unknown): ErrorInfo {
 }
 
 type CredentialVariables = Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>;
-const DEFAULT_VARIABLES: CredentialVariables = { tokenEnv: ENV.token, clientIdEnv: ENV.clientId, clientSecretEnv: ENV.clientSecret };
+const DEFAULT_VARIABLES: CredentialVariables = {
+  tokenEnv: ENV.token,
+  clientIdEnv: ENV.clientId,
+  clientSecretEnv: ENV.clientSecret,
+};
 
 /**
  * The client's advice ("check NETWORKCALC_TOKEN") names the default variables; an account
@@ -36,7 +40,8 @@ export function adviseVariables(info: ErrorInfo, scopes: readonly CredentialVari
   let message = info.message;
   for (const key of ['tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const) {
     const own = [...new Set(scopes.map((s) => s[key]))].join(' or ');
-    if (own && own !== DEFAULT_VARIABLES[key]) message = message.replace(new RegExp(`\\b${DEFAULT_VARIABLES[key]}\\b`, 'g'), own);
+    if (own && own !== DEFAULT_VARIABLES[key])
+      message = message.replace(new RegExp(`\\b${DEFAULT_VARIABLES[key]}\\b`, 'g'), own);
   }
   return message === info.message ? info : { ...info, message };
 }

@@ -46,15 +46,36 @@ function resultJson(r: ChangeResult | TriggerResult): Record<string, unknown> {
  * The `--json` document of a plan (and, given apply's report, of its results); see
  * docs/cli.md. `extra` adds top-level fields (the shard of a sharded run).
  */
-export function toJson(command: Command, plans: readonly AccountPlan[], report?: ApplyReport, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function toJson(
+  command: Command,
+  plans: readonly AccountPlan[],
+  report?: ApplyReport,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const t = totals(plans);
   const drift = command === 'drift';
   const summary: Record<string, unknown> = {
-    create: t.create, update: t.update, delete: t.delete, unchanged: t.unchanged, triggers: t.triggers, failed_accounts: t.failedAccounts,
+    create: t.create,
+    update: t.update,
+    delete: t.delete,
+    unchanged: t.unchanged,
+    triggers: t.triggers,
+    failed_accounts: t.failedAccounts,
   };
   if (report) {
     const a = applyTotals(plans, report);
-    Object.assign(summary, { applied: { created: a.created, updated: a.updated, deleted: a.deleted, adopted: a.adopted, failed: a.failed, skipped: a.skipped, reports: a.reports, failed_reports: a.failedReports } });
+    Object.assign(summary, {
+      applied: {
+        created: a.created,
+        updated: a.updated,
+        deleted: a.deleted,
+        adopted: a.adopted,
+        failed: a.failed,
+        skipped: a.skipped,
+        reports: a.reports,
+        failed_reports: a.failedReports,
+      },
+    });
   }
   const changes = t.create + t.update + t.delete;
   // Only apps with alert policies carry coverage fields.
@@ -73,7 +94,12 @@ export function toJson(command: Command, plans: readonly AccountPlan[], report?:
         label: p.account.label,
         base_url: p.account.baseUrl,
         identity: p.account.identity,
-        scopes: p.account.scopes.map((s) => ({ stack: s.stack, provider: s.providerKey, ownership: s.ownership, prefix: s.prefix })),
+        scopes: p.account.scopes.map((s) => ({
+          stack: s.stack,
+          provider: s.providerKey,
+          ownership: s.ownership,
+          prefix: s.prefix,
+        })),
         status: p.status,
         error: p.error,
         ...(outcome?.interference ? { interference: outcome.interference } : {}),
@@ -88,19 +114,37 @@ export function toJson(command: Command, plans: readonly AccountPlan[], report?:
         guards: p.warnings.flatMap((w) => {
           if (!w.guard) return [];
           const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
-          return [{ kind: w.guard.kind, flag: w.guard.flag, stack: scope?.stack ?? null, provider: scope?.providerKey ?? null, deletes: w.guard.deletes, owned: w.guard.owned, message: w.message }];
+          return [
+            {
+              kind: w.guard.kind,
+              flag: w.guard.flag,
+              stack: scope?.stack ?? null,
+              provider: scope?.providerKey ?? null,
+              deletes: w.guard.deletes,
+              owned: w.guard.owned,
+              message: w.message,
+            },
+          ];
         }),
         ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
         changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
-        triggers: drift ? [] : p.triggers.map((tr, i) => {
-          const o: Record<string, unknown> = {
-            stack: tr.stack, provider: providerOf(tr), logical_id: tr.logicalId, path: tr.path, target_type: tr.targetType,
-            target_id: tr.targetId, target_name: tr.targetName, triggers: tr.triggers,
-          };
-          const r = outcome?.triggerResults[i];
-          if (r) o.result = resultJson(r);
-          return o;
-        }),
+        triggers: drift
+          ? []
+          : p.triggers.map((tr, i) => {
+              const o: Record<string, unknown> = {
+                stack: tr.stack,
+                provider: providerOf(tr),
+                logical_id: tr.logicalId,
+                path: tr.path,
+                target_type: tr.targetType,
+                target_id: tr.targetId,
+                target_name: tr.targetName,
+                triggers: tr.triggers,
+              };
+              const r = outcome?.triggerResults[i];
+              if (r) o.result = resultJson(r);
+              return o;
+            }),
       };
     }),
   };
@@ -114,7 +158,11 @@ export function toJson(command: Command, plans: readonly AccountPlan[], report?:
  */
 export type RunErrorCode = 'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'PLAN_FILE' | 'STALE_PLAN';
 
-export function runError(code: RunErrorCode, problems: readonly string[], details?: readonly ConstructProblem[]): Record<string, unknown> {
+export function runError(
+  code: RunErrorCode,
+  problems: readonly string[],
+  details?: readonly ConstructProblem[],
+): Record<string, unknown> {
   const error: Record<string, unknown> = { code, retryable: false, problems };
   if (details) error.details = details;
   return error;
@@ -125,6 +173,11 @@ export function runError(code: RunErrorCode, problems: readonly string[], detail
  * the app's construct problems as data (`{path, field, value, allowed, message}`), when its
  * synth reported them.
  */
-export function errorJson(command: Command, problems: readonly string[], details?: readonly ConstructProblem[], code: RunErrorCode = 'CONFIG_ERROR'): Record<string, unknown> {
+export function errorJson(
+  command: Command,
+  problems: readonly string[],
+  details?: readonly ConstructProblem[],
+  code: RunErrorCode = 'CONFIG_ERROR',
+): Record<string, unknown> {
   return { format_version: FORMAT_VERSION, command, error: runError(code, problems, details), accounts: [] };
 }

@@ -23,11 +23,16 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
     : gaps
       ? `⚠️ **${gaps} coverage gap${gaps === 1 ? '' : 's'}**: targets of the alert policies that no live or declared alert covers${checked}.`
       : t.failedAccounts
-      ? `❌ **Not fully checked**: no drift in the accounts checked (${t.unchanged} alert${t.unchanged === 1 ? '' : 's'}), ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked.`
-      : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`;
+        ? `❌ **Not fully checked**: no drift in the accounts checked (${t.unchanged} alert${t.unchanged === 1 ? '' : 's'}), ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked.`
+        : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`;
   out.push(headline, '');
   for (const p of plans) {
-    out.push(`### Account ${code(p.account.label)}`, '', `${md(p.account.baseUrl)} · ${md(scopeText(p).join('; '))}`, '');
+    out.push(
+      `### Account ${code(p.account.label)}`,
+      '',
+      `${md(p.account.baseUrl)} · ${md(scopeText(p).join('; '))}`,
+      '',
+    );
     if (p.status === 'error') {
       out.push(`❌ ${code(p.error!.code)} ${md(p.error!.message)}`, '');
       continue;
@@ -41,7 +46,12 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
     out.push('| | Alert | Id | Drift | Details |', '|---|---|---|---|---|');
     for (const c of p.changes) {
       const sign = c.action === 'create' ? '+' : c.action === 'update' ? '~' : '-';
-      const details = c.action === 'update' ? c.fields.map((f) => `${f.field}: ${code(formatValue(f.before))} → ${code(formatValue(f.after))}`).join('<br>') : '';
+      const details =
+        c.action === 'update'
+          ? c.fields
+              .map((f) => `${f.field}: ${code(formatValue(f.before))} → ${code(formatValue(f.after))}`)
+              .join('<br>')
+          : '';
       out.push(`| ${sign} | ${code(c.name)} | ${c.id ?? '—'} | ${md(DRIFT_WORDS[driftKind(c)])} | ${md(details)} |`);
     }
     out.push('');
@@ -51,5 +61,14 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
 
 /** The drift report of a run whose configuration is not valid (nothing was checked). */
 export function driftErrorMarkdown(problems: readonly string[]): string {
-  return ['## NetworkCalc alert drift', '', '❌ **Not checked**: the configuration is not valid.', '', ...problems.map((p) => `- ${md(p)}`), ''].join('\n') + '\n';
+  return (
+    [
+      '## NetworkCalc alert drift',
+      '',
+      '❌ **Not checked**: the configuration is not valid.',
+      '',
+      ...problems.map((p) => `- ${md(p)}`),
+      '',
+    ].join('\n') + '\n'
+  );
 }

@@ -17,7 +17,13 @@ export interface Style {
 }
 
 const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
-export const COLOR: Style = { green: ansi(32, 39), yellow: ansi(33, 39), red: ansi(31, 39), bold: ansi(1, 22), dim: ansi(2, 22) };
+export const COLOR: Style = {
+  green: ansi(32, 39),
+  yellow: ansi(33, 39),
+  red: ansi(31, 39),
+  bold: ansi(1, 22),
+  dim: ansi(2, 22),
+};
 const id = (s: string) => s;
 export const PLAIN: Style = { green: id, yellow: id, red: id, bold: id, dim: id };
 
@@ -64,8 +70,12 @@ function targetLabel(t: PlannedTrigger): string {
 function alertLines(spec: AlertSpec, indent: string, names?: TargetNames): string[] {
   const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
   const note = targetNameOf(spec, names);
-  return SPEC_FIELDS.filter((f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''))
-    .map((f) => `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}${f === 'target_id' && note ? `  # ${note}` : ''}`);
+  return SPEC_FIELDS.filter(
+    (f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''),
+  ).map(
+    (f) =>
+      `${indent}${`${f}:`.padEnd(width + 2)}${formatValue(spec[f])}${f === 'target_id' && note ? `  # ${note}` : ''}`,
+  );
 }
 
 /** One change, terraform-style. `names` annotates target ids with their domain names. */
@@ -74,15 +84,23 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
   const idText = c.id !== null ? ` id ${c.id}` : '';
   switch (c.action) {
     case 'create':
-      return [s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''), ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : [])];
+      return [
+        s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : []),
+      ];
     case 'update': {
       const width = Math.max(...c.fields.map((f) => f.field.length));
       const before = targetNameOf(c.before, names);
       const after = targetNameOf(c.after, names);
-      const note = (field: string) => (field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '');
+      const note = (field: string) =>
+        field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '';
       return [
         s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
-        ...c.fields.map((f) => s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) + note(f.field)),
+        ...c.fields.map(
+          (f) =>
+            s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) +
+            note(f.field),
+        ),
       ];
     }
     case 'delete':
@@ -92,7 +110,9 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
 
 export function summaryLine(t: Totals, command: Command): string {
   // Counts cover only the accounts that could be planned; say so rather than imply "nothing to do".
-  const head = t.failedAccounts ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)` : 'Plan';
+  const head = t.failedAccounts
+    ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)`
+    : 'Plan';
   if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
   return `${head}: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
 }
@@ -114,7 +134,9 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     if (p.triggers.length) {
       out.push('  Report triggers apply will run:');
       for (const t of p.triggers) {
-        const map = Object.entries(t.triggers).map(([k, v]) => `${k}=${v}`).join(', ');
+        const map = Object.entries(t.triggers)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ');
         out.push(`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
       }
     }
@@ -160,14 +182,24 @@ export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: 
   return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
 }
 
-export function triggerResultLine(p: Pick<AccountPlan, 'account'>, t: PlannedTrigger, r: TriggerResult, s: Style): string {
+export function triggerResultLine(
+  p: Pick<AccountPlan, 'account'>,
+  t: PlannedTrigger,
+  r: TriggerResult,
+  s: Style,
+): string {
   const who = `${p.account.label}: ${targetLabel(t)} report`;
   if (r.status === 'ok') return s.green(`  ✓ ${who}: ${r.reportUrl}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   return s.red(`  ✗ ${who} failed: ${errorText(r.error!)}`);
 }
 
-export function applySummary(plans: readonly AccountPlan[], report: ApplyReport, s: Style, command: 'apply' | 'destroy' = 'apply'): string {
+export function applySummary(
+  plans: readonly AccountPlan[],
+  report: ApplyReport,
+  s: Style,
+  command: 'apply' | 'destroy' = 'apply',
+): string {
   const t = applyTotals(plans, report);
   const lines: string[] = [];
   const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
@@ -176,10 +208,13 @@ export function applySummary(plans: readonly AccountPlan[], report: ApplyReport,
   const errors = t.failed || t.failedReports || interfered.length;
   const outcome = t.skipped ? 'interrupted' : errors ? 'finished with errors' : 'complete';
   // A run whose alert changes all worked but whose reports failed says so in the headline.
-  const reportsFailed = t.failedReports ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped` : '';
+  const reportsFailed = t.failedReports
+    ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped`
+    : '';
   const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}.`;
   lines.push(errors || t.skipped ? s.red(line) : s.bold(line));
-  if (t.reports || t.failedReports) lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
+  if (t.reports || t.failedReports)
+    lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
   for (const p of interfered) lines.push(s.red(`✗ ${report.get(p)!.interference!.message}`));
   if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
   return lines.join('\n') + '\n';
@@ -201,7 +236,8 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
       continue;
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
-    if (!p.changes.length) out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
+    if (!p.changes.length)
+      out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, false, DRIFT_WORDS[driftKind(c)], names));
     out.push(...gapLines(p.coverage, s));
@@ -209,8 +245,14 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
   }
   const t = totals(plans);
   const n = t.create + t.update + t.delete;
-  const unchecked = t.failedAccounts ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked` : '';
-  const found = n ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)` : unchecked ? 'No drift in the accounts checked' : 'No drift';
+  const unchecked = t.failedAccounts
+    ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked`
+    : '';
+  const found = n
+    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)`
+    : unchecked
+      ? 'No drift in the accounts checked'
+      : 'No drift';
   out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
   const coverage = gapSummary(plans.map((p) => p.coverage));
   if (coverage) out.push(coverage);

@@ -83,9 +83,13 @@ const checksumOf = (body: unknown) => `sha256:${createHash('sha256').update(JSON
  * truncated copy is refused at apply (it protects against accidents, not against someone who
  * recomputes it).
  */
-export function savedPlanText(plans: readonly AccountPlan[], options: { triggers: boolean; shard: Shard | null; now?: Date }): string {
+export function savedPlanText(
+  plans: readonly AccountPlan[],
+  options: { triggers: boolean; shard: Shard | null; now?: Date },
+): string {
   const failed = plans.filter((p) => p.status !== 'ok');
-  if (failed.length) throw new Error(`a plan with failed accounts cannot be saved (${failed.map((p) => p.account.label).join(', ')})`);
+  if (failed.length)
+    throw new Error(`a plan with failed accounts cannot be saved (${failed.map((p) => p.account.label).join(', ')})`);
   const body: SavedPlan = {
     format: SAVED_PLAN_FORMAT,
     format_version: SAVED_PLAN_VERSION,
@@ -132,32 +136,56 @@ class Checker {
 function checkScope(c: Checker, s: unknown, where: string): void {
   if (!c.check(isObject(s), where, 'a scope')) return;
   const o = s as Json;
-  for (const k of ['key', 'stack', 'providerKey', 'tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
-  for (const k of ['alias', 'baseUrl', 'prefix'] as const) c.check(isStringOrNull(o[k]), `${where}.${k}`, 'a string or null');
-  for (const k of ['maxRetries', 'timeoutSeconds'] as const) c.check(isNumberOrNull(o[k]), `${where}.${k}`, 'a number or null');
-  c.check((OWNERSHIP_MODES as readonly unknown[]).includes(o.ownership), `${where}.ownership`, `one of ${OWNERSHIP_MODES.join(', ')}`);
+  for (const k of ['key', 'stack', 'providerKey', 'tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const)
+    c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  for (const k of ['alias', 'baseUrl', 'prefix'] as const)
+    c.check(isStringOrNull(o[k]), `${where}.${k}`, 'a string or null');
+  for (const k of ['maxRetries', 'timeoutSeconds'] as const)
+    c.check(isNumberOrNull(o[k]), `${where}.${k}`, 'a number or null');
+  c.check(
+    (OWNERSHIP_MODES as readonly unknown[]).includes(o.ownership),
+    `${where}.ownership`,
+    `one of ${OWNERSHIP_MODES.join(', ')}`,
+  );
 }
 
 function checkSpec(c: Checker, spec: unknown, where: string): void {
   if (!c.check(isObject(spec), where, 'an alert')) return;
   const problems = validateAlert(spec as Json);
-  c.check(problems.length === 0 && isInt((spec as Json).target_id), where, `a valid alert (${problems.map((p) => p.message).join('; ') || 'target_id is not a whole number'})`);
+  c.check(
+    problems.length === 0 && isInt((spec as Json).target_id),
+    where,
+    `a valid alert (${problems.map((p) => p.message).join('; ') || 'target_id is not a whole number'})`,
+  );
 }
 
 function checkChange(c: Checker, ch: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
   if (!c.check(isObject(ch), where, 'a change')) return;
   const o = ch as Json;
   const action = o.action;
-  c.check(action === 'create' || action === 'update' || action === 'delete', `${where}.action`, 'create, update or delete');
-  c.check(['missing', 'changed', 'undeclared', 'duplicate', 'destroy'].includes(o.reason as string), `${where}.reason`, 'a reason');
+  c.check(
+    action === 'create' || action === 'update' || action === 'delete',
+    `${where}.action`,
+    'create, update or delete',
+  );
+  c.check(
+    ['missing', 'changed', 'undeclared', 'duplicate', 'destroy'].includes(o.reason as string),
+    `${where}.reason`,
+    'a reason',
+  );
   c.check(isString(o.name), `${where}.name`, 'a string');
-  c.check(action === 'create' ? o.id === null : isInt(o.id), `${where}.id`, action === 'create' ? 'null' : 'an alert id');
+  c.check(
+    action === 'create' ? o.id === null : isInt(o.id),
+    `${where}.id`,
+    action === 'create' ? 'null' : 'an alert id',
+  );
   c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
   c.check(isString(o.stack), `${where}.stack`, 'a string');
   c.check(isStringOrNull(o.logicalId) && isStringOrNull(o.path), `${where}.logicalId/path`, 'strings or null');
   c.check(Array.isArray(o.fields), `${where}.fields`, 'a list');
   if (action === 'create' || action === 'update') checkSpec(c, o.after, `${where}.after`);
-  if (action === 'create' && isObject(o.after)) c.check(o.after.name === o.name, `${where}.after.name`, 'the name of the change');
+  if (action === 'create' && isObject(o.after))
+    c.check(o.after.name === o.name, `${where}.after.name`, 'the name of the change');
 }
 
 function checkTrigger(c: Checker, t: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
@@ -174,17 +202,34 @@ function checkTrigger(c: Checker, t: unknown, where: string, scopeKeys: Readonly
 function checkAccount(c: Checker, a: unknown, where: string): void {
   if (!c.check(isObject(a), where, 'an account')) return;
   const o = a as Json;
-  for (const k of ['key', 'label', 'base_url', 'identity'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
-  if (c.check(Array.isArray(o.scopes) && o.scopes.length > 0, `${where}.scopes`, 'a list of scopes')) (o.scopes as unknown[]).forEach((s, i) => checkScope(c, s, `${where}.scopes[${i}]`));
-  const scopeKeys = new Set(Array.isArray(o.scopes) ? (o.scopes as unknown[]).map((s) => (isObject(s) ? s.key : undefined)).filter(isString) : []);
+  for (const k of ['key', 'label', 'base_url', 'identity'] as const)
+    c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  if (c.check(Array.isArray(o.scopes) && o.scopes.length > 0, `${where}.scopes`, 'a list of scopes'))
+    (o.scopes as unknown[]).forEach((s, i) => checkScope(c, s, `${where}.scopes[${i}]`));
+  const scopeKeys = new Set(
+    Array.isArray(o.scopes)
+      ? (o.scopes as unknown[]).map((s) => (isObject(s) ? s.key : undefined)).filter(isString)
+      : [],
+  );
   const live = o.live_alerts;
   c.check(isObject(live) && isInt(live.count) && isString(live.digest), `${where}.live_alerts`, 'a count and a digest');
   c.check(isInt(o.unchanged), `${where}.unchanged`, 'a whole number');
   if (c.check(Array.isArray(o.warnings), `${where}.warnings`, 'a list')) {
-    (o.warnings as unknown[]).forEach((w, i) => c.check(isObject(w) && isString(w.message) && isStringOrNull(w.scopeKey) && (w.guard === undefined || isObject(w.guard)), `${where}.warnings[${i}]`, 'a warning'));
+    (o.warnings as unknown[]).forEach((w, i) =>
+      c.check(
+        isObject(w) &&
+          isString(w.message) &&
+          isStringOrNull(w.scopeKey) &&
+          (w.guard === undefined || isObject(w.guard)),
+        `${where}.warnings[${i}]`,
+        'a warning',
+      ),
+    );
   }
-  if (c.check(Array.isArray(o.changes), `${where}.changes`, 'a list')) (o.changes as unknown[]).forEach((ch, i) => checkChange(c, ch, `${where}.changes[${i}]`, scopeKeys));
-  if (c.check(Array.isArray(o.triggers), `${where}.triggers`, 'a list')) (o.triggers as unknown[]).forEach((t, i) => checkTrigger(c, t, `${where}.triggers[${i}]`, scopeKeys));
+  if (c.check(Array.isArray(o.changes), `${where}.changes`, 'a list'))
+    (o.changes as unknown[]).forEach((ch, i) => checkChange(c, ch, `${where}.changes[${i}]`, scopeKeys));
+  if (c.check(Array.isArray(o.triggers), `${where}.triggers`, 'a list'))
+    (o.triggers as unknown[]).forEach((t, i) => checkTrigger(c, t, `${where}.triggers[${i}]`, scopeKeys));
   c.check(o.domains === null || Array.isArray(o.domains), `${where}.domains`, 'a list or null');
 }
 
@@ -201,21 +246,32 @@ export function readSavedPlan(text: string, file: string): SavedPlan {
     throw new PlanFileError([`${file} is not a saved plan: it is not valid JSON (${(e as Error).message}); ${again}`]);
   }
   if (!isObject(doc) || doc.format !== SAVED_PLAN_FORMAT) {
-    throw new PlanFileError([`${file} is not a plan saved by ncalc plan --save (no "format": "${SAVED_PLAN_FORMAT}"); ${again}`]);
+    throw new PlanFileError([
+      `${file} is not a plan saved by ncalc plan --save (no "format": "${SAVED_PLAN_FORMAT}"); ${again}`,
+    ]);
   }
   const version = doc.format_version;
   if (!isString(version) || version.split('.')[0] !== SAVED_PLAN_VERSION.split('.')[0]) {
-    throw new PlanFileError([`${file} is a saved plan of format ${JSON.stringify(version)}; this ncalc (${PACKAGE_VERSION}) reads format ${SAVED_PLAN_VERSION.split('.')[0]}.x; ${again}`]);
+    throw new PlanFileError([
+      `${file} is a saved plan of format ${JSON.stringify(version)}; this ncalc (${PACKAGE_VERSION}) reads format ${SAVED_PLAN_VERSION.split('.')[0]}.x; ${again}`,
+    ]);
   }
   const { checksum, ...body } = doc;
   if (checksum !== checksumOf(body)) {
-    throw new PlanFileError([`${file} was changed after ncalc saved it (its checksum does not match its content); a saved plan is applied exactly as written, so ${again}`]);
+    throw new PlanFileError([
+      `${file} was changed after ncalc saved it (its checksum does not match its content); a saved plan is applied exactly as written, so ${again}`,
+    ]);
   }
   const c = new Checker(file);
   c.check(isString(body.created_at), 'created_at', 'a string');
   c.check(typeof body.report_triggers === 'boolean', 'report_triggers', 'true or false');
-  c.check(body.shard === null || (isObject(body.shard) && isInt(body.shard.index) && isInt(body.shard.count)), 'shard', 'null or a shard');
-  if (c.check(Array.isArray(body.accounts), 'accounts', 'a list')) (body.accounts as unknown[]).forEach((a, i) => checkAccount(c, a, `accounts[${i}]`));
+  c.check(
+    body.shard === null || (isObject(body.shard) && isInt(body.shard.index) && isInt(body.shard.count)),
+    'shard',
+    'null or a shard',
+  );
+  if (c.check(Array.isArray(body.accounts), 'accounts', 'a list'))
+    (body.accounts as unknown[]).forEach((a, i) => checkAccount(c, a, `accounts[${i}]`));
   if (c.problems.length) throw new PlanFileError([...c.problems.map((p) => `${p}; ${again}`)]);
   return body as unknown as SavedPlan;
 }
@@ -235,10 +291,20 @@ export function bindCredentials(saved: SavedPlan, env: NodeJS.ProcessEnv): { acc
       const where = `account ${a.label} (stack ${scope.stack}, provider ${scope.providerKey})`;
       if ('problem' in found) problems.push(`${where}: ${found.problem}`);
       else if (found.identity !== a.identity) {
-        problems.push(`${where}: the credentials in the environment are ${found.identity}, but the plan was made with ${a.identity}; apply with the credentials the plan was made with, or plan again`);
+        problems.push(
+          `${where}: the credentials in the environment are ${found.identity}, but the plan was made with ${a.identity}; apply with the credentials the plan was made with, or plan again`,
+        );
       } else credentials ??= found.credentials;
     }
-    if (credentials) accounts.push({ key: a.key, label: a.label, baseUrl: a.base_url, identity: a.identity, credentials, scopes: a.scopes });
+    if (credentials)
+      accounts.push({
+        key: a.key,
+        label: a.label,
+        baseUrl: a.base_url,
+        identity: a.identity,
+        credentials,
+        scopes: a.scopes,
+      });
   }
   return { accounts, problems };
 }
@@ -249,7 +315,11 @@ export function bindCredentials(saved: SavedPlan, env: NodeJS.ProcessEnv): { acc
  * stale: a StalePlanError names every such account, and nothing is written anywhere. An
  * account that cannot be listed fails alone, like one that cannot be planned.
  */
-export async function revivePlan(saved: SavedPlan, env: NodeJS.ProcessEnv, factory: ClientFactory): Promise<AccountPlan[]> {
+export async function revivePlan(
+  saved: SavedPlan,
+  env: NodeJS.ProcessEnv,
+  factory: ClientFactory,
+): Promise<AccountPlan[]> {
   const { accounts, problems } = bindCredentials(saved, env);
   if (problems.length) throw new ConfigError(problems);
   const stale: string[] = [];
@@ -264,13 +334,26 @@ export async function revivePlan(saved: SavedPlan, env: NodeJS.ProcessEnv, facto
         return failedPlan({ account, live, domains: a.domains }, adviseVariables(toErrorInfo(e), account.scopes));
       }
       if (liveDigest(live) !== a.live_alerts.digest) {
-        const counts = live.length === a.live_alerts.count ? `${live.length} live alerts then and now, but not the same` : `${a.live_alerts.count} live alerts then, ${live.length} now`;
+        const counts =
+          live.length === a.live_alerts.count
+            ? `${live.length} live alerts then and now, but not the same`
+            : `${a.live_alerts.count} live alerts then, ${live.length} now`;
         stale.push(
           `account ${a.label} changed since the plan was saved (${counts}): an alert was created, edited or deleted by hand, by another run or by another tool. ` +
             'The saved plan would no longer do what was reviewed; run ncalc plan --save again and review the new plan',
         );
       }
-      return { account, status: 'ok', error: null, changes: a.changes, unchanged: a.unchanged, warnings: a.warnings, triggers: a.triggers, live, domains: a.domains };
+      return {
+        account,
+        status: 'ok',
+        error: null,
+        changes: a.changes,
+        unchanged: a.unchanged,
+        warnings: a.warnings,
+        triggers: a.triggers,
+        live,
+        domains: a.domains,
+      };
     }),
   );
   if (stale.length) throw new StalePlanError(stale);

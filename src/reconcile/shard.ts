@@ -13,7 +13,10 @@ export function parseShard(text: string): Shard | { problem: string } {
   if (!m) return { problem: `--shard ${JSON.stringify(text)} is not a shard; ${expected}` };
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index < 1 || index > count) return { problem: `--shard ${text}: ${index < 1 || count < 1 ? 'numbers start at 1' : `there is no shard ${index} of ${count}`}; ${expected}` };
+  if (count < 1 || index < 1 || index > count)
+    return {
+      problem: `--shard ${text}: ${index < 1 || count < 1 ? 'numbers start at 1' : `there is no shard ${index} of ${count}`}; ${expected}`,
+    };
   return { index, count };
 }
 

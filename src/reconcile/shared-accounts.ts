@@ -30,7 +30,9 @@ export function sharedAccounts<P extends ListedAccount>(plans: readonly P[]): Sh
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  const users = plans.map((p) => new Set(p.live.map((a) => a.user_id).filter((u): u is number => typeof u === 'number')));
+  const users = plans.map(
+    (p) => new Set(p.live.map((a) => a.user_id).filter((u): u is number => typeof u === 'number')),
+  );
   const firstWithUser = new Map<string, number>();
   const seenTwice = new Set<string>();
   plans.forEach((p, i) => {
@@ -51,7 +53,8 @@ export function sharedAccounts<P extends ListedAccount>(plans: readonly P[]): Sh
     .filter((members) => members.length > 1)
     .map((members) => {
       const userIds = new Set<number>();
-      for (const i of members) for (const u of users[i]) if (seenTwice.has(`${plans[i].account.baseUrl} ${u}`)) userIds.add(u);
+      for (const i of members)
+        for (const u of users[i]) if (seenTwice.has(`${plans[i].account.baseUrl} ${u}`)) userIds.add(u);
       return { plans: members.map((i) => plans[i]), userIds: [...userIds].sort((x, y) => x - y) };
     });
 }
@@ -63,11 +66,17 @@ export function sharedAccounts<P extends ListedAccount>(plans: readonly P[]): Sh
  * each such plan to its error. Scopes that do not overlap are fine: each one only touches its
  * own names.
  */
-export function guardSharedAccounts<P extends ListedAccount>(plans: readonly P[], alerts: readonly DeclaredAlert[]): Map<P, ErrorInfo> {
+export function guardSharedAccounts<P extends ListedAccount>(
+  plans: readonly P[],
+  alerts: readonly DeclaredAlert[],
+): Map<P, ErrorInfo> {
   const failures = new Map<P, ErrorInfo>();
   for (const group of sharedAccounts(plans)) {
     const accounts = group.plans.map((p) => p.account);
-    const overlaps = overlappingScopes(accounts.flatMap((a) => a.scopes), [...alerts]);
+    const overlaps = overlappingScopes(
+      accounts.flatMap((a) => a.scopes),
+      [...alerts],
+    );
     if (!overlaps.length) continue;
     const users = group.userIds.length === 1 ? `user ${group.userIds[0]}` : `users ${group.userIds.join(', ')}`;
     const stacks = [...new Set(accounts.flatMap((a) => a.scopes.map((s) => s.stack)))].sort();

@@ -29,7 +29,9 @@ export function resolveTarget(ref: TargetRef, index: DomainIndex | null, where: 
   const id = map.get(ref.name);
   if (id === undefined) {
     const known = [...map.keys()].sort().join(', ') || 'none';
-    throw new ConfigError([`${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`]);
+    throw new ConfigError([
+      `${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`,
+    ]);
   }
   return id;
 }
@@ -49,7 +51,9 @@ export function targetNames(p: { domains: readonly ApiDomain[] | null; live: rea
   }
   for (const a of p.live) {
     const detail = a.target_subdomain ?? a.target_domain;
-    const name = detail && [detail.subdomain, detail.domain, detail.name].find((n): n is string => typeof n === 'string' && n !== '');
+    const name =
+      detail &&
+      [detail.subdomain, detail.domain, detail.name].find((n): n is string => typeof n === 'string' && n !== '');
     if (name && !names.has(`${a.target_type}:${a.target_id}`)) names.set(`${a.target_type}:${a.target_id}`, name);
   }
   return names;

@@ -40,7 +40,16 @@ export interface ApplyTotals {
 }
 
 export function applyTotals(plans: readonly AccountPlan[], report: ApplyReport): ApplyTotals {
-  const t: ApplyTotals = { created: 0, updated: 0, deleted: 0, adopted: 0, failed: 0, skipped: 0, reports: 0, failedReports: 0 };
+  const t: ApplyTotals = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    adopted: 0,
+    failed: 0,
+    skipped: 0,
+    reports: 0,
+    failedReports: 0,
+  };
   for (const p of plans) {
     const outcome = report.get(p);
     if (!outcome) continue;
@@ -59,7 +68,12 @@ export function applyTotals(plans: readonly AccountPlan[], report: ApplyReport):
 /** True when apply did not do everything it was asked: a change or report failed, or another writer interfered. */
 export function applyFailed(report: ApplyReport): boolean {
   for (const o of report.values()) {
-    if (o.interference || o.results.some((r) => r.status === 'failed') || o.triggerResults.some((r) => r.status === 'failed')) return true;
+    if (
+      o.interference ||
+      o.results.some((r) => r.status === 'failed') ||
+      o.triggerResults.some((r) => r.status === 'failed')
+    )
+      return true;
   }
   return false;
 }

@@ -32,10 +32,15 @@ function app(alerts: Record<string, Record<string, unknown>> = { A: alert({ name
   return a;
 }
 
-const demoEnv = (extra: Record<string, string> = {}) => cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...extra });
+const demoEnv = (extra: Record<string, string> = {}) =>
+  cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...extra });
 
 /** Runs the CLI in-process with stdout and stderr as terminals (or not). */
-async function onTerminal(args: string[], cwd: string, tty: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+async function onTerminal(
+  args: string[],
+  cwd: string,
+  tty: boolean,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await run(args, {
@@ -60,8 +65,14 @@ describe('--json', () => {
 
     const both = await ncalc(['drift', '--json', '--format', 'markdown'], { cwd: a.dir, env: demoEnv() });
     expect(both.code).toBe(1);
-    expect(both.stderr).toBe('error: --json and --format markdown ask for two formats; --json is --format json, so give one of them\n(run with --help for usage)\n');
-    expect(JSON.parse(both.stdout).error).toEqual({ code: 'USAGE_ERROR', retryable: false, problems: [expect.stringContaining('--json and --format markdown')] });
+    expect(both.stderr).toBe(
+      'error: --json and --format markdown ask for two formats; --json is --format json, so give one of them\n(run with --help for usage)\n',
+    );
+    expect(JSON.parse(both.stdout).error).toEqual({
+      code: 'USAGE_ERROR',
+      retryable: false,
+      problems: [expect.stringContaining('--json and --format markdown')],
+    });
   });
 
   it('provider schema takes --json (its only format), as terraform providers schema -json', async () => {
@@ -75,23 +86,48 @@ describe('--json', () => {
       main: stack({
         provider: [
           { alias: 'refused', token_env: 'REFUSED_TOKEN' },
-          { alias: 'down', token_env: 'DOWN_TOKEN', base_url: 'http://127.0.0.1:9', max_retries: 1, timeout_seconds: 2 },
+          {
+            alias: 'down',
+            token_env: 'DOWN_TOKEN',
+            base_url: 'http://127.0.0.1:9',
+            max_retries: 1,
+            timeout_seconds: 2,
+          },
           { alias: 'ok', token_env: 'OK_TOKEN' },
         ],
-        alerts: { A: alert({ name: 'a', provider: 'networkcalc.refused' }), B: alert({ name: 'b', provider: 'networkcalc.down' }), C: alert({ name: 'c', provider: 'networkcalc.ok' }) },
+        alerts: {
+          A: alert({ name: 'a', provider: 'networkcalc.refused' }),
+          B: alert({ name: 'b', provider: 'networkcalc.down' }),
+          C: alert({ name: 'c', provider: 'networkcalc.ok' }),
+        },
       }),
     });
     apps.push(a);
-    await emulator().control.addFault({ kind: 'reject', code: 'NOT_CREATED', match: { method: 'POST', path: '/api/alerts' } });
+    await emulator().control.addFault({
+      kind: 'reject',
+      code: 'NOT_CREATED',
+      match: { method: 'POST', path: '/api/alerts' },
+    });
     const r = await ncalc(['apply', '--auto-approve', '--json'], {
       cwd: a.dir,
-      env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url, REFUSED_TOKEN: 'nope', DOWN_TOKEN: 'x', OK_TOKEN: 'demo-token' }),
+      env: cliEnv({
+        NETWORKCALC_BASE_URL: emulator().url,
+        REFUSED_TOKEN: 'nope',
+        DOWN_TOKEN: 'x',
+        OK_TOKEN: 'demo-token',
+      }),
     });
     expect(r.code).toBe(1);
     const byLabel = Object.fromEntries(JSON.parse(r.stdout).accounts.map((x: any) => [x.label, x]));
     expect(byLabel.refused.error).toMatchObject({ code: 'NOT_AUTHORIZED', retryable: false });
-    expect(byLabel.down.error).toMatchObject({ code: expect.stringMatching(/CONNECTION_ERROR|RETRIES_EXHAUSTED/), retryable: true });
-    expect(byLabel.ok.changes[0].result).toMatchObject({ status: 'failed', error: { code: 'NOT_CREATED', retryable: false } });
+    expect(byLabel.down.error).toMatchObject({
+      code: expect.stringMatching(/CONNECTION_ERROR|RETRIES_EXHAUSTED/),
+      retryable: true,
+    });
+    expect(byLabel.ok.changes[0].result).toMatchObject({
+      status: 'failed',
+      error: { code: 'NOT_CREATED', retryable: false },
+    });
   });
 });
 
@@ -101,14 +137,23 @@ describe('usage errors', () => {
     await emulator().control.clearRequests();
     const r = await ncalc(['apply', '--json'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('error: --json needs --auto-approve: apply cannot ask for confirmation while writing JSON\n(run with --help for usage)\n');
+    expect(r.stderr).toBe(
+      'error: --json needs --auto-approve: apply cannot ask for confirmation while writing JSON\n(run with --help for usage)\n',
+    );
     expect(r.stderr).not.toContain('configuration');
-    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'apply', error: { code: 'USAGE_ERROR', retryable: false }, accounts: [] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      command: 'apply',
+      error: { code: 'USAGE_ERROR', retryable: false },
+      accounts: [],
+    });
     expect(await emulator().control.requests()).toEqual([]);
   });
 
   it.each([
-    [['apply', '--auto-approve', '--parallelism', '0'], 'error: --parallelism must be a whole number of at least 1, got "0"'],
+    [
+      ['apply', '--auto-approve', '--parallelism', '0'],
+      'error: --parallelism must be a whole number of at least 1, got "0"',
+    ],
     [['plan', '--synth-timeout', 'soon'], 'error: --synth-timeout must be a whole number of at least 1, got "soon"'],
     [['destroy', '--json'], 'error: --json needs --auto-approve: destroy cannot ask'],
   ])('%j', async (args, message) => {
@@ -130,9 +175,9 @@ describe('flags every command takes', () => {
 
   it('every command and subcommand declares --no-color', async () => {
     // The program as run() builds it, captured through commander's own parse hook.
-    let root: Command | undefined;
+    const roots: Command[] = [];
     const spy = jest.spyOn(Command.prototype, 'parseAsync').mockImplementation(function (this: Command) {
-      root = this;
+      roots.push(this);
       return Promise.resolve(this);
     });
     try {
@@ -148,8 +193,11 @@ describe('flags every command takes', () => {
         visit(sub, `${name} `);
       }
     };
-    visit(root!, '');
-    expect(root!.commands.map((c) => c.name())).toEqual(expect.arrayContaining(['plan', 'apply', 'drift', 'export', 'emulator', 'provider']));
+    const [root] = roots;
+    visit(root, '');
+    expect(root.commands.map((c) => c.name())).toEqual(
+      expect.arrayContaining(['plan', 'apply', 'drift', 'export', 'emulator', 'provider']),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -163,7 +211,9 @@ describe('flags every command takes', () => {
 
   it('emulator accepts --no-color (real process)', async () => {
     requireBuild('dist/cli/main.js');
-    const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--no-color'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--no-color'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -172,7 +222,8 @@ describe('flags every command takes', () => {
     try {
       const deadline = Date.now() + 15_000;
       while (!/listening on http/.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the emulator did not start: ${out}${err}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the emulator did not start: ${out}${err}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       child.kill('SIGTERM');
@@ -189,8 +240,14 @@ describe('on a terminal', () => {
     const a = app();
     const shown = await onTerminal(['plan'], a.dir, true);
     expect(shown.code).toBe(0);
-    expect(shown.stderr).toMatch(/^synthesizing…\r\u001b\[Ksynthesized in \d+\.\d s\n$/);
-    for (const [args, tty] of [[['plan'], false], [['plan', '--json'], true], [['plan', '--no-synth'], true], [['validate', '--json'], true]] as const) {
+    expect(shown.stderr.startsWith('synthesizing…\r\u001b[Ksynthesized in ')).toBe(true);
+    expect(shown.stderr).toMatch(/synthesized in \d+\.\d s\n$/);
+    for (const [args, tty] of [
+      [['plan'], false],
+      [['plan', '--json'], true],
+      [['plan', '--no-synth'], true],
+      [['validate', '--json'], true],
+    ] as const) {
       const r = await onTerminal([...args], a.dir, tty);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
@@ -245,7 +302,11 @@ describe('Progress', () => {
 
   it('draws nothing when not on a terminal', () => {
     let stderr = '';
-    const p = new Progress({ stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) } }, 3, false);
+    const p = new Progress(
+      { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) } },
+      3,
+      false,
+    );
     p.tick();
     p.line('x');
     p.clear();

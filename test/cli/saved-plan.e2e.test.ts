@@ -36,7 +36,13 @@ function threeAlerts(): Record<string, unknown> {
 
 // The client credentials are set beside the token: neither may reach the file.
 const env = (extra: Record<string, string> = {}) =>
-  cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_CLIENT_ID: 'demo-client', NETWORKCALC_CLIENT_SECRET: 'demo-secret', NETWORKCALC_BASE_URL: emulator().url, ...extra });
+  cliEnv({
+    NETWORKCALC_TOKEN: 'demo-token',
+    NETWORKCALC_CLIENT_ID: 'demo-client',
+    NETWORKCALC_CLIENT_SECRET: 'demo-secret',
+    NETWORKCALC_BASE_URL: emulator().url,
+    ...extra,
+  });
 
 const live = () => new NetworkCalcClient({ baseUrl: emulator().url, token: 'demo-token' }).listAlerts();
 
@@ -58,7 +64,11 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     const file = await save();
     const text = readFileSync(file, 'utf8');
     for (const secret of ['demo-token', 'demo-secret']) expect(text).not.toContain(secret);
-    expect(JSON.parse(text)).toMatchObject({ format: 'ncalc-saved-plan', format_version: '1.0', accounts: [{ label: 'main', identity: expect.stringMatching(/^token sha256:/) }] });
+    expect(JSON.parse(text)).toMatchObject({
+      format: 'ncalc-saved-plan',
+      format_version: '1.0',
+      accounts: [{ label: 'main', identity: expect.stringMatching(/^token sha256:/) }],
+    });
 
     // The app changes after the plan was saved: the saved plan still creates a, b and c.
     app.write({ main: stack({ provider: {}, alerts: { Z: alert({ name: 'z' }) } }) });
@@ -71,7 +81,11 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     expect(r.stdout).toContain('Apply complete: 3 created, 0 updated, 0 deleted, 0 failed.');
     // One list to check the plan is current, the writes, one list after them; the app was not synthesized.
     expect((await emulator().control.requests()).map((x) => `${x.method} ${x.path}`)).toEqual([
-      'GET /api/alerts/', 'POST /api/alerts/', 'POST /api/alerts/', 'POST /api/alerts/', 'GET /api/alerts/',
+      'GET /api/alerts/',
+      'POST /api/alerts/',
+      'POST /api/alerts/',
+      'POST /api/alerts/',
+      'GET /api/alerts/',
     ]);
     expect((await live()).map((x) => x.name).sort()).toEqual(['a', 'b', 'c']);
   });
@@ -87,7 +101,10 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
 
     // The service marks an alert as triggered: the plan is still current.
     const [a, b] = (await live()).sort((x, y) => x.id - y.id);
-    await emulator().control.patchAlert('demo', a.id, { current_status: 'triggered', last_triggered_at: '2024-01-01T00:00:00Z' });
+    await emulator().control.patchAlert('demo', a.id, {
+      current_status: 'triggered',
+      last_triggered_at: '2024-01-01T00:00:00Z',
+    });
     // Someone edits another alert by hand: it is not.
     await emulator().control.patchAlert('demo', b.id, { filter_value: '198.51.100.1' });
     await emulator().control.clearRequests();
@@ -95,13 +112,19 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     let r = await ncalc(['apply', file], { cwd: app.dir, env: env0 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: the saved plan is stale; nothing was changed.');
-    expect(r.stderr).toContain('account main changed since the plan was saved (3 live alerts then and now, but not the same)');
+    expect(r.stderr).toContain(
+      'account main changed since the plan was saved (3 live alerts then and now, but not the same)',
+    );
     expect(r.stderr).toContain('run ncalc plan --save again');
     expect(await writes()).toEqual([]);
 
     r = await ncalc(['apply', file, '--json'], { cwd: app.dir, env: env0 });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'apply', error: { code: 'STALE_PLAN', retryable: false, problems: [expect.stringContaining('account main changed')] }, accounts: [] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      command: 'apply',
+      error: { code: 'STALE_PLAN', retryable: false, problems: [expect.stringContaining('account main changed')] },
+      accounts: [],
+    });
     expect(await writes()).toEqual([]);
     expect((await live()).find((x) => x.id === a.id)?.filter_value).toBe('192.0.2.1');
   });
@@ -120,7 +143,11 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     const r = await ncalc(['apply', file, '--json'], { cwd: app.dir, env: env() });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ command: 'apply', plan_file: file, summary: { create: 3, applied: { created: 3, failed: 0 } } });
+    expect(doc).toMatchObject({
+      command: 'apply',
+      plan_file: file,
+      summary: { create: 3, applied: { created: 3, failed: 0 } },
+    });
   });
 
   it('checks the delete guards at apply: refused without the flag, applied with it', async () => {
@@ -143,7 +170,9 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     await emulator().control.clearRequests();
     const r = await ncalc(['apply', file], { cwd: app.dir, env: env({ NETWORKCALC_TOKEN: 'another-token' }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the credentials in the environment are token sha256:[0-9a-f]{8}, but the plan was made with token sha256:[0-9a-f]{8}/);
+    expect(r.stderr).toMatch(
+      /the credentials in the environment are token sha256:[0-9a-f]{8}, but the plan was made with token sha256:[0-9a-f]{8}/,
+    );
     expect(r.stdout + r.stderr).not.toContain('another-token');
     expect(await emulator().control.requests()).toEqual([]);
   });
@@ -152,14 +181,19 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     const file = await save();
     const r = await ncalc(['apply', file, '--stack', 'main', '--no-synth'], { cwd: app.dir, env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error: --no-synth, --stack cannot be used with a saved plan: ${file} already fixes the app`);
+    expect(r.stderr).toContain(
+      `error: --no-synth, --stack cannot be used with a saved plan: ${file} already fixes the app`,
+    );
     expect(r.stderr).toContain('(run with --help for usage)');
     expect(await live()).toEqual([]);
   });
 
   it('does not save a plan that missed an account', async () => {
     const file = path.join(tmp, 'plan.json');
-    const r = await ncalc(['plan', '--save', file], { cwd: app.dir, env: env({ NETWORKCALC_TOKEN: 'revoked', NETWORKCALC_CLIENT_ID: 'x', NETWORKCALC_CLIENT_SECRET: 'y' }) });
+    const r = await ncalc(['plan', '--save', file], {
+      cwd: app.dir,
+      env: env({ NETWORKCALC_TOKEN: 'revoked', NETWORKCALC_CLIENT_ID: 'x', NETWORKCALC_CLIENT_SECRET: 'y' }),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`the plan was not saved to ${file}: some accounts could not be planned`);
     expect(existsSync(file)).toBe(false);
@@ -168,10 +202,18 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
 
 describe('an unusable plan file is a clear error, and nothing is called', () => {
   const cases: Array<[string, (text: string) => string, RegExp]> = [
-    ['edited after it was saved', (t) => t.replace('"192.0.2.2"', '"192.0.2.99"'), /was changed after ncalc saved it \(its checksum does not match its content\)/],
+    [
+      'edited after it was saved',
+      (t) => t.replace('"192.0.2.2"', '"192.0.2.99"'),
+      /was changed after ncalc saved it \(its checksum does not match its content\)/,
+    ],
     ['truncated', (t) => t.slice(0, t.length / 2), /is not a saved plan: it is not valid JSON/],
     ['not a saved plan', () => '{"format_version": "1.0", "accounts": []}', /is not a plan saved by ncalc plan --save/],
-    ['of another major version', (t) => t.replace('"format_version": "1.0"', '"format_version": "2.0"'), /is a saved plan of format "2.0"; this ncalc .* reads format 1\.x/],
+    [
+      'of another major version',
+      (t) => t.replace('"format_version": "1.0"', '"format_version": "2.0"'),
+      /is a saved plan of format "2.0"; this ncalc .* reads format 1\.x/,
+    ],
   ];
   it.each(cases)('%s', async (_what, spoil, message) => {
     const file = await save();
@@ -189,6 +231,8 @@ describe('an unusable plan file is a clear error, and nothing is called', () => 
   it('a file that does not exist', async () => {
     const r = await ncalc(['apply', 'nope.json'], { cwd: tmp, env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('cannot read the saved plan nope.json: no such file; save one with ncalc plan --save nope.json');
+    expect(r.stderr).toContain(
+      'cannot read the saved plan nope.json: no such file; save one with ncalc plan --save nope.json',
+    );
   });
 });

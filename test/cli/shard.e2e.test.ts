@@ -11,7 +11,12 @@ const N = 6;
 const names = Array.from({ length: N }, (_, i) => `acc${i + 1}`);
 
 const seed: EmulatorSeed = {
-  accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }], domains: [{ id: 100 * (i + 1), domain: 'example.com' }] })),
+  accounts: names.map((name, i) => ({
+    name,
+    user_id: i + 1,
+    tokens: [{ access_token: `${name}-token` }],
+    domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
+  })),
 };
 
 const emulator = useEmulator({ seed });
@@ -20,13 +25,22 @@ beforeAll(() => {
   app = new FixtureApp({
     main: stack({
       provider: names.map((name) => ({ alias: name, token_env: `${name.toUpperCase()}_TOKEN` })),
-      alerts: Object.fromEntries(names.map((name, i) => [`A${i + 1}`, alert({ name: `alert of ${name}`, provider: `networkcalc.${name}`, target_id: 100 * (i + 1) })])),
+      alerts: Object.fromEntries(
+        names.map((name, i) => [
+          `A${i + 1}`,
+          alert({ name: `alert of ${name}`, provider: `networkcalc.${name}`, target_id: 100 * (i + 1) }),
+        ]),
+      ),
     }),
   });
 });
 afterAll(() => app.remove());
 
-const env = () => cliEnv({ NETWORKCALC_BASE_URL: emulator().url, ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])) });
+const env = () =>
+  cliEnv({
+    NETWORKCALC_BASE_URL: emulator().url,
+    ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+  });
 
 async function planShard(shard: string): Promise<{ labels: string[]; doc: any; called: string[] }> {
   await emulator().control.clearRequests();
@@ -67,22 +81,28 @@ describe('--shard i/n', () => {
     expect(r.stdout).toContain(`_Shard 1/2: ${N - labels.length} of ${N} accounts`);
   });
 
-  it.each(['0/3', '4/3', '3', 'a/b', '1/0', ''])('rejects --shard %j as a usage error, before synthesizing', async (shard) => {
-    await emulator().control.clearRequests();
-    const r = await ncalc(['plan', '--shard', shard, '--json'], { cwd: app.dir, env: env() });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: --shard .*expected <i>\/<n> with 1 ≤ i ≤ n/);
-    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'USAGE_ERROR', retryable: false });
-    expect(await emulator().control.requests()).toEqual([]);
-  });
+  it.each(['0/3', '4/3', '3', 'a/b', '1/0', ''])(
+    'rejects --shard %j as a usage error, before synthesizing',
+    async (shard) => {
+      await emulator().control.clearRequests();
+      const r = await ncalc(['plan', '--shard', shard, '--json'], { cwd: app.dir, env: env() });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error: --shard .*expected <i>\/<n> with 1 ≤ i ≤ n/);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'USAGE_ERROR', retryable: false });
+      expect(await emulator().control.requests()).toEqual([]);
+    },
+  );
 });
 
 describe('shard assignment', () => {
   it('spreads many account keys about evenly and depends on the key alone', () => {
     const counts = [0, 0, 0, 0];
-    for (let i = 0; i < 4000; i++) counts[shardOfKey(`https://networkcalc.com token sha256:${i.toString(16).padStart(8, '0')}`, 4) - 1]++;
+    for (let i = 0; i < 4000; i++)
+      counts[shardOfKey(`https://networkcalc.com token sha256:${i.toString(16).padStart(8, '0')}`, 4) - 1]++;
     for (const c of counts) expect(c).toBeGreaterThan(850);
-    expect(shardOfKey('https://networkcalc.com client ops', 5)).toBe(shardOfKey('https://networkcalc.com client ops', 5));
+    expect(shardOfKey('https://networkcalc.com client ops', 5)).toBe(
+      shardOfKey('https://networkcalc.com client ops', 5),
+    );
     expect(parseShard(' 2 / 5 ')).toEqual({ index: 2, count: 5 });
   });
 });

@@ -9,20 +9,66 @@ import { checkAfterApply, type ChangeResult } from '../../src/reconcile/apply';
 import type { Change, Scope } from '../../src/reconcile/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
-  key: 's/networkcalc', stack: 's', providerKey: 'networkcalc', alias: null, baseUrl: null,
-  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
+  key: 's/networkcalc',
+  stack: 's',
+  providerKey: 'networkcalc',
+  alias: null,
+  baseUrl: null,
+  tokenEnv: 'T',
+  clientIdEnv: 'I',
+  clientSecretEnv: 'S',
+  ownership: 'exclusive',
+  prefix: null,
+  maxRetries: null,
+  timeoutSeconds: null,
+  ...over,
 });
 
 const live = (id: number, name: string): LiveAlert => ({
-  name, type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'domain', target_id: 1,
-  id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
+  name,
+  type: 'SPF Record',
+  subtype: null,
+  filter: 'validity',
+  filter_value: '',
+  target_type: 'domain',
+  target_id: 1,
+  id,
+  user_id: 1,
+  is_active: true,
+  current_status: 'healthy',
+  action: 'email',
+  last_triggered_at: null,
+  target_domain: null,
+  target_subdomain: null,
 });
 
 /** A plan of creates, and what apply made of them. */
-function applied(over: Partial<Scope>, before: LiveAlert[], creates: string[], statuses: ChangeResult['status'][] = creates.map(() => 'ok')): [AccountPlan, ChangeResult[]] {
-  const account: Account = { key: 'k', label: 'demo', baseUrl: 'http://x', identity: 'token', credentials: { baseUrl: 'http://x' }, scopes: [scope(over)] };
+function applied(
+  over: Partial<Scope>,
+  before: LiveAlert[],
+  creates: string[],
+  statuses: ChangeResult['status'][] = creates.map(() => 'ok'),
+): [AccountPlan, ChangeResult[]] {
+  const account: Account = {
+    key: 'k',
+    label: 'demo',
+    baseUrl: 'http://x',
+    identity: 'token',
+    credentials: { baseUrl: 'http://x' },
+    scopes: [scope(over)],
+  };
   const changes = creates.map((name) => ({ action: 'create', name }) as unknown as Change);
-  const plan: AccountPlan = { account, status: 'ok', error: null, changes, unchanged: 0, warnings: [], triggers: [], live: before, domains: null };
+  const plan: AccountPlan = {
+    account,
+    status: 'ok',
+    error: null,
+    changes,
+    unchanged: 0,
+    warnings: [],
+    triggers: [],
+    live: before,
+    domains: null,
+  };
   return [plan, statuses.map((status) => ({ status }))];
 }
 
@@ -40,12 +86,21 @@ describe('checkAfterApply', () => {
   });
 
   test('GIVEN a new alert in an exclusive scope that apply did not create THEN it is unexpected; in an additive scope it is not ours', () => {
-    expect(checkAfterApply(...applied({}, [], ['a']), [live(2, 'a'), live(3, 'stranger')])?.unexpected).toEqual([{ name: 'stranger', id: 3 }]);
-    expect(checkAfterApply(...applied({ ownership: 'additive' }, [], ['a']), [live(2, 'a'), live(3, 'stranger')])).toBeUndefined();
+    expect(checkAfterApply(...applied({}, [], ['a']), [live(2, 'a'), live(3, 'stranger')])?.unexpected).toEqual([
+      { name: 'stranger', id: 3 },
+    ]);
+    expect(
+      checkAfterApply(...applied({ ownership: 'additive' }, [], ['a']), [live(2, 'a'), live(3, 'stranger')]),
+    ).toBeUndefined();
   });
 
   test('GIVEN a prefix scope THEN only new alerts under the prefix count; a failed create is not expected', () => {
-    const [plan, results] = applied({ ownership: 'prefix', prefix: 'team-' }, [], ['team-a', 'team-b'], ['ok', 'failed']);
+    const [plan, results] = applied(
+      { ownership: 'prefix', prefix: 'team-' },
+      [],
+      ['team-a', 'team-b'],
+      ['ok', 'failed'],
+    );
     const found = checkAfterApply(plan, results, [live(2, 'team-a'), live(3, 'other'), live(4, 'team-b')]);
     expect(found?.unexpected).toEqual([{ name: 'team-b', id: 4 }]);
   });

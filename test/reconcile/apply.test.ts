@@ -3,7 +3,17 @@
  * it did and leaves the plan as it was, so one plan can be rendered, saved or applied alike.
  */
 import { NetworkCalcClient } from '../../src/client';
-import { applyAll, liveDigest, planAll, prepare, readSavedPlan, revivePlan, savedPlanText, sharedClients, type Credentials } from '../../src/reconcile';
+import {
+  applyAll,
+  liveDigest,
+  planAll,
+  prepare,
+  readSavedPlan,
+  revivePlan,
+  savedPlanText,
+  sharedClients,
+  type Credentials,
+} from '../../src/reconcile';
 import { useEmulator } from '../helpers/emulator';
 import { alert, stack } from '../cli/support';
 
@@ -30,31 +40,60 @@ function counting(): { factory: (c: Credentials) => NetworkCalcClient; made: () 
 describe('applyAll', () => {
   it('GIVEN a plan WHEN applied THEN the report has a result per change and trigger, and the plan is unchanged', async () => {
     const { factory } = counting();
-    const [plan] = await planAll(prepared({ A: alert({ name: 'a' }), B: alert({ name: 'b' }) }), factory, { triggers: true });
+    const [plan] = await planAll(prepared({ A: alert({ name: 'a' }), B: alert({ name: 'b' }) }), factory, {
+      triggers: true,
+    });
     const before = JSON.stringify(plan);
     const events: string[] = [];
-    const report = await applyAll([plan], factory, { parallelism: 2, triggers: true, onEvent: (e) => events.push(e.kind) });
+    const report = await applyAll([plan], factory, {
+      parallelism: 2,
+      triggers: true,
+      onEvent: (e) => events.push(e.kind),
+    });
     expect(JSON.stringify(plan)).toBe(before);
     const outcome = report.get(plan)!;
     expect(outcome.results.map((r) => r.status)).toEqual(['ok', 'ok']);
-    expect(outcome.triggerResults).toEqual([{ status: 'ok', reportUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) }]);
+    expect(outcome.triggerResults).toEqual([
+      { status: 'ok', reportUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) },
+    ]);
     expect(outcome.interference).toBeUndefined();
     expect(events.sort()).toEqual(['change', 'change', 'trigger']);
     // The same plan again: its list is the baseline, so the second run sees the first run's alerts as another writer's.
     const again = await applyAll([plan], factory, { parallelism: 2, triggers: false });
-    expect(again.get(plan)!.interference?.duplicates.map((d) => d.name).sort()).toEqual(['a', 'b']);
+    expect(
+      again
+        .get(plan)!
+        .interference?.duplicates.map((d) => d.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 
   it('a failed account gets no outcome; errors carry retryable', async () => {
     const { factory } = counting();
     const p = prepared({ A: alert({ name: 'a' }) });
-    await emulator().control.addFault({ kind: 'reject', code: 'NOT_CREATED', match: { method: 'POST', path: '/api/alerts' } });
+    await emulator().control.addFault({
+      kind: 'reject',
+      code: 'NOT_CREATED',
+      match: { method: 'POST', path: '/api/alerts' },
+    });
     const [plan] = await planAll(p, factory, { triggers: false });
     const report = await applyAll([plan], factory, { parallelism: 1 });
-    expect(report.get(plan)!.results).toEqual([{ status: 'failed', error: expect.objectContaining({ code: 'NOT_CREATED', retryable: false }) }]);
+    expect(report.get(plan)!.results).toEqual([
+      { status: 'failed', error: expect.objectContaining({ code: 'NOT_CREATED', retryable: false }) },
+    ]);
 
-    const [refused] = await planAll(prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], { ...env(), NETWORKCALC_TOKEN: 'nope' }), factory);
-    expect(refused).toMatchObject({ status: 'error', error: { code: 'NOT_AUTHORIZED', retryable: false }, changes: [] });
+    const [refused] = await planAll(
+      prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], {
+        ...env(),
+        NETWORKCALC_TOKEN: 'nope',
+      }),
+      factory,
+    );
+    expect(refused).toMatchObject({
+      status: 'error',
+      error: { code: 'NOT_AUTHORIZED', retryable: false },
+      changes: [],
+    });
     expect((await applyAll([refused], factory, { parallelism: 1 })).has(refused)).toBe(false);
   });
 
@@ -81,7 +120,15 @@ describe('a saved plan', () => {
   });
 
   it('refuses to save a plan with a failed account', async () => {
-    const [failed] = await planAll(prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], { ...env(), NETWORKCALC_TOKEN: 'nope' }), counting().factory);
-    expect(() => savedPlanText([failed], { triggers: true, shard: null })).toThrow('a plan with failed accounts cannot be saved (main)');
+    const [failed] = await planAll(
+      prepare([{ name: 'main', json: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) }], {
+        ...env(),
+        NETWORKCALC_TOKEN: 'nope',
+      }),
+      counting().factory,
+    );
+    expect(() => savedPlanText([failed], { triggers: true, shard: null })).toThrow(
+      'a plan with failed accounts cannot be saved (main)',
+    );
   });
 });

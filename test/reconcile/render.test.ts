@@ -1,20 +1,50 @@
 import type { AlertSpec, LiveAlert } from '../../src/model';
-import { PLAIN, applySummary, changeLines, driftMarkdown, targetNames, type Account, type AccountPlan, type ApplyReport } from '../../src/reconcile';
+import {
+  PLAIN,
+  applySummary,
+  changeLines,
+  driftMarkdown,
+  targetNames,
+  type Account,
+  type AccountPlan,
+  type ApplyReport,
+} from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
 
 const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
-  name: 'a', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1, ...over,
+  name: 'a',
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id: 1,
+  ...over,
 });
 
 const live = (over: Partial<LiveAlert>): LiveAlert => ({
-  ...spec(), id: 9, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
-  target_domain: null, target_subdomain: null, ...over,
+  ...spec(),
+  id: 9,
+  user_id: 1,
+  is_active: true,
+  current_status: 'healthy',
+  action: 'email',
+  last_triggered_at: null,
+  target_domain: null,
+  target_subdomain: null,
+  ...over,
 });
 
 describe('target names in plan output', () => {
   // GIVEN names from the domains list and from a live alert's target details
   const names = targetNames({
-    domains: [{ id: 1, domain: 'example.com', subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }] }],
+    domains: [
+      {
+        id: 1,
+        domain: 'example.com',
+        subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
+      },
+    ],
     live: [live({ target_type: 'domain', target_id: 4, target_domain: { id: 4, domain: 'example.org' } })],
   });
 
@@ -27,11 +57,24 @@ describe('target names in plan output', () => {
   });
 
   it('annotates the target id of a create, and both ends of a target change', () => {
-    const create = { action: 'create', name: 'a', id: null, path: 's/A', after: spec({ target_type: 'subdomain', target_id: 2 }), before: null, fields: [] } as unknown as Change;
+    const create = {
+      action: 'create',
+      name: 'a',
+      id: null,
+      path: 's/A',
+      after: spec({ target_type: 'subdomain', target_id: 2 }),
+      before: null,
+      fields: [],
+    } as unknown as Change;
     expect(changeLines(create, PLAIN, true, undefined, names)).toContain('      target_id:    2  # www.example.com');
 
     const move = {
-      action: 'update', name: 'a', id: 9, path: 's/A', before: spec({ target_id: 4 }), after: spec({ target_id: 1 }),
+      action: 'update',
+      name: 'a',
+      id: 9,
+      path: 's/A',
+      before: spec({ target_id: 4 }),
+      after: spec({ target_id: 1 }),
       fields: [{ field: 'target_id', before: 4, after: 1 }],
     } as unknown as Change;
     expect(changeLines(move, PLAIN, true, undefined, names)).toEqual([
@@ -41,39 +84,90 @@ describe('target names in plan output', () => {
   });
 
   it('prints ids alone when no name is known', () => {
-    const create = { action: 'create', name: 'a', id: null, path: null, after: spec({ target_id: 77 }), before: null, fields: [] } as unknown as Change;
+    const create = {
+      action: 'create',
+      name: 'a',
+      id: null,
+      path: null,
+      after: spec({ target_id: 77 }),
+      before: null,
+      fields: [],
+    } as unknown as Change;
     expect(changeLines(create, PLAIN, true, undefined, names)).toContain('      target_id:    77');
   });
 });
 
 describe('summaries', () => {
   const account = (label: string): Account => ({
-    key: label, label, baseUrl: 'http://127.0.0.1:1', identity: 'token sha256:00000000', credentials: { baseUrl: 'http://127.0.0.1:1' },
-    scopes: [{
-      key: `${label}/networkcalc`, stack: label, providerKey: 'networkcalc', alias: null, baseUrl: null, tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S',
-      ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
-    }],
+    key: label,
+    label,
+    baseUrl: 'http://127.0.0.1:1',
+    identity: 'token sha256:00000000',
+    credentials: { baseUrl: 'http://127.0.0.1:1' },
+    scopes: [
+      {
+        key: `${label}/networkcalc`,
+        stack: label,
+        providerKey: 'networkcalc',
+        alias: null,
+        baseUrl: null,
+        tokenEnv: 'T',
+        clientIdEnv: 'I',
+        clientSecretEnv: 'S',
+        ownership: 'exclusive',
+        prefix: null,
+        maxRetries: null,
+        timeoutSeconds: null,
+      },
+    ],
   });
-  const inSync: AccountPlan = { account: account('good'), status: 'ok', error: null, changes: [], unchanged: 3, warnings: [], triggers: [], live: [], domains: null };
+  const inSync: AccountPlan = {
+    account: account('good'),
+    status: 'ok',
+    error: null,
+    changes: [],
+    unchanged: 3,
+    warnings: [],
+    triggers: [],
+    live: [],
+    domains: null,
+  };
   const failed: AccountPlan = {
-    ...inSync, account: account('bad'), status: 'error', unchanged: 0,
+    ...inSync,
+    account: account('bad'),
+    status: 'error',
+    unchanged: 0,
     error: { code: 'NOT_AUTHORIZED', message: 'listAlerts failed: NOT_AUTHORIZED (HTTP 401)', retryable: false },
   };
 
   it('the markdown drift headline is never green while an account could not be checked', () => {
     const text = driftMarkdown([inSync, failed]);
     expect(text).not.toContain('✅');
-    expect(text).toContain('❌ **Not fully checked**: no drift in the accounts checked (3 alerts), 1 account not checked.');
+    expect(text).toContain(
+      '❌ **Not fully checked**: no drift in the accounts checked (3 alerts), 1 account not checked.',
+    );
     expect(driftMarkdown([inSync])).toContain('✅ **In sync**: 3 alerts match the code.');
   });
 
   it('destroy says destroy', () => {
     const gone: Change = {
-      action: 'delete', reason: 'destroy', name: 'a', id: 1, scopeKey: 'good/networkcalc', stack: 'good', logicalId: null, path: null, before: spec(), after: null, fields: [],
+      action: 'delete',
+      reason: 'destroy',
+      name: 'a',
+      id: 1,
+      scopeKey: 'good/networkcalc',
+      stack: 'good',
+      logicalId: null,
+      path: null,
+      before: spec(),
+      after: null,
+      fields: [],
     };
     const deleted: AccountPlan = { ...inSync, changes: [gone] };
     const report: ApplyReport = new Map([[deleted, { results: [{ status: 'ok', id: 1 }], triggerResults: [] }]]);
-    expect(applySummary([deleted], report, PLAIN, 'destroy')).toContain('Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.');
+    expect(applySummary([deleted], report, PLAIN, 'destroy')).toContain(
+      'Destroy complete: 0 created, 0 updated, 1 deleted, 0 failed.',
+    );
     expect(applySummary([deleted], report, PLAIN)).toContain('Apply complete:');
   });
 });

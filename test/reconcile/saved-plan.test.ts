@@ -7,8 +7,22 @@ import type { LiveAlert } from '../../src/model';
 import { PlanFileError, liveDigest, readSavedPlan } from '../../src/reconcile/saved-plan';
 
 const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert => ({
-  name: `alert ${id}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
-  id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null, ...over,
+  name: `alert ${id}`,
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id: 1,
+  id,
+  user_id: 1,
+  is_active: true,
+  current_status: 'healthy',
+  action: 'email',
+  last_triggered_at: null,
+  target_domain: null,
+  target_subdomain: null,
+  ...over,
 });
 
 describe('liveDigest', () => {
@@ -16,7 +30,12 @@ describe('liveDigest', () => {
 
   it('ignores order and the status fields the service changes by itself', () => {
     expect(liveDigest([live(2), live(1)])).toBe(liveDigest(base));
-    expect(liveDigest([live(1, { current_status: 'triggered', last_triggered_at: '2024-01-01T00:00:00Z', is_active: false }), live(2)])).toBe(liveDigest(base));
+    expect(
+      liveDigest([
+        live(1, { current_status: 'triggered', last_triggered_at: '2024-01-01T00:00:00Z', is_active: false }),
+        live(2),
+      ]),
+    ).toBe(liveDigest(base));
   });
 
   it.each<[string, LiveAlert[]]>([
@@ -38,14 +57,65 @@ function file(body: Record<string, unknown>): string {
   return JSON.stringify({ ...body, checksum });
 }
 
-const scope = { key: 'main/networkcalc', stack: 'main', providerKey: 'networkcalc', alias: null, baseUrl: null, tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null };
-const spec = { name: 'a', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 };
-const change = { action: 'create', reason: 'missing', name: 'a', id: null, scopeKey: 'main/networkcalc', stack: 'main', logicalId: 'A', path: 'main/A', before: null, after: spec, fields: [] };
+const scope = {
+  key: 'main/networkcalc',
+  stack: 'main',
+  providerKey: 'networkcalc',
+  alias: null,
+  baseUrl: null,
+  tokenEnv: 'T',
+  clientIdEnv: 'I',
+  clientSecretEnv: 'S',
+  ownership: 'exclusive',
+  prefix: null,
+  maxRetries: null,
+  timeoutSeconds: null,
+};
+const spec = {
+  name: 'a',
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id: 1,
+};
+const change = {
+  action: 'create',
+  reason: 'missing',
+  name: 'a',
+  id: null,
+  scopeKey: 'main/networkcalc',
+  stack: 'main',
+  logicalId: 'A',
+  path: 'main/A',
+  before: null,
+  after: spec,
+  fields: [],
+};
 const account = (over: Record<string, unknown> = {}) => ({
-  key: 'k', label: 'main', base_url: 'http://127.0.0.1:1', identity: 'token sha256:00000000', scopes: [scope], live_alerts: { count: 0, digest: liveDigest([]) },
-  unchanged: 0, warnings: [], changes: [change], triggers: [], domains: null, ...over,
+  key: 'k',
+  label: 'main',
+  base_url: 'http://127.0.0.1:1',
+  identity: 'token sha256:00000000',
+  scopes: [scope],
+  live_alerts: { count: 0, digest: liveDigest([]) },
+  unchanged: 0,
+  warnings: [],
+  changes: [change],
+  triggers: [],
+  domains: null,
+  ...over,
 });
-const body = (accounts: unknown[]) => ({ format: 'ncalc-saved-plan', format_version: '1.0', ncalc_version: '0', created_at: 'now', report_triggers: true, shard: null, accounts });
+const body = (accounts: unknown[]) => ({
+  format: 'ncalc-saved-plan',
+  format_version: '1.0',
+  ncalc_version: '0',
+  created_at: 'now',
+  report_triggers: true,
+  shard: null,
+  accounts,
+});
 
 describe('readSavedPlan', () => {
   it('reads a well-formed file', () => {
@@ -53,11 +123,31 @@ describe('readSavedPlan', () => {
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['an action it does not know', account({ changes: [{ ...change, action: 'rename' }] }), /p\.json: accounts\[0\]\.changes\[0\]\.action is not create, update or delete/],
-    ['an alert the model refuses', account({ changes: [{ ...change, after: { ...spec, subtype: 'AAAA' } }] }), /accounts\[0\]\.changes\[0\]\.after is not a valid alert \(.*subtype/],
-    ['a change in a scope the account lacks', account({ changes: [{ ...change, scopeKey: 'other/networkcalc' }] }), /changes\[0\]\.scopeKey is not one of the account's scopes/],
-    ['an update without an id', account({ changes: [{ ...change, action: 'update' }] }), /changes\[0\]\.id is not an alert id/],
-    ['an ownership it does not know', account({ scopes: [{ ...scope, ownership: 'all' }] }), /scopes\[0\]\.ownership is not one of exclusive, prefix, additive/],
+    [
+      'an action it does not know',
+      account({ changes: [{ ...change, action: 'rename' }] }),
+      /p\.json: accounts\[0\]\.changes\[0\]\.action is not create, update or delete/,
+    ],
+    [
+      'an alert the model refuses',
+      account({ changes: [{ ...change, after: { ...spec, subtype: 'AAAA' } }] }),
+      /accounts\[0\]\.changes\[0\]\.after is not a valid alert \(.*subtype/,
+    ],
+    [
+      'a change in a scope the account lacks',
+      account({ changes: [{ ...change, scopeKey: 'other/networkcalc' }] }),
+      /changes\[0\]\.scopeKey is not one of the account's scopes/,
+    ],
+    [
+      'an update without an id',
+      account({ changes: [{ ...change, action: 'update' }] }),
+      /changes\[0\]\.id is not an alert id/,
+    ],
+    [
+      'an ownership it does not know',
+      account({ scopes: [{ ...scope, ownership: 'all' }] }),
+      /scopes\[0\]\.ownership is not one of exclusive, prefix, additive/,
+    ],
     ['no digest', account({ live_alerts: null }), /accounts\[0\]\.live_alerts is not a count and a digest/],
   ])('refuses %s, naming where, even with a matching checksum', (_what, acc, message) => {
     let error: unknown;

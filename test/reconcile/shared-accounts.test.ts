@@ -5,32 +5,79 @@ import { guardSharedAccounts, sharedAccounts } from '../../src/reconcile/shared-
 import type { Change, DeclaredAlert, Scope } from '../../src/reconcile/types';
 
 const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
-  key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
-  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
+  key: `${stack}/networkcalc`,
+  stack,
+  providerKey: 'networkcalc',
+  alias: null,
+  baseUrl: null,
+  tokenEnv: 'T',
+  clientIdEnv: 'I',
+  clientSecretEnv: 'S',
+  ownership: 'exclusive',
+  prefix: null,
+  maxRetries: null,
+  timeoutSeconds: null,
+  ...over,
 });
 
 const live = (id: number, userId: number | null): LiveAlert => ({
-  name: `alert ${id}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
-  id, user_id: userId, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
-  target_domain: { id: 1, domain: 'example.com' }, target_subdomain: null,
+  name: `alert ${id}`,
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id: 1,
+  id,
+  user_id: userId,
+  is_active: true,
+  current_status: 'healthy',
+  action: 'email',
+  last_triggered_at: null,
+  target_domain: { id: 1, domain: 'example.com' },
+  target_subdomain: null,
 });
 
-function planned(label: string, userIds: Array<number | null>, over: { baseUrl?: string; scope?: Partial<Scope> } = {}): AccountPlan {
+function planned(
+  label: string,
+  userIds: Array<number | null>,
+  over: { baseUrl?: string; scope?: Partial<Scope> } = {},
+): AccountPlan {
   const baseUrl = over.baseUrl ?? 'https://networkcalc.com';
-  const account: Account = { key: `${baseUrl} ${label}`, label, baseUrl, identity: `token ${label}`, credentials: { baseUrl }, scopes: [scope(label, over.scope)] };
+  const account: Account = {
+    key: `${baseUrl} ${label}`,
+    label,
+    baseUrl,
+    identity: `token ${label}`,
+    credentials: { baseUrl },
+    scopes: [scope(label, over.scope)],
+  };
   const change = { action: 'delete', name: 'x' } as unknown as Change;
   return {
-    account, status: 'ok', error: null, changes: [change], unchanged: 1, warnings: [], triggers: [],
-    live: userIds.map((u, i) => live(i + 1, u)), domains: null,
+    account,
+    status: 'ok',
+    error: null,
+    changes: [change],
+    unchanged: 1,
+    warnings: [],
+    triggers: [],
+    live: userIds.map((u, i) => live(i + 1, u)),
+    domains: null,
   };
 }
 
-const labels = (plans: AccountPlan[]) => sharedAccounts(plans).map((g) => [g.plans.map((p) => p.account.label), g.userIds]);
+const labels = (plans: AccountPlan[]) =>
+  sharedAccounts(plans).map((g) => [g.plans.map((p) => p.account.label), g.userIds]);
 
 describe('sharedAccounts', () => {
   it('groups accounts on one base URL whose live alerts share a user, transitively', () => {
     const plans = [planned('a', [1, 2]), planned('b', [2, 3]), planned('c', [3]), planned('d', [4]), planned('e', [])];
-    expect(labels(plans)).toEqual([[['a', 'b', 'c'], [2, 3]]]);
+    expect(labels(plans)).toEqual([
+      [
+        ['a', 'b', 'c'],
+        [2, 3],
+      ],
+    ]);
   });
 
   it('does not group across base URLs, nor on alerts without a user', () => {
@@ -41,18 +88,40 @@ describe('sharedAccounts', () => {
 
 describe('guardSharedAccounts', () => {
   const declared = (stack: string, name: string): DeclaredAlert => ({
-    stack, logicalId: 'A', path: `${stack}/A`, scopeKey: `${stack}/networkcalc`,
-    spec: { name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 }, target: { kind: 'id', id: 1 },
+    stack,
+    logicalId: 'A',
+    path: `${stack}/A`,
+    scopeKey: `${stack}/networkcalc`,
+    spec: {
+      name,
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+    },
+    target: { kind: 'id', id: 1 },
   });
 
   it('fails every account of a group whose scopes overlap, and leaves the others; the plans themselves are not touched', () => {
-    const plans = [planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }), planned('b', [7]), planned('c', [8])];
+    const plans = [
+      planned('a', [7], { scope: { ownership: 'prefix', prefix: 'a-' } }),
+      planned('b', [7]),
+      planned('c', [8]),
+    ];
     const failures = guardSharedAccounts(plans, [declared('a', 'a-www')]);
     expect(plans.map((p) => failures.has(p))).toEqual([true, true, false]);
     expect(failures.get(plans[0])).toEqual(failures.get(plans[1]));
     expect(failures.get(plans[0])).toMatchObject({ code: 'CONFIG_ERROR', retryable: false });
-    expect(failures.get(plans[0])!.message).toContain('the provider configurations of stacks a, b reach the same NetworkCalc account (user 7) with different credentials');
-    expect(plans.map((p) => [p.status, p.changes.length, p.unchanged])).toEqual([['ok', 1, 1], ['ok', 1, 1], ['ok', 1, 1]]);
+    expect(failures.get(plans[0])!.message).toContain(
+      'the provider configurations of stacks a, b reach the same NetworkCalc account (user 7) with different credentials',
+    );
+    expect(plans.map((p) => [p.status, p.changes.length, p.unchanged])).toEqual([
+      ['ok', 1, 1],
+      ['ok', 1, 1],
+      ['ok', 1, 1],
+    ]);
   });
 
   it('keeps a group whose scopes are disjoint', () => {
