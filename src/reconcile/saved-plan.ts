@@ -10,6 +10,7 @@ import { OWNERSHIP_MODES } from '../schema';
 import { PACKAGE_VERSION } from '../version';
 import { resolveCredentials, type Account } from './accounts';
 import { failedPlan, type AccountPlan } from './account-plan';
+import type { CoverageReport } from './coverage';
 import { adviseVariables, toErrorInfo } from './error-info';
 import type { Shard } from './shard';
 import { ConfigError } from './synth';
@@ -62,6 +63,8 @@ export interface SavedAccount {
   changes: Change[];
   triggers: PlannedTrigger[];
   domains: ApiDomain[] | null;
+  /** What the account's alert policies cover once applied, shown again at apply; absent without policies. */
+  coverage?: CoverageReport;
 }
 
 export interface SavedPlan {
@@ -109,6 +112,7 @@ export function savedPlanText(
       changes: [...p.changes],
       triggers: [...p.triggers],
       domains: p.domains ? [...p.domains] : null,
+      ...(p.coverage ? { coverage: p.coverage } : {}),
     })),
   };
   return JSON.stringify({ ...body, checksum: checksumOf(body) }, null, 2) + '\n';
@@ -231,6 +235,11 @@ function checkAccount(c: Checker, a: unknown, where: string): void {
   if (c.check(Array.isArray(o.triggers), `${where}.triggers`, 'a list'))
     (o.triggers as unknown[]).forEach((t, i) => checkTrigger(c, t, `${where}.triggers[${i}]`, scopeKeys));
   c.check(o.domains === null || Array.isArray(o.domains), `${where}.domains`, 'a list or null');
+  c.check(
+    o.coverage === undefined || (isObject(o.coverage) && Array.isArray(o.coverage.policies)),
+    `${where}.coverage`,
+    'a coverage report',
+  );
 }
 
 /**
@@ -353,6 +362,7 @@ export async function revivePlan(
         triggers: a.triggers,
         live,
         domains: a.domains,
+        ...(a.coverage ? { coverage: a.coverage } : {}),
       };
     }),
   );

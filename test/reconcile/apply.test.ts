@@ -117,6 +117,28 @@ describe('a saved plan', () => {
     expect(revived.warnings).toEqual(plan.warnings);
     expect(revived.account).toEqual(plan.account);
     expect(liveDigest(revived.live)).toBe(liveDigest(plan.live));
+    expect(revived.coverage).toBeUndefined();
+  });
+
+  it("keeps the coverage of the app's alert policies, to show it again at apply", async () => {
+    const { factory } = counting();
+    const json = stack({ provider: {} });
+    json['//'] = {
+      networkcalc_alert_policies: {
+        Baseline_1: {
+          path: 'main/Baseline',
+          mode: 'generate',
+          targets: { include: ['example.org'] },
+          checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
+        },
+      },
+    };
+    const [plan] = await planAll(prepare([{ name: 'main', json }], env()), factory, { triggers: true });
+    expect(plan.coverage?.policies).toHaveLength(1);
+    const saved = readSavedPlan(savedPlanText([plan], { triggers: true, shard: null }), 'plan.json');
+    const [revived] = await revivePlan(saved, env(), factory);
+    expect(revived.changes.map((c) => c.name)).toEqual(['SPF validity · example.org']);
+    expect(revived.coverage).toEqual(plan.coverage);
   });
 
   it('refuses to save a plan with a failed account', async () => {
