@@ -5,6 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import { ConfigError, FORMAT_VERSION, accountHeading, planAll } from '../reconcile';
 import {
+  coverageErrorMarkdown,
   coverageJson,
   coverageMarkdown,
   coverageSummaryJson,
@@ -22,6 +23,7 @@ import {
   type Loaded,
 } from './commands';
 import type { CliIO } from './io';
+import { UsageError } from './usage';
 
 export type CoverageFlags = DriftFlags;
 
@@ -32,6 +34,15 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   } catch (e) {
     return reportError(io, 'coverage', e, !!opts.json);
   }
+  // The markdown goes to the job summary whatever the format, errors included.
+  const summary = (markdown: string) => {
+    if (!io.env.GITHUB_STEP_SUMMARY) return;
+    try {
+      appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown + '\n');
+    } catch (e) {
+      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+    }
+  };
   let loaded: Loaded;
   try {
     loaded = await load(io, opts, format !== 'text');
@@ -41,6 +52,10 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
       ]);
     }
   } catch (e) {
+    if (!(e instanceof UsageError))
+      summary(
+        coverageErrorMarkdown(e instanceof ConfigError ? e.problems : [String(e instanceof Error ? e.message : e)]),
+      );
     return reportError(io, 'coverage', e, format === 'json');
   }
   // Only the accounts a policy belongs to: the others have nothing to report.
@@ -70,13 +85,7 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   }
   const markdown = coverageMarkdown(plans, (p) => p.account.label);
   if (format === 'markdown') io.stdout.write(markdown);
-  if (io.env.GITHUB_STEP_SUMMARY) {
-    try {
-      appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown + '\n');
-    } catch (e) {
-      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
-    }
-  }
+  summary(markdown);
   if (failed) return EXIT.ERROR;
   return covered ? EXIT.OK : EXIT.CHANGES;
 }

@@ -200,6 +200,20 @@ export function coverageMarkdown(plans: readonly CoveragePlan[], label: (p: Cove
   return out.join('\n') + '\n';
 }
 
+/** The coverage report of a run whose configuration is not valid (nothing was checked). */
+export function coverageErrorMarkdown(problems: readonly string[]): string {
+  return (
+    [
+      '## NetworkCalc alert coverage',
+      '',
+      '❌ **Not checked**: the configuration is not valid.',
+      '',
+      ...problems.map((p) => `- ${md(p)}`),
+      '',
+    ].join('\n') + '\n'
+  );
+}
+
 /** The policies of an account for `ncalc coverage --json`. */
 export function coverageJson(report: CoverageReport | undefined): Array<Record<string, unknown>> {
   return (report?.policies ?? []).map((p) => ({

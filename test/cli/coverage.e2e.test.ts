@@ -427,13 +427,24 @@ describe('bad policies are refused before any call', () => {
     expect(await lists()).toEqual({ alerts: 0, domains: 0, writes: 0 });
   });
 
-  test('coverage without a policy says what to add', async () => {
+  test('coverage without a policy says what to add, also in the job summary', async () => {
     const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) });
-    const r = await ncalc(['coverage'], { cwd: a.dir, env: env() });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md)',
-    );
+    const dir = mkdtempSync(path.join(tmpdir(), 'ncalc-coverage-'));
+    try {
+      const r = await ncalc(['coverage'], {
+        cwd: a.dir,
+        env: env({ GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md') }),
+      });
+      expect(r.code).toBe(1);
+      const problem =
+        'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md)';
+      expect(r.stderr).toBe(`Error: the configuration is not valid; nothing was changed.\n  - ${problem}\n`);
+      expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toBe(
+        `## NetworkCalc alert coverage\n\n❌ **Not checked**: the configuration is not valid.\n\n- ${problem}\n\n\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
