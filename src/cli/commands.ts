@@ -95,6 +95,7 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
         clientSecret: c.clientSecret,
         retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
         timeoutMs: c.timeoutMs,
+        variables: c.variables,
         logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
       }),
   );

@@ -1,8 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ConfigError, adviseVariables, envValue, exportHcl, exportTypeScript, loadStacks, readDesired, resolveAccounts, resolveCredentials, selectForExport, toErrorInfo,
-  type Credentials, type ExportAccount, type ExportInput,
+  ConfigError,
+  envValue,
+  exportHcl,
+  exportTypeScript,
+  loadStacks,
+  readDesired,
+  resolveAccounts,
+  resolveCredentials,
+  selectForExport,
+  toErrorInfo,
+  type Credentials,
+  type ExportAccount,
+  type ExportInput,
 } from '../reconcile';
 import { isEnvVariableName, parseProviderBlock } from '../schema/account-rules';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../schema/base-url';
@@ -30,17 +41,27 @@ export interface ExportFlags {
  * otherwise a provider alias of the app in the working directory (the stack name, or
  * "default", for an unaliased one).
  */
-async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
+async function resolveExportAccount(
+  io: CliIO,
+  opts: ExportFlags,
+): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
   const name = opts.account;
   if (isEnvVariableName(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`))) {
     const ownUrl = envValue(io.env, `${name}_BASE_URL`);
     const [rawUrl, source] =
-      opts.baseUrl !== undefined ? [opts.baseUrl, '--base-url']
-      : ownUrl ? [ownUrl, `${name}_BASE_URL`]
-      : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
+      opts.baseUrl !== undefined
+        ? [opts.baseUrl, '--base-url']
+        : ownUrl
+          ? [ownUrl, `${name}_BASE_URL`]
+          : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
     // The account the prefix names, read by the rules of a provider block like every other.
     const { config, problems } = parseProviderBlock(
-      { token_env: `${name}_TOKEN`, client_id_env: `${name}_CLIENT_ID`, client_secret_env: `${name}_CLIENT_SECRET`, base_url: rawUrl },
+      {
+        token_env: `${name}_TOKEN`,
+        client_id_env: `${name}_CLIENT_ID`,
+        client_secret_env: `${name}_CLIENT_SECRET`,
+        base_url: rawUrl,
+      },
       { label: (field) => (field === 'base_url' ? source : field) },
     );
     if (problems.length) throw new ConfigError(problems.map((p) => p.message));
@@ -62,24 +83,42 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
     ]);
   }
   const { stacks } = await loadStacks({
-    cwd, app: opts.app, out: opts.cdktfOut, synth: opts.synth, timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000, env: io.env,
+    cwd,
+    app: opts.app,
+    out: opts.cdktfOut,
+    synth: opts.synth,
+    timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000,
+    env: io.env,
   });
   const desired = readDesired(stacks);
-  const matches = desired.scopes.filter((s) => s.alias === name || (s.alias === null && (name === 'default' || name === s.stack)));
+  const matches = desired.scopes.filter(
+    (s) => s.alias === name || (s.alias === null && (name === 'default' || name === s.stack)),
+  );
   if (!matches.length) {
     const known = [...new Set(desired.scopes.map((s) => s.alias ?? s.stack))].join(', ') || 'none';
-    throw new ConfigError([`--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`]);
+    throw new ConfigError([
+      `--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`,
+    ]);
   }
   const scope = matches[0];
   // The exported code declares this account as the app does: a provider block the account
   // rules refuse (max_retries = 50, say) is refused here too, not exported with defaults.
-  const blockProblems = desired.problems.filter((p) => p.startsWith(`stack ${scope.stack}, provider ${scope.providerKey}: `));
+  const blockProblems = desired.problems.filter((p) =>
+    p.startsWith(`stack ${scope.stack}, provider ${scope.providerKey}: `),
+  );
   if (blockProblems.length) throw new ConfigError(blockProblems);
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
   if (problems.length) throw new ConfigError(problems);
   const account: ExportAccount = {
-    alias: scope.alias, baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl, tokenEnv: scope.tokenEnv, clientIdEnv: scope.clientIdEnv, clientSecretEnv: scope.clientSecretEnv,
-    ownership: scope.ownership, prefix: scope.prefix, maxRetries: scope.maxRetries, timeoutSeconds: scope.timeoutSeconds,
+    alias: scope.alias,
+    baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl,
+    tokenEnv: scope.tokenEnv,
+    clientIdEnv: scope.clientIdEnv,
+    clientSecretEnv: scope.clientSecretEnv,
+    ownership: scope.ownership,
+    prefix: scope.prefix,
+    maxRetries: scope.maxRetries,
+    timeoutSeconds: scope.timeoutSeconds,
   };
   return { account, credentials: accounts[0].credentials, label: `${name} (stack ${scope.stack})` };
 }
@@ -87,14 +126,29 @@ async function resolveExportAccount(io: CliIO, opts: ExportFlags): Promise<{ acc
 export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<number> {
   let account: ExportAccount | undefined;
   try {
-    const hclFile = typeof opts.hcl === 'string' ? opts.hcl : opts.hcl ? (opts.out ? opts.out.replace(/\.[cm]?[jt]s$/, '') + '.tf' : null) : undefined;
-    if (hclFile === null) throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
+    const hclFile =
+      typeof opts.hcl === 'string'
+        ? opts.hcl
+        : opts.hcl
+          ? opts.out
+            ? opts.out.replace(/\.[cm]?[jt]s$/, '') + '.tf'
+            : null
+          : undefined;
+    if (hclFile === null)
+      throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
     const resolved = await resolveExportAccount(io, opts);
     account = resolved.account;
     const { credentials, label } = resolved;
     const api = clientFactory(io, !!opts.verbose)(credentials);
     const [live, domains] = await Promise.all([api.listAlerts(), api.listDomains()]);
-    const input: ExportInput = { account, live, domains, stackName: opts.stackName, importFrom: opts.importFrom, label };
+    const input: ExportInput = {
+      account,
+      live,
+      domains,
+      stackName: opts.stackName,
+      importFrom: opts.importFrom,
+      label,
+    };
     // Everything is rendered before the first file is written, so a failure writes nothing.
     const selection = selectForExport(input);
     const ts = exportTypeScript(input, selection);
@@ -105,11 +159,13 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     if (opts.out) writeFileSync(path.resolve(cwd, opts.out), ts);
     else io.stdout.write(ts);
     const where = [opts.out, hclFile].filter(Boolean).join(' and ');
-    io.stderr.write(`Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`);
+    io.stderr.write(
+      `Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`,
+    );
     for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);
     return EXIT.OK;
   } catch (e) {
-    const info = account ? adviseVariables(toErrorInfo(e), [account]) : toErrorInfo(e);
+    const info = toErrorInfo(e);
     const lines = e instanceof ConfigError ? e.problems : [`${info.code}: ${info.message}`];
     io.stderr.write(`Error: export failed; nothing was written.\n${lines.map((l) => `  - ${l}`).join('\n')}\n`);
     return EXIT.ERROR;

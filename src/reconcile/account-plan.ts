@@ -1,7 +1,7 @@
 import type { LiveAlert } from '../model';
 import { findScopeOverlaps, resolveAccounts, type Account } from './accounts';
 import { readDesired, type Desired, type StackDocument } from './desired';
-import { adviseVariables, toErrorInfo, type ErrorInfo } from './error-info';
+import { toErrorInfo, type ErrorInfo } from './error-info';
 import { planScope, type PlanMode } from './plan';
 import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, type CoverageReport } from './coverage';
@@ -145,7 +145,7 @@ async function planAccount(
       ...(coverage ? { coverage } : {}),
     };
   } catch (e) {
-    return failedPlan({ account, live, domains }, adviseVariables(toErrorInfo(e), account.scopes));
+    return failedPlan({ account, live, domains }, toErrorInfo(e));
   }
 }
 

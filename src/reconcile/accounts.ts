@@ -33,11 +33,17 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
 }
 
 /** A scope's base URL: --base-url, else the provider's base_url, else NETWORKCALC_BASE_URL, else the default. */
-function scopeBaseUrl(scope: Scope, env: NodeJS.ProcessEnv, override: string | undefined): { baseUrl: string; urlProblem: string | null } {
+function scopeBaseUrl(
+  scope: Scope,
+  env: NodeJS.ProcessEnv,
+  override: string | undefined,
+): { baseUrl: string; urlProblem: string | null } {
   const [raw, source] =
-    override !== undefined ? [override, '--base-url']
-    : scope.baseUrl !== null ? [scope.baseUrl, 'base_url of the provider']
-    : [envValue(env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
+    override !== undefined
+      ? [override, '--base-url']
+      : scope.baseUrl !== null
+        ? [scope.baseUrl, 'base_url of the provider']
+        : [envValue(env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
   const baseUrl = normalizeBaseUrl(raw);
   return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
 }
@@ -48,7 +54,12 @@ type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentia
  * Groups scopes into accounts: an account is a base URL plus a credential identity, found
  * by `identify`. Scopes it cannot place are listed as problems, each naming its stack.
  */
-function groupScopes(scopes: Scope[], env: NodeJS.ProcessEnv, baseUrlOverride: string | undefined, identify: Identify): AccountResolution {
+function groupScopes(
+  scopes: Scope[],
+  env: NodeJS.ProcessEnv,
+  baseUrlOverride: string | undefined,
+  identify: Identify,
+): AccountResolution {
   const problems: string[] = [];
   const byKey = new Map<string, Account>();
   for (const scope of scopes) {
@@ -60,7 +71,8 @@ function groupScopes(scopes: Scope[], env: NodeJS.ProcessEnv, baseUrlOverride: s
       continue;
     }
     const key = `${baseUrl} ${found.identity}`;
-    if (!byKey.has(key)) byKey.set(key, { key, label: '', baseUrl, identity: found.identity, credentials: found.credentials, scopes: [] });
+    if (!byKey.has(key))
+      byKey.set(key, { key, label: '', baseUrl, identity: found.identity, credentials: found.credentials, scopes: [] });
     byKey.get(key)!.scopes.push(scope);
   }
   const accounts = [...byKey.values()];
@@ -71,6 +83,13 @@ function groupScopes(scopes: Scope[], env: NodeJS.ProcessEnv, baseUrlOverride: s
     used.set(label, n);
     if (n > 1) label = `${label}#${n}`;
     a.label = label;
+    const names = (key: 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv') =>
+      [...new Set(a.scopes.map((s) => s[key]))].join(' or ');
+    a.credentials.variables = {
+      token: names('tokenEnv'),
+      clientId: names('clientIdEnv'),
+      clientSecret: names('clientSecretEnv'),
+    };
   }
   return { accounts, problems };
 }
@@ -81,7 +100,12 @@ function groupScopes(scopes: Scope[], env: NodeJS.ProcessEnv, baseUrlOverride: s
  * the same credential variables count as one account: they reach the same account
  * whatever the variables hold.
  */
-export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): string[] {
+export function offlineAccountProblems(
+  scopes: Scope[],
+  alerts: DeclaredAlert[],
+  env: NodeJS.ProcessEnv,
+  options: { baseUrlOverride?: string } = {},
+): string[] {
   const { accounts, problems } = groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => ({
     identity: `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`,
     credentials: { baseUrl },
@@ -94,7 +118,11 @@ export function offlineAccountProblems(scopes: Scope[], alerts: DeclaredAlert[],
  * Resolves each scope's credentials from the environment and groups scopes by account. An
  * account is its base URL plus its credential identity (a token's hash, or a client id).
  */
-export function resolveAccounts(scopes: Scope[], env: NodeJS.ProcessEnv, options: { baseUrlOverride?: string } = {}): AccountResolution {
+export function resolveAccounts(
+  scopes: Scope[],
+  env: NodeJS.ProcessEnv,
+  options: { baseUrlOverride?: string } = {},
+): AccountResolution {
   return groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => resolveCredentials(scope, env, baseUrl));
 }
 
@@ -111,7 +139,10 @@ export function resolveCredentials(
   const token = envValue(env, scope.tokenEnv);
   const clientId = envValue(env, scope.clientIdEnv);
   const clientSecret = envValue(env, scope.clientSecretEnv);
-  const credentials: Credentials = { baseUrl };
+  const credentials: Credentials = {
+    baseUrl,
+    variables: { token: scope.tokenEnv, clientId: scope.clientIdEnv, clientSecret: scope.clientSecretEnv },
+  };
   // Checked by the account rules: a whole number of attempts within bounds.
   if (scope.maxRetries !== null) credentials.maxAttempts = scope.maxRetries;
   if (scope.timeoutSeconds !== null) credentials.timeoutMs = scope.timeoutSeconds * 1000;
@@ -120,9 +151,16 @@ export function resolveCredentials(
     if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
     return { identity: `token ${tokenFingerprint(token)}`, credentials };
   }
-  if (clientId && clientSecret) return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
-  const half = clientId ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)` : clientSecret ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)` : '';
-  return { problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}` };
+  if (clientId && clientSecret)
+    return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
+  const half = clientId
+    ? ` (${scope.clientIdEnv} is set but ${scope.clientSecretEnv} is not)`
+    : clientSecret
+      ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)`
+      : '';
+  return {
+    problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}`,
+  };
 }
 
 /** `stack teamA (provider networkcalc, prefix "team-a-")`. */
@@ -159,9 +197,12 @@ export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): Sco
       } else if (a.ownership === 'prefix' && b.ownership === 'prefix') {
         const pa = a.prefix ?? '';
         const pb = b.prefix ?? '';
-        if (pa.startsWith(pb) || pb.startsWith(pa)) why = `prefixes ${JSON.stringify(pa)} and ${JSON.stringify(pb)} overlap`;
+        if (pa.startsWith(pb) || pb.startsWith(pa))
+          why = `prefixes ${JSON.stringify(pa)} and ${JSON.stringify(pb)} overlap`;
       } else {
-        const shared = [...new Set([...names(a), ...names(b)])].filter((n) => claims(a, n, names(a)) && claims(b, n, names(b)));
+        const shared = [...new Set([...names(a), ...names(b)])].filter(
+          (n) => claims(a, n, names(a)) && claims(b, n, names(b)),
+        );
         if (shared.length) why = `both claim ${shared.map((n) => JSON.stringify(n)).join(', ')}`;
       }
       if (why) overlaps.push({ a, b, why });

@@ -3,7 +3,7 @@ import type { LiveAlert } from '../model';
 import { AccountAlerts, createAlertOnce } from '../converge';
 import { isNetworkCalcError } from '../client/errors';
 import type { AccountPlan } from './account-plan';
-import { adviseVariables, toErrorInfo, type ErrorInfo } from './error-info';
+import { toErrorInfo, type ErrorInfo } from './error-info';
 import { inScope } from './plan';
 import type { AlertsApi, Change, ClientFactory, PlannedTrigger } from './types';
 
@@ -180,7 +180,6 @@ async function applyAccount(
       limit(async (): Promise<ChangeResult> => {
         if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
         const result = await runChange(api, alerts, change);
-        if (result.error) result.error = adviseVariables(result.error, plan.account.scopes);
         options.onEvent?.({ kind: 'change', account: plan, change, result });
         return result;
       }),
@@ -192,7 +191,7 @@ async function applyAccount(
     try {
       interference = checkAfterApply(plan, results, (await alerts.after(alerts.mark())).alerts);
     } catch (e) {
-      const error = adviseVariables(toErrorInfo(e), plan.account.scopes);
+      const error = toErrorInfo(e);
       interference = {
         duplicates: [],
         unexpected: [],
@@ -220,7 +219,7 @@ async function applyAccount(
                 : await api.triggerSubdomainReport(trigger.targetId);
             result = { status: 'ok', reportUrl: r.report_url };
           } catch (e) {
-            result = { status: 'failed', error: adviseVariables(toErrorInfo(e), plan.account.scopes) };
+            result = { status: 'failed', error: toErrorInfo(e) };
           }
         }
         options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });
@@ -251,7 +250,7 @@ export async function applyAll(
       try {
         api = factory(plan.account.credentials);
       } catch (e) {
-        const error = adviseVariables(toErrorInfo(e), plan.account.scopes);
+        const error = toErrorInfo(e);
         report.set(plan, { results: plan.changes.map(() => ({ status: 'failed', error })), triggerResults: [] });
         return;
       }

@@ -11,7 +11,7 @@ import { PACKAGE_VERSION } from '../version';
 import { resolveCredentials, type Account } from './accounts';
 import { failedPlan, type AccountPlan } from './account-plan';
 import type { CoverageReport } from './coverage';
-import { adviseVariables, toErrorInfo } from './error-info';
+import { toErrorInfo } from './error-info';
 import type { Shard } from './shard';
 import { ConfigError } from './synth';
 import type { ApiDomain, Change, ClientFactory, Credentials, PlannedTrigger, Scope, Warning } from './types';
@@ -340,7 +340,7 @@ export async function revivePlan(
         live = await factory(account.credentials).listAlerts();
       } catch (e) {
         // Like an account that cannot be planned: it fails alone, and nothing is written to it.
-        return failedPlan({ account, live, domains: a.domains }, adviseVariables(toErrorInfo(e), account.scopes));
+        return failedPlan({ account, live, domains: a.domains }, toErrorInfo(e));
       }
       if (liveDigest(live) !== a.live_alerts.digest) {
         const counts =

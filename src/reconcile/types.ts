@@ -34,6 +34,11 @@ export interface Credentials {
   /** Attempts per request, the first included (provider `max_retries`). */
   maxAttempts?: number;
   timeoutMs?: number;
+  /**
+   * The names of the variables these credentials came from ("A_TOKEN or B_TOKEN" when scopes
+   * of one account name different ones), so the client's messages name them.
+   */
+  variables?: { token: string; clientId: string; clientSecret: string };
 }
 
 export type ClientFactory = (credentials: Credentials) => AlertsApi;
@@ -59,8 +64,7 @@ export interface Scope {
 
 /** A target given by id, or by the name a `networkcalc_domain` / `networkcalc_subdomain` data source looks up. */
 export type TargetRef =
-  | { kind: 'id'; id: number }
-  | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string };
+  { kind: 'id'; id: number } | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string };
 
 export interface DeclaredAlert {
   stack: string;
