@@ -39,19 +39,3 @@ export interface TargetDetails {
 
 /** An alert as the API returns it, after tolerant reading (see `readLiveAlert`). */
 export type LiveAlert = AlertSpec & AlertServerFields;
-
-/** The fields a diff compares, in display order. */
-export const SPEC_FIELDS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type', 'target_id'] as const;
-export type SpecField = (typeof SPEC_FIELDS)[number];
-
-/** Fields the server sets; never compared. */
-export const READ_ONLY_FIELDS = [
-  'id',
-  'user_id',
-  'is_active',
-  'current_status',
-  'action',
-  'last_triggered_at',
-  'target_domain',
-  'target_subdomain',
-] as const;

@@ -1,4 +1,5 @@
-import { SPEC_FIELDS, type AlertSpec, type SpecField } from './alert';
+import type { AlertSpec } from './alert';
+import { SPEC_FIELDS, type SpecField } from './fields';
 import { canonicalizeAlert } from './canonical';
 
 export interface FieldChange {

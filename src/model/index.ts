@@ -1,5 +1,6 @@
 export * from './matrix';
 export * from './alert';
+export * from './fields';
 export * from './problems';
 export * from './validate';
 export * from './canonical';

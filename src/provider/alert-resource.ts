@@ -14,7 +14,9 @@ import { isNetworkCalcError } from '../client/errors';
 import { createAlertOnce, takeMatching, type CreateOutcome, type Listing } from '../converge';
 import {
   canonicalizeAlert,
+  FIXED_ATTRIBUTES,
   parseAlert,
+  READ_ONLY_ATTRIBUTES,
   SPEC_FIELDS,
   specOf,
   validateAlert,
@@ -32,9 +34,9 @@ const TYPE = 'networkcalc_alert';
 type Data = NetworkcalcData | undefined;
 
 /** Server-owned attributes; never compared, never sent. */
-const READ_ONLY = ['user_id', 'is_active', 'current_status', 'action', 'last_triggered_at'] as const;
+const READ_ONLY = READ_ONLY_ATTRIBUTES;
 /** Of those, the ones no write changes: kept in update plans instead of becoming unknown. */
-const FIXED = ['user_id', 'action'] as const;
+const FIXED = FIXED_ATTRIBUTES;
 
 /** The spec fields of a model as plain input for the model; unknown values left out. */
 function specInput(m: Model): Record<string, unknown> {
@@ -69,13 +71,9 @@ function specValue(spec: AlertSpec, f: (typeof SPEC_FIELDS)[number]): Value {
 }
 
 function readOnlyOf(live: LiveAlert): Model {
-  return {
-    user_id: live.user_id,
-    is_active: live.is_active,
-    current_status: live.current_status,
-    action: live.action,
-    last_triggered_at: live.last_triggered_at,
-  };
+  const out: Model = {};
+  for (const f of READ_ONLY) out[f] = live[f];
+  return out;
 }
 
 /**

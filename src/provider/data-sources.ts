@@ -3,7 +3,15 @@
  * All are served from the per-process caches: one alerts list and one domains list.
  */
 import type { Domain } from '../client/types';
-import { ALERT_TYPES, canonicalizeAlert, isAlertType, normalizeHostName, type LiveAlert } from '../model';
+import {
+  ALERT_TYPES,
+  canonicalizeAlert,
+  isAlertType,
+  LISTED_FIELDS,
+  OPTIONAL_FIELDS,
+  normalizeHostName,
+  type LiveAlert,
+} from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
 import { addClientError, requireData } from './errors';
 import type { DataSourceHandler, Model } from './framework';
@@ -11,20 +19,13 @@ import { knownString, type NetworkcalcData } from './provider-config';
 
 type Data = NetworkcalcData | undefined;
 
+const EMPTY_IS_NULL: ReadonlySet<string> = new Set(OPTIONAL_FIELDS);
+
+/** An alert as the data source lists it: the table's listed fields, "no value" as null. */
 function alertObject(a: LiveAlert): Model {
-  return {
-    id: a.id,
-    name: a.name,
-    type: a.type,
-    subtype: a.subtype,
-    filter: a.filter,
-    filter_value: a.filter_value === '' ? null : a.filter_value,
-    target_type: a.target_type,
-    target_id: a.target_id,
-    is_active: a.is_active,
-    current_status: a.current_status,
-    last_triggered_at: a.last_triggered_at,
-  };
+  const out: Model = {};
+  for (const f of LISTED_FIELDS) out[f] = a[f] === '' && EMPTY_IS_NULL.has(f) ? null : a[f];
+  return out;
 }
 
 export const alertsDataSource: DataSourceHandler<Data> = {
