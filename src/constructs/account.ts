@@ -147,7 +147,10 @@ export class NetworkcalcAccount extends Construct {
     Object.defineProperty(this, ACCOUNT_SYMBOL, { value: true });
     const stack = ensureValidateFirst(this);
     ACCOUNTS.set(stack, [...accountsIn(stack), this]);
-    const given = propsObject<NetworkcalcAccountProps>(props ?? {}, 'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership, maxRetries, timeoutSeconds; all optional');
+    const given = propsObject<NetworkcalcAccountProps>(
+      props ?? {},
+      'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership, maxRetries, timeoutSeconds; all optional',
+    );
     const p = given.props;
     // Anything but an Ownership is reported below; exclusive stands in so the rest can run.
     const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
@@ -188,7 +191,8 @@ export class NetworkcalcAccount extends Construct {
       clientIdEnv: renderable(terraformLiteral(this.clientIdEnv)),
       clientSecretEnv: renderable(terraformLiteral(this.clientSecretEnv)),
       ownership: this.ownership.mode,
-      ownershipPrefix: this.ownership.mode === 'prefix' ? renderable(terraformLiteral(this.ownership.namePrefix)) : undefined,
+      ownershipPrefix:
+        this.ownership.mode === 'prefix' ? renderable(terraformLiteral(this.ownership.namePrefix)) : undefined,
       maxRetries: renderable(this.maxRetries),
       timeoutSeconds: renderable(this.timeoutSeconds),
     });
@@ -197,7 +201,13 @@ export class NetworkcalcAccount extends Construct {
       if (given.problem) return [given.problem];
       const errors = problems.map(blockFinding);
       if (ownershipGiven) {
-        errors.push(finding(`ownership ${JSON.stringify(p.ownership) ?? String(p.ownership)} is not valid; give Ownership.exclusive(), Ownership.prefix('team-a-') or Ownership.additive()`, 'ownership', p.ownership));
+        errors.push(
+          finding(
+            `ownership ${JSON.stringify(p.ownership) ?? String(p.ownership)} is not valid; give Ownership.exclusive(), Ownership.prefix('team-a-') or Ownership.additive()`,
+            'ownership',
+            p.ownership,
+          ),
+        );
       }
       errors.push(...this.validateAccount());
       return errors;
@@ -254,9 +264,10 @@ export class NetworkcalcAccount extends Construct {
       const id = `${kind === 'domain' ? 'Domain' : 'Subdomain'} ${key.slice(kind.length + 1)}`;
       const trimmed = typeof name === 'string' ? name.trim() : name;
       const provider = this.alias ? this.provider : undefined;
-      found = kind === 'domain'
-        ? new DomainLookup(this, id, trimmed, provider)
-        : new SubdomainLookup(this, id, trimmed, provider);
+      found =
+        kind === 'domain'
+          ? new DomainLookup(this, id, trimmed, provider)
+          : new SubdomainLookup(this, id, trimmed, provider);
       const problems = domainNameProblems(kind, name);
       if (problems.length) addChecks(found, () => problems.map((m) => finding(m, 'name', name ?? null)));
       this.lookups.set(key, found);
@@ -273,7 +284,13 @@ export class NetworkcalcAccount extends Construct {
     const sameAlias = siblings.filter((a) => a !== this && (a.alias ?? '') === (this.alias ?? ''));
     if (sameAlias.length) {
       const what = this.alias === undefined ? 'no alias' : `alias ${JSON.stringify(this.alias)}`;
-      errors.push(finding(`stack ${stack.node.path} has several accounts with ${what} (${[this, ...sameAlias].map((a) => a.node.path).join(', ')}); give each account of a stack its own alias`, 'alias', this.alias ?? null));
+      errors.push(
+        finding(
+          `stack ${stack.node.path} has several accounts with ${what} (${[this, ...sameAlias].map((a) => a.node.path).join(', ')}); give each account of a stack its own alias`,
+          'alias',
+          this.alias ?? null,
+        ),
+      );
     }
 
     // Alert names identify alerts within the account: compare their canonical (trimmed) form.
@@ -283,12 +300,24 @@ export class NetworkcalcAccount extends Construct {
       const path = m.alert.node.path;
       byName.set(name, [...(byName.get(name) ?? []), path]);
       if (!this.ownership.covers(name)) {
-        errors.push(finding(`alert ${path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.namePrefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`, 'ownership', this.ownership.namePrefix));
+        errors.push(
+          finding(
+            `alert ${path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.namePrefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`,
+            'ownership',
+            this.ownership.namePrefix,
+          ),
+        );
       }
     }
     for (const [name, paths] of byName) {
       if (paths.length > 1) {
-        errors.push(finding(`alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`, null, name));
+        errors.push(
+          finding(
+            `alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`,
+            null,
+            name,
+          ),
+        );
       }
     }
     return errors;
@@ -303,7 +332,12 @@ function blockFinding(p: BlockProblem): Finding {
 
 /** True for an Ownership, also from another copy of this package. */
 function isOwnership(x: unknown): x is Ownership {
-  return typeof x === 'object' && x !== null && (OWNERSHIP_MODES as readonly unknown[]).includes((x as Ownership).mode) && typeof (x as Ownership).covers === 'function';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    (OWNERSHIP_MODES as readonly unknown[]).includes((x as Ownership).mode) &&
+    typeof (x as Ownership).covers === 'function'
+  );
 }
 
 const ACCOUNT_SYMBOL = Symbol.for('cdktf-provider-networkcalc.NetworkcalcAccount');
@@ -326,7 +360,9 @@ export function resolveAccount(
 ): { account?: NetworkcalcAccount; problem?: string } {
   const stack = TerraformStack.of(scope);
   if (explicit !== undefined && explicit !== null && !NetworkcalcAccount.isNetworkcalcAccount(explicit)) {
-    return { problem: `account ${JSON.stringify(explicit) ?? String(explicit)} is not a NetworkcalcAccount; pass the account construct (new NetworkcalcAccount(stack, 'Account')), or leave account out to use the only account of the stack` };
+    return {
+      problem: `account ${JSON.stringify(explicit) ?? String(explicit)} is not a NetworkcalcAccount; pass the account construct (new NetworkcalcAccount(stack, 'Account')), or leave account out to use the only account of the stack`,
+    };
   }
   if (explicit !== undefined && explicit !== null) {
     const home = TerraformStack.of(explicit);

@@ -150,11 +150,21 @@ export function alertBody(props: AlertCheckSpec): AlertBody {
   if (variant === 'dnsRecord') {
     const c = loose.dnsRecord as Record<string, unknown>;
     Object.assign(body, { type: 'DNS Record', subtype: c.record, filter: c.filter, filter_value: c.value });
-    Object.assign(sources, { type: 'dnsRecord', subtype: 'dnsRecord.record', filter: 'dnsRecord.filter', filter_value: 'dnsRecord.value' });
+    Object.assign(sources, {
+      type: 'dnsRecord',
+      subtype: 'dnsRecord.record',
+      filter: 'dnsRecord.filter',
+      filter_value: 'dnsRecord.value',
+    });
   } else if (variant === 'spfRecord') {
     const c = loose.spfRecord as Record<string, unknown>;
     Object.assign(body, { type: 'SPF Record', filter: c.filter, filter_value: c.value });
-    Object.assign(sources, { type: 'spfRecord', subtype: 'spfRecord', filter: 'spfRecord.filter', filter_value: 'spfRecord.value' });
+    Object.assign(sources, {
+      type: 'spfRecord',
+      subtype: 'spfRecord',
+      filter: 'spfRecord.filter',
+      filter_value: 'spfRecord.value',
+    });
   } else if (variant === 'certificate') {
     const c = loose.certificate as Record<string, unknown>;
     const hasSubject = c.subject !== undefined;
@@ -165,7 +175,11 @@ export function alertBody(props: AlertCheckSpec): AlertBody {
     }
     if (hasDays && !hasSubject) {
       const days = c.expiresInDays;
-      Object.assign(body, { type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: typeof days === 'number' ? String(days) : days });
+      Object.assign(body, {
+        type: 'Certificate (TLS)',
+        filter: 'expires in (days)',
+        filter_value: typeof days === 'number' ? String(days) : days,
+      });
       sources.filter_value = 'certificate.expiresInDays';
     } else {
       if (!hasSubject) problems.push('certificate has neither subject nor expiresInDays; give exactly one');

@@ -1,7 +1,8 @@
 import { Token, type IResolvable } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { Alert as AlertResource } from '../gen/providers/networkcalc/alert';
-import { canonicalizeAlert, parseAlert } from '../model/canonical';
+import { canonicalizeAlert } from '../model/canonical';
+import { validateAlert } from '../model/validate';
 import { filterValueKind } from '../model/matrix';
 import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
@@ -118,9 +119,10 @@ export class Alert extends AlertBase {
     let targetIdDeferred = false;
     if (target?.name !== undefined) {
       if (account) {
-        targetId = target.targetType === 'subdomain'
-          ? account.lookupSubdomain(target.name).subdomainId
-          : account.lookupDomain(target.name).domainId;
+        targetId =
+          target.targetType === 'subdomain'
+            ? account.lookupSubdomain(target.name).subdomainId
+            : account.lookupDomain(target.name).domainId;
       } else {
         targetIdDeferred = true; // the missing account is the error to report
       }
@@ -148,34 +150,44 @@ export class Alert extends AlertBase {
     if (account && typeof name === 'string' && !Token.isUnresolved(name)) account._registerAlert(this, name);
 
     // Found now: they depend only on the props and the account, both fixed from here on.
-    addChecks(this, (() => {
-      // Props that are not an object say all there is to say.
-      if (given.problem) return [given.problem];
-      const errors: Finding[] = [];
-      if (accountProblem) errors.push(finding(accountProblem, 'account'));
-      errors.push(...shapeProblems.map((m) => finding(m, null)));
-      if (p.target !== undefined && p.target !== null && !target) {
-        errors.push(finding(`target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target));
-        return errors;
-      }
-      // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
-      const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
-      if (targetIdDeferred) skip.add('target_id');
-      const parsed = parseAlert({ ...body, target_id: targetId });
-      if (!parsed.ok) {
-        for (const problem of parsed.problems) {
-          if (skip.has(problem.field)) continue;
-          const from = sources[problem.field];
-          errors.push({
-            field: from ?? problem.field,
-            value: problem.value,
-            allowed: problem.allowed,
-            message: from ? `${problem.message} (from ${from})` : problem.message,
-          });
+    addChecks(
+      this,
+      (() => {
+        // Props that are not an object say all there is to say.
+        if (given.problem) return [given.problem];
+        const errors: Finding[] = [];
+        if (accountProblem) errors.push(finding(accountProblem, 'account'));
+        errors.push(...shapeProblems.map((m) => finding(m, null)));
+        if (p.target !== undefined && p.target !== null && !target) {
+          errors.push(
+            finding(
+              `target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+              'target',
+              p.target,
+            ),
+          );
+          return errors;
         }
-      }
-      return errors;
-    })());
+        // The model's one rule (what parseAlert does after canonicalizing, done above).
+        const problems = validateAlert(canonical);
+        if (problems.length) {
+          // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
+          const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
+          if (targetIdDeferred) skip.add('target_id');
+          for (const problem of problems) {
+            if (skip.has(problem.field)) continue;
+            const from = sources[problem.field];
+            errors.push({
+              field: from ?? problem.field,
+              value: problem.value,
+              allowed: problem.allowed,
+              message: from ? `${problem.message} (from ${from})` : problem.message,
+            });
+          }
+        }
+        return errors;
+      })(),
+    );
   }
 }
 

@@ -59,43 +59,76 @@ export class ReportTrigger extends Construct {
 
     let targetId: number | undefined = target?.id;
     if (target?.name !== undefined && account) {
-      targetId = target.targetType === 'subdomain'
-        ? account.lookupSubdomain(target.name).subdomainId
-        : account.lookupDomain(target.name).domainId;
+      targetId =
+        target.targetType === 'subdomain'
+          ? account.lookupSubdomain(target.name).subdomainId
+          : account.lookupDomain(target.name).domainId;
     }
     const isSubdomain = target?.targetType === 'subdomain';
 
     this.resource = new ReportTriggerResource(this, 'Resource', {
       domainId: isSubdomain ? undefined : renderable(targetId),
       subdomainId: isSubdomain ? renderable(targetId) : undefined,
-      triggers: triggersObject ? mapValues(triggers, (v) => renderable(terraformLiteral(v))!) : { always: Fn.timestamp() },
+      triggers: triggersObject
+        ? mapValues(triggers, (v) => renderable(terraformLiteral(v))!)
+        : { always: Fn.timestamp() },
       provider: account?.alias ? account._provider : undefined,
     });
 
     // Found now: they depend only on the props and the account, both fixed from here on.
-    addChecks(this, (() => {
-      if (given.problem) return [given.problem];
-      const errors: Finding[] = [];
-      if (problem) errors.push(finding(problem, 'account'));
-      if (!target) {
-        const got = p.target === undefined || p.target === null ? 'is missing' : `${JSON.stringify(p.target) ?? String(p.target)} is not an AlertTarget`;
-        errors.push(finding(`target ${got}; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`, 'target', p.target ?? null));
-      } else if (target.name === undefined && !Token.isUnresolved(targetId)) {
-        if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
-          const field = isSubdomain ? 'subdomain_id' : 'domain_id';
-          errors.push(finding(`${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`, 'target', targetId ?? null));
+    addChecks(
+      this,
+      (() => {
+        if (given.problem) return [given.problem];
+        const errors: Finding[] = [];
+        if (problem) errors.push(finding(problem, 'account'));
+        if (!target) {
+          const got =
+            p.target === undefined || p.target === null
+              ? 'is missing'
+              : `${JSON.stringify(p.target) ?? String(p.target)} is not an AlertTarget`;
+          errors.push(
+            finding(
+              `target ${got}; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+              'target',
+              p.target ?? null,
+            ),
+          );
+        } else if (target.name === undefined && !Token.isUnresolved(targetId)) {
+          if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
+            const field = isSubdomain ? 'subdomain_id' : 'domain_id';
+            errors.push(
+              finding(
+                `${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`,
+                'target',
+                targetId ?? null,
+              ),
+            );
+          }
         }
-      }
-      if (triggers !== undefined && triggers !== null && !triggersObject) {
-        errors.push(finding(`triggers ${JSON.stringify(triggers)} is not valid; give an object of strings, e.g. { release: '2024-06' }`, 'triggers', triggers));
-      }
-      for (const [key, value] of Object.entries(triggersObject ? triggers : {})) {
-        if (typeof value !== 'string') {
-          errors.push(finding(`triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`, `triggers.${key}`, value));
+        if (triggers !== undefined && triggers !== null && !triggersObject) {
+          errors.push(
+            finding(
+              `triggers ${JSON.stringify(triggers)} is not valid; give an object of strings, e.g. { release: '2024-06' }`,
+              'triggers',
+              triggers,
+            ),
+          );
         }
-      }
-      return errors;
-    })());
+        for (const [key, value] of Object.entries(triggersObject ? triggers : {})) {
+          if (typeof value !== 'string') {
+            errors.push(
+              finding(
+                `triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`,
+                `triggers.${key}`,
+                value,
+              ),
+            );
+          }
+        }
+        return errors;
+      })(),
+    );
   }
 }
 

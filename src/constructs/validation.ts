@@ -8,7 +8,8 @@ const GUARD_ID = 'NetworkcalcValidateFirst';
 const validatedSize = new WeakMap<IConstruct, number>();
 
 /** A problem of one construct, before its path is known. */
-export type Finding = Omit<ConstructProblem, 'path' | 'value' | 'allowed'> & Partial<Pick<ConstructProblem, 'value' | 'allowed'>>;
+export type Finding = Omit<ConstructProblem, 'path' | 'value' | 'allowed'> &
+  Partial<Pick<ConstructProblem, 'value' | 'allowed'>>;
 
 /** The structured checks of each construct (they also run as its plain `node.addValidation`). */
 const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
@@ -27,7 +28,11 @@ export function addChecks(construct: IConstruct, check: (() => Finding[]) | read
 }
 
 /** A problem with a sentence only (no prop). */
-export const finding = (message: string, field: string | null = null, value?: unknown): Finding => ({ field, message, value });
+export const finding = (message: string, field: string | null = null, value?: unknown): Finding => ({
+  field,
+  message,
+  value,
+});
 
 /**
  * What an app's `synth()` throws when constructs are not valid: every problem in the
@@ -42,9 +47,19 @@ export class NetworkcalcValidationError extends Error {
         'Nothing was written. Fix the errors above and synthesize again.',
     );
     // Not enumerable, so that Node does not print them again after the message.
-    Object.defineProperty(this, 'name', { value: 'NetworkcalcValidationError', enumerable: false, writable: true, configurable: true });
+    Object.defineProperty(this, 'name', {
+      value: 'NetworkcalcValidationError',
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
     Object.defineProperty(this, 'problems', { value: problems, enumerable: false });
-    Object.defineProperty(this, 'stack', { value: `${this.name}: ${this.message}`, enumerable: false, writable: true, configurable: true });
+    Object.defineProperty(this, 'stack', {
+      value: `${this.name}: ${this.message}`,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
   }
 }
 
@@ -78,9 +93,17 @@ export function appProblems(root: IConstruct): ConstructProblem[] {
     const path = c.node.path;
     const found = (checks.get(c) ?? []).flatMap((check) => check());
     const known = new Set(found.map((f) => f.message));
-    for (const f of found) problems.push({ path, field: f.field, value: f.value === undefined ? null : f.value, allowed: f.allowed ?? null, message: f.message });
+    for (const f of found)
+      problems.push({
+        path,
+        field: f.field,
+        value: f.value === undefined ? null : f.value,
+        allowed: f.allowed ?? null,
+        message: f.message,
+      });
     // Validations added by others (the app itself, cdktf) are sentences only.
-    for (const message of messages) if (!known.has(message)) problems.push({ path, field: null, value: null, allowed: null, message });
+    for (const message of messages)
+      if (!known.has(message)) problems.push({ path, field: null, value: null, allowed: null, message });
   }
   return problems;
 }
@@ -116,7 +139,11 @@ export function propsObject<T extends object>(props: unknown, what: string): { p
   if (isRecord(props)) return { props: props as Partial<T> };
   return {
     props: {},
-    problem: finding(`props must be an object (${what}); got ${props === null ? 'null' : Array.isArray(props) ? 'an array' : `${typeof props} ${JSON.stringify(props) ?? ''}`.trim()}`, 'props', props ?? null),
+    problem: finding(
+      `props must be an object (${what}); got ${props === null ? 'null' : Array.isArray(props) ? 'an array' : `${typeof props} ${JSON.stringify(props) ?? ''}`.trim()}`,
+      'props',
+      props ?? null,
+    ),
   };
 }
 
@@ -127,5 +154,7 @@ export function propsObject<T extends object>(props: unknown, what: string): { p
  * a TypeError first.
  */
 export function renderable<T>(value: T): NonNullable<T> | undefined {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? (value as NonNullable<T>) : undefined;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? (value as NonNullable<T>)
+    : undefined;
 }

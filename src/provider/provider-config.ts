@@ -68,7 +68,11 @@ export async function configureProvider(
   const block = readProviderBlock(config, diags);
   for (const [name, v] of Object.entries(config)) {
     if (isUnknown(v)) {
-      diags.addError('Provider configuration not known yet', `${name} depends on a value known only after apply; the provider needs it to read alerts. Give it a value known at plan time.`, [name]);
+      diags.addError(
+        'Provider configuration not known yet',
+        `${name} depends on a value known only after apply; the provider needs it to read alerts. Give it a value known at plan time.`,
+        [name],
+      );
     }
   }
   if (diags.hasError()) return undefined;
@@ -117,7 +121,11 @@ export async function configureProvider(
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const path = /BASE_URL|URL/.test(message) ? ['base_url'] : /timeout/i.test(message) ? ['timeout_seconds'] : undefined;
+    const path = /BASE_URL|URL/.test(message)
+      ? ['base_url']
+      : /timeout/i.test(message)
+        ? ['timeout_seconds']
+        : undefined;
     diags.addError('Invalid NetworkCalc provider configuration', message, path);
     return undefined;
   }

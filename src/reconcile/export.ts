@@ -6,7 +6,10 @@ import { indexDomains } from './targets';
 import type { ApiDomain, Scope } from './types';
 
 /** The account settings written into exported code (max_retries / timeout_seconds when set). */
-export type ExportAccount = Pick<Scope, 'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'> &
+export type ExportAccount = Pick<
+  Scope,
+  'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'
+> &
   Partial<Pick<Scope, 'maxRetries' | 'timeoutSeconds'>>;
 
 export interface ExportInput {
@@ -58,18 +61,26 @@ export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'd
     // additive claims only declared names; an export declares them all.
     if (scope.ownership === 'prefix' && !claims(scope, alert.name)) continue;
     if (seen.has(alert.name)) {
-      skipped.push(`alert ${alert.id} ${JSON.stringify(alert.name)}: a second alert of this name (the lowest id is exported; exclusive and prefix scopes delete the others on apply)`);
+      skipped.push(
+        `alert ${alert.id} ${JSON.stringify(alert.name)}: a second alert of this name (the lowest id is exported; exclusive and prefix scopes delete the others on apply)`,
+      );
       continue;
     }
     const parsed = parseAlert(alert as unknown as Record<string, unknown>);
     if (!parsed.ok) {
-      skipped.push(`alert ${alert.id} ${JSON.stringify(alert.name)}: ${parsed.problems.map((p) => p.message).join('; ')}`);
+      skipped.push(
+        `alert ${alert.id} ${JSON.stringify(alert.name)}: ${parsed.problems.map((p) => p.message).join('; ')}`,
+      );
       continue;
     }
     seen.add(alert.name);
     const kind = parsed.alert.target_type;
     const name = index.names.get(`${kind}:${parsed.alert.target_id}`) ?? null;
-    alerts.push({ alert: { ...alert, ...parsed.alert }, id: constructId(alert.name, used), target: { kind, name, id: parsed.alert.target_id } });
+    alerts.push({
+      alert: { ...alert, ...parsed.alert },
+      id: constructId(alert.name, used),
+      target: { kind, name, id: parsed.alert.target_id },
+    });
   }
   return { alerts, skipped };
 }
@@ -81,9 +92,13 @@ function checkProps(a: LiveAlert): string {
     case 'DNS Record':
       return `dnsRecord: { record: ${q(a.subtype ?? '')}, filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
     case 'SPF Record':
-      return a.filter === 'validity' ? `spfRecord: { filter: 'validity' }` : `spfRecord: { filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
+      return a.filter === 'validity'
+        ? `spfRecord: { filter: 'validity' }`
+        : `spfRecord: { filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
     case 'Certificate (TLS)':
-      return a.filter === 'subject' ? `certificate: { subject: ${q(a.filter_value)} }` : `certificate: { expiresInDays: ${Number(a.filter_value)} }`;
+      return a.filter === 'subject'
+        ? `certificate: { subject: ${q(a.filter_value)} }`
+        : `certificate: { expiresInDays: ${Number(a.filter_value)} }`;
   }
 }
 
@@ -147,10 +162,17 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
 }
 
 // HCL interpolates ${...} and %{...} inside strings; doubling the sigil makes them literal.
-const hclString = (s: string) => JSON.stringify(s).replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+const hclString = (s: string) =>
+  JSON.stringify(s)
+    .replace(/\$\{/g, () => '$${')
+    .replace(/%\{/g, () => '%%{');
 
 function hclName(s: string, used: Set<string>): string {
-  let base = s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'alert';
+  let base =
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'alert';
   if (/^[0-9]/.test(base)) base = `a_${base}`;
   let name = base;
   for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
@@ -203,16 +225,19 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
     const target = e.target.name ? dataRef(e.target) : String(e.target.id);
     const name = hclName(e.alert.name, used);
     out.push('', ...hclBlock('import', [['to', `networkcalc_alert.${name}`], ['id', `"${e.alert.id}"`], ...provider]));
-    out.push('', ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
-      ...provider,
-      ['name', hclString(e.alert.name)],
-      ['type', hclString(e.alert.type)],
-      ...(e.alert.subtype !== null ? [['subtype', hclString(e.alert.subtype)] as Attr] : []),
-      ['filter', hclString(e.alert.filter)],
-      ...(e.alert.filter_value !== '' ? [['filter_value', hclString(e.alert.filter_value)] as Attr] : []),
-      ['target_type', hclString(e.alert.target_type)],
-      ['target_id', target],
-    ]));
+    out.push(
+      '',
+      ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
+        ...provider,
+        ['name', hclString(e.alert.name)],
+        ['type', hclString(e.alert.type)],
+        ...(e.alert.subtype !== null ? [['subtype', hclString(e.alert.subtype)] as Attr] : []),
+        ['filter', hclString(e.alert.filter)],
+        ...(e.alert.filter_value !== '' ? [['filter_value', hclString(e.alert.filter_value)] as Attr] : []),
+        ['target_type', hclString(e.alert.target_type)],
+        ['target_id', target],
+      ]),
+    );
   }
   return out.join('\n') + '\n';
 }

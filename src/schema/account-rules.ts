@@ -89,7 +89,10 @@ function kindOf(v: unknown): string {
  * config and every problem at once. Absent, null and blank values mean "not set" as in
  * Terraform: the default applies. Attributes the rules do not know are left to the door.
  */
-export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, options: ParseOptions = {}): { config: ProviderBlock; problems: BlockProblem[] } {
+export function parseProviderBlock(
+  raw: Readonly<Record<string, unknown>>,
+  options: ParseOptions = {},
+): { config: ProviderBlock; problems: BlockProblem[] } {
   const label = options.label ?? ((f: ProviderField) => f);
   const unknown = options.isUnknown ?? (() => false);
   const problems: BlockProblem[] = [];
@@ -113,7 +116,10 @@ export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, optio
     if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return fallback;
     if (unknown(v)) return v as string;
     if (isEnvVariableName(v)) return v;
-    problem(field, `${label(field)} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`);
+    problem(
+      field,
+      `${label(field)} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`,
+    );
     return fallback;
   };
 
@@ -122,7 +128,12 @@ export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, optio
     const v = raw[field];
     if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
     if (unknown(v)) return v as number;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(v) ? Number(v) : NaN;
+    const n =
+      typeof v === 'number'
+        ? v
+        : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(v)
+          ? Number(v)
+          : NaN;
     if (Number.isFinite(n) && ok(n)) return n;
     problem(field, `${label(field)} ${JSON.stringify(v) ?? String(v)} is not valid; give ${allowed}`, v);
     return null;
@@ -130,7 +141,11 @@ export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, optio
 
   const alias = text('alias');
   if (alias !== null && !unknown(alias) && !ALIAS.test(alias)) {
-    problem('alias', `${label('alias')} ${JSON.stringify(alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`, alias);
+    problem(
+      'alias',
+      `${label('alias')} ${JSON.stringify(alias)} is not valid; use letters, digits, _ and -, starting with a letter or _`,
+      alias,
+    );
   }
 
   let baseUrl = text('base_url');
@@ -144,14 +159,27 @@ export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, optio
   const mode = raw.ownership;
   if (mode !== undefined && mode !== null && !(typeof mode === 'string' && mode.trim() === '')) {
     if (unknown(mode) || (OWNERSHIP_MODES as readonly unknown[]).includes(mode)) ownership = mode as OwnershipMode;
-    else problem('ownership', `${label('ownership')} ${JSON.stringify(mode) ?? String(mode)} is not valid; use one of ${OWNERSHIP_MODES.join(', ')}`, mode);
+    else
+      problem(
+        'ownership',
+        `${label('ownership')} ${JSON.stringify(mode) ?? String(mode)} is not valid; use one of ${OWNERSHIP_MODES.join(', ')}`,
+        mode,
+      );
   }
   const prefix = text('ownership_prefix');
   if (ownership === 'prefix' && prefix === null) {
-    problem('ownership_prefix', `${label('ownership')} "prefix" needs a non-empty ${label('ownership_prefix')}`, raw.ownership_prefix ?? null);
+    problem(
+      'ownership_prefix',
+      `${label('ownership')} "prefix" needs a non-empty ${label('ownership_prefix')}`,
+      raw.ownership_prefix ?? null,
+    );
   }
   if (ownership !== 'prefix' && prefix !== null && !unknown(mode)) {
-    problem('ownership_prefix', `${label('ownership_prefix')} ${JSON.stringify(prefix)} is only used with ${label('ownership')} "prefix"; set ${label('ownership')} to "prefix" or remove it`, prefix);
+    problem(
+      'ownership_prefix',
+      `${label('ownership_prefix')} ${JSON.stringify(prefix)} is only used with ${label('ownership')} "prefix"; set ${label('ownership')} to "prefix" or remove it`,
+      prefix,
+    );
   }
 
   const config: ProviderBlock = {
@@ -165,10 +193,16 @@ export function parseProviderBlock(raw: Readonly<Record<string, unknown>>, optio
     clientSecretEnv: variable('client_secret_env', ENV.clientSecret),
     ownership,
     prefix: ownership === 'prefix' || unknown(mode) ? prefix : null,
-    maxRetries: number('max_retries', (n) => Number.isInteger(n) && n >= MAX_RETRIES.min && n <= MAX_RETRIES.max,
-      `a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max} (attempts per request, the first included)`),
-    timeoutSeconds: number('timeout_seconds', (n) => n > TIMEOUT_SECONDS.above && n <= TIMEOUT_SECONDS.max,
-      `a number of seconds more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}`),
+    maxRetries: number(
+      'max_retries',
+      (n) => Number.isInteger(n) && n >= MAX_RETRIES.min && n <= MAX_RETRIES.max,
+      `a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max} (attempts per request, the first included)`,
+    ),
+    timeoutSeconds: number(
+      'timeout_seconds',
+      (n) => n > TIMEOUT_SECONDS.above && n <= TIMEOUT_SECONDS.max,
+      `a number of seconds more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}`,
+    ),
   };
   return { config, problems };
 }

@@ -99,8 +99,14 @@ describe('NetworkcalcAccount', () => {
       expect(errorOf({ baseUrl: 'networkcalc.com' })).toContain(
         '[stack/Account] base URL "networkcalc.com" (from baseUrl) is not an http(s) URL such as https://networkcalc.com; fix baseUrl',
       );
-      expect(errorOf({ baseUrl: 'ftp://networkcalc.com' })).toContain('base URL "ftp://networkcalc.com" (from baseUrl) is not an http(s) URL');
-      for (const leaky of ['https://me:pa55word@networkcalc.com', 'https://networkcalc.com/?key=pa55word', 'https://networkcalc.com/#pa55word']) {
+      expect(errorOf({ baseUrl: 'ftp://networkcalc.com' })).toContain(
+        'base URL "ftp://networkcalc.com" (from baseUrl) is not an http(s) URL',
+      );
+      for (const leaky of [
+        'https://me:pa55word@networkcalc.com',
+        'https://networkcalc.com/?key=pa55word',
+        'https://networkcalc.com/#pa55word',
+      ]) {
         const error = errorOf({ baseUrl: leaky });
         expect(error).toContain('(from baseUrl) carries user info, a query or a fragment');
         expect(error).not.toContain('pa55word');
@@ -114,7 +120,9 @@ describe('NetworkcalcAccount', () => {
     });
 
     test('a prefix ownership needs a prefix', () => {
-      expect(errorOf({ ownership: Ownership.prefix(' ') })).toContain('[stack/Account] ownership "prefix" needs a non-empty prefix');
+      expect(errorOf({ ownership: Ownership.prefix(' ') })).toContain(
+        '[stack/Account] ownership "prefix" needs a non-empty prefix',
+      );
     });
 
     test('two accounts of one stack need distinct aliases', () => {

@@ -25,10 +25,13 @@ describe('generated bindings', () => {
       ...actual.filter((f) => !expected.includes(f)).map((f) => `not generated: ${f}`),
       ...expected
         .filter((f) => actual.includes(f))
-        .filter((f) => fs.readFileSync(path.join(fresh, f), 'utf8') !== fs.readFileSync(path.join(COMMITTED, f), 'utf8'))
+        .filter(
+          (f) => fs.readFileSync(path.join(fresh, f), 'utf8') !== fs.readFileSync(path.join(COMMITTED, f), 'utf8'),
+        )
         .map((f) => `differs: ${f}`),
     ];
-    if (stale.length) throw new Error(`src/gen is stale; run \`npm run generate\` and commit:\n  ${stale.join('\n  ')}`);
+    if (stale.length)
+      throw new Error(`src/gen is stale; run \`npm run generate\` and commit:\n  ${stale.join('\n  ')}`);
   }, 60000);
 
   test('bindings pin the provider source and version constraint', () => {

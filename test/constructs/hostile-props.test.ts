@@ -24,10 +24,11 @@ function problemsOf(build: (stack: TerraformStack) => void): ConstructProblem[] 
   return [];
 }
 
-const withAccount = (build: (stack: TerraformStack) => void) => problemsOf((s) => {
-  new NetworkcalcAccount(s, 'Account');
-  build(s);
-});
+const withAccount = (build: (stack: TerraformStack) => void) =>
+  problemsOf((s) => {
+    new NetworkcalcAccount(s, 'Account');
+    build(s);
+  });
 
 describe('hostile props are problems, not TypeErrors', () => {
   test.each([
@@ -36,39 +37,87 @@ describe('hostile props are problems, not TypeErrors', () => {
     ['an array', [], 'got an array'],
   ])('Alert props that are %s', (_what, props, got) => {
     expect(withAccount((s) => new Alert(s, 'X', loose(props)))).toEqual([
-      { path: 'main/X', field: 'props', value: props, allowed: null, message: `props must be an object (name, target and one of dnsRecord, spfRecord, certificate); ${got}` },
+      {
+        path: 'main/X',
+        field: 'props',
+        value: props,
+        allowed: null,
+        message: `props must be an object (name, target and one of dnsRecord, spfRecord, certificate); ${got}`,
+      },
     ]);
   });
 
   test('ReportTrigger props that are not an object', () => {
     expect(withAccount((s) => new ReportTrigger(s, 'R', loose('example.com')))[0]).toMatchObject({
-      path: 'main/R', field: 'props', message: 'props must be an object (target, and optionally triggers and account); got string "example.com"',
+      path: 'main/R',
+      field: 'props',
+      message: 'props must be an object (target, and optionally triggers and account); got string "example.com"',
     });
   });
 
   test('a target that is not an AlertTarget', () => {
-    expect(withAccount((s) => new Alert(s, 'X', loose({ name: 'x', target: 'example.com', spfRecord: { filter: 'validity' } })))).toEqual([
-      expect.objectContaining({ field: 'target', value: 'example.com', message: expect.stringMatching(/^target is not an AlertTarget \(got "example.com"\); give AlertTarget.domain/) }),
+    expect(
+      withAccount(
+        (s) => new Alert(s, 'X', loose({ name: 'x', target: 'example.com', spfRecord: { filter: 'validity' } })),
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        field: 'target',
+        value: 'example.com',
+        message: expect.stringMatching(/^target is not an AlertTarget \(got "example.com"\); give AlertTarget.domain/),
+      }),
     ]);
   });
 
   test('an account that is not a NetworkcalcAccount', () => {
-    expect(withAccount((s) => new Alert(s, 'X', loose({ name: 'x', account: 'prod', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } })))).toEqual([
-      expect.objectContaining({ field: 'account', message: expect.stringMatching(/^account "prod" is not a NetworkcalcAccount/) }),
+    expect(
+      withAccount(
+        (s) =>
+          new Alert(
+            s,
+            'X',
+            loose({ name: 'x', account: 'prod', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } }),
+          ),
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        field: 'account',
+        message: expect.stringMatching(/^account "prod" is not a NetworkcalcAccount/),
+      }),
     ]);
   });
 
   test('an ownership that is not an Ownership, and a null prefix', () => {
     expect(problemsOf((s) => new NetworkcalcAccount(s, 'A', loose({ ownership: 'prefix' })))).toEqual([
-      expect.objectContaining({ path: 'main/A', field: 'ownership', value: 'prefix', message: expect.stringContaining('give Ownership.exclusive(), Ownership.prefix(\'team-a-\') or Ownership.additive()') }),
+      expect.objectContaining({
+        path: 'main/A',
+        field: 'ownership',
+        value: 'prefix',
+        message: expect.stringContaining(
+          "give Ownership.exclusive(), Ownership.prefix('team-a-') or Ownership.additive()",
+        ),
+      }),
     ]);
-    expect(problemsOf((s) => new NetworkcalcAccount(s, 'A', { ownership: Ownership.prefix(loose(null)) })).map((p) => p.message)).toEqual([
-      'ownership "prefix" needs a non-empty prefix',
-    ]);
+    expect(
+      problemsOf((s) => new NetworkcalcAccount(s, 'A', { ownership: Ownership.prefix(loose(null)) })).map(
+        (p) => p.message,
+      ),
+    ).toEqual(['ownership "prefix" needs a non-empty prefix']);
   });
 
   test('null values in the check and the name reach validation, not the L1 renderer', () => {
-    const problems = withAccount((s) => new Alert(s, 'X', loose({ name: null, target: AlertTarget.domainId(1), dnsRecord: { record: null, filter: null, value: null } })));
+    const problems = withAccount(
+      (s) =>
+        new Alert(
+          s,
+          'X',
+          loose({
+            name: null,
+            target: AlertTarget.domainId(1),
+            dnsRecord: { record: null, filter: null, value: null },
+          }),
+        ),
+    );
     expect(problems.map((p) => p.field)).toEqual(['name', 'dnsRecord.record', 'dnsRecord.filter']);
   });
 
@@ -82,7 +131,11 @@ describe('hostile props are problems, not TypeErrors', () => {
     const { app } = tempApp();
     const s = new TerraformStack(app, 'main');
     new NetworkcalcAccount(s, 'Account');
-    new Alert(s, 'Days', { name: 'd', target: AlertTarget.domainId(1), certificate: { expiresInDays: loose('99999999999999999') } });
+    new Alert(s, 'Days', {
+      name: 'd',
+      target: AlertTarget.domainId(1),
+      certificate: { expiresInDays: loose('99999999999999999') },
+    });
     let error: Error | undefined;
     try {
       app.synth();

@@ -10,10 +10,12 @@ import { TerraformStack } from 'cdktf';
 import { NetworkcalcAccount } from '../../src/constructs';
 import { configureProvider } from '../../src/provider/provider-config';
 import { Diagnostics } from '../../src/provider/diagnostics';
+import { exportHcl, exportTypeScript } from '../../src/reconcile/export';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
 import { listFiles, synthError, tempApp } from '../constructs/support';
 
-const RETRIES = 'max_retries 50 is not valid; give a whole number from 1 to 20 (attempts per request, the first included)';
+const RETRIES =
+  'max_retries 50 is not valid; give a whole number from 1 to 20 (attempts per request, the first included)';
 const TIMEOUT = 'timeout_seconds 7200 is not valid; give a number of seconds more than 0 and at most 3600';
 
 // Nothing listens there: a door that called the API would fail differently.
@@ -25,7 +27,9 @@ afterAll(() => {
 });
 
 function badApp(): FixtureApp {
-  const a = new FixtureApp({ main: stack({ provider: { max_retries: 50, timeout_seconds: 7200 }, alerts: { A: alert({ name: 'a' }) } }) });
+  const a = new FixtureApp({
+    main: stack({ provider: { max_retries: 50, timeout_seconds: 7200 }, alerts: { A: alert({ name: 'a' }) } }),
+  });
   apps.push(a);
   return a;
 }
@@ -41,7 +45,10 @@ test('the constructs refuse it at synth, naming their props', () => {
 
 test('the constructs write valid values to the provider block', () => {
   const { app } = tempApp();
-  const account = new NetworkcalcAccount(new TerraformStack(app, 'main'), 'Account', { maxRetries: 20, timeoutSeconds: 3600 });
+  const account = new NetworkcalcAccount(new TerraformStack(app, 'main'), 'Account', {
+    maxRetries: 20,
+    timeoutSeconds: 3600,
+  });
   expect(synthError(app)).toBe('');
   expect(account).toMatchObject({ maxRetries: 20, timeoutSeconds: 3600 });
 });
@@ -65,10 +72,37 @@ test('ncalc export of that account refuses it instead of exporting defaults', as
 
 test('the provider refuses it when Terraform configures it, on the attribute', async () => {
   const diagnostics = new Diagnostics();
-  const data = await configureProvider({ config: { max_retries: 50, timeout_seconds: 7200 }, terraformVersion: 'test', diagnostics }, { NETWORKCALC_TOKEN: 'unused-token' });
+  const data = await configureProvider(
+    { config: { max_retries: 50, timeout_seconds: 7200 }, terraformVersion: 'test', diagnostics },
+    { NETWORKCALC_TOKEN: 'unused-token' },
+  );
   expect(data).toBeUndefined();
   expect(diagnostics.items).toEqual([
     expect.objectContaining({ summary: 'Invalid max_retries', detail: `${RETRIES}.`, path: ['max_retries'] }),
     expect.objectContaining({ summary: 'Invalid timeout_seconds', detail: `${TIMEOUT}.`, path: ['timeout_seconds'] }),
   ]);
+});
+
+test('ncalc export writes a valid max_retries and timeout_seconds into the code it exports', () => {
+  const account = {
+    alias: null,
+    baseUrl: null,
+    tokenEnv: 'NETWORKCALC_TOKEN',
+    clientIdEnv: 'NETWORKCALC_CLIENT_ID',
+    clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
+    ownership: 'exclusive' as const,
+    prefix: null,
+    maxRetries: 3,
+    timeoutSeconds: 90,
+  };
+  const input = {
+    account,
+    live: [],
+    domains: [],
+    stackName: 'main',
+    importFrom: 'cdktf-provider-networkcalc',
+    label: 'main',
+  };
+  expect(exportTypeScript(input)).toContain('      maxRetries: 3,\n      timeoutSeconds: 90,\n');
+  expect(exportHcl(input)).toMatch(/\n {2}max_retries += 3\n {2}timeout_seconds += 90\n/);
 });

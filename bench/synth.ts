@@ -1,0 +1,161 @@
+/**
+ * Synthesis at scale: a cdktf app of N alerts declared with the constructs (the app of
+ * bench/support.ts writeCdktfApp: one account, name targets, the four kinds of check), run
+ * as its own process like `ncalc plan` and `cdktf synth` run it. The app measures itself:
+ * CPU (user + system) and wall time from the first construct to the end of `app.synth()`
+ * (module loading excluded), and the process's peak RSS. Median of REPS runs per size. A
+ * second series writes the same JSON with the generated L1 bindings alone: the part of the
+ * cost that is cdktf's, whatever the constructs do.
+ *
+ *   npm run build && npx tsx bench/synth.ts [sizes, default 1000,10000] [--root <package dir>] [--no-l1]
+ *
+ * `--root` takes the built package (its dist/) from another checkout, e.g. a git worktree of
+ * an older commit, to measure before and after a change on the same machine.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ROOT, SUBDOMAINS, fmtMs, median, table } from './support';
+
+const args = process.argv.slice(2);
+const rootAt = args.indexOf('--root');
+const PACKAGE = path.resolve(rootAt >= 0 ? args.splice(rootAt, 2)[1]! : ROOT);
+const SIZES = (args.find((a) => !a.startsWith('--')) ?? '1000,10000').split(',').map(Number);
+/** `--no-l1`: only the constructs (e.g. for the "before" of a change to them). */
+const KINDS: AppKind[] = args.includes('--no-l1') ? ['constructs'] : ['constructs', 'l1'];
+const REPS = 3;
+const TIMEOUT_MS = 300_000;
+
+interface Sample {
+  cpuMs: number;
+  wallMs: number;
+  rssMb: number;
+  alerts: number;
+}
+
+type AppKind = 'constructs' | 'l1';
+
+/** The alert of index i: the props the constructs take, and the wire fields the L1 takes. */
+const ALERT_SHAPES = `
+function target(i) {
+  return i % 10 === 5 ? ['domain', i % 20 === 5 ? 'example.com' : 'example.org'] : ['subdomain', 'h' + String(i % ${SUBDOMAINS}).padStart(2, '0') + '.example.com'];
+}
+const alertName = (i) => 'bench alert ' + String(i).padStart(5, '0');
+function checkProps(i) {
+  const k = i % 4;
+  return k === 0 ? { dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.' + ((i % 254) + 1) } }
+    : k === 1 ? { dnsRecord: { record: 'TXT', filter: 'contains', value: 'v=spf1 include:_spf' + i + '.example.com' } }
+    : k === 2 ? { spfRecord: { filter: 'validity' } }
+    : { certificate: { expiresInDays: (i % 90) + 1 } };
+}
+function wireFields(i) {
+  const k = i % 4;
+  return k === 0 ? { type: 'DNS Record', subtype: 'A', filter: 'equals', filterValue: '192.0.2.' + ((i % 254) + 1) }
+    : k === 1 ? { type: 'DNS Record', subtype: 'TXT', filter: 'contains', filterValue: 'v=spf1 include:_spf' + i + '.example.com' }
+    : k === 2 ? { type: 'SPF Record', filter: 'validity' }
+    : { type: 'Certificate (TLS)', filter: 'expires in (days)', filterValue: String((i % 90) + 1) };
+}
+`;
+
+/**
+ * The app: builds N alerts, synthesizes, and prints what it measured as one JSON line.
+ * `constructs`: NetworkcalcAccount + Alert with name targets, as users write it. `l1`: the
+ * same cdk.tf.json from the generated bindings alone (provider, one data source per target
+ * name, one resource per alert), i.e. what cdktf itself costs for this output.
+ */
+function appSource(kind: AppKind, n: number, outdir: string): string {
+  const cdktf = require.resolve('cdktf', { paths: [PACKAGE] });
+  const dist = path.join(PACKAGE, 'dist');
+  const build =
+    kind === 'constructs'
+      ? `const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(dist)});
+const start = () => {
+  new NetworkcalcAccount(stack, 'Account');
+  for (let i = 0; i < ${n}; i++) {
+    const [kind, host] = target(i);
+    new Alert(stack, 'Alert' + i, { name: alertName(i), target: kind === 'domain' ? AlertTarget.domain(host) : AlertTarget.subdomain(host), ...checkProps(i) });
+  }
+};`
+      : `const { Alert } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/alert'))});
+const { NetworkcalcProvider } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/provider'))});
+const { DataNetworkcalcDomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-domain'))});
+const { DataNetworkcalcSubdomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-subdomain'))});
+const start = () => {
+  new NetworkcalcProvider(stack, 'Account', { tokenEnv: 'NETWORKCALC_TOKEN', clientIdEnv: 'NETWORKCALC_CLIENT_ID', clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive' });
+  const ids = new Map();
+  for (let i = 0; i < ${n}; i++) {
+    const [kind, host] = target(i);
+    if (!ids.has(host)) ids.set(host, (kind === 'domain' ? new DataNetworkcalcDomain(stack, 'Domain ' + host, { name: host }) : new DataNetworkcalcSubdomain(stack, 'Subdomain ' + host, { name: host })).id);
+    new Alert(stack, 'Alert' + i, { name: alertName(i), ...wireFields(i), targetType: kind, targetId: ids.get(host) });
+  }
+};`;
+  return `const { App, TerraformStack } = require(${JSON.stringify(cdktf)});
+${ALERT_SHAPES}
+${build}
+const cpu = process.cpuUsage();
+const wall = process.hrtime.bigint();
+const app = new App({ outdir: ${JSON.stringify(outdir)} });
+const stack = new TerraformStack(app, 'bench');
+start();
+app.synth();
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({
+  cpuMs: (used.user + used.system) / 1000,
+  wallMs: Number(process.hrtime.bigint() - wall) / 1e6,
+  rssMb: process.resourceUsage().maxRSS / 1024,
+}));
+`;
+}
+
+function runApp(scratch: string, kind: AppKind, n: number): Sample {
+  const outdir = path.join(scratch, 'cdktf.out');
+  rmSync(outdir, { recursive: true, force: true });
+  const main = path.join(scratch, 'main.js');
+  writeFileSync(main, appSource(kind, n, outdir));
+  const r = spawnSync(process.execPath, [main], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  if (r.status !== 0)
+    throw new Error(`the app of ${n} alerts failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
+  const line = r.stdout.trim().split('\n').pop()!;
+  const measured = JSON.parse(line) as Omit<Sample, 'alerts'>;
+  // The output must hold every alert: a fast synth that drops alerts is not a result.
+  const json = JSON.parse(readFileSync(path.join(outdir, 'stacks', 'bench', 'cdk.tf.json'), 'utf8')) as {
+    resource?: { networkcalc_alert?: object };
+  };
+  return { ...measured, alerts: Object.keys(json.resource?.networkcalc_alert ?? {}).length };
+}
+
+function main(): void {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-synth-'));
+  try {
+    console.log(`package: ${PACKAGE}; node ${process.version}; ${REPS} runs per size, median (min–max)\n`);
+    const rows: string[][] = [];
+    for (const kind of KINDS) {
+      for (const n of SIZES) {
+        runApp(scratch, kind, Math.min(n, 100)); // warm the file cache
+        const samples = Array.from({ length: REPS }, () => runApp(scratch, kind, n));
+        const bad = samples.find((s) => s.alerts !== n);
+        if (bad) throw new Error(`${kind}: synthesized ${bad.alerts} alerts, expected ${n}`);
+        const stat = (pick: (s: Sample) => number, fmt: (v: number) => string) => {
+          const v = samples.map(pick).sort((a, b) => a - b);
+          return `${fmt(median(v))} (${fmt(v[0]!)}–${fmt(v[v.length - 1]!)})`;
+        };
+        rows.push([
+          kind === 'constructs' ? 'constructs' : 'L1 bindings only',
+          n.toLocaleString('en-US'),
+          stat((s) => s.cpuMs, fmtMs),
+          stat((s) => s.wallMs, fmtMs),
+          stat(
+            (s) => s.rssMb,
+            (v) => `${Math.round(v)} MiB`,
+          ),
+        ]);
+      }
+    }
+    console.log(table(['app', 'alerts', 'CPU, construct + synth', 'wall', 'peak RSS (process)'], rows));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main();
