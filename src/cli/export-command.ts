@@ -16,7 +16,7 @@ import {
   type ExportInput,
 } from '../reconcile';
 import { isEnvVariableName, parseProviderBlock } from '../schema/account-rules';
-import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../schema/base-url';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import { ENV } from '../schema/environment';
 import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
 import type { CliIO } from './io';
@@ -64,7 +64,9 @@ async function resolveExportAccount(
       },
       { label: (field) => (field === 'base_url' ? source : field) },
     );
-    if (problems.length) throw new ConfigError(problems.map((p) => p.message));
+    // A blank --base-url is a mistake here, not "unset": the default would be production.
+    const blank = config.baseUrl === null ? baseUrlProblem(rawUrl, source) : null;
+    if (problems.length || blank) throw new ConfigError([...problems.map((p) => p.message), ...(blank ? [blank] : [])]);
     const baseUrl = normalizeBaseUrl(config.baseUrl ?? rawUrl);
     const account: ExportAccount = { ...config, alias: null, baseUrl: null };
     // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given

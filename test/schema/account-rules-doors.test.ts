@@ -106,3 +106,21 @@ test('ncalc export writes a valid max_retries and timeout_seconds into the code 
   expect(exportTypeScript(input)).toContain('      maxRetries: 3,\n      timeoutSeconds: 90,\n');
   expect(exportHcl(input)).toMatch(/\n {2}max_retries += 3\n {2}timeout_seconds += 90\n/);
 });
+
+test('ncalc export of an environment prefix reads its base URL by the same rules; a blank --base-url is refused, not taken as the default', async () => {
+  const dir = badApp().dir;
+  const bad = await ncalc(['export', '--account', 'ACME', '--base-url', 'ftp://acme.example'], {
+    cwd: dir,
+    env: { ...env, ACME_TOKEN: 't' },
+  });
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain(
+    'base URL "ftp://acme.example" (from --base-url) is not an http(s) URL such as https://networkcalc.com; fix --base-url',
+  );
+  const blank = await ncalc(['export', '--account', 'ACME', '--base-url', ''], {
+    cwd: dir,
+    env: { ...env, ACME_TOKEN: 't' },
+  });
+  expect(blank.code).toBe(1);
+  expect(blank.stderr).toContain('base URL "" (from --base-url) is not an http(s) URL');
+});
