@@ -2,6 +2,7 @@
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan } from './account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
+import { coverageTotals } from './coverage';
 import { gapLines, gapSummary } from './coverage-render';
 import type { ErrorInfo } from './error-info';
 import { targetNameOf, targetNames, type TargetNames } from './targets';
@@ -248,11 +249,15 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
   const unchecked = t.failedAccounts
     ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked`
     : '';
+  // Coverage gaps are drift (exit 2) though no alert differs: never "No drift" over them.
+  const gaps = coverageTotals(plans.map((p) => p.coverage)).gaps;
   const found = n
     ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)`
-    : unchecked
-      ? 'No drift in the accounts checked'
-      : 'No drift';
+    : gaps
+      ? 'Drift: no alert differs from the code, but the alert policies have coverage gaps'
+      : unchecked
+        ? 'No drift in the accounts checked'
+        : 'No drift';
   out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
   const coverage = gapSummary(plans.map((p) => p.coverage));
   if (coverage) out.push(coverage);
