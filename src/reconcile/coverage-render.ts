@@ -12,6 +12,7 @@ import {
   type PolicyCoverage,
 } from './coverage';
 import type { ErrorInfo } from './error-info';
+import { code, md, notCheckedMarkdown } from './markdown';
 
 /** What the coverage renderers read of an account's plan. */
 export interface CoveragePlan {
@@ -67,9 +68,6 @@ export function gapsJson(report: CoverageReport | undefined): Array<Record<strin
     check: g.check,
   }));
 }
-
-const md = (v: string) => v.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const code = (v: string) => '`' + v.replace(/`/g, "'") + '`';
 
 /** The gaps of an account as markdown, for the drift report; empty when there are none. */
 export function gapsMarkdown(report: CoverageReport | undefined): string[] {
@@ -202,16 +200,7 @@ export function coverageMarkdown(plans: readonly CoveragePlan[], label: (p: Cove
 
 /** The coverage report of a run whose configuration is not valid (nothing was checked). */
 export function coverageErrorMarkdown(problems: readonly string[]): string {
-  return (
-    [
-      '## NetworkCalc alert coverage',
-      '',
-      '❌ **Not checked**: the configuration is not valid.',
-      '',
-      ...problems.map((p) => `- ${md(p)}`),
-      '',
-    ].join('\n') + '\n'
-  );
+  return notCheckedMarkdown('coverage', problems);
 }
 
 /** The policies of an account for `ncalc coverage --json`. */

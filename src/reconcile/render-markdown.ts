@@ -1,12 +1,10 @@
 /** The drift report in markdown, for a pull request comment or a GitHub job summary. */
 import type { AccountPlan } from './account-plan';
+import { code, md, notCheckedMarkdown } from './markdown';
 import { coverageTotals } from './coverage';
 import { gapsMarkdown } from './coverage-render';
 import { DRIFT_WORDS, failedAccountsLine, formatValue, scopeText } from './render-text';
 import { driftKind, totals } from './totals';
-
-const md = (v: string) => v.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const code = (v: string) => '`' + v.replace(/`/g, "'") + '`';
 
 /** `note`: a line under the title (which shard of a sharded run this is). */
 export function driftMarkdown(plans: readonly AccountPlan[], note?: string): string {
@@ -61,14 +59,5 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
 
 /** The drift report of a run whose configuration is not valid (nothing was checked). */
 export function driftErrorMarkdown(problems: readonly string[]): string {
-  return (
-    [
-      '## NetworkCalc alert drift',
-      '',
-      '❌ **Not checked**: the configuration is not valid.',
-      '',
-      ...problems.map((p) => `- ${md(p)}`),
-      '',
-    ].join('\n') + '\n'
-  );
+  return notCheckedMarkdown('drift', problems);
 }
