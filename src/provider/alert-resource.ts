@@ -18,9 +18,9 @@ import {
   parseAlert,
   READ_ONLY_ATTRIBUTES,
   SPEC_FIELDS,
-  specOf,
   validateAlert,
   type AlertSpec,
+  type CanonicalAlert,
   type LiveAlert,
 } from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
@@ -57,7 +57,7 @@ export function validateAlertConfig(config: Model, diags: Diagnostics): void {
   }
 }
 
-function parseSpec(m: Model, diags: Diagnostics): AlertSpec | undefined {
+function parseSpec(m: Model, diags: Diagnostics): CanonicalAlert | undefined {
   const parsed = parseAlert(specInput(m));
   if (parsed.ok) return parsed.alert;
   for (const p of parsed.problems) diags.addError('Invalid alert', p.message, [p.field]);
@@ -83,10 +83,9 @@ function readOnlyOf(live: LiveAlert): Model {
  */
 export function refreshedState(prior: Model, live: LiveAlert): Model {
   const canonicalPrior = canonicalizeAlert(specInput(prior));
-  const canonicalLive = canonicalizeAlert(specOf(live) as unknown as Record<string, unknown>);
   const state: Model = { id: live.id };
   for (const f of SPEC_FIELDS) {
-    state[f] = canonicalPrior[f] === canonicalLive[f] && prior[f] !== undefined ? prior[f]! : specValue(live, f);
+    state[f] = canonicalPrior[f] === live[f] && prior[f] !== undefined ? prior[f]! : specValue(live, f);
   }
   // is_active is set by every full read; null means the prior state came from an import.
   const full = typeof prior.is_active === 'boolean';
@@ -163,7 +162,7 @@ export const alertResource: ResourceHandler<Data> = {
         await alerts.current();
       } catch (err) {
         alerts.invalidate();
-        addClientError(diagnostics, 'Could not list alerts before creating', err, providerData);
+        addClientError(diagnostics, 'Could not list alerts before creating', err);
         return null;
       }
     }
@@ -195,7 +194,7 @@ export const alertResource: ResourceHandler<Data> = {
     } catch (err) {
       if (isNetworkCalcError(err) && err.code === 'OUTCOME_UNKNOWN') {
         // It may exist: keep it (terraform marks it tainted) so that no run creates it twice.
-        addClientError(diagnostics, 'Alert create outcome unknown', err, providerData);
+        addClientError(diagnostics, 'Alert create outcome unknown', err);
         diagnostics.addError(
           'Alert kept in the state without an id',
           `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan looks it up by name and settings: if it exists it is replaced (it is marked tainted), otherwise it is created.`,
@@ -203,7 +202,7 @@ export const alertResource: ResourceHandler<Data> = {
         return unresolvedState(plan);
       }
       if (key !== undefined) journal!.clear(key);
-      addClientError(diagnostics, 'Could not create the alert', err, providerData);
+      addClientError(diagnostics, 'Could not create the alert', err);
       return null;
     } finally {
       alerts.invalidate();
@@ -231,7 +230,7 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       live = liveOf(state, await providerData.alerts.current(), providerData);
     } catch (err) {
-      addClientError(diagnostics, 'Could not read alerts', err, providerData);
+      addClientError(diagnostics, 'Could not read alerts', err);
       return state;
     }
     if (!live) {
@@ -263,7 +262,10 @@ export const alertResource: ResourceHandler<Data> = {
     const { alerts } = providerData;
     const id = idOf(prior);
     if (id === null) {
-      diagnostics.addError('Alert id not known', `Alert${quoted(prior.name)} has no id in the state yet. Run terraform apply again: its refresh finds the alert by name and settings first.`);
+      diagnostics.addError(
+        'Alert id not known',
+        `Alert${quoted(prior.name)} has no id in the state yet. Run terraform apply again: its refresh finds the alert by name and settings first.`,
+      );
       return null;
     }
     let mark: number;
@@ -271,10 +273,13 @@ export const alertResource: ResourceHandler<Data> = {
       await providerData.client.updateAlert(id, spec);
     } catch (err) {
       if (isNetworkCalcError(err) && err.code === 'NOT_FOUND') {
-        diagnostics.addError('Alert deleted outside Terraform', `Alert ${id} no longer exists, so it cannot be updated. Run terraform apply again: the refresh removes it from the state and the plan creates it anew.`);
+        diagnostics.addError(
+          'Alert deleted outside Terraform',
+          `Alert ${id} no longer exists, so it cannot be updated. Run terraform apply again: the refresh removes it from the state and the plan creates it anew.`,
+        );
         return null;
       }
-      addClientError(diagnostics, `Could not update alert ${id}`, err, providerData);
+      addClientError(diagnostics, `Could not update alert ${id}`, err);
       return null;
     } finally {
       mark = alerts.mark();
@@ -284,11 +289,14 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       live = (await alerts.after(mark)).byId.get(id);
     } catch (err) {
-      addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err, providerData);
+      addClientError(diagnostics, `Alert ${id} updated, but could not be read back`, err);
       return null;
     }
     if (!live) {
-      diagnostics.addError('Alert vanished after update', `Alert ${id} was updated but is no longer listed; it was probably deleted meanwhile. Run terraform apply again.`);
+      diagnostics.addError(
+        'Alert vanished after update',
+        `Alert ${id} was updated but is no longer listed; it was probably deleted meanwhile. Run terraform apply again.`,
+      );
       return null;
     }
     return appliedState(plan, live);
@@ -302,7 +310,7 @@ export const alertResource: ResourceHandler<Data> = {
       try {
         id = liveOf(state, await providerData.alerts.current(), providerData)?.id ?? null;
       } catch (err) {
-        addClientError(diagnostics, `Could not look up alert${quoted(state.name)} to delete it`, err, providerData);
+        addClientError(diagnostics, `Could not look up alert${quoted(state.name)} to delete it`, err);
         return;
       }
       if (id === null) return;
@@ -311,7 +319,8 @@ export const alertResource: ResourceHandler<Data> = {
       await providerData.client.deleteAlert(id);
     } catch (err) {
       // Already gone is what delete wants.
-      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diagnostics, `Could not delete alert ${id}`, err, providerData);
+      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND'))
+        addClientError(diagnostics, `Could not delete alert ${id}`, err);
     } finally {
       providerData.alerts.invalidate();
     }
@@ -322,7 +331,10 @@ export const alertResource: ResourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const text = id.trim();
     if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-      diagnostics.addError('Invalid import id', `Import a ${TYPE} by its numeric id (e.g. 42), got ${JSON.stringify(id)}. The networkcalc_alerts data source or "ncalc export" lists the ids.`);
+      diagnostics.addError(
+        'Invalid import id',
+        `Import a ${TYPE} by its numeric id (e.g. 42), got ${JSON.stringify(id)}. The networkcalc_alerts data source or "ncalc export" lists the ids.`,
+      );
       return null;
     }
     const n = Number(text);
@@ -330,11 +342,14 @@ export const alertResource: ResourceHandler<Data> = {
     try {
       all = (await providerData.alerts.current()).byId;
     } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err, providerData);
+      addClientError(diagnostics, 'Could not list alerts', err);
       return null;
     }
     if (!all.has(n)) {
-      diagnostics.addError('Alert not found', `no alert with id ${n} in this account (it has ${all.size} alert${all.size === 1 ? '' : 's'}; the networkcalc_alerts data source lists them).`);
+      diagnostics.addError(
+        'Alert not found',
+        `no alert with id ${n} in this account (it has ${all.size} alert${all.size === 1 ? '' : 's'}; the networkcalc_alerts data source lists them).`,
+      );
       return null;
     }
     return { id: n };

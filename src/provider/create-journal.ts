@@ -54,7 +54,11 @@ export class CreateJournal {
 
   /** The key of an alert: its account, name and canonical settings. */
   keyOf(spec: AlertSpec): string {
-    return createHash('sha256').update(this.#account).update(JSON.stringify(canonicalizeAlert({ ...spec }))).digest('hex').slice(0, 32);
+    return createHash('sha256')
+      .update(this.#account)
+      .update(JSON.stringify(canonicalizeAlert({ ...spec })))
+      .digest('hex')
+      .slice(0, 32);
   }
 
   unfinished(key: string): Unfinished | undefined {
@@ -143,7 +147,11 @@ export class CreateJournal {
     const now = Date.now();
     const lines: string[] = [];
     for (const [k, entry] of this.#byKey) {
-      lines.push(JSON.stringify(entry.kind === 'created' ? { t: 'created', k, id: entry.id, at: now } : { t: 'intent', k, at: now }));
+      lines.push(
+        JSON.stringify(
+          entry.kind === 'created' ? { t: 'created', k, id: entry.id, at: now } : { t: 'intent', k, at: now },
+        ),
+      );
     }
     writeFileSync(this.#file, lines.length ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
   }

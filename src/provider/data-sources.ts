@@ -35,7 +35,11 @@ export const alertsDataSource: DataSourceHandler<Data> = {
   // A misspelt type would match nothing and quietly give an empty list.
   validate({ config, diagnostics }) {
     if (typeof config.type !== 'string' || isAlertType(canonicalizeAlert({ type: config.type }).type)) return;
-    diagnostics.addError('Invalid type filter', `type ${JSON.stringify(config.type)} is not an alert type; allowed: ${ALERT_TYPES.join(', ')}.`, ['type']);
+    diagnostics.addError(
+      'Invalid type filter',
+      `type ${JSON.stringify(config.type)} is not an alert type; allowed: ${ALERT_TYPES.join(', ')}.`,
+      ['type'],
+    );
   },
 
   async read({ config, diagnostics, providerData }) {
@@ -44,25 +48,34 @@ export const alertsDataSource: DataSourceHandler<Data> = {
     try {
       all = (await providerData.alerts.current()).byId;
     } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err, providerData);
+      addClientError(diagnostics, 'Could not list alerts', err);
       return null;
     }
     const name = typeof config.name === 'string' ? config.name : undefined;
     const prefix = typeof config.name_prefix === 'string' ? config.name_prefix : undefined;
-    const type = typeof config.type === 'string' ? (canonicalizeAlert({ type: config.type }).type as string) : undefined;
+    const type =
+      typeof config.type === 'string' ? (canonicalizeAlert({ type: config.type }).type as string) : undefined;
     const alerts = [...all.values()]
-      .filter((a) => (name === undefined || a.name === name) && (prefix === undefined || a.name.startsWith(prefix)) && (type === undefined || a.type === type))
+      .filter(
+        (a) =>
+          (name === undefined || a.name === name) &&
+          (prefix === undefined || a.name.startsWith(prefix)) &&
+          (type === undefined || a.type === type),
+      )
       .sort((a, b) => a.id - b.id)
       .map(alertObject);
     return { ...config, alerts };
   },
 };
 
-async function domainsOf(data: NetworkcalcData, diagnostics: Parameters<typeof addClientError>[0]): Promise<Domain[] | undefined> {
+async function domainsOf(
+  data: NetworkcalcData,
+  diagnostics: Parameters<typeof addClientError>[0],
+): Promise<Domain[] | undefined> {
   try {
     return await data.domains.get();
   } catch (err) {
-    addClientError(diagnostics, 'Could not list domains', err, data);
+    addClientError(diagnostics, 'Could not list domains', err);
     return undefined;
   }
 }
@@ -116,7 +129,8 @@ export const subdomainDataSource: DataSourceHandler<Data> = {
   },
 };
 
-const byName = <T>(list: readonly T[], name: (x: T) => string): T[] => [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+const byName = <T>(list: readonly T[], name: (x: T) => string): T[] =>
+  [...list].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 
 /**
  * Every domain with its subdomains, and the subdomains as one flat list: what an HCL
@@ -131,17 +145,32 @@ export const domainsDataSource: DataSourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return null;
     const domains = await domainsOf(providerData, diagnostics);
     if (!domains) return null;
-    const all = byName(domains.map((d) => ({ ...d, name: normalizeHostName(d.domain) })), (d) => d.name);
-    const subdomain = (s: Domain['subdomains'][number], domain: string) => ({ id: s.id, name: normalizeHostName(s.subdomain), prefix: s.prefix, domain_id: s.domain_id, domain });
+    const all = byName(
+      domains.map((d) => ({ ...d, name: normalizeHostName(d.domain) })),
+      (d) => d.name,
+    );
+    const subdomain = (s: Domain['subdomains'][number], domain: string) => ({
+      id: s.id,
+      name: normalizeHostName(s.subdomain),
+      prefix: s.prefix,
+      domain_id: s.domain_id,
+      domain,
+    });
     return {
       ...config,
       domains: all.map((d) => ({
         id: d.id,
         name: d.name,
         created_at: d.created_at ?? null,
-        subdomains: byName(d.subdomains.map((s) => subdomain(s, d.name)), (s) => s.name),
+        subdomains: byName(
+          d.subdomains.map((s) => subdomain(s, d.name)),
+          (s) => s.name,
+        ),
       })),
-      subdomains: byName(all.flatMap((d) => d.subdomains.map((s) => subdomain(s, d.name))), (s) => s.name),
+      subdomains: byName(
+        all.flatMap((d) => d.subdomains.map((s) => subdomain(s, d.name))),
+        (s) => s.name,
+      ),
     };
   },
 };

@@ -3,9 +3,9 @@ import { isNetworkCalcError } from '../client/errors';
 import type { Diagnostics } from './diagnostics';
 import type { NetworkcalcData } from './provider-config';
 
-export function addClientError(diags: Diagnostics, summary: string, err: unknown, data: NetworkcalcData): void {
+export function addClientError(diags: Diagnostics, summary: string, err: unknown): void {
   if (isNetworkCalcError(err)) {
-    diags.addError(summary, data.explain(err.message));
+    diags.addError(summary, err.message);
     return;
   }
   throw err; // not an API failure: a bug, reported as such by the server layer
@@ -14,6 +14,9 @@ export function addClientError(diags: Diagnostics, summary: string, err: unknown
 /** The configured client, or an error diagnostic when configure did not succeed. */
 export function requireData(data: NetworkcalcData | undefined, diags: Diagnostics): data is NetworkcalcData {
   if (data) return true;
-  diags.addError('Provider not configured', 'The networkcalc provider has no working configuration; see the errors reported for the provider block.');
+  diags.addError(
+    'Provider not configured',
+    'The networkcalc provider has no working configuration; see the errors reported for the provider block.',
+  );
   return false;
 }

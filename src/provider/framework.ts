@@ -144,13 +144,22 @@ export interface ProviderDefinition<P = unknown> {
 // --- schema checks and conversion to tfplugin6.Schema ---------------------------------
 
 /** Meta-arguments of resource and data blocks; an attribute by these names cannot be used. */
-const RESERVED_NAMES = new Set(['count', 'for_each', 'depends_on', 'lifecycle', 'provider', 'provisioner', 'connection']);
+const RESERVED_NAMES = new Set([
+  'count',
+  'for_each',
+  'depends_on',
+  'lifecycle',
+  'provider',
+  'provisioner',
+  'connection',
+]);
 
 /** Throws on a schema terraform would reject, so mistakes surface at start-up in tests. */
 export function assertValidBlock(where: string, block: BlockSchema): void {
   for (const [name, a] of Object.entries(block.attributes)) {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`${where}.${name}: attribute names are lower_snake_case`);
-    if (where !== 'provider' && RESERVED_NAMES.has(name)) throw new Error(`${where}.${name}: "${name}" is a terraform meta-argument`);
+    if (where !== 'provider' && RESERVED_NAMES.has(name))
+      throw new Error(`${where}.${name}: "${name}" is a terraform meta-argument`);
     const flags = [a.required, a.optional, a.computed].filter(Boolean).length;
     if (flags === 0) throw new Error(`${where}.${name}: set required, optional or computed`);
     if (a.required && (a.optional || a.computed)) {

@@ -47,7 +47,8 @@ export function checkHandshakeEnv(env: NodeJS.ProcessEnv): HandshakeCheck {
   if (!clientCertPem || !clientCertPem.includes('BEGIN CERTIFICATE')) {
     return {
       ok: false,
-      message: 'PLUGIN_CLIENT_CERT is missing: this terraform does not offer mutual TLS, which this provider requires.\n',
+      message:
+        'PLUGIN_CLIENT_CERT is missing: this terraform does not offer mutual TLS, which this provider requires.\n',
     };
   }
   return { ok: true, config: { clientCertPem } };

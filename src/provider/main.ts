@@ -38,7 +38,10 @@ function log(message: string): void {
 }
 
 /** Unary handlers for every RPC of the Provider service, dispatched to ProviderServer. */
-function providerHandlers(impl: ProviderServer<unknown>, service: grpc.ServiceDefinition): grpc.UntypedServiceImplementation {
+function providerHandlers(
+  impl: ProviderServer<unknown>,
+  service: grpc.ServiceDefinition,
+): grpc.UntypedServiceImplementation {
   const handlers: Record<string, Handler> = {};
   for (const rpc of Object.keys(service)) {
     const method = (impl as unknown as Record<string, (req: unknown) => unknown>)[rpc];
@@ -62,7 +65,10 @@ function providerHandlers(impl: ProviderServer<unknown>, service: grpc.ServiceDe
   return handlers;
 }
 
-export async function startProvider<P>(provider: ProviderDefinition<P>, opts: ServeOptions = {}): Promise<RunningProvider> {
+export async function startProvider<P>(
+  provider: ProviderDefinition<P>,
+  opts: ServeOptions = {},
+): Promise<RunningProvider> {
   const env = opts.env ?? process.env;
   const out = opts.out ?? process.stdout;
   const exit = opts.exit ?? ((code: number) => process.exit(code));

@@ -6,7 +6,9 @@ import type { ProviderDefinition } from './framework';
 import { configureProvider, validateProviderConfig, type NetworkcalcData } from './provider-config';
 import { reportTriggerResource } from './report-trigger-resource';
 
-export function networkcalcProvider(env: NodeJS.ProcessEnv = process.env): ProviderDefinition<NetworkcalcData | undefined> {
+export function networkcalcProvider(
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderDefinition<NetworkcalcData | undefined> {
   const stop = new AbortController();
   return {
     typeName: PROVIDER_TYPE,

@@ -7,6 +7,7 @@ import type { NetworkCalcClient } from '../client/client';
 import type { Domain } from '../client/types';
 import { AccountAlerts } from '../converge/account-alerts';
 import { parseProviderBlock, type ProviderBlock } from '../schema/account-rules';
+import { DEFAULT_BASE_URL } from '../schema/base-url';
 import { ENV } from '../schema/environment';
 import { PROVIDER_VERSION } from '../schema/provider-schema';
 import { ListCache } from './cache';
@@ -27,12 +28,6 @@ export interface NetworkcalcData {
   readonly journal: CreateJournal | undefined;
   /** Every domain with its subdomains: one list call answers every lookup. */
   readonly domains: ListCache<Domain[]>;
-  /**
-   * A client message in this provider block's terms: the client's advice names the default
-   * variables (NETWORKCALC_TOKEN, NETWORKCALC_BASE_URL, ...); this names the ones configured
-   * and the address actually used.
-   */
-  explain(message: string): string;
 }
 
 /** A known, non-blank string attribute, or undefined. */
@@ -118,27 +113,23 @@ export async function configureProvider(
       // stderr is terraform's log (TF_LOG); the client never writes secrets into these lines.
       logger: (line) => process.stderr.write(`[networkcalc] ${line}\n`),
       stopSignal,
+      // The client's messages name what this block was configured from, and the address used.
+      variables: {
+        token: tokenEnv,
+        clientId: idEnv,
+        clientSecret: secretEnv,
+        baseUrl: `${block.baseUrl === null && baseUrl !== undefined ? ENV.baseUrl : 'base_url'} (${baseUrl ?? DEFAULT_BASE_URL})`,
+      },
     });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const path = /BASE_URL|URL/.test(message)
-      ? ['base_url']
-      : /timeout/i.test(message)
-        ? ['timeout_seconds']
-        : undefined;
-    diags.addError('Invalid NetworkCalc provider configuration', message, path);
+    // The block's own rules (base_url, timeout_seconds, …) were checked above; what is left is
+    // the credentials' content, which the message names by variable.
+    diags.addError('Invalid NetworkCalc provider configuration', err instanceof Error ? err.message : String(err));
     return undefined;
   }
 
-  const renamed: [string, string][] = [
-    [ENV.token, tokenEnv],
-    [ENV.clientId, idEnv],
-    [ENV.clientSecret, secretEnv],
-    [ENV.baseUrl, `${block.baseUrl === null && baseUrl !== undefined ? ENV.baseUrl : 'base_url'} (${client.baseUrl})`],
-  ];
   return {
     client,
-    explain: (message) => renamed.reduce((text, [from, to]) => text.split(from).join(to), message),
     alerts: new AccountAlerts(() => client.listAlerts()),
     journal: CreateJournal.open(`${client.baseUrl}\n${clientId ?? token}`, env),
     domains: new ListCache(() => client.listDomains()),

@@ -19,14 +19,24 @@ export function validateReportTarget(config: Model, diags: Diagnostics): void {
   const domain = config.domain_id !== null && config.domain_id !== undefined;
   const subdomain = config.subdomain_id !== null && config.subdomain_id !== undefined;
   if (domain && subdomain) {
-    diags.addError('Conflicting report target', 'Set exactly one of domain_id and subdomain_id, not both.', ['subdomain_id']);
+    diags.addError('Conflicting report target', 'Set exactly one of domain_id and subdomain_id, not both.', [
+      'subdomain_id',
+    ]);
   } else if (!domain && !subdomain) {
-    diags.addError('Missing report target', 'Set exactly one of domain_id (a domain report) and subdomain_id (a subdomain report).', ['domain_id']);
+    diags.addError(
+      'Missing report target',
+      'Set exactly one of domain_id (a domain report) and subdomain_id (a subdomain report).',
+      ['domain_id'],
+    );
   }
   for (const name of ['domain_id', 'subdomain_id']) {
     const id = config[name];
     if (typeof id === 'number' && !(Number.isSafeInteger(id) && id > 0)) {
-      diags.addError('Invalid report target', `${name} ${id} is not valid; give the positive whole-number id of the ${name.split('_')[0]}.`, [name]);
+      diags.addError(
+        'Invalid report target',
+        `${name} ${id} is not valid; give the positive whole-number id of the ${name.split('_')[0]}.`,
+        [name],
+      );
     }
   }
 }
@@ -59,7 +69,7 @@ export const reportTriggerResource: ResourceHandler<Data> = {
         );
         return null;
       }
-      addClientError(diagnostics, `Could not trigger the report for ${what}`, err, providerData);
+      addClientError(diagnostics, `Could not trigger the report for ${what}`, err);
       return null;
     }
     return {
@@ -77,7 +87,12 @@ export const reportTriggerResource: ResourceHandler<Data> = {
 
   // Every input forces replacement, so an update only ever carries unchanged values.
   update({ plan, prior }) {
-    return Promise.resolve({ ...prior, domain_id: plan.domain_id!, subdomain_id: plan.subdomain_id!, triggers: plan.triggers! });
+    return Promise.resolve({
+      ...prior,
+      domain_id: plan.domain_id!,
+      subdomain_id: plan.subdomain_id!,
+      triggers: plan.triggers!,
+    });
   },
 
   delete() {

@@ -141,7 +141,10 @@ export class ProviderServer<P = unknown> {
 
   private needsConfigure(diags: Diagnostics): boolean {
     if (this.configured || !this.provider.configure) return false;
-    diags.addError('Provider not configured', 'Terraform asked for a resource operation before ConfigureProvider succeeded.');
+    diags.addError(
+      'Provider not configured',
+      'Terraform asked for a resource operation before ConfigureProvider succeeded.',
+    );
     return true;
   }
 
@@ -166,7 +169,10 @@ export class ProviderServer<P = unknown> {
         const raw = req.raw_state as { json?: Buffer; flatmap?: Record<string, string> } | undefined;
         if (!raw?.json || raw.json.length === 0) {
           if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
-            diags.addError('Unsupported state format', 'The stored state uses the legacy flatmap format, which this provider never wrote.');
+            diags.addError(
+              'Unsupported state format',
+              'The stored state uses the legacy flatmap format, which this provider never wrote.',
+            );
           }
           return;
         }
@@ -230,7 +236,14 @@ export class ProviderServer<P = unknown> {
         }
         const plan = defaultPlan(r.schema, prior, proposed, config, requiresReplace);
         if (r.modifyPlan) {
-          await r.modifyPlan({ prior, config, planned: plan, requiresReplace, diagnostics: diags, providerData: this.providerData });
+          await r.modifyPlan({
+            prior,
+            config,
+            planned: plan,
+            requiresReplace,
+            diagnostics: diags,
+            providerData: this.providerData,
+          });
         }
         planned = encodeObject(r.schema, plan);
       });
@@ -273,14 +286,22 @@ export class ProviderServer<P = unknown> {
         }
         for (const [name, v] of Object.entries(result)) {
           if (!isWhollyKnown(v)) {
-            diags.addError('Provider returned an unknown value after apply', `${r.typeName}.${name} is still unknown; this is a bug in the provider.`, [name]);
+            diags.addError(
+              'Provider returned an unknown value after apply',
+              `${r.typeName}.${name} is still unknown; this is a bug in the provider.`,
+              [name],
+            );
             result[name] = null;
           }
         }
         newState = encodeObject(r.schema, result);
       });
     }
-    return { new_state: newState, private: req.planned_private ?? Buffer.alloc(0), diagnostics: diagnosticsToMsg(diags) };
+    return {
+      new_state: newState,
+      private: req.planned_private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsToMsg(diags),
+    };
   }
 
   async ImportResourceState(req: Req): Promise<Resp> {
@@ -291,7 +312,11 @@ export class ProviderServer<P = unknown> {
       diags.addError('Import not supported', `${r.typeName} cannot be imported.`);
     } else if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} import`, async () => {
-        const partial = await r.importState!({ id: String(req.id), diagnostics: diags, providerData: this.providerData });
+        const partial = await r.importState!({
+          id: String(req.id),
+          diagnostics: diags,
+          providerData: this.providerData,
+        });
         if (partial === null || diags.hasError()) return;
         imported.push({ type_name: r.typeName, state: encodeObject(r.schema, partial), private: Buffer.alloc(0) });
       });
@@ -301,7 +326,10 @@ export class ProviderServer<P = unknown> {
 
   MoveResourceState(req: Req): Resp {
     const diags = new Diagnostics();
-    diags.addError('Move not supported', `This provider cannot move ${req.source_type_name} state into ${req.target_type_name}.`);
+    diags.addError(
+      'Move not supported',
+      `This provider cannot move ${req.source_type_name} state into ${req.target_type_name}.`,
+    );
     return { diagnostics: diagnosticsToMsg(diags) };
   }
 
@@ -392,7 +420,8 @@ export function defaultPlan(
   for (const [name, a] of attrs) {
     // Judged on the proposal (config-driven), before computed values turn unknown below;
     // an unknown config value may still turn out equal, but terraform must know now.
-    if (a.requiresReplace && !valuesEqual(a.type, prior[name] ?? null, proposed[name] ?? null)) requiresReplace.add(name);
+    if (a.requiresReplace && !valuesEqual(a.type, prior[name] ?? null, proposed[name] ?? null))
+      requiresReplace.add(name);
   }
   for (const [name, a] of attrs) {
     if (a.computed && !a.stable && (config[name] ?? null) === null) plan[name] = UNKNOWN;

@@ -54,7 +54,8 @@ export function oid(dotted: string): Buffer {
 /** UTCTime (YYMMDDHHMMSSZ); fine for dates before 2050, which is all we issue. */
 function utcTime(d: Date): Buffer {
   const s = d.toISOString(); // 2024-01-02T03:04:05.678Z
-  const text = s.slice(2, 4) + s.slice(5, 7) + s.slice(8, 10) + s.slice(11, 13) + s.slice(14, 16) + s.slice(17, 19) + 'Z';
+  const text =
+    s.slice(2, 4) + s.slice(5, 7) + s.slice(8, 10) + s.slice(11, 13) + s.slice(14, 16) + s.slice(17, 19) + 'Z';
   return tlv(0x17, Buffer.from(text, 'ascii'));
 }
 
@@ -83,7 +84,10 @@ export interface ServerCertificate {
 }
 
 function toPem(label: string, der: Buffer): string {
-  const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -131,4 +135,3 @@ export function generateServerCertificate(now = new Date()): ServerCertificate {
     keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
 }
-

@@ -126,7 +126,10 @@ function conform(t: TypeExpr, v: unknown, path: (string | number)[]): Value {
 
 function exactInteger(n: number, text: string, path: (string | number)[]): number {
   if (!Number.isSafeInteger(n)) {
-    throw new ValueError(`${text} is larger than ${Number.MAX_SAFE_INTEGER}, the largest whole number this provider handles exactly,`, path);
+    throw new ValueError(
+      `${text} is larger than ${Number.MAX_SAFE_INTEGER}, the largest whole number this provider handles exactly,`,
+      path,
+    );
   }
   return n;
 }
