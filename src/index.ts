@@ -72,6 +72,7 @@ export type {
   CertificateFilter,
   TargetType,
   AlertSpec,
+  CanonicalAlert,
   AlertServerFields,
   TargetDetails,
   LiveAlert,

@@ -15,12 +15,12 @@
  * service.
  */
 import { NetworkCalcError, isNetworkCalcError } from '../client/errors';
-import type { AlertSpec, LiveAlert } from '../model';
+import type { CanonicalAlert, LiveAlert } from '../model';
 import type { AccountAlerts, Listing } from './account-alerts';
 import { takeMatching } from './resolve';
 
 export interface CreatingApi {
-  createAlert(spec: AlertSpec): Promise<{ id?: number } | unknown>;
+  createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
 }
 
 export interface CreateOptions {
@@ -75,7 +75,7 @@ function notCreated(second: NetworkCalcError, name: string): NetworkCalcError {
   });
 }
 
-export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, spec: AlertSpec, options: CreateOptions): Promise<CreateOutcome> {
+export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, spec: CanonicalAlert, options: CreateOptions): Promise<CreateOutcome> {
   for (let attempt = 1; ; attempt++) {
     const resent = attempt > 1;
     // Alerts already listed before the POST was sent cannot be the one it creates.

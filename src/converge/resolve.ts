@@ -5,19 +5,19 @@
  * settings is never taken: it may belong to someone else, and whoever took it could later
  * change or delete it.
  */
-import { diffAlert, specOf, type AlertSpec, type LiveAlert } from '../model';
+import { diffAlert, type CanonicalAlert, type LiveAlert } from '../model';
 import type { AccountAlerts, Listing } from './account-alerts';
 
 export function takeMatching(
   listing: Listing,
   alerts: AccountAlerts,
-  spec: AlertSpec,
+  spec: CanonicalAlert,
   isCandidate: (alert: LiveAlert) => boolean = () => true,
 ): LiveAlert | undefined {
   let found: LiveAlert | undefined;
   for (const a of listing.alerts) {
     if (a.name !== spec.name || alerts.claimed.has(a.id) || (found && a.id < found.id)) continue;
-    if (isCandidate(a) && diffAlert(spec, specOf(a)).length === 0) found = a;
+    if (isCandidate(a) && diffAlert(spec, a).length === 0) found = a;
   }
   if (found) alerts.claimed.add(found.id);
   return found;

@@ -17,6 +17,16 @@ export interface AlertSpec {
   target_id: number;
 }
 
+declare const canonical: unique symbol;
+
+/**
+ * An alert in canonical form (see `canonicalizeAlert`): made by `parseAlert` (canonical and
+ * valid) and by `readLiveAlert` (canonical as the service returned it), so that what takes one
+ * (`diffAlert`, `requestBody`) need not canonicalize it again. The brand exists for the
+ * compiler only.
+ */
+export type CanonicalAlert = AlertSpec & { readonly [canonical]: true };
+
 /** Fields the server owns (2.2). They are read, shown, and never part of a diff. */
 export interface AlertServerFields {
   id: number;
@@ -38,4 +48,4 @@ export interface TargetDetails {
 }
 
 /** An alert as the API returns it, after tolerant reading (see `readLiveAlert`). */
-export type LiveAlert = AlertSpec & AlertServerFields;
+export type LiveAlert = CanonicalAlert & AlertServerFields;

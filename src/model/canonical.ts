@@ -1,4 +1,4 @@
-import type { AlertSpec, LiveAlert, TargetDetails } from './alert';
+import type { AlertSpec, CanonicalAlert, LiveAlert, TargetDetails } from './alert';
 import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
 import { AlertValidationError, type Problem } from './problems';
 import { validateAlert } from './validate';
@@ -22,7 +22,9 @@ function matchIgnoringCase(value: string, allowed: readonly string[]): string | 
  * an absent subtype is `null`; an absent value of a filter that takes none is "".
  * Values it cannot recognise are passed through unchanged for `validateAlert` to report.
  */
-export function canonicalizeAlert(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function canonicalizeAlert(
+  input: Readonly<Record<string, unknown>> | Readonly<Partial<AlertSpec>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
 
   out.name = typeof input.name === 'string' ? input.name.trim() : input.name;
@@ -69,18 +71,30 @@ export function canonicalizeAlert(input: Readonly<Record<string, unknown>>): Rec
   return out;
 }
 
-export type ParseResult = { ok: true; alert: AlertSpec } | { ok: false; problems: Problem[] };
+/** The one place the brand is given: to the output of `canonicalizeAlert`. */
+const branded = (canonical: Record<string, unknown>) => canonical as unknown as CanonicalAlert;
+
+/**
+ * The canonical form of an alert whose parts are known to be valid (the service's, a policy's
+ * check on a listed host), branded without validating it again. User input goes through
+ * `parseAlert` instead.
+ */
+export function canonicalAlert(input: Readonly<Record<string, unknown>> | Readonly<AlertSpec>): CanonicalAlert {
+  return branded(canonicalizeAlert(input));
+}
+
+export type ParseResult = { ok: true; alert: CanonicalAlert } | { ok: false; problems: Problem[] };
 
 /** Canonicalize, then validate: the one entry point for alerts written by users. */
 export function parseAlert(input: Readonly<Record<string, unknown>>): ParseResult {
   const canonical = canonicalizeAlert(input);
   const problems = validateAlert(canonical);
   if (problems.length) return { ok: false, problems };
-  return { ok: true, alert: canonical as unknown as AlertSpec };
+  return { ok: true, alert: branded(canonical) };
 }
 
 /** Like `parseAlert`, but throws an `AlertValidationError` naming `subject`. */
-export function toAlertSpec(input: Readonly<Record<string, unknown>>, subject?: string): AlertSpec {
+export function toAlertSpec(input: Readonly<Record<string, unknown>>, subject?: string): CanonicalAlert {
   const result = parseAlert(input);
   if (!result.ok) throw new AlertValidationError(result.problems, subject);
   return result.alert;
@@ -113,7 +127,10 @@ export function readLiveAlert(raw: Readonly<Record<string, unknown>>): LiveAlert
   const targetDomain = readTarget(raw.target_domain);
   const targetSubdomain = readTarget(raw.target_subdomain);
   // Canonical before it decides which target detail the id comes from ("Subdomain" is a subdomain).
-  let targetType: unknown = typeof raw.target_type === 'string' ? (matchIgnoringCase(raw.target_type, TARGET_TYPES) ?? raw.target_type) : raw.target_type;
+  let targetType: unknown =
+    typeof raw.target_type === 'string'
+      ? (matchIgnoringCase(raw.target_type, TARGET_TYPES) ?? raw.target_type)
+      : raw.target_type;
   let targetId = toId(raw.target_id);
   if (targetType === undefined || targetType === null) {
     targetType = targetSubdomain ? 'subdomain' : targetDomain ? 'domain' : null;
@@ -123,28 +140,31 @@ export function readLiveAlert(raw: Readonly<Record<string, unknown>>): LiveAlert
   }
   // Only the spec fields, named one by one: spreading the whole response body per alert made
   // reading 200,000 alerts take seconds.
-  const spec = canonicalizeAlert({
-    name: raw.name, type: raw.type, subtype: raw.subtype, filter: raw.filter, filter_value: raw.filter_value, target_type: targetType, target_id: targetId,
-  }) as unknown as AlertSpec;
   const id = toId(raw.id);
   if (id === null) throw new TypeError(`alert in API response has no usable id: ${JSON.stringify(raw.id)}`);
-  return {
-    name: spec.name,
-    type: spec.type,
-    subtype: spec.subtype,
-    filter: spec.filter,
-    filter_value: spec.filter_value,
-    target_type: spec.target_type,
-    target_id: spec.target_id,
-    id,
-    user_id: toId(raw.user_id),
-    is_active: raw.is_active === undefined ? true : raw.is_active === true || raw.is_active === 1 || raw.is_active === 'true',
-    current_status: typeof raw.current_status === 'string' ? raw.current_status : null,
-    action: typeof raw.action === 'string' ? raw.action : null,
-    last_triggered_at: typeof raw.last_triggered_at === 'string' ? raw.last_triggered_at : null,
-    target_domain: targetDomain,
-    target_subdomain: targetSubdomain,
-  };
+  // The server's fields added to the fresh canonical object, in place: no copy per alert.
+  return Object.assign(
+    canonicalAlert({
+      name: raw.name,
+      type: raw.type,
+      subtype: raw.subtype,
+      filter: raw.filter,
+      filter_value: raw.filter_value,
+      target_type: targetType,
+      target_id: targetId,
+    }),
+    {
+      id,
+      user_id: toId(raw.user_id),
+      is_active:
+        raw.is_active === undefined ? true : raw.is_active === true || raw.is_active === 1 || raw.is_active === 'true',
+      current_status: typeof raw.current_status === 'string' ? raw.current_status : null,
+      action: typeof raw.action === 'string' ? raw.action : null,
+      last_triggered_at: typeof raw.last_triggered_at === 'string' ? raw.last_triggered_at : null,
+      target_domain: targetDomain,
+      target_subdomain: targetSubdomain,
+    },
+  );
 }
 
 /** The spec part of a live alert: what a request body would carry. */

@@ -1,6 +1,5 @@
-import type { AlertSpec } from './alert';
+import type { AlertSpec, CanonicalAlert } from './alert';
 import { SPEC_FIELDS, type SpecField } from './fields';
-import { canonicalizeAlert } from './canonical';
 
 export interface FieldChange {
   field: SpecField;
@@ -9,15 +8,14 @@ export interface FieldChange {
 }
 
 /**
- * Field-level differences between a desired and a live alert, compared in canonical form.
- * Read-only server fields are not looked at, so they can never produce a change.
+ * Field-level differences between a desired and a live alert. Both are canonical already
+ * (`parseAlert`, `readLiveAlert`), so values compare as they are. Read-only server fields are
+ * not looked at, so they can never produce a change.
  */
-export function diffAlert(desired: AlertSpec, live: AlertSpec): FieldChange[] {
-  const a = canonicalizeAlert(desired as unknown as Record<string, unknown>);
-  const b = canonicalizeAlert(live as unknown as Record<string, unknown>);
+export function diffAlert(desired: CanonicalAlert, live: CanonicalAlert): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const field of SPEC_FIELDS) {
-    if (a[field] !== b[field]) changes.push({ field, before: b[field], after: a[field] });
+    if (desired[field] !== live[field]) changes.push({ field, before: live[field], after: desired[field] });
   }
   return changes;
 }
@@ -27,7 +25,9 @@ export function diffAlert(desired: AlertSpec, live: AlertSpec): FieldChange[] {
  * changed fields: the interface does not say which fields an edit may omit, and a full body
  * is correct either way. `subtype` is always present, `null` for types that take none, so
  * that an edit from a DNS Record to another type clears the old subtype on a server that
- * merges the fields it is sent.
+ * merges the fields it is sent. It sends the alert as given: the reconciler and the provider
+ * only write the `CanonicalAlert` of `parseAlert` (their APIs' types say so), while the public
+ * client also sends what a caller built by hand (an invalid body, to see the service's answer).
  */
 export function requestBody(alert: AlertSpec): Record<string, unknown> {
   return {

@@ -4,8 +4,8 @@
  * policy. In one place, free of cdktf and of the network: the `AlertPolicy` construct checks
  * and writes policies with it, `ncalc` reads and expands them with it.
  */
-import type { AlertSpec } from './alert';
-import { canonicalizeAlert, parseAlert } from './canonical';
+import type { AlertSpec, CanonicalAlert } from './alert';
+import { canonicalAlert, canonicalizeAlert, parseAlert } from './canonical';
 import { isValidHostName, normalizeHostName } from './hostname';
 import type { AlertType } from './matrix';
 import type { Problem } from './problems';
@@ -166,7 +166,7 @@ export function parsePolicyCheck(
 
 /** The part of an alert that makes it "the same check on the same target": everything but its name, canonical. */
 export function checkKey(alert: Omit<AlertSpec, 'name'>): string {
-  const c = canonicalizeAlert(alert as unknown as Record<string, unknown>);
+  const c = canonicalizeAlert(alert);
   return `${String(c.target_type)}:${String(c.target_id)}\u0000${String(c.type)}\u0000${String(c.subtype)}\u0000${String(c.filter)}\u0000${String(c.filter_value)}`;
 }
 
@@ -176,8 +176,9 @@ export function checkAlert(
   targetType: 'domain' | 'subdomain',
   targetId: number,
   host: string,
-): AlertSpec {
-  return {
+): CanonicalAlert {
+  // Made of canonical, valid parts: the check (parsePolicyCheck) and a listed host.
+  return canonicalAlert({
     name: generatedAlertName(check.label, host),
     type: check.type,
     subtype: check.subtype,
@@ -185,7 +186,7 @@ export function checkAlert(
     filter_value: check.filter_value,
     target_type: targetType,
     target_id: targetId,
-  };
+  });
 }
 
 /** A policy as far as the checks that span policies and alerts need it. */

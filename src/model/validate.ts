@@ -1,10 +1,4 @@
-import {
-  ALERT_TYPES,
-  MATRIX,
-  TARGET_TYPES,
-  filterValueKind,
-  isAlertType,
-} from './matrix';
+import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
 import { formatValue, type Problem } from './problems';
 
 /** A whole number written in decimal, no sign, no fraction. */
@@ -56,12 +50,25 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
   const problems: Problem[] = [];
   const add = (p: Omit<Problem, 'message'> & { message: string }) => problems.push(p);
 
-  const { name, type, subtype, filter, filter_value: filterValue, target_type: targetType, target_id: targetId } = input;
+  const {
+    name,
+    type,
+    subtype,
+    filter,
+    filter_value: filterValue,
+    target_type: targetType,
+    target_id: targetId,
+  } = input;
 
   if (isBlank(name)) {
     add({ field: 'name', value: name, kind: 'missing', message: 'name is missing; give the alert a non-empty name' });
   } else if (typeof name !== 'string') {
-    add({ field: 'name', value: name, kind: 'invalid', message: `name ${formatValue(name)} is not valid; give a string` });
+    add({
+      field: 'name',
+      value: name,
+      kind: 'invalid',
+      message: `name ${formatValue(name)} is not valid; give a string`,
+    });
   } else {
     const problem = alertNameProblem(name);
     if (problem) add({ field: 'name', value: name, kind: 'invalid', message: problem });
@@ -70,12 +77,18 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
   let typeKnown = false;
   if (isBlank(type)) {
     add({
-      field: 'type', value: type, kind: 'missing', allowed: ALERT_TYPES,
+      field: 'type',
+      value: type,
+      kind: 'missing',
+      allowed: ALERT_TYPES,
       message: `type is missing; allowed: ${list(ALERT_TYPES)}`,
     });
   } else if (!isAlertType(type)) {
     add({
-      field: 'type', value: type, kind: 'invalid', allowed: ALERT_TYPES,
+      field: 'type',
+      value: type,
+      kind: 'invalid',
+      allowed: ALERT_TYPES,
       message: `type ${formatValue(type)} is not valid; allowed: ${list(ALERT_TYPES)}`,
     });
   } else {
@@ -88,18 +101,27 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
     if (rule.subtypes.length > 0) {
       if (isBlank(subtype)) {
         add({
-          field: 'subtype', value: subtype, kind: 'missing', allowed: rule.subtypes,
+          field: 'subtype',
+          value: subtype,
+          kind: 'missing',
+          allowed: rule.subtypes,
           message: `subtype is missing for type "${t}"; allowed: ${list(rule.subtypes)}`,
         });
       } else if (typeof subtype !== 'string' || !rule.subtypes.includes(subtype)) {
         add({
-          field: 'subtype', value: subtype, kind: 'invalid', allowed: rule.subtypes,
+          field: 'subtype',
+          value: subtype,
+          kind: 'invalid',
+          allowed: rule.subtypes,
           message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; allowed: ${list(rule.subtypes)}`,
         });
       }
     } else if (!isBlank(subtype)) {
       add({
-        field: 'subtype', value: subtype, kind: 'invalid', allowed: [],
+        field: 'subtype',
+        value: subtype,
+        kind: 'invalid',
+        allowed: [],
         message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
       });
     }
@@ -107,12 +129,18 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
     let filterKnown = false;
     if (isBlank(filter)) {
       add({
-        field: 'filter', value: filter, kind: 'missing', allowed: rule.filters,
+        field: 'filter',
+        value: filter,
+        kind: 'missing',
+        allowed: rule.filters,
         message: `filter is missing for type "${t}"; allowed: ${list(rule.filters)}`,
       });
     } else if (typeof filter !== 'string' || !rule.filters.includes(filter)) {
       add({
-        field: 'filter', value: filter, kind: 'invalid', allowed: rule.filters,
+        field: 'filter',
+        value: filter,
+        kind: 'invalid',
+        allowed: rule.filters,
         message: `filter ${formatValue(filter)} is not valid for type "${t}"; allowed: ${list(rule.filters)}`,
       });
     } else {
@@ -125,7 +153,9 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
         case 'none':
           if (!isBlank(filterValue)) {
             add({
-              field: 'filter_value', value: filterValue, kind: 'invalid',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'invalid',
               message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; it takes no value (leave it empty)`,
             });
           }
@@ -134,18 +164,24 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
           const text = typeof filterValue === 'number' ? String(filterValue) : filterValue;
           if (isBlank(text)) {
             add({
-              field: 'filter_value', value: filterValue, kind: 'missing',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'missing',
               message: `filter_value is missing for filter "${f}"; give a positive whole number of days`,
             });
           } else if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1) {
             add({
-              field: 'filter_value', value: filterValue, kind: 'invalid',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'invalid',
               message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a positive whole number of days`,
             });
           } else if (Number(text) > MAX_EXPIRY_DAYS) {
             // Compared as a number only to say "too large": the digits given are what is shown.
             add({
-              field: 'filter_value', value: filterValue, kind: 'invalid',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'invalid',
               message: `filter_value ${formatValue(filterValue)} is too large for filter "${f}"; give a whole number of days from 1 to ${MAX_EXPIRY_DAYS} (ten years)`,
             });
           }
@@ -154,12 +190,16 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
         case 'text':
           if (isBlank(filterValue)) {
             add({
-              field: 'filter_value', value: filterValue, kind: 'missing',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'missing',
               message: `filter_value is missing for filter "${f}"; give the value to compare`,
             });
           } else if (typeof filterValue !== 'string') {
             add({
-              field: 'filter_value', value: filterValue, kind: 'invalid',
+              field: 'filter_value',
+              value: filterValue,
+              kind: 'invalid',
               message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a string`,
             });
           }
@@ -170,24 +210,34 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): Problem
 
   if (isBlank(targetType)) {
     add({
-      field: 'target_type', value: targetType, kind: 'missing', allowed: TARGET_TYPES,
+      field: 'target_type',
+      value: targetType,
+      kind: 'missing',
+      allowed: TARGET_TYPES,
       message: `target_type is missing; allowed: ${list(TARGET_TYPES)}`,
     });
   } else if (typeof targetType !== 'string' || !(TARGET_TYPES as readonly string[]).includes(targetType)) {
     add({
-      field: 'target_type', value: targetType, kind: 'invalid', allowed: TARGET_TYPES,
+      field: 'target_type',
+      value: targetType,
+      kind: 'invalid',
+      allowed: TARGET_TYPES,
       message: `target_type ${formatValue(targetType)} is not valid; allowed: ${list(TARGET_TYPES)}`,
     });
   }
 
   if (isBlank(targetId)) {
     add({
-      field: 'target_id', value: targetId, kind: 'missing',
+      field: 'target_id',
+      value: targetId,
+      kind: 'missing',
       message: 'target_id is missing; give the id of the target domain or subdomain',
     });
   } else if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
     add({
-      field: 'target_id', value: targetId, kind: 'invalid',
+      field: 'target_id',
+      value: targetId,
+      kind: 'invalid',
       message: `target_id ${formatValue(targetId)} is not valid; give the positive whole-number id of the domain or subdomain`,
     });
   }

@@ -1,11 +1,11 @@
-import type { AlertSpec, FieldChange, LiveAlert } from '../model';
+import type { AlertSpec, CanonicalAlert, FieldChange, LiveAlert } from '../model';
 import type { OwnershipMode } from '../schema/account-rules';
 
 /** What the reconciler needs from an API client; the real one is `NetworkCalcClient`. */
 export interface AlertsApi {
   listAlerts(): Promise<LiveAlert[]>;
-  createAlert(spec: AlertSpec): Promise<{ id?: number } | unknown>;
-  updateAlert(id: number, spec: AlertSpec): Promise<unknown>;
+  createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
+  updateAlert(id: number, spec: CanonicalAlert): Promise<unknown>;
   deleteAlert(id: number): Promise<unknown>;
   listDomains(): Promise<ApiDomain[]>;
   triggerDomainReport(id: number): Promise<ApiReport>;
@@ -73,7 +73,7 @@ export interface DeclaredAlert {
   path: string;
   scopeKey: string;
   /** Canonical and valid; `target_id` is 0 until a name target is resolved. */
-  spec: AlertSpec;
+  spec: CanonicalAlert;
   target: TargetRef;
 }
 
@@ -107,7 +107,7 @@ export interface Change {
   logicalId: string | null;
   path: string | null;
   before: AlertSpec | null;
-  after: AlertSpec | null;
+  after: CanonicalAlert | null;
   fields: FieldChange[];
 }
 

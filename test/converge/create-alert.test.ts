@@ -5,13 +5,13 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import { AccountAlerts, createAlertOnce } from '../../src/converge';
-import type { AlertSpec } from '../../src/model';
+import { toAlertSpec, type CanonicalAlert } from '../../src/model';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();
 
-const spec = (name: string): AlertSpec => ({
+const spec = (name: string): CanonicalAlert => toAlertSpec({
   name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1,
 });
 

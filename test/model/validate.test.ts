@@ -10,7 +10,13 @@ import {
 /** A valid body for a combination, with a value that suits its filter. */
 function bodyFor(type: string, subtype: string | null, filter: string): Record<string, unknown> {
   const value = filter === 'validity' ? undefined : filter === 'expires in (days)' ? '21' : 'v=spf1 -all';
-  const body: Record<string, unknown> = { name: `${type} ${filter}`, type, filter, target_type: 'domain', target_id: 1 };
+  const body: Record<string, unknown> = {
+    name: `${type} ${filter}`,
+    type,
+    filter,
+    target_type: 'domain',
+    target_id: 1,
+  };
   if (subtype !== null) body.subtype = subtype;
   if (value !== undefined) body.filter_value = value;
   return body;
@@ -35,7 +41,12 @@ describe('validateAlert: the matrix of 2.4', () => {
     expect(problems.map((p) => p.message)).toEqual([
       'subtype "AAAA" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT',
     ]);
-    expect(problems[0]).toMatchObject({ field: 'subtype', value: 'AAAA', kind: 'invalid', allowed: ['A', 'CNAME', 'MX', 'TXT'] });
+    expect(problems[0]).toMatchObject({
+      field: 'subtype',
+      value: 'AAAA',
+      kind: 'invalid',
+      allowed: ['A', 'CNAME', 'MX', 'TXT'],
+    });
   });
 
   it('requires a subtype for DNS Record', () => {
@@ -55,18 +66,20 @@ describe('validateAlert: the matrix of 2.4', () => {
   });
 
   it('rejects a filter of another type', () => {
-    expect(validateAlert({ ...bodyFor('DNS Record', 'MX', 'equals'), filter: 'validity' }).map((p) => p.message)).toEqual([
+    expect(
+      validateAlert({ ...bodyFor('DNS Record', 'MX', 'equals'), filter: 'validity' }).map((p) => p.message),
+    ).toEqual([
       'filter "validity" is not valid for type "DNS Record"; allowed: equals, does not equal, contains, does not contain',
     ]);
-    expect(validateAlert({ ...bodyFor('Certificate (TLS)', null, 'subject'), filter: 'contains' }).map((p) => p.message)).toEqual([
-      'filter "contains" is not valid for type "Certificate (TLS)"; allowed: subject, expires in (days)',
-    ]);
+    expect(
+      validateAlert({ ...bodyFor('Certificate (TLS)', null, 'subject'), filter: 'contains' }).map((p) => p.message),
+    ).toEqual(['filter "contains" is not valid for type "Certificate (TLS)"; allowed: subject, expires in (days)']);
   });
 
   it('rejects an unknown type', () => {
-    expect(validateAlert({ ...bodyFor('DNS Record', 'A', 'equals'), type: 'HTTP Check' }).map((p) => p.message)).toEqual([
-      'type "HTTP Check" is not valid; allowed: DNS Record, SPF Record, Certificate (TLS)',
-    ]);
+    expect(
+      validateAlert({ ...bodyFor('DNS Record', 'A', 'equals'), type: 'HTTP Check' }).map((p) => p.message),
+    ).toEqual(['type "HTTP Check" is not valid; allowed: DNS Record, SPF Record, Certificate (TLS)']);
   });
 
   it.each([
@@ -82,16 +95,20 @@ describe('validateAlert: the matrix of 2.4', () => {
 
   it('validity takes no value', () => {
     expect(validateAlert({ ...bodyFor('SPF Record', null, 'validity'), filter_value: '' })).toEqual([]);
-    expect(validateAlert({ ...bodyFor('SPF Record', null, 'validity'), filter_value: 'strict' }).map((p) => p.message)).toEqual([
-      'filter_value "strict" is not valid for filter "validity"; it takes no value (leave it empty)',
-    ]);
+    expect(
+      validateAlert({ ...bodyFor('SPF Record', null, 'validity'), filter_value: 'strict' }).map((p) => p.message),
+    ).toEqual(['filter_value "strict" is not valid for filter "validity"; it takes no value (leave it empty)']);
   });
 
   it('comparison filters need a value', () => {
     const body = bodyFor('SPF Record', null, 'contains');
     delete body.filter_value;
     expect(validateAlert(body)).toEqual([
-      expect.objectContaining({ field: 'filter_value', kind: 'missing', message: 'filter_value is missing for filter "contains"; give the value to compare' }),
+      expect.objectContaining({
+        field: 'filter_value',
+        kind: 'missing',
+        message: 'filter_value is missing for filter "contains"; give the value to compare',
+      }),
     ]);
   });
 
@@ -106,13 +123,20 @@ describe('validateAlert: the matrix of 2.4', () => {
   it('reports every problem at once, in field order', () => {
     const problems = validateAlert({ type: 'DNS Record', subtype: 'SOA', filter: 'validity' });
     expect(problems.map((p) => p.field)).toEqual(['name', 'subtype', 'filter', 'target_type', 'target_id']);
-    expect(problems.filter((p) => p.kind === 'missing').map((p) => p.field)).toEqual(['name', 'target_type', 'target_id']);
+    expect(problems.filter((p) => p.kind === 'missing').map((p) => p.field)).toEqual([
+      'name',
+      'target_type',
+      'target_id',
+    ]);
   });
 
   it('is strict about spelling: canonicalization is a separate step', () => {
     const sloppy = { ...bodyFor('DNS Record', 'A', 'equals'), type: 'dns record', subtype: 'a', filter: 'Equals' };
     expect(validateAlert(sloppy).map((p) => p.field)).toEqual(['type']);
-    expect(parseAlert(sloppy)).toMatchObject({ ok: true, alert: { type: 'DNS Record', subtype: 'A', filter: 'equals' } });
+    expect(parseAlert(sloppy)).toMatchObject({
+      ok: true,
+      alert: { type: 'DNS Record', subtype: 'A', filter: 'equals' },
+    });
   });
 
   it('lists every type in ALERT_TYPES', () => {
@@ -124,12 +148,21 @@ describe('canonicalizeAlert', () => {
   it('folds case and spacing of documented names', () => {
     expect(
       canonicalizeAlert({
-        name: '  www A  ', type: ' certificate  (tls) ', filter: 'EXPIRES IN  (DAYS)', filter_value: ' 021 ',
-        target_type: 'Subdomain', target_id: '12',
+        name: '  www A  ',
+        type: ' certificate  (tls) ',
+        filter: 'EXPIRES IN  (DAYS)',
+        filter_value: ' 021 ',
+        target_type: 'Subdomain',
+        target_id: '12',
       }),
     ).toEqual({
-      name: 'www A', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21',
-      target_type: 'subdomain', target_id: 12,
+      name: 'www A',
+      type: 'Certificate (TLS)',
+      subtype: null,
+      filter: 'expires in (days)',
+      filter_value: '21',
+      target_type: 'subdomain',
+      target_id: 12,
     });
   });
 
@@ -162,6 +195,9 @@ describe('canonicalizeAlert', () => {
   it('passes unrecognised values through for validation to report', () => {
     const result = parseAlert({ ...bodyFor('DNS Record', 'A', 'equals'), subtype: 'aaaa' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems[0].message).toBe('subtype "AAAA" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT');
+    if (!result.ok)
+      expect(result.problems[0].message).toBe(
+        'subtype "AAAA" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT',
+      );
   });
 });

@@ -9,7 +9,7 @@ import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, type LiveAlert } from '../../src/model';
 
 const emulator = useEmulator();
 
@@ -153,10 +153,10 @@ describe('networkcalc_alert handlers', () => {
 });
 
 describe('refreshedState', () => {
-  const live: LiveAlert = {
+  const live: LiveAlert = readLiveAlert({
     id: 3, name: 'cert', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2,
     user_id: 1, is_active: true, current_status: 'triggered', action: 'email', last_triggered_at: '2026-01-01T00:00:00Z', target_domain: null, target_subdomain: null,
-  };
+  });
   const prior: ObjectValue = {
     id: 3, name: 'cert', type: 'certificate (tls)', subtype: null, filter: 'Expires In (Days)', filter_value: '021', target_type: 'subdomain', target_id: 2,
     user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,

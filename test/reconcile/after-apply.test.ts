@@ -2,7 +2,7 @@
  * checkAfterApply: the list taken after apply's writes against what apply made of the plan's
  * list. Another writer shows as duplicates of created names or as new alerts in owned scopes.
  */
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, type LiveAlert } from '../../src/model';
 import type { Account } from '../../src/reconcile/accounts';
 import type { AccountPlan } from '../../src/reconcile/account-plan';
 import { checkAfterApply, type ChangeResult } from '../../src/reconcile/apply';
@@ -24,7 +24,7 @@ const scope = (over: Partial<Scope> = {}): Scope => ({
   ...over,
 });
 
-const live = (id: number, name: string): LiveAlert => ({
+const live = (id: number, name: string): LiveAlert => readLiveAlert({
   name,
   type: 'SPF Record',
   subtype: null,

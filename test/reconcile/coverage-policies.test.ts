@@ -2,7 +2,7 @@
  * Alert policies in the reconciler: read strictly from the JSON (readDesired), expanded
  * against a domains list, and planned by the real planner; the coverage each cell reports.
  */
-import type { AlertSpec, LiveAlert } from '../../src/model';
+import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
 import { expandPolicies, type DeclaredPolicy } from '../../src/reconcile/coverage';
 import { readDesired } from '../../src/reconcile/desired';
 import { planScope } from '../../src/reconcile/plan';
@@ -48,7 +48,7 @@ const policy = (over: Partial<DeclaredPolicy> = {}): DeclaredPolicy => ({
   ...over,
 });
 
-const spec = (name: string, over: Partial<AlertSpec>): AlertSpec => ({
+const spec = (name: string, over: Partial<AlertSpec>): CanonicalAlert => toAlertSpec({
   name,
   type: 'SPF Record',
   subtype: null,
@@ -66,7 +66,7 @@ const declared = (name: string, over: Partial<AlertSpec>): DeclaredAlert => ({
   spec: spec(name, over),
   target: { kind: 'id', id: over.target_id ?? 1 },
 });
-const live = (id: number, name: string, over: Partial<AlertSpec>): LiveAlert => ({
+const live = (id: number, name: string, over: Partial<AlertSpec>): LiveAlert => readLiveAlert({
   ...spec(name, over),
   id,
   user_id: 1,

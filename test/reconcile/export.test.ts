@@ -1,7 +1,7 @@
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, type LiveAlert } from '../../src/model';
 import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
 
-const live = (id: number, over: Partial<LiveAlert>): LiveAlert => ({
+const live = (id: number, over: Partial<LiveAlert>): LiveAlert => readLiveAlert({
   id, name: `a${id}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
   user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null, ...over,
 });

@@ -2,7 +2,7 @@
  * An account with 200,000 live alerts plans, through the same functions the CLI uses
  * (prepare, planAll), with an in-process client: no stack overflow, every change accounted for.
  */
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, type LiveAlert } from '../../src/model';
 import { planAll, prepare, toJson, totals } from '../../src/reconcile';
 import type { AlertsApi } from '../../src/reconcile/types';
 import { alert, stack } from '../cli/support';
@@ -11,10 +11,10 @@ function liveAlerts(n: number): LiveAlert[] {
   const out: LiveAlert[] = new Array(n);
   // Written out: object spreads take seconds at this size.
   for (let i = 0; i < n; i++) {
-    out[i] = {
+    out[i] = readLiveAlert({
       name: `alert ${i}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
       id: i + 1, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
-    };
+    });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { AlertSpec, LiveAlert } from '../../src/model';
+import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
 import { planScope } from '../../src/reconcile/plan';
 import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
 
@@ -7,7 +7,7 @@ const scope = (over: Partial<Scope> = {}): Scope => ({
   tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
 });
 
-const spec = (name: string, over: Partial<AlertSpec> = {}): AlertSpec => ({
+const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert => toAlertSpec({
   name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1, ...over,
 });
 
@@ -15,7 +15,7 @@ const declared = (name: string, over: Partial<AlertSpec> = {}): DeclaredAlert =>
   stack: 's', logicalId: name.replace(/\W/g, ''), path: `s/${name}`, scopeKey: 's/networkcalc', spec: spec(name, over), target: { kind: 'id', id: 1 },
 });
 
-const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert => ({
+const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert => readLiveAlert({
   ...spec(name), id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
   target_domain: { id: 1, domain: 'example.com' }, target_subdomain: null, ...over,
 });
@@ -80,10 +80,10 @@ describe('planScope', () => {
     const have: LiveAlert[] = new Array(n);
     // Written out: the spreads of live() take seconds at this size.
     for (let i = 0; i < n; i++) {
-      have[i] = {
+      have[i] = readLiveAlert({
         name: `alert ${i}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
         id: i + 1, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
-      };
+      });
     }
     const want = [declared('alert 7', { filter_value: '192.0.2.9' }), declared('brand new')];
     const started = Date.now();

@@ -1,4 +1,4 @@
-import type { AlertSpec, LiveAlert } from '../../src/model';
+import { readLiveAlert, type AlertSpec, type LiveAlert } from '../../src/model';
 import {
   PLAIN,
   applySummary,
@@ -22,7 +22,7 @@ const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
   ...over,
 });
 
-const live = (over: Partial<LiveAlert>): LiveAlert => ({
+const live = (over: Partial<LiveAlert>): LiveAlert => readLiveAlert({
   ...spec(),
   id: 9,
   user_id: 1,

@@ -3,10 +3,10 @@
  * is refused with its JSON path even when its checksum was made to match.
  */
 import { createHash } from 'node:crypto';
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, type LiveAlert } from '../../src/model';
 import { PlanFileError, liveDigest, readSavedPlan } from '../../src/reconcile/saved-plan';
 
-const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert => ({
+const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert => readLiveAlert({
   name: `alert ${id}`,
   type: 'DNS Record',
   subtype: 'A',

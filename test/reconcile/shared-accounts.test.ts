@@ -1,4 +1,4 @@
-import type { LiveAlert } from '../../src/model';
+import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
 import type { Account } from '../../src/reconcile/accounts';
 import type { AccountPlan } from '../../src/reconcile/account-plan';
 import { guardSharedAccounts, sharedAccounts } from '../../src/reconcile/shared-accounts';
@@ -20,7 +20,7 @@ const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
   ...over,
 });
 
-const live = (id: number, userId: number | null): LiveAlert => ({
+const live = (id: number, userId: number | null): LiveAlert => readLiveAlert({
   name: `alert ${id}`,
   type: 'DNS Record',
   subtype: 'A',
@@ -92,7 +92,7 @@ describe('guardSharedAccounts', () => {
     logicalId: 'A',
     path: `${stack}/A`,
     scopeKey: `${stack}/networkcalc`,
-    spec: {
+    spec: toAlertSpec({
       name,
       type: 'DNS Record',
       subtype: 'A',
@@ -100,7 +100,7 @@ describe('guardSharedAccounts', () => {
       filter_value: '192.0.2.1',
       target_type: 'domain',
       target_id: 1,
-    },
+    }),
     target: { kind: 'id', id: 1 },
   });
 
