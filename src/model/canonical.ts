@@ -3,6 +3,9 @@ import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from 
 import { AlertValidationError, type Problem } from './problems';
 import { validateAlert } from './validate';
 
+/** What the model reads an alert from: a parsed JSON object, or an alert typed as one. */
+export type AlertInput = Readonly<Record<string, unknown>> | Readonly<Partial<AlertSpec>>;
+
 /** Collapse runs of white space and trim. */
 function squash(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
@@ -22,9 +25,7 @@ function matchIgnoringCase(value: string, allowed: readonly string[]): string | 
  * an absent subtype is `null`; an absent value of a filter that takes none is "".
  * Values it cannot recognise are passed through unchanged for `validateAlert` to report.
  */
-export function canonicalizeAlert(
-  input: Readonly<Record<string, unknown>> | Readonly<Partial<AlertSpec>>,
-): Record<string, unknown> {
+export function canonicalizeAlert(input: AlertInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
 
   out.name = typeof input.name === 'string' ? input.name.trim() : input.name;
@@ -79,14 +80,14 @@ const branded = (canonical: Record<string, unknown>) => canonical as unknown as 
  * check on a listed host), branded without validating it again. User input goes through
  * `parseAlert` instead.
  */
-export function canonicalAlert(input: Readonly<Record<string, unknown>> | Readonly<AlertSpec>): CanonicalAlert {
+export function canonicalAlert(input: AlertInput): CanonicalAlert {
   return branded(canonicalizeAlert(input));
 }
 
 export type ParseResult = { ok: true; alert: CanonicalAlert } | { ok: false; problems: Problem[] };
 
 /** Canonicalize, then validate: the one entry point for alerts written by users. */
-export function parseAlert(input: Readonly<Record<string, unknown>>): ParseResult {
+export function parseAlert(input: AlertInput): ParseResult {
   const canonical = canonicalizeAlert(input);
   const problems = validateAlert(canonical);
   if (problems.length) return { ok: false, problems };
@@ -94,7 +95,7 @@ export function parseAlert(input: Readonly<Record<string, unknown>>): ParseResul
 }
 
 /** Like `parseAlert`, but throws an `AlertValidationError` naming `subject`. */
-export function toAlertSpec(input: Readonly<Record<string, unknown>>, subject?: string): CanonicalAlert {
+export function toAlertSpec(input: AlertInput, subject?: string): CanonicalAlert {
   const result = parseAlert(input);
   if (!result.ok) throw new AlertValidationError(result.problems, subject);
   return result.alert;
