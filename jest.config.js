@@ -11,7 +11,18 @@
 const common = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', target: 'es2022', esModuleInterop: true, resolveJsonModule: true } }],
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          isolatedModules: true,
+          module: 'commonjs',
+          target: 'es2022',
+          esModuleInterop: true,
+          resolveJsonModule: true,
+        },
+      },
+    ],
   },
   // Examples import the package by name, as users do.
   moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
@@ -34,7 +45,12 @@ module.exports = {
   // Servers and terraform are real; two cores on CI machines.
   maxWorkers: 2,
   projects: [
-    { ...common, displayName: 'unit', testRegex: ['/test/.*\\.test\\.ts$'], testPathIgnorePatterns: ['/node_modules/', ...E2E] },
+    {
+      ...common,
+      displayName: 'unit',
+      testRegex: ['/test/.*\\.test\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', ...E2E],
+    },
     { ...common, displayName: 'e2e', testRegex: E2E },
   ],
 };

@@ -52,7 +52,8 @@ function once(clientCertPem: string, disableTls = false): Promise<number> {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function series(label: string, disableTls: boolean): Promise<void> {
   const clientCert = generateServerCertificate().certPem; // terraform's client cert has the same shape
@@ -61,7 +62,9 @@ async function series(label: string, disableTls: boolean): Promise<void> {
   for (let i = 0; i < N; i++) times.push(await once(clientCert, disableTls));
   times.sort((a, b) => a - b);
   const f = (n: number) => `${n.toFixed(0)} ms`;
-  console.log(`${label}: N=${N} median ${f(percentile(times, 50))}, p95 ${f(percentile(times, 95))}, min ${f(times[0]!)}, max ${f(times[times.length - 1]!)}`);
+  console.log(
+    `${label}: N=${N} median ${f(percentile(times, 50))}, p95 ${f(percentile(times, 95))}, min ${f(times[0]!)}, max ${f(times[times.length - 1]!)}`,
+  );
 }
 
 async function main(): Promise<void> {

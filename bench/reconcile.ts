@@ -12,8 +12,21 @@ import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
 import {
-  ACCOUNT, TOKEN, alertName, benchSeed, countRequests, fmtMs, isDriftVictim, killCurrent, median, runNcalc, table, writeCdktfApp,
-  writeFixtureApp, type RequestCounts, type RunResult,
+  ACCOUNT,
+  TOKEN,
+  alertName,
+  benchSeed,
+  countRequests,
+  fmtMs,
+  isDriftVictim,
+  killCurrent,
+  median,
+  runNcalc,
+  table,
+  writeCdktfApp,
+  writeFixtureApp,
+  type RequestCounts,
+  type RunResult,
 } from './support';
 
 const SIZES = (process.argv[2] ?? '100,1000,5000').split(',').map(Number);
@@ -70,7 +83,14 @@ function check(label: string, r: RunResult, c: RequestCounts, e: Expect): string
 }
 
 /** Runs one command `reps` times, `before` each (state reset, faults); checks every run. */
-async function measure(label: string, args: string[], env: NodeJS.ProcessEnv, reps: number, e: Expect, before?: () => Promise<void>): Promise<Measured> {
+async function measure(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  reps: number,
+  e: Expect,
+  before?: () => Promise<void>,
+): Promise<Measured> {
   const runs: RunResult[] = [];
   const problems: string[] = [];
   let counts: RequestCounts | undefined;
@@ -105,7 +125,18 @@ function row(n: number, label: string, m: Measured, writes?: number): string[] {
   ];
 }
 
-const HEAD = ['N', 'command', 'wall, median (min–max)', 'runs', 'peak RSS', 'GET /api/alerts/', 'GET /api/domains/', 'POST / PATCH / DELETE', 'writes/s', 'checks'];
+const HEAD = [
+  'N',
+  'command',
+  'wall, median (min–max)',
+  'runs',
+  'peak RSS',
+  'GET /api/alerts/',
+  'GET /api/domains/',
+  'POST / PATCH / DELETE',
+  'writes/s',
+  'checks',
+];
 const NONE = { post: 0, patch: 0, del: 0 };
 const LISTS = { listAlerts: 1, listDomains: 1 };
 
@@ -129,11 +160,20 @@ async function main(): Promise<void> {
   emu = await startEmulator({ host: '127.0.0.1', port: 0, seed: benchSeed() });
   scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-'));
   const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('NETWORKCALC_') && !k.startsWith('TF_VAR_') && k !== 'GITHUB_STEP_SUMMARY'),
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('NETWORKCALC_') && !k.startsWith('TF_VAR_') && k !== 'GITHUB_STEP_SUMMARY',
+    ),
   );
-  Object.assign(env, { NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: TOKEN, NO_COLOR: '1', CHECKPOINT_DISABLE: '1' });
+  Object.assign(env, {
+    NETWORKCALC_BASE_URL: emu.url,
+    NETWORKCALC_TOKEN: TOKEN,
+    NO_COLOR: '1',
+    CHECKPOINT_DISABLE: '1',
+  });
   const reset = () => emu!.control.reset();
-  console.log(`node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; emulator in this process; ncalc = node dist/cli/main.js --no-synth\n`);
+  console.log(
+    `node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; emulator in this process; ncalc = node dist/cli/main.js --no-synth\n`,
+  );
 
   const rows: string[][] = [];
   const skipped: string[] = [];
@@ -149,12 +189,27 @@ async function main(): Promise<void> {
     await reset();
 
     const createPlan = new RegExp(`Plan: ${n} to create, 0 to update, 0 to delete\\.`);
-    rows.push(row(n, `plan (${n} creates)`, await measure('plan', ['plan', ...common], env, reps, { code: 0, stdout: createPlan, ...LISTS, ...NONE })));
+    rows.push(
+      row(
+        n,
+        `plan (${n} creates)`,
+        await measure('plan', ['plan', ...common], env, reps, { code: 0, stdout: createPlan, ...LISTS, ...NONE }),
+      ),
+    );
 
     for (const p of PARALLELISM) {
       const m = await measure(
-        `apply p${p}`, ['apply', ...common, '--auto-approve', '--parallelism', String(p)], env, reps,
-        { code: 0, stdout: new RegExp(`Apply complete: ${n} created, 0 updated, 0 deleted, 0 failed\\.`), ...LISTS, ...NONE, post: n },
+        `apply p${p}`,
+        ['apply', ...common, '--auto-approve', '--parallelism', String(p)],
+        env,
+        reps,
+        {
+          code: 0,
+          stdout: new RegExp(`Apply complete: ${n} created, 0 updated, 0 deleted, 0 failed\\.`),
+          ...LISTS,
+          ...NONE,
+          post: n,
+        },
         reset,
       );
       rows.push(row(n, `apply --parallelism ${p} (${n} creates)`, m, n));
@@ -162,13 +217,38 @@ async function main(): Promise<void> {
 
     // The state is now applied: nothing to do.
     const inSync = new RegExp(`No changes\\. ${n} alerts in sync\\.`);
-    rows.push(row(n, 'plan (no changes)', await measure('no-op plan', ['plan', ...common], env, reps, { code: 0, stdout: inSync, ...LISTS, ...NONE })));
+    rows.push(
+      row(
+        n,
+        'plan (no changes)',
+        await measure('no-op plan', ['plan', ...common], env, reps, { code: 0, stdout: inSync, ...LISTS, ...NONE }),
+      ),
+    );
 
     const edited = await editOutOfBand(n);
     const drift = new RegExp(`Drift: ${edited} differences? \\(0 missing, ${edited} edited, 0 to delete\\)\\.`);
-    rows.push(row(n, `drift (${edited} edited = 1%)`, await measure('drift', ['drift', ...common], env, reps, { code: 2, stdout: drift, ...LISTS, ...NONE })));
+    rows.push(
+      row(
+        n,
+        `drift (${edited} edited = 1%)`,
+        await measure('drift', ['drift', ...common], env, reps, { code: 2, stdout: drift, ...LISTS, ...NONE }),
+      ),
+    );
     const fix = new RegExp(`Apply complete: 0 created, ${edited} updated, 0 deleted, 0 failed\\.`);
-    rows.push(row(n, `apply (${edited} edited back)`, await measure('apply drift', ['apply', ...common, '--auto-approve'], env, 1, { code: 0, stdout: fix, ...LISTS, ...NONE, patch: edited }), edited));
+    rows.push(
+      row(
+        n,
+        `apply (${edited} edited back)`,
+        await measure('apply drift', ['apply', ...common, '--auto-approve'], env, 1, {
+          code: 0,
+          stdout: fix,
+          ...LISTS,
+          ...NONE,
+          patch: edited,
+        }),
+        edited,
+      ),
+    );
   }
   console.log('### ncalc against the emulator (no latency)\n');
   console.log(table(HEAD, rows));
@@ -186,11 +266,21 @@ async function main(): Promise<void> {
     };
     const lat: string[][] = [];
     const createPlan = new RegExp(`Plan: ${n} to create, 0 to update, 0 to delete\\.`);
-    lat.push(row(n, 'plan', await measure('plan', ['plan', ...common], env, 1, { code: 0, stdout: createPlan, ...LISTS, ...NONE }, slow)));
+    lat.push(
+      row(
+        n,
+        'plan',
+        await measure('plan', ['plan', ...common], env, 1, { code: 0, stdout: createPlan, ...LISTS, ...NONE }, slow),
+      ),
+    );
     for (const p of PARALLELISM) {
       const m = await measure(
-        `apply p${p}`, ['apply', ...common, '--auto-approve', '--parallelism', String(p)], env, 1,
-        { code: 0, stdout: new RegExp(`Apply complete: ${n} created`), ...LISTS, ...NONE, post: n }, slow,
+        `apply p${p}`,
+        ['apply', ...common, '--auto-approve', '--parallelism', String(p)],
+        env,
+        1,
+        { code: 0, stdout: new RegExp(`Apply complete: ${n} created`), ...LISTS, ...NONE, post: n },
+        slow,
       );
       lat.push(row(n, `apply --parallelism ${p}`, m, n));
     }
@@ -205,11 +295,25 @@ async function main(): Promise<void> {
     writeCdktfApp(app, n);
     await reset();
     const createPlan = new RegExp(`Plan: ${n} to create, 0 to update, 0 to delete\\.`);
-    const withSynth = await measure('plan with synth', ['plan', '-C', app, '--synth-timeout', '300'], env, 3, { code: 0, stdout: createPlan, ...LISTS, ...NONE });
-    const noSynth = await measure('plan --no-synth', ['plan', '-C', app, '--no-synth'], env, 3, { code: 0, stdout: createPlan, ...LISTS, ...NONE });
+    const withSynth = await measure('plan with synth', ['plan', '-C', app, '--synth-timeout', '300'], env, 3, {
+      code: 0,
+      stdout: createPlan,
+      ...LISTS,
+      ...NONE,
+    });
+    const noSynth = await measure('plan --no-synth', ['plan', '-C', app, '--no-synth'], env, 3, {
+      code: 0,
+      stdout: createPlan,
+      ...LISTS,
+      ...NONE,
+    });
     console.log(`\n### Real synthesis of a generated cdktf app (${n} alerts)\n`);
-    console.log(table(HEAD, [row(n, 'plan (synthesizes the app)', withSynth), row(n, 'plan --no-synth (same output)', noSynth)]));
-    console.log(`\nSynthesis share: ${fmtMs(median(withSynth.runs.map((r) => r.ms)) - median(noSynth.runs.map((r) => r.ms)))} (peak RSS above is ncalc's own; the app runs in a child process).`);
+    console.log(
+      table(HEAD, [row(n, 'plan (synthesizes the app)', withSynth), row(n, 'plan --no-synth (same output)', noSynth)]),
+    );
+    console.log(
+      `\nSynthesis share: ${fmtMs(median(withSynth.runs.map((r) => r.ms)) - median(noSynth.runs.map((r) => r.ms)))} (peak RSS above is ncalc's own; the app runs in a child process).`,
+    );
   }
 }
 

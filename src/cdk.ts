@@ -63,9 +63,15 @@ export function chooseCdk(probe: CdkProbe): CdkChoice {
   const wanted = probe.env[CDK_ENV]?.trim();
   if (wanted) {
     const library = CDK_LIBRARIES.find((l) => l === wanted.toLowerCase());
-    if (!library) throw new Error(`${CDK_ENV}=${wanted} is not a CDK library this package supports; set it to cdktn or cdktf, or unset it`);
+    if (!library)
+      throw new Error(
+        `${CDK_ENV}=${wanted} is not a CDK library this package supports; set it to cdktn or cdktf, or unset it`,
+      );
     const entry = probe.resolve(library, probe.appDirs) ?? probe.resolve(library);
-    if (!entry) throw new Error(`${CDK_ENV}=${library}, but ${library} is not installed for this app; run npm install ${library}, or unset ${CDK_ENV}`);
+    if (!entry)
+      throw new Error(
+        `${CDK_ENV}=${library}, but ${library} is not installed for this app; run npm install ${library}, or unset ${CDK_ENV}`,
+      );
     return { library, entry, reason: `${CDK_ENV}=${library}` };
   }
 
@@ -86,11 +92,15 @@ export function chooseCdk(probe: CdkProbe): CdkChoice {
     const entry = probe.resolve(library, probe.appDirs);
     return entry ? [{ library, entry }] : [];
   });
-  if (forApp.length === 1) return { ...forApp[0]!, reason: `${forApp[0]!.library} is the CDK library installed for the app` };
+  if (forApp.length === 1)
+    return { ...forApp[0]!, reason: `${forApp[0]!.library} is the CDK library installed for the app` };
   if (forApp.length === 2) {
     const declared = probe.appDirs.map(declaredByApp).find((d) => d.length > 0) ?? [];
     const pick = forApp.find((c) => declared.length === 1 && c.library === declared[0]) ?? forApp[0]!;
-    return { ...pick, reason: `both cdktn and cdktf are installed for the app; ${pick.library} was chosen (set ${CDK_ENV} to choose)` };
+    return {
+      ...pick,
+      reason: `both cdktn and cdktf are installed for the app; ${pick.library} was chosen (set ${CDK_ENV} to choose)`,
+    };
   }
 
   for (const library of CDK_LIBRARIES) {
@@ -117,9 +127,13 @@ function appDirs(): string[] {
   return [...dirs, process.cwd()];
 }
 
-export const cdkChoice: CdkChoice = chooseCdk({ env: process.env, appDirs: appDirs(), loaded: Object.keys(require.cache ?? {}), resolve: resolveFrom });
+export const cdkChoice: CdkChoice = chooseCdk({
+  env: process.env,
+  appDirs: appDirs(),
+  loaded: Object.keys(require.cache ?? {}),
+  resolve: resolveFrom,
+});
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const cdk = require(cdkChoice.entry) as typeof Cdktf;
 
 // Types of every name; values of those the constructs and the bindings generator use.

@@ -82,5 +82,12 @@ export type {
 } from './model';
 
 // The provider's names and the environment it reads (docs/terraform.md)
-export { PROVIDER_SOURCE, PROVIDER_VERSION, PROVIDER_VERSION_CONSTRAINT, OWNERSHIP_MODES, DEFAULT_BASE_URL, ENV } from './schema';
+export {
+  PROVIDER_SOURCE,
+  PROVIDER_VERSION,
+  PROVIDER_VERSION_CONSTRAINT,
+  OWNERSHIP_MODES,
+  DEFAULT_BASE_URL,
+  ENV,
+} from './schema';
 export type { OwnershipMode } from './schema';

@@ -4,14 +4,8 @@
  * `ncalc apply` or `cdktf deploy`.
  */
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
-import { Construct } from 'constructs';
-import {
-  Alert,
-  AlertTarget,
-  NetworkcalcAccount,
-  ReportTarget,
-  ReportTrigger,
-} from 'cdktf-provider-networkcalc';
+import { type Construct } from 'constructs';
+import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from 'cdktf-provider-networkcalc';
 
 export class QuickstartStack extends TerraformStack {
   constructor(scope: Construct, id: string) {

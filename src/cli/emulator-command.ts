@@ -3,6 +3,7 @@ import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
+// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only import() keeps the module out of the load path
 type EmulatorModule = typeof import('../emulator');
 
 interface EmulatorCommandOptions {
@@ -21,7 +22,12 @@ function parsePort(value: string): number {
   return port;
 }
 
-function describe(emulator: EmulatorModule, running: RunningEmulator, seed: EmulatorSeed | undefined, opts: EmulatorCommandOptions): string {
+function describe(
+  emulator: EmulatorModule,
+  running: RunningEmulator,
+  seed: EmulatorSeed | undefined,
+  opts: EmulatorCommandOptions,
+): string {
   const { DEMO_ACCOUNT } = emulator;
   const lines = [`NetworkCalc emulator (API v1.9) listening on ${running.url}`, ''];
   lines.push(`  NETWORKCALC_BASE_URL=${running.url}`);
@@ -35,15 +41,22 @@ function describe(emulator: EmulatorModule, running: RunningEmulator, seed: Emul
     for (const a of seed.accounts) {
       const ids = (a.credentials ?? []).map((c) => c.client_id);
       const tokens = (a.tokens ?? []).length;
-      const how = [ids.length ? `client id ${ids.join(', ')}` : '', tokens ? `${tokens} ready token${tokens > 1 ? 's' : ''}` : '']
+      const how = [
+        ids.length ? `client id ${ids.join(', ')}` : '',
+        tokens ? `${tokens} ready token${tokens > 1 ? 's' : ''}` : '',
+      ]
         .filter(Boolean)
         .join(', ');
       lines.push(`  account ${a.name}: ${how || 'no credentials or tokens'} (secrets as in the seed file)`);
     }
   }
   lines.push(`  control token:  x-emulator-token: ${running.controlToken}`);
-  lines.push(`  state:          ${opts.data ? `saved to ${opts.data}` : 'in memory (lost on stop; use --data <file> to keep it)'}`);
-  lines.push(`  DELETE:         ${opts.deleteForm ? `alert id in the ${opts.deleteForm} only (--delete-form)` : 'alert id in the path, ?alert_id= or a JSON body'}`);
+  lines.push(
+    `  state:          ${opts.data ? `saved to ${opts.data}` : 'in memory (lost on stop; use --data <file> to keep it)'}`,
+  );
+  lines.push(
+    `  DELETE:         ${opts.deleteForm ? `alert id in the ${opts.deleteForm} only (--delete-form)` : 'alert id in the path, ?alert_id= or a JSON body'}`,
+  );
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
 }
@@ -55,14 +68,22 @@ export function registerEmulatorCommand(program: Command): void {
     .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--host <h>', 'address to bind', '127.0.0.1')
-    .option('--data <file>', 'save state to this JSON file (every change first to a journal beside it), and load it on start')
-    .option('--seed <file>', 'accounts, credentials, tokens and domains to start with (JSON); default: the demo account')
+    .option(
+      '--data <file>',
+      'save state to this JSON file (every change first to a journal beside it), and load it on start',
+    )
+    .option(
+      '--seed <file>',
+      'accounts, credentials, tokens and domains to start with (JSON); default: the demo account',
+    )
     .option('--control-token <t>', 'value of the x-emulator-token header for /_emulator (default: random)')
-    .addOption(new Option(
-      '--delete-form <form>',
-      'accept a DELETE of an alert only with the id in this form, like the real service: path /api/alerts/{id}, '
-        + 'query ?alert_id={id}, body {"alert_id": id}; another form answers 400 MISSING_VALUES (default: every form)',
-    ).choices(DELETE_FORMS))
+    .addOption(
+      new Option(
+        '--delete-form <form>',
+        'accept a DELETE of an alert only with the id in this form, like the real service: path /api/alerts/{id}, ' +
+          'query ?alert_id={id}, body {"alert_id": id}; another form answers 400 MISSING_VALUES (default: every form)',
+      ).choices(DELETE_FORMS),
+    )
     .action(async (opts: EmulatorCommandOptions) => {
       const emulator: EmulatorModule = await import('../emulator');
       const { loadSeedFile, startEmulator, SeedError } = emulator;
@@ -72,11 +93,19 @@ export function registerEmulatorCommand(program: Command): void {
       try {
         seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
         running = await startEmulator({
-          host: opts.host, port: opts.port, seed, dataFile: opts.data, controlToken: opts.controlToken, deleteForm: opts.deleteForm,
+          host: opts.host,
+          port: opts.port,
+          seed,
+          dataFile: opts.data,
+          controlToken: opts.controlToken,
+          deleteForm: opts.deleteForm,
         });
       } catch (err) {
-        const known = err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
-        process.stderr.write(`ncalc emulator: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
+        const known =
+          err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
+        process.stderr.write(
+          `ncalc emulator: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`,
+        );
         process.exitCode = 1;
         return;
       }

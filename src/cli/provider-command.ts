@@ -35,8 +35,11 @@ export interface InstallResult {
 
 /** terraform's <os>_<arch> for this machine. */
 export function terraformPlatform(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
-  const os = ({ linux: 'linux', darwin: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd' } as Record<string, string>)[platform];
-  if (!os) throw new Error(`the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD)`);
+  const os = ({ linux: 'linux', darwin: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd' } as Record<string, string>)[
+    platform
+  ];
+  if (!os)
+    throw new Error(`the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD)`);
   const cpu = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' } as Record<string, string>)[arch];
   if (!cpu) throw new Error(`no terraform platform name for CPU architecture ${arch}`);
   return `${os}_${cpu}`;
@@ -45,9 +48,15 @@ export function terraformPlatform(platform: NodeJS.Platform = process.platform, 
 /** The compiled provider entry of this installed package. */
 export function providerEntry(): string {
   // From dist/cli this is dist/provider/bin.js; from src/cli (tests) the build in dist as well.
-  const candidates = [path.resolve(__dirname, '..', 'provider', 'bin.js'), path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin.js')];
+  const candidates = [
+    path.resolve(__dirname, '..', 'provider', 'bin.js'),
+    path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin.js'),
+  ];
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`the compiled provider is missing (looked for ${candidates.join(', ')}); build the package first (npm run build)`);
+  if (!found)
+    throw new Error(
+      `the compiled provider is missing (looked for ${candidates.join(', ')}); build the package first (npm run build)`,
+    );
   return found;
 }
 
@@ -74,7 +83,14 @@ export function installProvider(opts: InstallOptions = {}): InstallResult {
   const mirrorDir = path.resolve(opts.dir ?? DEFAULT_MIRROR_DIR);
   const entry = path.resolve(opts.entry ?? providerEntry());
   const node = opts.node ?? process.execPath;
-  const binDir = path.join(mirrorDir, HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, PROVIDER_VERSION, terraformPlatform(opts.platform, opts.arch));
+  const binDir = path.join(
+    mirrorDir,
+    HOST,
+    PROVIDER_NAMESPACE,
+    PROVIDER_TYPE,
+    PROVIDER_VERSION,
+    terraformPlatform(opts.platform, opts.arch),
+  );
   const binaryPath = path.join(binDir, `terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}`);
   // exec: terraform may SIGKILL the provider; no shell must survive it as an orphan.
   const script = `#!/bin/sh\nexec ${shellQuote(node)} ${shellQuote(entry)} "$@"\n`;
@@ -128,7 +144,9 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   }
   const lines = [status];
   if (flags.cliConfig) {
-    lines.push(`Wrote the terraform CLI configuration to ${path.resolve(flags.cliConfig)}. Use it with:\n\n  export TF_CLI_CONFIG_FILE=${shellQuote(path.resolve(flags.cliConfig))}\n`);
+    lines.push(
+      `Wrote the terraform CLI configuration to ${path.resolve(flags.cliConfig)}. Use it with:\n\n  export TF_CLI_CONFIG_FILE=${shellQuote(path.resolve(flags.cliConfig))}\n`,
+    );
   } else {
     lines.push(
       'Terraform CLI configuration for this mirror (put it in a file and set TF_CLI_CONFIG_FILE to that file,',
@@ -137,20 +155,28 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
     );
   }
   if (result.mirrorDir === DEFAULT_MIRROR_DIR) {
-    lines.push('~/.terraform.d/plugins is also searched by terraform when the CLI configuration has no provider_installation block.\n');
+    lines.push(
+      '~/.terraform.d/plugins is also searched by terraform when the CLI configuration has no provider_installation block.\n',
+    );
   }
   lines.push(
     'Then, in a configuration with  required_providers { networkcalc = { source = "networkcalc/networkcalc" } }:',
     '  terraform init && terraform plan',
     `If terraform had already locked an earlier install, run terraform init -upgrade.`,
   );
-  if (!flags.lock) lines.push('For cdktf deploy or cdktn deploy without --skip-provider-lock, lock the provider in the app: ncalc provider install --lock <app dir>');
+  if (!flags.lock)
+    lines.push(
+      'For cdktf deploy or cdktn deploy without --skip-provider-lock, lock the provider in the app: ncalc provider install --lock <app dir>',
+    );
   io.stdout.write(lines.join('\n') + '\n');
   return 0;
 }
 
 /** `provider install`, then with --lock the lock files; returns the exit code. */
-export async function providerInstallAndLockCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): Promise<number> {
+export async function providerInstallAndLockCommand(
+  io: ProviderCommandIO,
+  flags: ProviderInstallFlags,
+): Promise<number> {
   const code = providerInstallCommand(io, flags);
   if (code !== 0 || !flags.lock) return code;
   // With --print-cli-config stdout carries only the configuration.
@@ -168,7 +194,9 @@ export async function providerInstallAndLockCommand(io: ProviderCommandIO, flags
     return 0;
   } catch (err) {
     const problems = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
-    io.stderr.write(`Error: could not lock the provider in ${dir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`);
+    io.stderr.write(
+      `Error: could not lock the provider in ${dir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`,
+    );
     return 1;
   }
 }
@@ -176,14 +204,21 @@ export async function providerInstallAndLockCommand(io: ProviderCommandIO, flags
 /** `ncalc provider install` and `ncalc provider schema`. */
 /** `onExit` receives the command's exit code (the program returns it; nothing here exits). */
 export function registerProviderCommand(program: Command, io: ProviderCommandIO, onExit: (code: number) => void): void {
-  const provider = program.command('provider').description('The Terraform provider of this package: install it for offline use, print its schema.');
+  const provider = program
+    .command('provider')
+    .description('The Terraform provider of this package: install it for offline use, print its schema.');
   provider
     .command('install')
-    .description(`Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use.`)
+    .description(
+      `Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use.`,
+    )
     .option('--dir <mirror dir>', 'mirror directory', DEFAULT_MIRROR_DIR)
     .option('--print-cli-config', 'print only the terraform CLI configuration on stdout (messages go to stderr)')
     .option('--cli-config <file>', 'also write the terraform CLI configuration to this file')
-    .option('--lock <dir>', 'also record the provider in .terraform.lock.hcl: of each stack of the cdktf/cdktn app in <dir> (synthesized first), or of the Terraform configuration in <dir>')
+    .option(
+      '--lock <dir>',
+      'also record the provider in .terraform.lock.hcl: of each stack of the cdktf/cdktn app in <dir> (synthesized first), or of the Terraform configuration in <dir>',
+    )
     .addHelpText(
       'after',
       `\nThe provider is a small shell script that runs this package's provider with the node running this command:\n` +

@@ -33,12 +33,18 @@ export function packageHashV1(dir: string): string {
   walk('');
   const summary = files
     .sort()
-    .map((f) => `${createHash('sha256').update(readFileSync(path.join(dir, f))).digest('hex')}  ${f}\n`)
+    .map(
+      (f) =>
+        `${createHash('sha256')
+          .update(readFileSync(path.join(dir, f)))
+          .digest('hex')}  ${f}\n`,
+    )
     .join('');
   return `h1:${createHash('sha256').update(summary).digest('base64')}`;
 }
 
-const HEADER = '# This file is maintained automatically by "terraform init".\n# Manual edits may be lost in future updates.\n';
+const HEADER =
+  '# This file is maintained automatically by "terraform init".\n# Manual edits may be lost in future updates.\n';
 const BLOCK = new RegExp(`^provider "${PROVIDER_ADDRESS.replace(/[./]/g, '\\$&')}" \\{\\n[\\s\\S]*?^\\}\\n?`, 'm');
 
 /**
@@ -71,10 +77,12 @@ type RequiredProviders = Record<string, string | { source?: string; version?: st
 
 /** This provider's entry in a configuration's required_providers: found, and its version. */
 function requirement(json: unknown): { found: boolean; version?: string } {
-  const required = ((json as { terraform?: { required_providers?: RequiredProviders } })?.terraform?.required_providers ?? {}) as RequiredProviders;
+  const required = ((json as { terraform?: { required_providers?: RequiredProviders } })?.terraform
+    ?.required_providers ?? {}) as RequiredProviders;
   for (const entry of Object.values(required)) {
     const source = typeof entry === 'string' ? undefined : entry.source?.toLowerCase();
-    if (source === PROVIDER_SOURCE || source === PROVIDER_ADDRESS) return { found: true, version: typeof entry === 'string' ? undefined : entry.version };
+    if (source === PROVIDER_SOURCE || source === PROVIDER_ADDRESS)
+      return { found: true, version: typeof entry === 'string' ? undefined : entry.version };
   }
   return { found: false };
 }
@@ -96,16 +104,27 @@ async function lockTargets(dir: string, env: NodeJS.ProcessEnv): Promise<LockTar
     }
     const targets = stacks.flatMap((s) => {
       const req = requirement(s.json);
-      return req.found ? [{ dir: path.join(outdir, manifest.stacks?.[s.name]?.workingDirectory ?? path.join('stacks', s.name)), constraint: req.version }] : [];
+      return req.found
+        ? [
+            {
+              dir: path.join(outdir, manifest.stacks?.[s.name]?.workingDirectory ?? path.join('stacks', s.name)),
+              constraint: req.version,
+            },
+          ]
+        : [];
     });
     if (!targets.length) {
-      throw new ConfigError([`no stack of the app in ${dir} uses ${PROVIDER_SOURCE} (stacks: ${stacks.map((s) => s.name).join(', ') || 'none'}); add a NetworkcalcAccount to a stack`]);
+      throw new ConfigError([
+        `no stack of the app in ${dir} uses ${PROVIDER_SOURCE} (stacks: ${stacks.map((s) => s.name).join(', ') || 'none'}); add a NetworkcalcAccount to a stack`,
+      ]);
     }
     return targets;
   }
   const configs = readdirSync(dir).filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
   if (!configs.length) {
-    throw new ConfigError([`--lock ${dir}: neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)`]);
+    throw new ConfigError([
+      `--lock ${dir}: neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)`,
+    ]);
   }
   let constraint: string | undefined;
   for (const f of configs) {
@@ -134,7 +153,11 @@ function hclConstraint(text: string): string | undefined {
 }
 
 /** Writes the lock files; returns their paths. `providerDir` holds the installed wrapper. */
-export async function writeProviderLocks(dir: string, providerDir: string, env: NodeJS.ProcessEnv): Promise<{ files: string[]; hash: string }> {
+export async function writeProviderLocks(
+  dir: string,
+  providerDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ files: string[]; hash: string }> {
   const hash = packageHashV1(providerDir);
   const files: string[] = [];
   for (const target of await lockTargets(dir, env)) {

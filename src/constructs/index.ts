@@ -26,4 +26,10 @@ export {
   type CertificateExpiryCheck,
 } from './alert-body';
 export { ReportTrigger, type ReportTriggerProps } from './report-trigger';
-export { AlertPolicy, PolicyMode, type AlertPolicyProps, type AlertPolicyTargets, type PolicyCheck } from './alert-policy';
+export {
+  AlertPolicy,
+  PolicyMode,
+  type AlertPolicyProps,
+  type AlertPolicyTargets,
+  type PolicyCheck,
+} from './alert-policy';

@@ -30,7 +30,12 @@ export function writeProblemsFile(problems: readonly ConstructProblem[], env: No
   const file = env[PROBLEMS_FILE_ENV];
   if (!file) return;
   try {
-    writeFileSync(file, JSON.stringify({ problems }, (_k, v: unknown) => (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol' ? String(v) : v)));
+    writeFileSync(
+      file,
+      JSON.stringify({ problems }, (_k, v: unknown) =>
+        typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol' ? String(v) : v,
+      ),
+    );
   } catch {
     // Not writable: ncalc falls back to the app's output.
   }

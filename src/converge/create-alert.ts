@@ -75,7 +75,12 @@ function notCreated(second: NetworkCalcError, name: string): NetworkCalcError {
   });
 }
 
-export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, spec: CanonicalAlert, options: CreateOptions): Promise<CreateOutcome> {
+export async function createAlertOnce(
+  api: CreatingApi,
+  alerts: AccountAlerts,
+  spec: CanonicalAlert,
+  options: CreateOptions,
+): Promise<CreateOutcome> {
   for (let attempt = 1; ; attempt++) {
     const resent = attempt > 1;
     // Alerts already listed before the POST was sent cannot be the one it creates.
@@ -101,10 +106,15 @@ export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, s
       try {
         listing = await alerts.after(mark);
       } catch (e) {
-        return { kind: 'unidentified', reason: `listing the account failed: ${e instanceof Error ? e.message : String(e)}`, resent };
+        return {
+          kind: 'unidentified',
+          reason: `listing the account failed: ${e instanceof Error ? e.message : String(e)}`,
+          resent,
+        };
       }
       const alert = id !== undefined ? listing.byId.get(id) : takeMatching(listing, alerts, spec, isNew);
-      if (!alert) return { kind: 'unidentified', reason: 'the account list taken after the create does not show it', resent };
+      if (!alert)
+        return { kind: 'unidentified', reason: 'the account list taken after the create does not show it', resent };
       alerts.claimed.add(alert.id);
       return { kind: 'created', id: alert.id, alert, resent };
     }
@@ -113,7 +123,10 @@ export async function createAlertOnce(api: CreatingApi, alerts: AccountAlerts, s
     try {
       listing = await alerts.after(mark);
     } catch (e) {
-      throw stillUnknown(unknown, `listing the account to find out failed too (${e instanceof Error ? e.message : String(e)})`);
+      throw stillUnknown(
+        unknown,
+        `listing the account to find out failed too (${e instanceof Error ? e.message : String(e)})`,
+      );
     }
     const alert = takeMatching(listing, alerts, spec, isNew);
     if (alert) return { kind: 'adopted', alert, resent };

@@ -36,7 +36,13 @@ export function jsonKind(v: unknown): string {
 /** A JSON path for messages: `resource.networkcalc_alert.Www`, `provider.networkcalc[1]`, `data.x["a b"]`. */
 export function jsonPath(...parts: Array<string | number>): string {
   return parts
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? `${i ? '.' : ''}${p}` : `[${JSON.stringify(p)}]`))
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)
+          ? `${i ? '.' : ''}${p}`
+          : `[${JSON.stringify(p)}]`,
+    )
     .join('');
 }
 
@@ -50,7 +56,11 @@ const UNSUPPORTED_META = new Set(['count', 'for_each', 'provisioner', 'connectio
 
 /** Attributes a configuration may set: those of the schema that are not read-only. */
 function settable(schema: BlockSchema): Set<string> {
-  return new Set(Object.entries(schema.attributes).filter(([, a]) => !(a.computed && !a.optional && !a.required)).map(([k]) => k));
+  return new Set(
+    Object.entries(schema.attributes)
+      .filter(([, a]) => !(a.computed && !a.optional && !a.required))
+      .map(([k]) => k),
+  );
 }
 const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
   ...Object.entries(PROVIDER_SCHEMA.resources).map(([k, v]) => [`resource ${k}`, settable(v)]),
@@ -65,7 +75,9 @@ function keyProblems(where: string, body: Json, kind: string): string[] {
   for (const key of Object.keys(body)) {
     if (META_ARGUMENTS.has(key) || allowed.has(key)) continue;
     if (UNSUPPORTED_META.has(key)) {
-      out.push(`${where}: "${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`);
+      out.push(
+        `${where}: "${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`,
+      );
     } else {
       out.push(`${where}: unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`);
     }
@@ -122,25 +134,38 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
-const PROVIDER_STRINGS = ['base_url', 'token_env', 'client_id_env', 'client_secret_env', 'ownership', 'ownership_prefix'] as const;
+const PROVIDER_STRINGS = [
+  'base_url',
+  'token_env',
+  'client_id_env',
+  'client_secret_env',
+  'ownership',
+  'ownership_prefix',
+] as const;
 const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
 
 function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
   const group = json.provider;
   if (group !== undefined && !isObject(group)) {
-    problems.push(`stack ${stack}: provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`);
+    problems.push(
+      `stack ${stack}: provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`,
+    );
     return [];
   }
   const raw = group?.networkcalc;
   if (raw !== undefined && !isObject(raw) && !Array.isArray(raw)) {
-    problems.push(`stack ${stack}: provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`);
+    problems.push(
+      `stack ${stack}: provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`,
+    );
     return [];
   }
   const list: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const scopes: Scope[] = [];
   for (const [index, item] of list.entries()) {
     if (!isObject(item)) {
-      problems.push(`stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`);
+      problems.push(
+        `stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`,
+      );
       continue;
     }
     // The alias names the scope in every message, so it is read before the rules run.
@@ -151,17 +176,25 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
     const entry = literalStrings(item, PROVIDER_STRINGS, where, problems);
     // The rules every front door shares (src/schema/account-rules), Terraform's included. A
     // template was reported above: the rules see it as unset rather than report it again.
-    const templated = new Set<string>(PROVIDER_STRINGS.filter((f) => typeof item[f] === 'string' && holdsTemplate(item[f] as string)));
-    const { config, problems: blockProblems } = parseProviderBlock(Object.fromEntries(Object.entries(entry).filter(([k]) => !templated.has(k))));
+    const templated = new Set<string>(
+      PROVIDER_STRINGS.filter((f) => typeof item[f] === 'string' && holdsTemplate(item[f] as string)),
+    );
+    const { config, problems: blockProblems } = parseProviderBlock(
+      Object.fromEntries(Object.entries(entry).filter(([k]) => !templated.has(k))),
+    );
     for (const p of blockProblems) problems.push(`${where}: ${p.message}`);
     for (const secret of ['token', 'client_secret'] as const) {
       if (entry[secret] !== undefined) {
-        problems.push(`${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`);
+        problems.push(
+          `${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`,
+        );
       }
     }
     // Terraform would use it; ncalc reads credentials from variables only, so it must not be ignored.
     if (entry.client_id !== undefined) {
-      problems.push(`${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`);
+      problems.push(
+        `${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`,
+      );
     }
     if (scopes.some((s) => s.providerKey === providerKey)) {
       problems.push(`${where}: declared twice; give each provider configuration its own alias`);
@@ -187,43 +220,68 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
 
 function defaultScope(stack: string): Scope {
   return {
-    key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl: null,
-    tokenEnv: ENV.token, clientIdEnv: ENV.clientId, clientSecretEnv: ENV.clientSecret,
-    ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
+    key: `${stack}/networkcalc`,
+    stack,
+    providerKey: 'networkcalc',
+    alias: null,
+    baseUrl: null,
+    tokenEnv: ENV.token,
+    clientIdEnv: ENV.clientId,
+    clientSecretEnv: ENV.clientSecret,
+    ownership: 'exclusive',
+    prefix: null,
+    maxRetries: null,
+    timeoutSeconds: null,
   };
 }
 
 /** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */
-const KNOWN_TYPES = { resource: Object.keys(PROVIDER_SCHEMA.resources), data: Object.keys(PROVIDER_SCHEMA.dataSources) } as const;
+const KNOWN_TYPES = {
+  resource: Object.keys(PROVIDER_SCHEMA.resources),
+  data: Object.keys(PROVIDER_SCHEMA.dataSources),
+} as const;
 
 /**
  * The `resource` / `data` blocks of one kind, read strictly: a group that is not an object,
  * a `networkcalc_*` type that is not one, or an entry that is not an object is a problem,
  * never read as "nothing declared" (an empty declaration deletes live alerts).
  */
-function sections(stack: string, json: Json, kind: 'resource' | 'data', problems: string[]): Record<string, Record<string, Json>> {
+function sections(
+  stack: string,
+  json: Json,
+  kind: 'resource' | 'data',
+  problems: string[],
+): Record<string, Record<string, Json>> {
   const out: Record<string, Record<string, Json>> = {};
   // Without a prototype, so that an id such as `__proto__` is an entry, not lost in an assignment.
   for (const type of KNOWN_TYPES[kind]) out[type] = Object.create(null) as Record<string, Json>;
   const group = json[kind];
   if (group === undefined) return out;
   if (!isObject(group)) {
-    problems.push(`stack ${stack}: ${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`);
+    problems.push(
+      `stack ${stack}: ${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`,
+    );
     return out;
   }
   for (const [type, items] of Object.entries(group)) {
     if (!type.startsWith('networkcalc_')) continue;
     if (!(KNOWN_TYPES[kind] as readonly string[]).includes(type)) {
-      problems.push(`stack ${stack}: ${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`);
+      problems.push(
+        `stack ${stack}: ${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`,
+      );
       continue;
     }
     if (!isObject(items)) {
-      problems.push(`stack ${stack}: ${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`);
+      problems.push(
+        `stack ${stack}: ${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`,
+      );
       continue;
     }
     for (const [id, v] of Object.entries(items)) {
       if (!isObject(v)) {
-        problems.push(`stack ${stack}: ${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`);
+        problems.push(
+          `stack ${stack}: ${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`,
+        );
         continue;
       }
       problems.push(...keyProblems(`stack ${stack}: ${jsonPath(kind, type, id)}`, v, `${kind} ${type}`));
@@ -266,7 +324,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
       const scope = stackScopes.find((s) => s.providerKey === key);
       if (!scope) {
         const known = stackScopes.map((s) => s.providerKey).join(', ') || 'none';
-        problems.push(`${where}: provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`);
+        problems.push(
+          `${where}: provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
+        );
         return null;
       }
       return scope.key;
@@ -274,7 +334,8 @@ export function readDesired(stacks: StackDocument[]): Desired {
 
     const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
-      if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0) return { kind: 'id', id: Number(value) };
+      if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0)
+        return { kind: 'id', id: Number(value) };
       if (typeof value === 'string') {
         const m = DATA_REF.exec(value.trim());
         if (m) {
@@ -291,7 +352,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
           }
           const name = rawName && unescapeTemplate(rawName);
           if (!name) {
-            problems.push(`${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`);
+            problems.push(
+              `${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
+            );
             return null;
           }
           const nameProblem = hostNameProblem(targetType, name);
@@ -302,7 +365,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
           return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${m[1]}.${m[2]}` };
         }
       }
-      problems.push(`${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`);
+      problems.push(
+        `${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+      );
       return null;
     };
 
@@ -321,7 +386,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
         continue;
       }
       if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
-        problems.push(`${where}: target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`);
+        problems.push(
+          `${where}: target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+        );
         continue;
       }
       if (!scopeKey || !target) continue;
@@ -343,7 +410,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
       const field = hasDomain ? 'domain_id' : 'subdomain_id';
       const target = readTarget(where, hasDomain ? body.domain_id : body.subdomain_id, field);
       if (target?.kind === 'name' && target.targetType !== targetType) {
-        problems.push(`${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`);
+        problems.push(
+          `${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
+        );
         continue;
       }
       const map = Object.create(null) as Record<string, string>;
@@ -368,13 +437,17 @@ export function readDesired(stacks: StackDocument[]): Desired {
     const k = `${a.scopeKey}\u0000${a.spec.name}`;
     const prior = seen.get(k);
     if (prior) {
-      problems.push(`alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`);
+      problems.push(
+        `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
+      );
     } else seen.set(k, a);
   }
   for (const a of alerts) {
     const scope = scopes.find((s) => s.key === a.scopeKey);
     if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
-      problems.push(`alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`);
+      problems.push(
+        `alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
+      );
     }
   }
   problems.push(...policyProblems(policies, alerts, scopes));

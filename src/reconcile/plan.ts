@@ -16,7 +16,10 @@ export interface ScopePlan {
 export const MASS_DELETE = { moreThan: 10, share: 0.5 } as const;
 
 /** The flag that lets apply make each guarded deletion. */
-export const GUARD_FLAGS: Readonly<Record<DeleteGuard['kind'], string>> = { empty_scope: '--allow-empty', mass_delete: '--allow-mass-delete' };
+export const GUARD_FLAGS: Readonly<Record<DeleteGuard['kind'], string>> = {
+  empty_scope: '--allow-empty',
+  mass_delete: '--allow-mass-delete',
+};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -27,7 +30,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function deleteGuard(scope: Scope, declared: number, deletes: number, owned: number): Warning | null {
   if (deletes === 0) return null;
-  const mode = scope.ownership === 'prefix' ? `ownership "prefix" ${JSON.stringify(scope.prefix)}` : `ownership "${scope.ownership}"`;
+  const mode =
+    scope.ownership === 'prefix'
+      ? `ownership "prefix" ${JSON.stringify(scope.prefix)}`
+      : `ownership "${scope.ownership}"`;
   const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
   if (declared === 0) {
     const flag = GUARD_FLAGS.empty_scope;
@@ -60,7 +66,11 @@ export function inScope(scope: Scope, name: string, declared: ReadonlySet<string
 }
 
 /** The live alerts the scope owns, by name, each list ordered by id. No copy of `live` is made. */
-function ownedByName(scope: Scope, live: readonly LiveAlert[], declared: ReadonlySet<string>): { owned: Map<string, LiveAlert[]>; count: number } {
+function ownedByName(
+  scope: Scope,
+  live: readonly LiveAlert[],
+  declared: ReadonlySet<string>,
+): { owned: Map<string, LiveAlert[]>; count: number } {
   const owned = new Map<string, LiveAlert[]>();
   let count = 0;
   for (const a of live) {
@@ -79,10 +89,29 @@ function ownedByName(scope: Scope, live: readonly LiveAlert[], declared: Readonl
  * plan of 200,000 deletions take seconds instead of a fraction of one.
  */
 function change(
-  scope: Scope, action: Change['action'], reason: Change['reason'], name: string, id: number | null,
-  declared: DeclaredAlert | null, before: Change['before'], after: Change['after'], fields: Change['fields'],
+  scope: Scope,
+  action: Change['action'],
+  reason: Change['reason'],
+  name: string,
+  id: number | null,
+  declared: DeclaredAlert | null,
+  before: Change['before'],
+  after: Change['after'],
+  fields: Change['fields'],
 ): Change {
-  return { action, reason, name, id, scopeKey: scope.key, stack: scope.stack, logicalId: declared?.logicalId ?? null, path: declared?.path ?? null, before, after, fields };
+  return {
+    action,
+    reason,
+    name,
+    id,
+    scopeKey: scope.key,
+    stack: scope.stack,
+    logicalId: declared?.logicalId ?? null,
+    path: declared?.path ?? null,
+    before,
+    after,
+    fields,
+  };
 }
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -93,7 +122,11 @@ const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * name in another case, or (prefix scope) the name without the prefix. The index is built on
  * the first missing alert only, as most plans have none.
  */
-function renameFinder(scope: Scope, live: readonly LiveAlert[], declared: ReadonlySet<string>): (name: string) => LiveAlert | undefined {
+function renameFinder(
+  scope: Scope,
+  live: readonly LiveAlert[],
+  declared: ReadonlySet<string>,
+): (name: string) => LiveAlert | undefined {
   let byLower: Map<string, LiveAlert> | null = null;
   const index = () => {
     if (byLower) return byLower;
@@ -107,7 +140,9 @@ function renameFinder(scope: Scope, live: readonly LiveAlert[], declared: Readon
     return byLower;
   };
   const prefix = scope.ownership === 'prefix' ? (scope.prefix ?? '') : '';
-  return (name) => index().get(name.toLowerCase()) ?? (prefix && name.startsWith(prefix) ? index().get(name.slice(prefix.length).toLowerCase()) : undefined);
+  return (name) =>
+    index().get(name.toLowerCase()) ??
+    (prefix && name.startsWith(prefix) ? index().get(name.slice(prefix.length).toLowerCase()) : undefined);
 }
 
 /**
@@ -133,7 +168,8 @@ export function planScope(
   const canDelete = scope.ownership !== 'additive';
   const renamed = renameFinder(scope, live, names);
 
-  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change => change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
+  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change =>
+    change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
 
   for (const d of [...declared].sort((x, y) => compareNames(x.spec.name, y.spec.name))) {
     const matches = owned.get(d.spec.name) ?? [];
@@ -145,7 +181,11 @@ export function planScope(
     if (!kept) {
       const like = renamed(d.spec.name);
       if (like) {
-        const fate = !owned.has(like.name) ? 'leaves it alone (it is outside this scope)' : canDelete ? 'deletes it as undeclared' : 'leaves it alone';
+        const fate = !owned.has(like.name)
+          ? 'leaves it alone (it is outside this scope)'
+          : canDelete
+            ? 'deletes it as undeclared'
+            : 'leaves it alone';
         warnings.push({
           scopeKey: scope.key,
           message: `${JSON.stringify(d.spec.name)} is not in the account, but alert ${like.id} ${JSON.stringify(like.name)} looks like it renamed: apply creates a new alert and ${fate}; to keep the old one, rename it back by hand`,
@@ -161,10 +201,16 @@ export function planScope(
     if (extra.length) {
       const ids = extra.map((a) => a.id).join(', ');
       if (canDelete) {
-        warnings.push({ scopeKey: scope.key, message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: keeping the lowest id ${kept.id} as the managed one, deleting ${ids}` });
+        warnings.push({
+          scopeKey: scope.key,
+          message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: keeping the lowest id ${kept.id} as the managed one, deleting ${ids}`,
+        });
         for (const a of extra) changes.push(del(a, 'duplicate', null));
       } else {
-        warnings.push({ scopeKey: scope.key, message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: managing the lowest id ${kept.id}; ownership "additive" never deletes, so ${ids} stay` });
+        warnings.push({
+          scopeKey: scope.key,
+          message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: managing the lowest id ${kept.id}; ownership "additive" never deletes, so ${ids} stay`,
+        });
       }
     }
   }

@@ -51,11 +51,15 @@ function readCdktfJson(cwd: string): CdktfJson | null {
   const file = path.join(cwd, 'cdktf.json');
   if (!existsSync(file)) return null;
   const cfg = readJson<unknown>(file, 'fix it');
-  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
+  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
+    throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
   const problems: string[] = [];
   for (const key of ['app', 'output'] as const) {
     const v = (cfg as Record<string, unknown>)[key];
-    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) problems.push(`${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`);
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === ''))
+      problems.push(
+        `${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`,
+      );
   }
   if (problems.length) throw new ConfigError(problems);
   return cfg as CdktfJson;
@@ -91,7 +95,13 @@ function namedSecretVariables(outdir: string): string[] {
 export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames: readonly string[] = []): string {
   const named = new Set(alsoNames);
   const secrets = Object.entries(env)
-    .filter(([k, v]) => (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) && k !== 'NETWORKCALC_BASE_URL' && v !== undefined && v.trim().length >= 4)
+    .filter(
+      ([k, v]) =>
+        (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) &&
+        k !== 'NETWORKCALC_BASE_URL' &&
+        v !== undefined &&
+        v.trim().length >= 4,
+    )
     .map(([, v]) => v!.trim())
     .sort((a, b) => b.length - a.length);
   let out = text;
@@ -100,7 +110,13 @@ export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames
 }
 
 /** Runs the app like `cdktf synth` does: through a shell, with CDKTF_OUTDIR set, bounded in time. */
-async function runApp(command: string, cwd: string, outdir: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
+async function runApp(
+  command: string,
+  cwd: string,
+  outdir: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<void> {
   // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
   const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
   try {
@@ -122,7 +138,14 @@ function constructProblems(file: string): ConfigError | null {
   return problems ? new ConfigError(problems.map(problemLine), problems) : null;
 }
 
-async function runAppWith(command: string, cwd: string, outdir: string, env: NodeJS.ProcessEnv, timeoutMs: number, problemsFile: string): Promise<void> {
+async function runAppWith(
+  command: string,
+  cwd: string,
+  outdir: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  problemsFile: string,
+): Promise<void> {
   const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
   childEnv.CDKTF_OUTDIR = outdir;
   childEnv[PROBLEMS_FILE_ENV] = problemsFile;
@@ -132,7 +155,13 @@ async function runAppWith(command: string, cwd: string, outdir: string, env: Nod
   const secretNames = namedSecretVariables(outdir);
   await new Promise<void>((resolve, reject) => {
     // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
-    const child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(command, {
+      cwd,
+      env: childEnv,
+      shell: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -161,7 +190,11 @@ async function runAppWith(command: string, cwd: string, outdir: string, env: Nod
     child.stderr.on('data', keep);
     const timer = setTimeout(() => {
       killGroup();
-      reject(new ConfigError([`synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`]));
+      reject(
+        new ConfigError([
+          `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
+        ]),
+      );
     }, timeoutMs);
     child.on('error', (e) => {
       done();
@@ -175,13 +208,25 @@ async function runAppWith(command: string, cwd: string, outdir: string, env: Nod
         const invalid = constructProblems(problemsFile);
         if (invalid) return reject(invalid);
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
-        reject(new ConfigError([redactEnvSecrets(`synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`, env, secretNames)]));
+        reject(
+          new ConfigError([
+            redactEnvSecrets(
+              `synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`,
+              env,
+              secretNames,
+            ),
+          ]),
+        );
       }
     });
   });
 }
 
-const indent = (s: string) => s.split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -193,10 +238,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function readSynthesized(outdir: string, wanted: readonly string[] | null = null): { stacks: StackDocument[] } {
   const manifestFile = path.join(outdir, 'manifest.json');
   if (!existsSync(manifestFile)) {
-    throw new ConfigError([`${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`]);
+    throw new ConfigError([
+      `${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`,
+    ]);
   }
   const manifest = readJson<unknown>(manifestFile, 'synthesize again');
-  const bad = (where: string, v: unknown, expected: string) => `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
+  const bad = (where: string, v: unknown, expected: string) =>
+    `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
   if (!isObject(manifest)) throw new ConfigError([bad('the document', manifest, 'an object')]);
   const rawStacks = manifest.stacks ?? {};
   if (!isObject(rawStacks)) throw new ConfigError([bad('stacks', rawStacks, 'an object of stacks by name')]);
@@ -214,7 +262,9 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
     }
     const file = path.resolve(outdir, rel);
     if (path.relative(outdir, file).startsWith('..') || path.isAbsolute(path.relative(outdir, file))) {
-      problems.push(`${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`);
+      problems.push(
+        `${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`,
+      );
       continue;
     }
     const annotations = entry.annotations ?? [];
@@ -223,13 +273,19 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
       continue;
     }
     for (const a of annotations) {
-      if (isObject(a) && a.level === '@cdktf/error') problems.push(`stack ${name}: ${typeof a.constructPath === 'string' ? a.constructPath : ''}: ${typeof a.message === 'string' ? a.message : 'error'}`);
+      if (isObject(a) && a.level === '@cdktf/error')
+        problems.push(
+          `stack ${name}: ${typeof a.constructPath === 'string' ? a.constructPath : ''}: ${typeof a.message === 'string' ? a.message : 'error'}`,
+        );
     }
     entries.push([name, file]);
   }
   if (wanted) {
     const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
-    if (unknown.length) problems.push(`unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`);
+    if (unknown.length)
+      problems.push(
+        `unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`,
+      );
   }
   if (problems.length) throw new ConfigError(problems);
   const stacks: StackDocument[] = [];
@@ -249,7 +305,9 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
     const app = options.app ?? cfg?.app;
     if (!app) {
       throw new ConfigError([
-        cfg ? `cdktf.json in ${options.cwd} has no "app"; add one or pass --app` : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
+        cfg
+          ? `cdktf.json in ${options.cwd} has no "app"; add one or pass --app`
+          : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
       ]);
     }
     await runApp(app, options.cwd, outdir, options.env, options.timeoutMs);

@@ -16,7 +16,8 @@ export function normalizeBaseUrl(raw: string): string {
   try {
     const url = new URL(trimmed);
     const plain = !url.username && !url.password && !url.search && !url.hash;
-    if (plain && (url.protocol === 'http:' || url.protocol === 'https:')) return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    if (plain && (url.protocol === 'http:' || url.protocol === 'https:'))
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   } catch {
     // reported by baseUrlProblem
   }

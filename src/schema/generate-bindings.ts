@@ -7,11 +7,7 @@
  */
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import {
-  CodeMaker,
-  TerraformProviderConstraint,
-  TerraformProviderGenerator,
-} from '@cdktf/provider-generator';
+import { CodeMaker, TerraformProviderConstraint, TerraformProviderGenerator } from '@cdktf/provider-generator';
 import { ConstructsMakerProviderTarget, LANGUAGES } from '@cdktf/commons';
 import * as ts from 'typescript';
 import { terraformSchemaJson } from './json';
@@ -56,7 +52,8 @@ async function importCdkModule(outDir: string): Promise<void> {
     const committedAt = path.join(DEFAULT_BINDINGS_DIR, path.relative(outDir, file));
     const relative = path.relative(path.dirname(committedAt), CDK_MODULE).split(path.sep).join('/');
     const rewritten = text.replace(CDKTF_IMPORT, `import * as cdktf from '${relative}';`);
-    if (/from ['"]cdktf['"]/.test(rewritten)) throw new Error(`${file} imports 'cdktf' in a form this script does not rewrite`);
+    if (/from ['"]cdktf['"]/.test(rewritten))
+      throw new Error(`${file} imports 'cdktf' in a form this script does not rewrite`);
     await fs.writeFile(file, rewritten);
   }
 }
@@ -97,7 +94,8 @@ async function addOverrideModifiers(outDir: string): Promise<void> {
   const edits = new Map<string, number[]>();
   const diagnostics = program.getSemanticDiagnostics();
   const unresolved = diagnostics.find((d) => d.code === 2307);
-  if (unresolved) throw new Error(`bindings do not type-check: ${ts.flattenDiagnosticMessageText(unresolved.messageText, '\n')}`);
+  if (unresolved)
+    throw new Error(`bindings do not type-check: ${ts.flattenDiagnosticMessageText(unresolved.messageText, '\n')}`);
   for (const d of diagnostics) {
     if (!MISSING_OVERRIDE.has(d.code) || !d.file || d.start === undefined) continue;
     const at = overrideInsertionPoint(d.file, d.start);
@@ -119,7 +117,7 @@ function overrideInsertionPoint(file: ts.SourceFile, pos: number): number {
   let node: ts.Node | undefined = findToken(file, pos);
   while (node && !ts.isClassElement(node) && !ts.isParameter(node)) node = node.parent;
   if (!node) throw new Error(`no declaration at ${file.fileName}:${pos}`);
-  const modifiers = ts.canHaveModifiers(node) ? ts.getModifiers(node) ?? [] : [];
+  const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
   const access = modifiers.find((m) =>
     [ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.PrivateKeyword].includes(m.kind),
   );

@@ -1,4 +1,11 @@
-import { ALERT_TYPES, CERTIFICATE_FILTERS, COMPARISON_FILTERS, DNS_RECORD_SUBTYPES, SPF_FILTERS, TARGET_TYPES } from '../model/matrix';
+import {
+  ALERT_TYPES,
+  CERTIFICATE_FILTERS,
+  COMPARISON_FILTERS,
+  DNS_RECORD_SUBTYPES,
+  SPF_FILTERS,
+  TARGET_TYPES,
+} from '../model/matrix';
 import { MAX_RETRIES, OWNERSHIP_MODES, TIMEOUT_SECONDS } from './account-rules';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
 
@@ -16,47 +23,62 @@ const providerConfig: BlockSchema = {
   description: 'Connection to one NetworkCalc account. Secrets are read from environment variables by default.',
   attributes: {
     base_url: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: 'Base URL of the API. Defaults to $NETWORKCALC_BASE_URL, then https://networkcalc.com.',
     },
     token: {
-      type: 'string', optional: true, sensitive: true,
-      description: 'A ready access token. Prefer token_env: a literal token is written into the configuration. Defaults to the variable named by token_env.',
+      type: 'string',
+      optional: true,
+      sensitive: true,
+      description:
+        'A ready access token. Prefer token_env: a literal token is written into the configuration. Defaults to the variable named by token_env.',
     },
     client_id: {
-      type: 'string', optional: true,
-      description: 'Client id exchanged with client_secret at /api/auth/token. Defaults to the variable named by client_id_env.',
+      type: 'string',
+      optional: true,
+      description:
+        'Client id exchanged with client_secret at /api/auth/token. Defaults to the variable named by client_id_env.',
     },
     client_secret: {
-      type: 'string', optional: true, sensitive: true,
+      type: 'string',
+      optional: true,
+      sensitive: true,
       description: 'Client secret. Prefer client_secret_env. Defaults to the variable named by client_secret_env.',
     },
     token_env: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: 'Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN.',
     },
     client_id_env: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: 'Name of the environment variable that holds the client id. Default: NETWORKCALC_CLIENT_ID.',
     },
     client_secret_env: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: 'Name of the environment variable that holds the client secret. Default: NETWORKCALC_CLIENT_SECRET.',
     },
     ownership: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes on apply (destroy deletes only the declared alerts). Terraform ignores it: it manages exactly the resources in its state.`,
     },
     ownership_prefix: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: 'Name prefix of the alerts ncalc manages when ownership is "prefix".',
     },
     max_retries: {
-      type: 'number', optional: true,
+      type: 'number',
+      optional: true,
       description: `Attempts per request on 429, 5xx and connection errors, including the first: a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max}. Default: 5.`,
     },
     timeout_seconds: {
-      type: 'number', optional: true,
+      type: 'number',
+      optional: true,
       description: `Time limit of one HTTP request, in seconds: more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}. Default: 30.`,
     },
   },
@@ -64,62 +86,110 @@ const providerConfig: BlockSchema = {
 
 const alert: ResourceSchema = {
   version: 0,
-  description: 'An alert of a NetworkCalc account: watches a domain or subdomain for a DNS record, an SPF record or a TLS certificate condition, and sends an e-mail when it triggers.',
+  description:
+    'An alert of a NetworkCalc account: watches a domain or subdomain for a DNS record, an SPF record or a TLS certificate condition, and sends an e-mail when it triggers.',
   attributes: {
     id: { type: 'number', computed: true, stable: true, description: 'Id of the alert, assigned by the service.' },
-    name: { type: 'string', required: true, description: 'Display name. ncalc identifies an alert by its name within the account.' },
+    name: {
+      type: 'string',
+      required: true,
+      description: 'Display name. ncalc identifies an alert by its name within the account.',
+    },
     type: { type: 'string', required: true, description: `Alert type: ${quoted(ALERT_TYPES)}.` },
     subtype: {
-      type: 'string', optional: true,
+      type: 'string',
+      optional: true,
       description: `Record type of a "DNS Record" alert: ${quoted(DNS_RECORD_SUBTYPES)}. Leave unset for the other types.`,
     },
     filter: {
-      type: 'string', required: true,
+      type: 'string',
+      required: true,
       description: `Condition checked. DNS Record: ${quoted(COMPARISON_FILTERS)}. SPF Record: ${quoted(SPF_FILTERS)}. Certificate (TLS): ${quoted(CERTIFICATE_FILTERS)}.`,
     },
     filter_value: {
-      type: 'string', optional: true,
-      description: 'Value compared by the filter. A positive whole number of days for "expires in (days)"; unset for "validity".',
+      type: 'string',
+      optional: true,
+      description:
+        'Value compared by the filter. A positive whole number of days for "expires in (days)"; unset for "validity".',
     },
     target_type: { type: 'string', required: true, description: `What the alert watches: ${quoted(TARGET_TYPES)}.` },
     target_id: {
-      type: 'number', required: true,
-      description: 'Id of the watched domain or subdomain; use the networkcalc_domain / networkcalc_subdomain data sources to look it up by name.',
+      type: 'number',
+      required: true,
+      description:
+        'Id of the watched domain or subdomain; use the networkcalc_domain / networkcalc_subdomain data sources to look it up by name.',
     },
     user_id: { type: 'number', computed: true, description: 'Id of the user who created the alert (read-only).' },
     is_active: { type: 'bool', computed: true, description: 'Whether the alert is being checked (read-only).' },
-    current_status: { type: 'string', computed: true, description: 'Current status, e.g. healthy or triggered (read-only).' },
-    action: { type: 'string', computed: true, description: 'Action when triggered; the service only sends e-mail (read-only).' },
-    last_triggered_at: { type: 'string', computed: true, description: 'When the alert last triggered; null if never (read-only).' },
+    current_status: {
+      type: 'string',
+      computed: true,
+      description: 'Current status, e.g. healthy or triggered (read-only).',
+    },
+    action: {
+      type: 'string',
+      computed: true,
+      description: 'Action when triggered; the service only sends e-mail (read-only).',
+    },
+    last_triggered_at: {
+      type: 'string',
+      computed: true,
+      description: 'When the alert last triggered; null if never (read-only).',
+    },
   },
 };
 
 const reportTrigger: ResourceSchema = {
   version: 0,
-  description: 'Triggers an on-demand report for a domain or a subdomain. A new report is generated when the resource is created and whenever `triggers` changes.',
+  description:
+    'Triggers an on-demand report for a domain or a subdomain. A new report is generated when the resource is created and whenever `triggers` changes.',
   attributes: {
-    id: { type: 'string', computed: true, stable: true, description: 'Identifier of the trigger (the report URL of the first run).' },
+    id: {
+      type: 'string',
+      computed: true,
+      stable: true,
+      description: 'Identifier of the trigger (the report URL of the first run).',
+    },
     domain_id: {
-      type: 'number', optional: true, requiresReplace: true,
+      type: 'number',
+      optional: true,
+      requiresReplace: true,
       description: 'Id of the domain to report on. Exactly one of domain_id and subdomain_id is required.',
     },
     subdomain_id: {
-      type: 'number', optional: true, requiresReplace: true,
+      type: 'number',
+      optional: true,
+      requiresReplace: true,
       description: 'Id of the subdomain to report on. Exactly one of domain_id and subdomain_id is required.',
     },
     triggers: {
-      type: ['map', 'string'], optional: true, requiresReplace: true,
+      type: ['map', 'string'],
+      optional: true,
+      requiresReplace: true,
       description: 'Arbitrary values; any change triggers a new report.',
     },
     report_url: { type: 'string', computed: true, description: 'Link to the generated report.' },
-    status: { type: 'string', computed: true, description: 'Status returned by the service when the report was triggered.' },
+    status: {
+      type: 'string',
+      computed: true,
+      description: 'Status returned by the service when the report was triggered.',
+    },
     triggered_at: { type: 'string', computed: true, description: 'When the report was triggered (RFC 3339).' },
   },
 };
 
 const alertObject = {
-  id: 'number', name: 'string', type: 'string', subtype: 'string', filter: 'string', filter_value: 'string',
-  target_type: 'string', target_id: 'number', is_active: 'bool', current_status: 'string', last_triggered_at: 'string',
+  id: 'number',
+  name: 'string',
+  type: 'string',
+  subtype: 'string',
+  filter: 'string',
+  filter_value: 'string',
+  target_type: 'string',
+  target_id: 'number',
+  is_active: 'bool',
+  current_status: 'string',
+  last_triggered_at: 'string',
 } as const;
 
 const alertsData: BlockSchema = {
@@ -128,7 +198,11 @@ const alertsData: BlockSchema = {
     name: { type: 'string', optional: true, description: 'Only alerts with exactly this name.' },
     name_prefix: { type: 'string', optional: true, description: 'Only alerts whose name starts with this prefix.' },
     type: { type: 'string', optional: true, description: `Only alerts of this type: ${quoted(ALERT_TYPES)}.` },
-    alerts: { type: ['list', ['object', alertObject]], computed: true, description: 'The matching alerts, ordered by id.' },
+    alerts: {
+      type: ['list', ['object', alertObject]],
+      computed: true,
+      description: 'The matching alerts, ordered by id.',
+    },
   },
 };
 
@@ -151,21 +225,34 @@ const subdomainData: BlockSchema = {
   },
 };
 
-const subdomainObject = { id: 'number', name: 'string', prefix: 'string', domain_id: 'number', domain: 'string' } as const;
+const subdomainObject = {
+  id: 'number',
+  name: 'string',
+  prefix: 'string',
+  domain_id: 'number',
+  domain: 'string',
+} as const;
 
 const domainsData: BlockSchema = {
   description:
     'Lists every domain of the account with its subdomains, ordered by name, so that a configuration can give each of them the same alerts with for_each.',
   attributes: {
     domains: {
-      type: ['list', ['object', { id: 'number', name: 'string', created_at: 'string', subdomains: ['list', ['object', subdomainObject]] }]],
+      type: [
+        'list',
+        [
+          'object',
+          { id: 'number', name: 'string', created_at: 'string', subdomains: ['list', ['object', subdomainObject]] },
+        ],
+      ],
       computed: true,
       description: 'Every domain: its id, name (lower case), created_at and subdomains.',
     },
     subdomains: {
       type: ['list', ['object', subdomainObject]],
       computed: true,
-      description: 'Every subdomain of every domain, in one list: its id, full name (e.g. www.example.com), prefix, domain_id and domain.',
+      description:
+        'Every subdomain of every domain, in one list: its id, full name (e.g. www.example.com), prefix, domain_id and domain.',
     },
   },
 };

@@ -330,7 +330,9 @@ describe('require: gaps are reported, nothing is created', () => {
       r = await ncalc(['drift'], { cwd: a.dir, env: env() });
       expect(r.code).toBe(2);
       expect(r.stdout).toContain('✗ coverage gap: subdomain www.example.org has no "certificate expiry" alert');
-      expect(r.stdout).toContain('Drift: no alert differs from the code, but the alert policies have coverage gaps.\nCoverage: 2 gaps');
+      expect(r.stdout).toContain(
+        'Drift: no alert differs from the code, but the alert policies have coverage gaps.\nCoverage: 2 gaps',
+      );
       await lists();
 
       r = await ncalc(['drift', '--format', 'json'], { cwd: a.dir, env: env() });

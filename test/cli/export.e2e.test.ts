@@ -15,37 +15,75 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** An app directory around an exported main.ts; resolves cdktf from this repository. */
 function appAround(): NodeJS.ProcessEnv {
-  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${TSX}" main.ts` }));
+  writeFileSync(
+    path.join(dir, 'cdktf.json'),
+    JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${TSX}" main.ts` }),
+  );
   return { NODE_PATH: path.join(ROOT, 'node_modules') };
 }
 
 async function seedAccount() {
   const c = emulator().control;
-  await c.createAlert('demo', { name: 'example.com A', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target: 'example.com' });
-  await c.createAlert('demo', { name: 'www "quoted" ${x}', type: 'DNS Record', subtype: 'TXT', filter: 'does not contain', filter_value: 'v=spf1 ${y}', target: 'www.example.com' });
+  await c.createAlert('demo', {
+    name: 'example.com A',
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target: 'example.com',
+  });
+  await c.createAlert('demo', {
+    name: 'www "quoted" ${x}',
+    type: 'DNS Record',
+    subtype: 'TXT',
+    filter: 'does not contain',
+    filter_value: 'v=spf1 ${y}',
+    target: 'www.example.com',
+  });
   await c.createAlert('demo', { name: 'spf', type: 'SPF Record', filter: 'validity', target: 'example.org' });
-  await c.createAlert('demo', { name: 'spf include', type: 'SPF Record', filter: 'contains', filter_value: 'include:_spf.example.com', target: 'mail.example.com' });
-  await c.createAlert('demo', { name: 'cert', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '14', target: 'www.example.com' });
-  await c.createAlert('demo', { name: 'cert subject', type: 'Certificate (TLS)', filter: 'subject', filter_value: 'CN=example.com', target: 'example.com' });
+  await c.createAlert('demo', {
+    name: 'spf include',
+    type: 'SPF Record',
+    filter: 'contains',
+    filter_value: 'include:_spf.example.com',
+    target: 'mail.example.com',
+  });
+  await c.createAlert('demo', {
+    name: 'cert',
+    type: 'Certificate (TLS)',
+    filter: 'expires in (days)',
+    filter_value: '14',
+    target: 'www.example.com',
+  });
+  await c.createAlert('demo', {
+    name: 'cert subject',
+    type: 'Certificate (TLS)',
+    filter: 'subject',
+    filter_value: 'CN=example.com',
+    target: 'example.com',
+  });
   await c.createAlert('demo', { name: 'spf', type: 'SPF Record', filter: 'validity', target: 'example.com' });
 }
 
 it('export writes a runnable stack; planning it shows no changes', async () => {
   await seedAccount();
   const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
-  const ex = await ncalc(['export', '--account', 'NETWORKCALC', '--out', 'main.ts', '--hcl', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  const ex = await ncalc(
+    ['export', '--account', 'NETWORKCALC', '--out', 'main.ts', '--hcl', '--import-from', path.join(ROOT, 'src')],
+    { cwd: dir, env },
+  );
   expect(ex.stderr).toContain('Exported 6 alerts of account NETWORKCALC to main.ts and main.tf.');
   expect(ex.stderr).toMatch(/not exported: alert \d+ "spf": a second alert of this name/);
   expect(ex.code).toBe(0);
 
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
-  expect(ts).toContain("target: AlertTarget.subdomain(\"www.example.com\"),");
+  expect(ts).toContain('target: AlertTarget.subdomain("www.example.com"),');
   expect(ts).toContain('certificate: { expiresInDays: 14 }');
   expect(ts).toContain("spfRecord: { filter: 'validity' }");
   expect(ts).not.toContain('demo-token');
 
   const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');
-  expect(hcl).toMatch(/import \{\n  to = networkcalc_alert.example_com_a\n  id = "\d+"\n\}/);
+  expect(hcl).toMatch(/import \{\n {2}to = networkcalc_alert.example_com_a\n {2}id = "\d+"\n\}/);
   expect(hcl).toContain('target_id    = data.networkcalc_subdomain.www_example_com.id');
   expect(hcl).toContain('filter_value = "v=spf1 $${y}"');
 
@@ -59,10 +97,26 @@ it('export writes a runnable stack; planning it shows no changes', async () => {
 
 it('without duplicates, export → plan is a no-op (exit 0 with --detailed-exitcode)', async () => {
   const c = emulator().control;
-  await c.createAlert('demo', { name: 'a', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail', target: 'example.com' });
-  await c.createAlert('demo', { name: 'b', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '30', target: 'mail.example.com' });
+  await c.createAlert('demo', {
+    name: 'a',
+    type: 'DNS Record',
+    subtype: 'MX',
+    filter: 'contains',
+    filter_value: 'mail',
+    target: 'example.com',
+  });
+  await c.createAlert('demo', {
+    name: 'b',
+    type: 'Certificate (TLS)',
+    filter: 'expires in (days)',
+    filter_value: '30',
+    target: 'mail.example.com',
+  });
   const env = cliEnv({ ACME_TOKEN: 'demo-token', ACME_BASE_URL: emulator().url, ...appAround() });
-  const ex = await ncalc(['export', '--account', 'ACME', '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  const ex = await ncalc(['export', '--account', 'ACME', '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], {
+    cwd: dir,
+    env,
+  });
   expect(ex.code).toBe(0);
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
   expect(ts).toContain('tokenEnv: "ACME_TOKEN"');
@@ -78,19 +132,48 @@ it('an unknown account name says what to set', async () => {
 });
 
 it('a refused token: the advice names the variables of --account, not the defaults', async () => {
-  const r = await ncalc(['export', '--account', 'ACME'], { cwd: dir, env: cliEnv({ ACME_TOKEN: 'wrong', NETWORKCALC_BASE_URL: emulator().url }) });
+  const r = await ncalc(['export', '--account', 'ACME'], {
+    cwd: dir,
+    env: cliEnv({ ACME_TOKEN: 'wrong', NETWORKCALC_BASE_URL: emulator().url }),
+  });
   expect(r.code).toBe(1);
-  expect(r.stderr).toMatch(/NOT_AUTHORIZED: .*set ACME_TOKEN to a valid access token, or set ACME_CLIENT_ID and ACME_CLIENT_SECRET/);
+  expect(r.stderr).toMatch(
+    /NOT_AUTHORIZED: .*set ACME_TOKEN to a valid access token, or set ACME_CLIENT_ID and ACME_CLIENT_SECRET/,
+  );
   expect(r.stderr).not.toContain('NETWORKCALC_TOKEN');
 });
 
 it('--account as a provider alias: its variables and prefix scope carry over', async () => {
   const c = emulator().control;
-  await c.createAlert('demo', { name: 'team-mx', type: 'DNS Record', subtype: 'MX', filter: 'contains', filter_value: 'mail', target: 'example.org' });
+  await c.createAlert('demo', {
+    name: 'team-mx',
+    type: 'DNS Record',
+    subtype: 'MX',
+    filter: 'contains',
+    filter_value: 'mail',
+    target: 'example.org',
+  });
   await c.createAlert('demo', { name: 'other', type: 'SPF Record', filter: 'validity', target: 'example.com' });
-  const source = new FixtureApp({ main: stack({ provider: { alias: 'team', token_env: 'TEAM_TOKEN', ownership: 'prefix', ownership_prefix: 'team-' } }) });
+  const source = new FixtureApp({
+    main: stack({
+      provider: { alias: 'team', token_env: 'TEAM_TOKEN', ownership: 'prefix', ownership_prefix: 'team-' },
+    }),
+  });
   const env = cliEnv({ TEAM_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
-  const ex = await ncalc(['export', '--account', 'team', '-C', source.dir, '--out', path.join(dir, 'main.ts'), '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  const ex = await ncalc(
+    [
+      'export',
+      '--account',
+      'team',
+      '-C',
+      source.dir,
+      '--out',
+      path.join(dir, 'main.ts'),
+      '--import-from',
+      path.join(ROOT, 'src'),
+    ],
+    { cwd: dir, env },
+  );
   source.remove();
   expect(ex.stderr).toContain('Exported 1 alert of account team (stack main)');
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
@@ -108,7 +191,20 @@ it('an account exported with --base-url is written with that base URL, so its pl
   await seedAccount();
   // No NETWORKCALC_BASE_URL: only --base-url says where the account is.
   const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', ...appAround() });
-  const ex = await ncalc(['export', '--account', 'NETWORKCALC', '--base-url', emulator().url, '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], { cwd: dir, env });
+  const ex = await ncalc(
+    [
+      'export',
+      '--account',
+      'NETWORKCALC',
+      '--base-url',
+      emulator().url,
+      '--out',
+      'main.ts',
+      '--import-from',
+      path.join(ROOT, 'src'),
+    ],
+    { cwd: dir, env },
+  );
   expect(ex.code).toBe(0);
   expect(readFileSync(path.join(dir, 'main.ts'), 'utf8')).toContain(`baseUrl: ${JSON.stringify(emulator().url)}`);
   const plan = await ncalc(['plan'], { cwd: dir, env });

@@ -12,8 +12,18 @@ jest.setTimeout(60_000);
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const liveAlert = (id: number, name: string) => ({
-  id, user_id: 1, name, is_active: true, current_status: 'healthy', type: 'DNS Record', subtype: 'A', filter: 'equals',
-  filter_value: '192.0.2.1', action: 'email', last_triggered_at: null, target_domain: { id: 1, domain: 'example.com' },
+  id,
+  user_id: 1,
+  name,
+  is_active: true,
+  current_status: 'healthy',
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  action: 'email',
+  last_triggered_at: null,
+  target_domain: { id: 1, domain: 'example.com' },
 });
 
 describe('ncalc against a misbehaving server', () => {

@@ -13,7 +13,8 @@ const provider = { token_env: 'NETWORKCALC_TOKEN' };
 
 function appOf(count: number): FixtureApp {
   const alerts: Record<string, Record<string, unknown>> = {};
-  for (let i = 0; i < count; i++) alerts[`a${i}`] = alert({ name: `alert ${i}`, subtype: 'TXT', filter: 'contains', filter_value: `v=spf1 ${i}` });
+  for (let i = 0; i < count; i++)
+    alerts[`a${i}`] = alert({ name: `alert ${i}`, subtype: 'TXT', filter: 'contains', filter_value: `v=spf1 ${i}` });
   return new FixtureApp({ main: stack({ provider, alerts }) });
 }
 
@@ -44,10 +45,15 @@ describe('ncalc against a strict, faulty service', () => {
         const apply = await ncalc(['apply', '--auto-approve', '--parallelism', '32'], { cwd: app.dir, env: strictEnv });
         expect(apply.code).toBe(0);
         await strict.control.clearRequests();
-        const destroy = await ncalc(['destroy', '--auto-approve', '--parallelism', '32'], { cwd: app.dir, env: strictEnv });
+        const destroy = await ncalc(['destroy', '--auto-approve', '--parallelism', '32'], {
+          cwd: app.dir,
+          env: strictEnv,
+        });
         expect({ code: destroy.code, stderr: destroy.stderr }).toEqual({ code: 0, stderr: '' });
         expect((await strict.control.state()).accounts[0]!.alerts).toEqual([]);
-        expect(await strict.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(306);
+        expect(await strict.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(
+          306,
+        );
       } finally {
         await strict.close();
       }
@@ -98,7 +104,9 @@ describe('ncalc against a strict, faulty service', () => {
     const failed = [a, b].filter((r) => r.code === 1);
     expect(failed.length).toBeGreaterThanOrEqual(1);
     for (const r of failed) {
-      expect(r.stdout).toMatch(/after apply, account .* shows alerts this run did not make: \d+ name\(s\) now exist more than once: "alert \d+" \(ids \d+, \d+\)/);
+      expect(r.stdout).toMatch(
+        /after apply, account .* shows alerts this run did not make: \d+ name\(s\) now exist more than once: "alert \d+" \(ids \d+, \d+\)/,
+      );
       expect(r.stdout).toContain('runs against one account must be serialised');
     }
     await emu.control.clearRequests();

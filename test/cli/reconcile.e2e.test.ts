@@ -21,7 +21,8 @@ function app(stacks: Record<string, Record<string, unknown>>): FixtureApp {
   return a;
 }
 
-const demoEnv = (extra: Record<string, string> = {}) => cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...extra });
+const demoEnv = (extra: Record<string, string> = {}) =>
+  cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...extra });
 
 async function liveAlerts(token = 'demo-token') {
   return new NetworkCalcClient({ baseUrl: emulator().url, token }).listAlerts();
@@ -30,7 +31,8 @@ async function liveAlerts(token = 'demo-token') {
 async function listCalls(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const r of await emulator().control.requests()) {
-    if (r.method === 'GET' && /^\/api\/alerts\/?$/.test(r.path.split('?')[0])) counts[r.account ?? '?'] = (counts[r.account ?? '?'] ?? 0) + 1;
+    if (r.method === 'GET' && /^\/api\/alerts\/?$/.test(r.path.split('?')[0]))
+      counts[r.account ?? '?'] = (counts[r.account ?? '?'] ?? 0) + 1;
   }
   return counts;
 }
@@ -40,10 +42,27 @@ const baseline = () =>
     provider: {},
     alerts: {
       Www: alert({ name: 'www A', target_type: 'subdomain', target_id: '${data.networkcalc_subdomain.www.id}' }),
-      Spf: alert({ name: 'spf valid', type: 'SPF Record', subtype: undefined, filter: 'validity', filter_value: undefined, target_id: '${data.networkcalc_domain.com.id}' }),
-      Cert: alert({ name: 'cert expiry', type: 'Certificate (TLS)', subtype: undefined, filter: 'expires in (days)', filter_value: '30', target_id: 4 }),
+      Spf: alert({
+        name: 'spf valid',
+        type: 'SPF Record',
+        subtype: undefined,
+        filter: 'validity',
+        filter_value: undefined,
+        target_id: '${data.networkcalc_domain.com.id}',
+      }),
+      Cert: alert({
+        name: 'cert expiry',
+        type: 'Certificate (TLS)',
+        subtype: undefined,
+        filter: 'expires in (days)',
+        filter_value: '30',
+        target_id: 4,
+      }),
     },
-    data: { networkcalc_domain: { com: { name: 'example.com' } }, networkcalc_subdomain: { www: { name: 'www.example.com' } } },
+    data: {
+      networkcalc_domain: { com: { name: 'example.com' } },
+      networkcalc_subdomain: { www: { name: 'www.example.com' } },
+    },
   });
 
 beforeAll(() => {
@@ -80,7 +99,15 @@ describe('plan and apply', () => {
     // Change one alert's filter value and type, drop another.
     const next = baseline() as any;
     next.resource.networkcalc_alert.Cert.filter_value = '14';
-    next.resource.networkcalc_alert.Www = alert({ name: 'www A', type: 'DNS Record', subtype: 'CNAME', filter: 'contains', filter_value: 'cdn', target_type: 'subdomain', target_id: 3 });
+    next.resource.networkcalc_alert.Www = alert({
+      name: 'www A',
+      type: 'DNS Record',
+      subtype: 'CNAME',
+      filter: 'contains',
+      filter_value: 'cdn',
+      target_type: 'subdomain',
+      target_id: 3,
+    });
     delete next.resource.networkcalc_alert.Spf;
     a.write({ main: next });
     r = await ncalcProcess(['plan'], { cwd: a.dir, env });
@@ -140,7 +167,13 @@ describe('plan and apply', () => {
 
   it('validates before any API call and says what to fix', async () => {
     const a = app({
-      main: stack({ provider: {}, alerts: { A: alert({ name: 'x', type: 'SPF Record', filter: 'subject' }), B: alert({ name: 'y', target_id: '${data.networkcalc_domain.nope.id}' }) } }),
+      main: stack({
+        provider: {},
+        alerts: {
+          A: alert({ name: 'x', type: 'SPF Record', filter: 'subject' }),
+          B: alert({ name: 'y', target_id: '${data.networkcalc_domain.nope.id}' }),
+        },
+      }),
     });
     await emulator().control.clearRequests();
     const r = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
@@ -159,7 +192,9 @@ describe('plan and apply', () => {
       const env = args.includes('--base-url') ? demoEnv() : demoEnv({ NETWORKCALC_BASE_URL: withSecret });
       const r = await ncalc(args, { cwd: a.dir, env });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/base URL "http:\/\/\*\*\*@127\.0\.0\.1:\d+" \(from (NETWORKCALC_BASE_URL|--base-url)\) carries user info/);
+      expect(r.stderr).toMatch(
+        /base URL "http:\/\/\*\*\*@127\.0\.0\.1:\d+" \(from (NETWORKCALC_BASE_URL|--base-url)\) carries user info/,
+      );
       expect(r.stdout + r.stderr).not.toContain('hunter2pw');
     }
     expect(await emulator().control.requests()).toEqual([]);
@@ -169,19 +204,33 @@ describe('plan and apply', () => {
     const a = app({ main: baseline() });
     const r = await ncalc(['plan'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET');
+    expect(r.stderr).toContain(
+      'no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    );
   });
 
   it('an unknown domain name is a clear error for that account', async () => {
-    const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'x', target_id: '${data.networkcalc_domain.d.id}' }) }, data: { networkcalc_domain: { d: { name: 'nowhere.test' } } } }) });
+    const a = app({
+      main: stack({
+        provider: {},
+        alerts: { A: alert({ name: 'x', target_id: '${data.networkcalc_domain.d.id}' }) },
+        data: { networkcalc_domain: { d: { name: 'nowhere.test' } } },
+      }),
+    });
     const r = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('domain "nowhere.test" (data.networkcalc_domain.d) is not in this account (its domains: example.com, example.org)');
+    expect(r.stdout).toContain(
+      'domain "nowhere.test" (data.networkcalc_domain.d) is not in this account (its domains: example.com, example.org)',
+    );
   });
 
   it('works with client credentials too, and never prints a secret', async () => {
     const a = app({ main: baseline() });
-    const env = cliEnv({ NETWORKCALC_CLIENT_ID: 'demo-client', NETWORKCALC_CLIENT_SECRET: 'demo-secret', NETWORKCALC_BASE_URL: emulator().url });
+    const env = cliEnv({
+      NETWORKCALC_CLIENT_ID: 'demo-client',
+      NETWORKCALC_CLIENT_SECRET: 'demo-secret',
+      NETWORKCALC_BASE_URL: emulator().url,
+    });
     const r = await ncalc(['apply', '--auto-approve', '--verbose'], { cwd: a.dir, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('(client demo-client)');
@@ -193,8 +242,20 @@ describe('plan and apply', () => {
 
 describe('ownership', () => {
   const seedOthers = async () => {
-    await emulator().control.createAlert('demo', { name: 'team-old', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 1 });
-    await emulator().control.createAlert('demo', { name: 'someone else', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 1 });
+    await emulator().control.createAlert('demo', {
+      name: 'team-old',
+      type: 'SPF Record',
+      filter: 'validity',
+      target_type: 'domain',
+      target_id: 1,
+    });
+    await emulator().control.createAlert('demo', {
+      name: 'someone else',
+      type: 'SPF Record',
+      filter: 'validity',
+      target_type: 'domain',
+      target_id: 1,
+    });
   };
 
   it('exclusive: deletes every undeclared alert of the account', async () => {
@@ -206,7 +267,12 @@ describe('ownership', () => {
 
   it('prefix: touches only names with the prefix', async () => {
     await seedOthers();
-    const a = app({ main: stack({ provider: { ownership: 'prefix', ownership_prefix: 'team-' }, alerts: { A: alert({ name: 'team-a' }) } }) });
+    const a = app({
+      main: stack({
+        provider: { ownership: 'prefix', ownership_prefix: 'team-' },
+        alerts: { A: alert({ name: 'team-a' }) },
+      }),
+    });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
     expect(r.stdout).toContain('Plan: 1 to create, 0 to update, 1 to delete.');
     expect((await liveAlerts()).map((x) => x.name).sort()).toEqual(['someone else', 'team-a']);
@@ -214,7 +280,20 @@ describe('ownership', () => {
 
   it('additive: never deletes, updates only what it declares', async () => {
     await seedOthers();
-    const a = app({ main: stack({ provider: { ownership: 'additive' }, alerts: { A: alert({ name: 'team-old', type: 'SPF Record', subtype: undefined, filter: 'contains', filter_value: 'include:' }) } }) });
+    const a = app({
+      main: stack({
+        provider: { ownership: 'additive' },
+        alerts: {
+          A: alert({
+            name: 'team-old',
+            type: 'SPF Record',
+            subtype: undefined,
+            filter: 'contains',
+            filter_value: 'include:',
+          }),
+        },
+      }),
+    });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
     expect(r.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete.');
     const live = await liveAlerts();
@@ -224,13 +303,21 @@ describe('ownership', () => {
 
   it('overlapping scopes of one account across stacks are an error before any call', async () => {
     const a = app({
-      one: stack({ provider: { ownership: 'prefix', ownership_prefix: 'team' }, alerts: { A: alert({ name: 'team-x' }) } }),
-      two: stack({ provider: { ownership: 'prefix', ownership_prefix: 'team-b' }, alerts: { B: alert({ name: 'team-b1' }) } }),
+      one: stack({
+        provider: { ownership: 'prefix', ownership_prefix: 'team' },
+        alerts: { A: alert({ name: 'team-x' }) },
+      }),
+      two: stack({
+        provider: { ownership: 'prefix', ownership_prefix: 'team-b' },
+        alerts: { B: alert({ name: 'team-b1' }) },
+      }),
     });
     await emulator().control.clearRequests();
     const r = await ncalc(['plan'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/account one\+two .* is claimed by stack one \(provider networkcalc, prefix "team"\) and stack two \(provider networkcalc, prefix "team-b"\): prefixes "team" and "team-b" overlap/);
+    expect(r.stderr).toMatch(
+      /account one\+two .* is claimed by stack one \(provider networkcalc, prefix "team"\) and stack two \(provider networkcalc, prefix "team-b"\): prefixes "team" and "team-b" overlap/,
+    );
     expect(await emulator().control.requests()).toEqual([]);
   });
 
@@ -260,11 +347,29 @@ describe('duplicate names', () => {
 
   it('live duplicates: keeps the lowest id, deletes the others, says so', async () => {
     const c = emulator().control;
-    const first = await c.createAlert('demo', { name: 'dup', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 });
-    const second = await c.createAlert('demo', { name: 'dup', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1 });
+    const first = await c.createAlert('demo', {
+      name: 'dup',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+    });
+    const second = await c.createAlert('demo', {
+      name: 'dup',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+    });
     const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'dup' }) } }) });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
-    expect(r.stdout).toContain(`2 live alerts are named "dup": keeping the lowest id ${first.id} as the managed one, deleting ${second.id}`);
+    expect(r.stdout).toContain(
+      `2 live alerts are named "dup": keeping the lowest id ${first.id} as the managed one, deleting ${second.id}`,
+    );
     expect((await liveAlerts()).map((x) => x.id)).toEqual([first.id]);
   });
 });
@@ -290,7 +395,9 @@ describe('drift', () => {
     await emulator().control.patchAlert('demo', cert.id, { filter_value: '7', current_status: 'triggered' });
     const text = await ncalcProcess(['drift', '--no-synth'], { cwd: a.dir, env: demoEnv() });
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/~ alert "cert expiry" id \d+ \(main\/Cert\)  # edited out of band; apply restores it\n\s+filter_value: "7" → "30"/);
+    expect(text.stdout).toMatch(
+      /~ alert "cert expiry" id \d+ \(main\/Cert\) {2}# edited out of band; apply restores it\n\s+filter_value: "7" → "30"/,
+    );
     const md = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: demoEnv() });
     expect(md.code).toBe(2);
     expect(md.stdout).toContain('| ~ | `cert expiry` |');
@@ -299,7 +406,12 @@ describe('drift', () => {
     expect(json.code).toBe(2);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({ format_version: '1.0', command: 'drift', in_sync: false, summary: { update: 1 } });
-    expect(doc.accounts[0].changes[0]).toMatchObject({ action: 'update', drift: 'edited', name: 'cert expiry', fields: [{ field: 'filter_value', before: '7', after: '30' }] });
+    expect(doc.accounts[0].changes[0]).toMatchObject({
+      action: 'update',
+      drift: 'edited',
+      name: 'cert expiry',
+      fields: [{ field: 'filter_value', before: '7', after: '30' }],
+    });
   });
 
   it('exit 2 on an out-of-band deletion and on an unmanaged addition', async () => {
@@ -307,18 +419,33 @@ describe('drift', () => {
     await emulator().control.deleteAlert('demo', live[0].id);
     let r = await ncalc(['drift', '--format', 'json'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).accounts[0].changes).toMatchObject([{ action: 'create', drift: 'missing', name: live[0].name }]);
+    expect(JSON.parse(r.stdout).accounts[0].changes).toMatchObject([
+      { action: 'create', drift: 'missing', name: live[0].name },
+    ]);
 
     await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
-    await emulator().control.createAlert('demo', { name: 'added by hand', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 4 });
+    await emulator().control.createAlert('demo', {
+      name: 'added by hand',
+      type: 'SPF Record',
+      filter: 'validity',
+      target_type: 'domain',
+      target_id: 4,
+    });
     r = await ncalc(['drift'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/- alert "added by hand" id \d+  # not declared \(added out of band\); apply deletes it/);
+    expect(r.stdout).toMatch(
+      /- alert "added by hand" id \d+ {2}# not declared \(added out of band\); apply deletes it/,
+    );
   });
 
   it('server-side status changes are not drift', async () => {
     const { a, live } = await applied();
-    for (const x of live) await emulator().control.patchAlert('demo', x.id, { current_status: 'triggered', last_triggered_at: '2025-06-01T00:00:00Z', is_active: false });
+    for (const x of live)
+      await emulator().control.patchAlert('demo', x.id, {
+        current_status: 'triggered',
+        last_triggered_at: '2025-06-01T00:00:00Z',
+        is_active: false,
+      });
     expect((await ncalc(['drift'], { cwd: a.dir, env: demoEnv() })).code).toBe(0);
   });
 
@@ -336,7 +463,10 @@ describe('drift', () => {
     const a = app({ main: baseline() });
     const dir = mkdtempSync(path.join(tmpdir(), 'ncalc-summary-'));
     const file = path.join(dir, 'summary.md');
-    const r = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url, GITHUB_STEP_SUMMARY: file }) });
+    const r = await ncalc(['drift', '--format', 'markdown'], {
+      cwd: a.dir,
+      env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url, GITHUB_STEP_SUMMARY: file }),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('❌ **Not checked**: the configuration is not valid.');
     expect(r.stdout).toContain('- stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN');
@@ -347,7 +477,10 @@ describe('drift', () => {
 
   it('exit 1 when the account cannot be reached', async () => {
     const a = app({ main: baseline() });
-    const r = await ncalc(['drift', '--format', 'markdown'], { cwd: a.dir, env: demoEnv({ NETWORKCALC_TOKEN: 'wrong' }) });
+    const r = await ncalc(['drift', '--format', 'markdown'], {
+      cwd: a.dir,
+      env: demoEnv({ NETWORKCALC_TOKEN: 'wrong' }),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/❌ 1 account failed: main \(NOT_AUTHORIZED/);
   });
@@ -356,9 +489,15 @@ describe('drift', () => {
 describe('many accounts', () => {
   const twoAccounts = async () => {
     const account = (name: string, userId: number, token: string, domainId: number) => ({
-      name, user_id: userId, tokens: [{ access_token: token }], domains: [{ id: domainId, domain: `${name}.example` }], alerts: [],
+      name,
+      user_id: userId,
+      tokens: [{ access_token: token }],
+      domains: [{ id: domainId, domain: `${name}.example` }],
+      alerts: [],
     });
-    await emulator().control.seed({ accounts: [account('alpha', 1, 'alpha-token', 1), account('beta', 2, 'beta-token', 2)] });
+    await emulator().control.seed({
+      accounts: [account('alpha', 1, 'alpha-token', 1), account('beta', 2, 'beta-token', 2)],
+    });
   };
   const multi = () =>
     stack({
@@ -394,7 +533,10 @@ describe('many accounts', () => {
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc.summary).toMatchObject({ failed_accounts: 1, applied: { created: 1 } });
-    expect(doc.accounts.find((x: any) => x.label === 'beta')).toMatchObject({ status: 'error', error: { code: 'NOT_AUTHORIZED' } });
+    expect(doc.accounts.find((x: any) => x.label === 'beta')).toMatchObject({
+      status: 'error',
+      error: { code: 'NOT_AUTHORIZED' },
+    });
     expect((await liveAlerts('alpha-token')).map((x) => x.name)).toEqual(['alpha one']);
     const text = await ncalc(['plan'], { cwd: a.dir, env });
     expect(text.stdout).toContain('Plan (incomplete: 1 account not planned): 0 to create, 0 to update, 0 to delete.');
@@ -412,7 +554,10 @@ describe('report triggers', () => {
       main: stack({
         provider: {},
         alerts: { A: alert({ name: 'x' }) },
-        triggers: { Rep: { domain_id: '${data.networkcalc_domain.org.id}' }, Sub: { subdomain_id: 3, triggers: { release: 'v2' } } },
+        triggers: {
+          Rep: { domain_id: '${data.networkcalc_domain.org.id}' },
+          Sub: { subdomain_id: 3, triggers: { release: 'v2' } },
+        },
         data: { networkcalc_domain: { org: { name: 'example.org' } } },
       }),
     });
@@ -424,7 +569,11 @@ describe('report triggers', () => {
     const doc = JSON.parse(r.stdout);
     const triggers = doc.accounts[0].triggers;
     expect(triggers).toHaveLength(2);
-    for (const t of triggers) expect(t.result).toMatchObject({ status: 'ok', report_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
+    for (const t of triggers)
+      expect(t.result).toMatchObject({
+        status: 'ok',
+        report_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      });
     const reqs = (await emulator().control.requests()).map((x) => `${x.method} ${x.path}`);
     const lastCreate = reqs.lastIndexOf('POST /api/alerts/');
     expect(reqs.indexOf('POST /api/reports/domain-reports/4')).toBeGreaterThan(lastCreate);
@@ -432,8 +581,14 @@ describe('report triggers', () => {
   });
 
   it('NOT_GENERATED is reported as a failed trigger (exit 1)', async () => {
-    const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'x' }) }, triggers: { Rep: { domain_id: 1 } } }) });
-    await emulator().control.addFault({ kind: 'reject', code: 'NOT_GENERATED', match: { method: 'POST', path: '/api/reports/' } });
+    const a = app({
+      main: stack({ provider: {}, alerts: { A: alert({ name: 'x' }) }, triggers: { Rep: { domain_id: 1 } } }),
+    });
+    await emulator().control.addFault({
+      kind: 'reject',
+      code: 'NOT_GENERATED',
+      match: { method: 'POST', path: '/api/reports/' },
+    });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ main: domain \(id 1\) report failed: NOT_GENERATED/);
@@ -444,8 +599,18 @@ describe('report triggers', () => {
 
 describe('failures during apply', () => {
   it('a failed change does not stop the others; each failure is reported with its code', async () => {
-    const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'a' }), B: alert({ name: 'b' }), C: alert({ name: 'c' }) } }) });
-    await emulator().control.addFault({ kind: 'reject', code: 'NOT_CREATED', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    const a = app({
+      main: stack({
+        provider: {},
+        alerts: { A: alert({ name: 'a' }), B: alert({ name: 'b' }), C: alert({ name: 'c' }) },
+      }),
+    });
+    await emulator().control.addFault({
+      kind: 'reject',
+      code: 'NOT_CREATED',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const r = await ncalc(['apply', '--auto-approve', '--parallelism', '1'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ main: alert "a": create failed: NOT_CREATED/);
@@ -453,28 +618,54 @@ describe('failures during apply', () => {
     expect((await liveAlerts()).map((x) => x.name).sort()).toEqual(['b', 'c']);
   });
 
-  it.each(['after', 'before'] as const)('ambiguous creates (connection dropped %s the server acted) leave no duplicates', async (phase) => {
-    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const a = app({ main: stack({ provider: {}, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }) });
-    await emulator().control.addFault({ kind: 'drop', phase, match: { method: 'POST', path: '/api/alerts' }, count: 4 });
-    const r = await ncalc(['apply', '--auto-approve', '--json'], { cwd: a.dir, env: demoEnv() });
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const live = await liveAlerts();
-    expect(live.map((x) => x.name).sort()).toEqual(names);
-    const statuses = JSON.parse(r.stdout).accounts[0].changes.map((c: any) => c.result.status);
-    if (phase === 'after') expect(statuses.filter((s: string) => s === 'adopted').length).toBeGreaterThan(0);
-    const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: demoEnv() });
-    expect(again.code).toBe(0);
-  });
+  it.each(['after', 'before'] as const)(
+    'ambiguous creates (connection dropped %s the server acted) leave no duplicates',
+    async (phase) => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+      const a = app({
+        main: stack({
+          provider: {},
+          alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])),
+        }),
+      });
+      await emulator().control.addFault({
+        kind: 'drop',
+        phase,
+        match: { method: 'POST', path: '/api/alerts' },
+        count: 4,
+      });
+      const r = await ncalc(['apply', '--auto-approve', '--json'], { cwd: a.dir, env: demoEnv() });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const live = await liveAlerts();
+      expect(live.map((x) => x.name).sort()).toEqual(names);
+      const statuses = JSON.parse(r.stdout).accounts[0].changes.map((c: any) => c.result.status);
+      if (phase === 'after') expect(statuses.filter((s: string) => s === 'adopted').length).toBeGreaterThan(0);
+      const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: demoEnv() });
+      expect(again.code).toBe(0);
+    },
+  );
 });
 
 describe('Ctrl-C during apply (real process)', () => {
   it('finishes the write in flight, starts no other, reports what was done, exits 1', async () => {
     const names = ['a', 'b', 'c', 'd'];
-    const a = app({ main: stack({ provider: {}, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }) });
-    await emulator().control.addFault({ kind: 'latency', latencyMs: 1500, match: { method: 'POST', path: '/api/alerts' } });
-    const child = spawn(process.execPath, [CLI, 'apply', '--auto-approve', '--parallelism', '1'], { cwd: a.dir, env: demoEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const a = app({
+      main: stack({
+        provider: {},
+        alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])),
+      }),
+    });
+    await emulator().control.addFault({
+      kind: 'latency',
+      latencyMs: 1500,
+      match: { method: 'POST', path: '/api/alerts' },
+    });
+    const child = spawn(process.execPath, [CLI, 'apply', '--auto-approve', '--parallelism', '1'], {
+      cwd: a.dir,
+      env: demoEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -500,7 +691,13 @@ describe('destroy', () => {
   it('deletes what the app declares; undeclared alerts stay unless --all-in-scope', async () => {
     const a = app({ main: baseline() });
     await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
-    await emulator().control.createAlert('demo', { name: 'by hand', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 4 });
+    await emulator().control.createAlert('demo', {
+      name: 'by hand',
+      type: 'SPF Record',
+      filter: 'validity',
+      target_type: 'domain',
+      target_id: 4,
+    });
     let r = await ncalc(['destroy', '--auto-approve'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Plan: 0 to create, 0 to update, 3 to delete.');

@@ -11,7 +11,13 @@ import { useEmulator } from '../helpers/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
 
 const seedAlert = (name: string, targetId: number) => ({
-  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain' as const, target_id: targetId,
+  name,
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain' as const,
+  target_id: targetId,
 });
 
 const seed: EmulatorSeed = {
@@ -65,11 +71,21 @@ const teamA = (targetId = 1) =>
 
 /** The platform stack reads the client credentials of the same account; its token variable is unset. */
 const platform = (provider: Record<string, unknown> = {}, alerts: Record<string, Record<string, unknown>> = {}) =>
-  stack({ provider: { token_env: 'PLATFORM_TOKEN', client_id_env: 'PLATFORM_CLIENT_ID', client_secret_env: 'PLATFORM_CLIENT_SECRET', ...provider }, alerts });
+  stack({
+    provider: {
+      token_env: 'PLATFORM_TOKEN',
+      client_id_env: 'PLATFORM_CLIENT_ID',
+      client_secret_env: 'PLATFORM_CLIENT_SECRET',
+      ...provider,
+    },
+    alerts,
+  });
 
 async function writes(): Promise<string[]> {
   // Exchanging the client id and secret for an access token is a POST, but writes nothing.
-  return (await emulator().control.requests()).filter((r) => r.method !== 'GET' && r.path.split('?')[0] !== '/api/auth/token').map((r) => `${r.method} ${r.path}`);
+  return (await emulator().control.requests())
+    .filter((r) => r.method !== 'GET' && r.path.split('?')[0] !== '/api/auth/token')
+    .map((r) => `${r.method} ${r.path}`);
 }
 
 async function names(token: string): Promise<string[]> {
@@ -83,15 +99,28 @@ describe('one account reached with different credentials', () => {
     const r = await ncalcProcess(['plan', '--detailed-exitcode'], { cwd: a.dir, env: env() });
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('- alert "team-a-www"');
-    const failures = r.stdout.split('\n').filter((l) => l.includes('✗ CONFIG_ERROR: the provider configurations of stacks platform, teamA reach the same NetworkCalc account (user 7) with different credentials'));
+    const failures = r.stdout
+      .split('\n')
+      .filter((l) =>
+        l.includes(
+          '✗ CONFIG_ERROR: the provider configurations of stacks platform, teamA reach the same NetworkCalc account (user 7) with different credentials',
+        ),
+      );
     expect(failures).toHaveLength(2);
-    expect(failures[0]).toContain('stack teamA (provider networkcalc, prefix "team-a-") and stack platform (provider networkcalc, exclusive): an exclusive scope owns every alert of the account');
-    expect(failures[0]).toContain('use one set of credentials for that account in every stack, or make the scopes disjoint');
+    expect(failures[0]).toContain(
+      'stack teamA (provider networkcalc, prefix "team-a-") and stack platform (provider networkcalc, exclusive): an exclusive scope owns every alert of the account',
+    );
+    expect(failures[0]).toContain(
+      'use one set of credentials for that account in every stack, or make the scopes disjoint',
+    );
     expect(r.stdout).toContain('Plan (incomplete: 2 accounts not planned)');
 
     const json = await ncalc(['plan', '--json'], { cwd: a.dir, env: env() });
     expect(json.code).toBe(1);
-    const accounts = JSON.parse(json.stdout).accounts as Array<{ status: string; error: { code: string; message: string } }>;
+    const accounts = JSON.parse(json.stdout).accounts as Array<{
+      status: string;
+      error: { code: string; message: string };
+    }>;
     expect(accounts).toHaveLength(2);
     for (const acc of accounts) {
       expect(acc.status).toBe('error');
@@ -99,10 +128,18 @@ describe('one account reached with different credentials', () => {
       expect(acc.error.message).toContain('same NetworkCalc account (user 7)');
     }
 
-    for (const args of [['apply', '--auto-approve'], ['drift'], ['destroy', '--auto-approve'], ['destroy', '--auto-approve', '--all-in-scope']]) {
+    for (const args of [
+      ['apply', '--auto-approve'],
+      ['drift'],
+      ['destroy', '--auto-approve'],
+      ['destroy', '--auto-approve', '--all-in-scope'],
+    ]) {
       const x = await ncalc(args, { cwd: a.dir, env: env() });
       expect([args.join(' '), x.code]).toEqual([args.join(' '), 1]);
-      expect([args.join(' '), x.stdout + x.stderr]).toEqual([args.join(' '), expect.stringContaining('reach the same NetworkCalc account (user 7) with different credentials')]);
+      expect([args.join(' '), x.stdout + x.stderr]).toEqual([
+        args.join(' '),
+        expect.stringContaining('reach the same NetworkCalc account (user 7) with different credentials'),
+      ]);
     }
 
     expect(await writes()).toEqual([]);
@@ -111,7 +148,10 @@ describe('one account reached with different credentials', () => {
 
   it('also fails two different tokens of one account', async () => {
     const a = app({ teamA: teamA(), platform: stack({ provider: { token_env: 'PLATFORM_TOKEN' } }) });
-    const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: { ...env(), PLATFORM_TOKEN: 'shared-token-2' } });
+    const r = await ncalc(['apply', '--auto-approve'], {
+      cwd: a.dir,
+      env: { ...env(), PLATFORM_TOKEN: 'shared-token-2' },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('reach the same NetworkCalc account (user 7) with different credentials');
     expect(await writes()).toEqual([]);
@@ -121,7 +161,10 @@ describe('one account reached with different credentials', () => {
   it('plans and applies normally when the scopes are disjoint', async () => {
     const a = app({
       teamA: teamA(),
-      platform: platform({ ownership: 'prefix', ownership_prefix: 'platform-' }, { Mail: alert({ name: 'platform-mail', filter_value: '192.0.2.2' }) }),
+      platform: platform(
+        { ownership: 'prefix', ownership_prefix: 'platform-' },
+        { Mail: alert({ name: 'platform-mail', filter_value: '192.0.2.2' }) },
+      ),
     });
     let r = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: env() });
     expect(r.code).toBe(2);
@@ -140,14 +183,26 @@ describe('one account reached with different credentials', () => {
   });
 
   it('leaves two different accounts with identical scopes alone', async () => {
-    const a = app({ teamA: teamA(), other: stack({ provider: { token_env: 'OTHER_TOKEN', ownership: 'prefix', ownership_prefix: 'team-a-' }, alerts: { Www: alert({ name: 'team-a-www', target_id: 11 }) } }) });
+    const a = app({
+      teamA: teamA(),
+      other: stack({
+        provider: { token_env: 'OTHER_TOKEN', ownership: 'prefix', ownership_prefix: 'team-a-' },
+        alerts: { Www: alert({ name: 'team-a-www', target_id: 11 }) },
+      }),
+    });
     const r = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: env() });
     expect(r.stdout).not.toContain('✗');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete.');
 
     // Both exclusive: still two accounts, each planning only its own alerts.
-    a.write({ teamA: stack({ provider: { token_env: 'TEAM_A_TOKEN' }, alerts: { Www: alert({ name: 'team-a-www' }) } }), other: stack({ provider: { token_env: 'OTHER_TOKEN' }, alerts: { Www: alert({ name: 'team-a-www', target_id: 11 }) } }) });
+    a.write({
+      teamA: stack({ provider: { token_env: 'TEAM_A_TOKEN' }, alerts: { Www: alert({ name: 'team-a-www' }) } }),
+      other: stack({
+        provider: { token_env: 'OTHER_TOKEN' },
+        alerts: { Www: alert({ name: 'team-a-www', target_id: 11 }) },
+      }),
+    });
     const x = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: env() });
     expect(x.stdout).not.toContain('✗');
     expect(x.code).toBe(0);

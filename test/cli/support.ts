@@ -13,11 +13,26 @@ type Json = Record<string, unknown>;
 
 /** A fixture stack, written as cdktf would synthesize it. */
 export function alert(fields: Json): Json {
-  return { type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1, ...fields };
+  return {
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target_type: 'domain',
+    target_id: 1,
+    ...fields,
+  };
 }
 
-export function stack(opts: { provider?: Json | Json[]; alerts?: Record<string, Json>; triggers?: Record<string, Json>; data?: Json }): Json {
-  const out: Json = { terraform: { required_providers: { networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } } } };
+export function stack(opts: {
+  provider?: Json | Json[];
+  alerts?: Record<string, Json>;
+  triggers?: Record<string, Json>;
+  data?: Json;
+}): Json {
+  const out: Json = {
+    terraform: { required_providers: { networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } } },
+  };
   if (opts.provider) out.provider = { networkcalc: Array.isArray(opts.provider) ? opts.provider : [opts.provider] };
   const resource: Json = {};
   if (opts.alerts) resource.networkcalc_alert = opts.alerts;
@@ -66,7 +81,10 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process (fast); stdin is not a terminal. */
-export async function ncalc(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; stdinTTY?: boolean; input?: string }): Promise<CliResult> {
+export async function ncalc(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdinTTY?: boolean; input?: string },
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -84,9 +102,16 @@ export async function ncalc(args: string[], opts: { cwd: string; env: NodeJS.Pro
 }
 
 /** Runs the built CLI as a real process, bounded in time. */
-export function ncalcProcess(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+export function ncalcProcess(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -9,7 +9,11 @@ const TOUR = path.join(ROOT, 'dist', 'cli', 'tour.js');
 it('the tour runs plan, apply, drift (exit 2) and apply again, then stops everything', async () => {
   if (!existsSync(TOUR)) throw new Error(`${TOUR} is missing; run npm run build first`);
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [TOUR], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TOUR], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

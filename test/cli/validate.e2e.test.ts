@@ -19,20 +19,34 @@ describe('ncalc validate', () => {
     const a = app({
       main: stack({
         provider: {},
-        alerts: { A: alert({ name: 'www A' }), Spf: alert({ name: 'spf', type: 'SPF Record', subtype: undefined, filter: 'validity', filter_value: undefined }) },
+        alerts: {
+          A: alert({ name: 'www A' }),
+          Spf: alert({
+            name: 'spf',
+            type: 'SPF Record',
+            subtype: undefined,
+            filter: 'validity',
+            filter_value: undefined,
+          }),
+        },
         triggers: { R: { domain_id: 1 } },
       }),
     });
     const r = await ncalcProcess(['validate'], { cwd: a.dir, env: noSecrets() });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('The configuration is valid: 2 alerts and 1 report trigger in 1 stack (1 provider configuration). No API call was made.\n');
+    expect(r.stdout).toBe(
+      'The configuration is valid: 2 alerts and 1 report trigger in 1 stack (1 provider configuration). No API call was made.\n',
+    );
     expect(r.code).toBe(0);
     expect(await emulator().control.requests()).toEqual([]);
   });
 
   it('lists every problem, as plan would, and exits 1', async () => {
     const a = app({
-      main: stack({ provider: {}, alerts: { A: alert({ name: 'a', subtype: 'AAAA' }), B: alert({ name: 'b', filter: 'validity' }) } }),
+      main: stack({
+        provider: {},
+        alerts: { A: alert({ name: 'a', subtype: 'AAAA' }), B: alert({ name: 'b', filter: 'validity' }) },
+      }),
     });
     const r = await ncalc(['validate'], { cwd: a.dir, env: noSecrets() });
     expect(r.code).toBe(1);
@@ -43,8 +57,14 @@ describe('ncalc validate', () => {
 
   it('finds overlapping scopes of stacks that read the same credential variables, without their values', async () => {
     const a = app({
-      one: stack({ provider: { ownership: 'prefix', ownership_prefix: 'team' }, alerts: { A: alert({ name: 'team-x' }) } }),
-      two: stack({ provider: { ownership: 'prefix', ownership_prefix: 'team-b' }, alerts: { B: alert({ name: 'team-b1' }) } }),
+      one: stack({
+        provider: { ownership: 'prefix', ownership_prefix: 'team' },
+        alerts: { A: alert({ name: 'team-x' }) },
+      }),
+      two: stack({
+        provider: { ownership: 'prefix', ownership_prefix: 'team-b' },
+        alerts: { B: alert({ name: 'team-b1' }) },
+      }),
       other: stack({ provider: { token_env: 'OTHER_TOKEN' }, alerts: { C: alert({ name: 'c' }) } }),
     });
     const r = await ncalc(['validate', '--json'], { cwd: a.dir, env: noSecrets() });
@@ -63,7 +83,11 @@ describe('ncalc validate', () => {
     const r = await ncalc(['validate', '--json'], { cwd: a.dir, env: noSecrets() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      format_version: '1.0', command: 'validate', valid: true, summary: { stacks: 1, providers: 1, alerts: 1, report_triggers: 0 }, accounts: [],
+      format_version: '1.0',
+      command: 'validate',
+      valid: true,
+      summary: { stacks: 1, providers: 1, alerts: 1, report_triggers: 0 },
+      accounts: [],
     });
   });
 });

@@ -1,11 +1,5 @@
 import { Testing, TerraformOutput, TerraformStack } from 'cdktf';
-import {
-  Alert,
-  AlertTarget,
-  NetworkcalcAccount,
-  Ownership,
-  type AlertProps,
-} from '../../src/constructs';
+import { Alert, AlertTarget, NetworkcalcAccount, Ownership, type AlertProps } from '../../src/constructs';
 import { COMPARISON_FILTERS, DNS_RECORD_SUBTYPES } from '../../src/model';
 import {
   AlertL1,
@@ -31,10 +25,22 @@ describe('Alert: one variant per type', () => {
     'DNS Record %s / %s',
     (record, filter) => {
       const json = synthWithAccount((stack) => {
-        new Alert(stack, 'Dns', { name: 'dns', target: AlertTarget.domainId(1), dnsRecord: { record, filter, value: 'v' } });
+        new Alert(stack, 'Dns', {
+          name: 'dns',
+          target: AlertTarget.domainId(1),
+          dnsRecord: { record, filter, value: 'v' },
+        });
       });
       expect(alertsOf(json)).toEqual([
-        { name: 'dns', type: 'DNS Record', subtype: record, filter, filter_value: 'v', target_type: 'domain', target_id: 1 },
+        {
+          name: 'dns',
+          type: 'DNS Record',
+          subtype: record,
+          filter,
+          filter_value: 'v',
+          target_type: 'domain',
+          target_id: 1,
+        },
       ]);
     },
   );
@@ -50,36 +56,65 @@ describe('Alert: one variant per type', () => {
 
   test.each(COMPARISON_FILTERS.map((f) => [f]))('SPF Record %s with a value', (filter) => {
     const json = synthWithAccount((stack) => {
-      new Alert(stack, 'Spf', { name: 'spf', target: AlertTarget.domainId(1), spfRecord: { filter, value: 'include:x' } });
+      new Alert(stack, 'Spf', {
+        name: 'spf',
+        target: AlertTarget.domainId(1),
+        spfRecord: { filter, value: 'include:x' },
+      });
     });
     expect(json).toHaveResourceWithProperties(AlertL1, {
-      type: 'SPF Record', filter, filter_value: 'include:x',
+      type: 'SPF Record',
+      filter,
+      filter_value: 'include:x',
     });
     expect(alertsOf(json)[0].subtype).toBeUndefined();
   });
 
   test('Certificate (TLS) subject', () => {
     const json = synthWithAccount((stack) => {
-      new Alert(stack, 'Cert', { name: 'cert', target: AlertTarget.subdomainId(2), certificate: { subject: 'CN=www.example.com' } });
+      new Alert(stack, 'Cert', {
+        name: 'cert',
+        target: AlertTarget.subdomainId(2),
+        certificate: { subject: 'CN=www.example.com' },
+      });
     });
     expect(alertsOf(json)).toEqual([
-      { name: 'cert', type: 'Certificate (TLS)', filter: 'subject', filter_value: 'CN=www.example.com', target_type: 'subdomain', target_id: 2 },
+      {
+        name: 'cert',
+        type: 'Certificate (TLS)',
+        filter: 'subject',
+        filter_value: 'CN=www.example.com',
+        target_type: 'subdomain',
+        target_id: 2,
+      },
     ]);
   });
 
   test('Certificate (TLS) expiry: days as a decimal string', () => {
     const json = synthWithAccount((stack) => {
-      new Alert(stack, 'Cert', { name: 'cert', target: AlertTarget.subdomainId(2), certificate: { expiresInDays: 21 } });
+      new Alert(stack, 'Cert', {
+        name: 'cert',
+        target: AlertTarget.subdomainId(2),
+        certificate: { expiresInDays: 21 },
+      });
     });
     expect(json).toHaveResourceWithProperties(AlertL1, {
-      type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2,
+      type: 'Certificate (TLS)',
+      filter: 'expires in (days)',
+      filter_value: '21',
+      target_type: 'subdomain',
+      target_id: 2,
     });
   });
 
   test('names and values are written in canonical form (trimmed)', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     new NetworkcalcAccount(stack, 'Account');
-    const alert = new Alert(stack, 'A', { name: '  padded  ', target: AlertTarget.domainId(1), dnsRecord: { record: 'A', filter: 'equals', value: ' 1.2.3.4 ' } });
+    const alert = new Alert(stack, 'A', {
+      name: '  padded  ',
+      target: AlertTarget.domainId(1),
+      dnsRecord: { record: 'A', filter: 'equals', value: ' 1.2.3.4 ' },
+    });
     expect(alert.alertName).toBe('padded');
     expect(Testing.synth(stack)).toHaveResourceWithProperties(AlertL1, { name: 'padded', filter_value: '1.2.3.4' });
   });
@@ -89,7 +124,11 @@ describe('Alert: targets', () => {
   test('a domain by name: one networkcalc_domain data source; target_id is its id', () => {
     const json = synthWithAccount((stack) => {
       new Alert(stack, 'A', { name: 'a', target: apex, spfRecord: { filter: 'validity' } });
-      new Alert(stack, 'B', { name: 'b', target: AlertTarget.domain(' Example.COM '), certificate: { expiresInDays: 21 } });
+      new Alert(stack, 'B', {
+        name: 'b',
+        target: AlertTarget.domain(' Example.COM '),
+        certificate: { expiresInDays: 21 },
+      });
     });
     expect(json).toHaveDataSourceWithProperties(DataNetworkcalcDomain, { name: 'example.com' });
     const domains = parse(json).data.networkcalc_domain;
@@ -103,11 +142,18 @@ describe('Alert: targets', () => {
 
   test('a subdomain by name: networkcalc_subdomain data source', () => {
     const json = synthWithAccount((stack) => {
-      new Alert(stack, 'W', { name: 'w', target: AlertTarget.subdomain('www.example.com'), spfRecord: { filter: 'validity' } });
+      new Alert(stack, 'W', {
+        name: 'w',
+        target: AlertTarget.subdomain('www.example.com'),
+        spfRecord: { filter: 'validity' },
+      });
     });
     expect(json).toHaveDataSourceWithProperties(DataNetworkcalcSubdomain, { name: 'www.example.com' });
     const [id] = Object.keys(parse(json).data.networkcalc_subdomain);
-    expect(alertsOf(json)[0]).toMatchObject({ target_type: 'subdomain', target_id: `\${data.networkcalc_subdomain.${id}.id}` });
+    expect(alertsOf(json)[0]).toMatchObject({
+      target_type: 'subdomain',
+      target_id: `\${data.networkcalc_subdomain.${id}.id}`,
+    });
   });
 
   test('lookups are per account: two aliased accounts get a data source each, bound to their provider', () => {
@@ -119,7 +165,11 @@ describe('Alert: targets', () => {
     });
     const domains = Object.values(parse(json).data.networkcalc_domain) as any[];
     expect(domains.map((d) => d.provider).sort()).toEqual(['networkcalc.prod', 'networkcalc.staging']);
-    expect(alertsOf(json).map((a) => a.provider).sort()).toEqual(['networkcalc.prod', 'networkcalc.staging']);
+    expect(
+      alertsOf(json)
+        .map((a) => a.provider)
+        .sort(),
+    ).toEqual(['networkcalc.prod', 'networkcalc.staging']);
   });
 
   test('an unaliased account writes no provider meta-argument', () => {
@@ -134,7 +184,11 @@ describe('Alert: targets', () => {
 describe('Alert: attributes and references', () => {
   test('alertId, currentStatus, lastTriggeredAt and isActive are references to the resource', () => {
     const json = synthWithAccount((stack) => {
-      const alert = new Alert(stack, 'A', { name: 'a', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
+      const alert = new Alert(stack, 'A', {
+        name: 'a',
+        target: AlertTarget.domainId(1),
+        spfRecord: { filter: 'validity' },
+      });
       new TerraformOutput(stack, 'Id', { value: alert.alertId });
       new TerraformOutput(stack, 'Status', { value: alert.currentStatus });
       new TerraformOutput(stack, 'Last', { value: alert.lastTriggeredAt });
@@ -151,7 +205,11 @@ describe('Alert: attributes and references', () => {
   test('the L1 resource is the default child, id Resource', () => {
     const stack = new TerraformStack(Testing.app(), 'stack');
     new NetworkcalcAccount(stack, 'Account');
-    const alert = new Alert(stack, 'A', { name: 'a', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
+    const alert = new Alert(stack, 'A', {
+      name: 'a',
+      target: AlertTarget.domainId(1),
+      spfRecord: { filter: 'validity' },
+    });
     expect(alert.node.defaultChild).toBeInstanceOf(AlertL1);
     expect(alert.node.defaultChild?.node.id).toBe('Resource');
   });
@@ -187,16 +245,17 @@ function alertError(props: Record<string, unknown>): string {
 const DNS_ALLOWED = 'allowed: equals, does not equal, contains, does not contain';
 const SPF_ALLOWED = 'allowed: equals, does not equal, contains, does not contain, validity';
 
-describe('Alert: invalid combinations are rejected at synth with the model\'s message and the path', () => {
+describe("Alert: invalid combinations are rejected at synth with the model's message and the path", () => {
   // Filters of other types on a DNS Record alert, for every record type.
-  test.each(DNS_RECORD_SUBTYPES.flatMap((record) => ['validity', 'subject', 'expires in (days)'].map((filter) => [record, filter])))(
-    'DNS Record %s with filter %s',
-    (record, filter) => {
-      expect(alertError({ dnsRecord: { record, filter, value: 'v' } })).toContain(
-        `[stack/Bad] filter "${filter}" is not valid for type "DNS Record"; ${DNS_ALLOWED} (from dnsRecord.filter)`,
-      );
-    },
-  );
+  test.each(
+    DNS_RECORD_SUBTYPES.flatMap((record) =>
+      ['validity', 'subject', 'expires in (days)'].map((filter) => [record, filter]),
+    ),
+  )('DNS Record %s with filter %s', (record, filter) => {
+    expect(alertError({ dnsRecord: { record, filter, value: 'v' } })).toContain(
+      `[stack/Bad] filter "${filter}" is not valid for type "DNS Record"; ${DNS_ALLOWED} (from dnsRecord.filter)`,
+    );
+  });
 
   test.each([['SRV'], ['AAAA'], ['SPF']])('DNS Record with record type %s', (record) => {
     expect(alertError({ dnsRecord: { record, filter: 'equals', value: 'v' } })).toContain(
@@ -247,8 +306,12 @@ describe('Alert: invalid combinations are rejected at synth with the model\'s me
   });
 
   test('exactly one variant', () => {
-    expect(alertError({})).toContain('[stack/Bad] no check given; set exactly one of dnsRecord, spfRecord, certificate');
-    expect(alertError({ dnsRecord: { record: 'A', filter: 'equals', value: 'v' }, spfRecord: { filter: 'validity' } })).toContain(
+    expect(alertError({})).toContain(
+      '[stack/Bad] no check given; set exactly one of dnsRecord, spfRecord, certificate',
+    );
+    expect(
+      alertError({ dnsRecord: { record: 'A', filter: 'equals', value: 'v' }, spfRecord: { filter: 'validity' } }),
+    ).toContain(
       '[stack/Bad] dnsRecord and spfRecord are given together; set exactly one of dnsRecord, spfRecord, certificate',
     );
   });
@@ -284,7 +347,11 @@ describe('Alert: checks across alerts and accounts', () => {
     const { app } = tempApp();
     const stack = new TerraformStack(app, 'stack');
     new NetworkcalcAccount(stack, 'Account');
-    new Alert(stack, 'First', { name: 'www MX', target: apex, dnsRecord: { record: 'MX', filter: 'contains', value: 'mx' } });
+    new Alert(stack, 'First', {
+      name: 'www MX',
+      target: apex,
+      dnsRecord: { record: 'MX', filter: 'contains', value: 'mx' },
+    });
     new Alert(stack, 'Second', { name: ' www MX ', target: apex, spfRecord: { filter: 'validity' } });
     expect(synthError(app)).toContain(
       '[stack/Account] alert name "www MX" is used by 2 alerts of this account: stack/First, stack/Second; names identify alerts within an account and must be unique',
@@ -318,7 +385,9 @@ describe('Alert: checks across alerts and accounts', () => {
     new NetworkcalcAccount(stack, 'A', { alias: 'a' });
     new NetworkcalcAccount(stack, 'B', { alias: 'b' });
     new Alert(stack, 'Which', { name: 'w', target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
-    expect(synthError(app)).toContain('[stack/Which] stack stack has 2 accounts (stack/A, stack/B); pass `account` to choose one');
+    expect(synthError(app)).toContain(
+      '[stack/Which] stack stack has 2 accounts (stack/A, stack/B); pass `account` to choose one',
+    );
   });
 
   test('an account of another stack is refused', () => {
@@ -326,7 +395,12 @@ describe('Alert: checks across alerts and accounts', () => {
     const one = new TerraformStack(app, 'one');
     const two = new TerraformStack(app, 'two');
     const account = new NetworkcalcAccount(one, 'Account');
-    new Alert(two, 'Elsewhere', { name: 'e', account, target: AlertTarget.domainId(1), spfRecord: { filter: 'validity' } });
+    new Alert(two, 'Elsewhere', {
+      name: 'e',
+      account,
+      target: AlertTarget.domainId(1),
+      spfRecord: { filter: 'validity' },
+    });
     expect(synthError(app)).toContain(
       '[two/Elsewhere] account one/Account is in stack one, but this construct is in stack two; an account serves only the stack it is declared in, so declare a NetworkcalcAccount in two',
     );

@@ -7,13 +7,15 @@ import { parse, synthWithAccount } from './support';
 describe('literal text is escaped for Terraform in the synthesized JSON', () => {
   it('alert name and filter value (a lookup name is a host name and cannot hold one)', () => {
     let alert!: Alert;
-    const json = parse(synthWithAccount((stack) => {
-      alert = new Alert(stack, 'Spf', {
-        name: 'template ${var.x} %{ if x }',
-        target: AlertTarget.domain('example.com'),
-        spfRecord: { filter: 'contains', value: 'v=spf1 "quoted" ${x}' },
-      });
-    }));
+    const json = parse(
+      synthWithAccount((stack) => {
+        alert = new Alert(stack, 'Spf', {
+          name: 'template ${var.x} %{ if x }',
+          target: AlertTarget.domain('example.com'),
+          spfRecord: { filter: 'contains', value: 'v=spf1 "quoted" ${x}' },
+        });
+      }),
+    );
     const [body] = Object.values(json.resource.networkcalc_alert) as any[];
     expect(body.name).toBe('template $${var.x} %%{ if x }');
     expect(body.filter_value).toBe('v=spf1 "quoted" $${x}');
@@ -26,26 +28,34 @@ describe('literal text is escaped for Terraform in the synthesized JSON', () => 
   });
 
   it('already doubled sigils gain one more, so they read back as given', () => {
-    const json = parse(synthWithAccount((stack) => {
-      new Alert(stack, 'Txt', {
-        name: 'a $${b} %%{c} $ % {}',
-        target: AlertTarget.domainId(1),
-        dnsRecord: { record: 'TXT', filter: 'contains', value: '$$${x}' },
-      });
-    }));
+    const json = parse(
+      synthWithAccount((stack) => {
+        new Alert(stack, 'Txt', {
+          name: 'a $${b} %%{c} $ % {}',
+          target: AlertTarget.domainId(1),
+          dnsRecord: { record: 'TXT', filter: 'contains', value: '$$${x}' },
+        });
+      }),
+    );
     const [body] = Object.values(json.resource.networkcalc_alert) as any[];
     expect(body.name).toBe('a $$${b} %%%{c} $ % {}');
     expect(body.filter_value).toBe('$$$${x}');
   });
 
   it('provider prefix and trigger values; the default trigger stays a Terraform call', () => {
-    const json = parse(Testing.synthScope((scope) => {
-      const stack = scope as TerraformStack;
-      new NetworkcalcAccount(stack, 'Account', { ownership: Ownership.prefix('team-${a}-') });
-      new Alert(stack, 'A', { name: 'team-${a}-mx', target: AlertTarget.domainId(1), dnsRecord: { record: 'MX', filter: 'contains', value: 'mail' } });
-      new ReportTrigger(stack, 'Fixed', { target: ReportTarget.domainId(1), triggers: { release: '${v}' } });
-      new ReportTrigger(stack, 'Always', { target: ReportTarget.domainId(2) });
-    }));
+    const json = parse(
+      Testing.synthScope((scope) => {
+        const stack = scope as TerraformStack;
+        new NetworkcalcAccount(stack, 'Account', { ownership: Ownership.prefix('team-${a}-') });
+        new Alert(stack, 'A', {
+          name: 'team-${a}-mx',
+          target: AlertTarget.domainId(1),
+          dnsRecord: { record: 'MX', filter: 'contains', value: 'mail' },
+        });
+        new ReportTrigger(stack, 'Fixed', { target: ReportTarget.domainId(1), triggers: { release: '${v}' } });
+        new ReportTrigger(stack, 'Always', { target: ReportTarget.domainId(2) });
+      }),
+    );
     const provider = [json.provider.networkcalc].flat()[0];
     expect(provider.ownership_prefix).toBe('team-$${a}-');
     const triggers = Object.values(json.resource.networkcalc_report_trigger).map((t: any) => t.triggers);
@@ -53,14 +63,16 @@ describe('literal text is escaped for Terraform in the synthesized JSON', () => 
   });
 
   it('cdktf tokens embedded in a value pass through; only the text around them is escaped', () => {
-    const json = parse(synthWithAccount((stack) => {
-      const v = new TerraformVariable(stack, 'suffix', { type: 'string' });
-      new Alert(stack, 'Mixed', {
-        name: `\${lit} ${v.stringValue}`,
-        target: AlertTarget.domainId(1),
-        dnsRecord: { record: 'A', filter: 'equals', value: v.stringValue },
-      });
-    }));
+    const json = parse(
+      synthWithAccount((stack) => {
+        const v = new TerraformVariable(stack, 'suffix', { type: 'string' });
+        new Alert(stack, 'Mixed', {
+          name: `\${lit} ${v.stringValue}`,
+          target: AlertTarget.domainId(1),
+          dnsRecord: { record: 'A', filter: 'equals', value: v.stringValue },
+        });
+      }),
+    );
     const [body] = Object.values(json.resource.networkcalc_alert) as any[];
     expect(body.name).toBe('$${lit} ${var.suffix}');
     expect(body.filter_value).toBe('${var.suffix}');

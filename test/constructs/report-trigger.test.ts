@@ -25,7 +25,7 @@ describe('ReportTrigger', () => {
     expect(triggersOf(json)[0].domain_id).toBeUndefined();
   });
 
-  test('GIVEN names THEN the account\'s lookups are reused', () => {
+  test("GIVEN names THEN the account's lookups are reused", () => {
     const json = synthWithAccount((stack, account) => {
       account.lookupDomain('example.com');
       new ReportTrigger(stack, 'Apex', { target: ReportTarget.domain('example.com') });
@@ -70,8 +70,14 @@ describe('ReportTrigger', () => {
   });
 
   test.each([
-    [ReportTarget.domainId(0), '[stack/Report] domain_id 0 is not valid; give the positive whole-number id of the domain (from target)'],
-    [ReportTarget.subdomainId(1.5), '[stack/Report] subdomain_id 1.5 is not valid; give the positive whole-number id of the subdomain (from target)'],
+    [
+      ReportTarget.domainId(0),
+      '[stack/Report] domain_id 0 is not valid; give the positive whole-number id of the domain (from target)',
+    ],
+    [
+      ReportTarget.subdomainId(1.5),
+      '[stack/Report] subdomain_id 1.5 is not valid; give the positive whole-number id of the subdomain (from target)',
+    ],
   ])('an invalid id is rejected at synth: %s', (target, expected) => {
     const { app } = tempApp();
     const stack = new TerraformStack(app, 'stack');

@@ -48,10 +48,18 @@ describe('an invalid app writes nothing', () => {
     for (const id of ['one', 'two']) {
       const stack = new TerraformStack(app, id);
       new NetworkcalcAccount(stack, 'Account');
-      new Alert(stack, 'A', { name: 'a', target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+      new Alert(stack, 'A', {
+        name: 'a',
+        target: AlertTarget.domain('example.com'),
+        spfRecord: { filter: 'validity' },
+      });
     }
     expect(synthError(app)).toBe('');
-    expect(listFiles(outdir)).toEqual(['manifest.json', path.join('stacks', 'one', 'cdk.tf.json'), path.join('stacks', 'two', 'cdk.tf.json')]);
+    expect(listFiles(outdir)).toEqual([
+      'manifest.json',
+      path.join('stacks', 'one', 'cdk.tf.json'),
+      path.join('stacks', 'two', 'cdk.tf.json'),
+    ]);
     const json = fs.readFileSync(path.join(outdir, 'stacks', 'one', 'cdk.tf.json'), 'utf8');
     // The validation element leaves no trace in the output.
     expect(json).not.toContain('NetworkcalcValidateFirst');
@@ -78,7 +86,12 @@ describe('no secret reaches the output', () => {
     const account = new NetworkcalcAccount(stack, 'Default');
     const team = new NetworkcalcAccount(stack, 'Team', { alias: 'team', tokenEnv: 'TEAM_TOKEN' });
     for (const a of [account, team]) {
-      new Alert(stack, `${a.node.id}Alert`, { name: 'x', account: a, target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+      new Alert(stack, `${a.node.id}Alert`, {
+        name: 'x',
+        account: a,
+        target: AlertTarget.domain('example.com'),
+        spfRecord: { filter: 'validity' },
+      });
       new ReportTrigger(stack, `${a.node.id}Report`, { account: a, target: ReportTarget.subdomain('www.example.com') });
     }
     // Two unaliased accounts would be an error; the default one stays unaliased on purpose.

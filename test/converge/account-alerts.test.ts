@@ -8,8 +8,21 @@ import { readLiveAlert, type LiveAlert } from '../../src/model';
 
 function alert(id: number, name = `a${id}`): LiveAlert {
   return readLiveAlert({
-    id, name, type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'domain', target_id: 1,
-    user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
+    id,
+    name,
+    type: 'SPF Record',
+    subtype: null,
+    filter: 'validity',
+    filter_value: '',
+    target_type: 'domain',
+    target_id: 1,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
   });
 }
 

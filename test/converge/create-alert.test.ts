@@ -11,22 +11,40 @@ import { useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();
 
-const spec = (name: string): CanonicalAlert => toAlertSpec({
-  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1,
-});
+const spec = (name: string): CanonicalAlert =>
+  toAlertSpec({
+    name,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '1.1.1.1',
+    target_type: 'domain',
+    target_id: 1,
+  });
 
 function setUp() {
-  const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const client = new NetworkCalcClient({
+    baseUrl: emulator().url,
+    token: DEMO_ACCOUNT.token,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
   return { client, alerts: new AccountAlerts(() => client.listAlerts(), { baseline: [] }) };
 }
 
-const stored = async (name: string) => (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === name);
-const requests = async (method: string) => (await emulator().control.requests()).filter((q) => q.method === method && q.path.startsWith('/api/alerts'));
+const stored = async (name: string) =>
+  (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === name);
+const requests = async (method: string) =>
+  (await emulator().control.requests()).filter((q) => q.method === method && q.path.startsWith('/api/alerts'));
 
 describe('createAlertOnce', () => {
   test('GIVEN the server saved the alert and the answer was lost THEN it is adopted after one list, with one POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const outcome = await createAlertOnce(client, alerts, spec('lost answer'), { identify: false });
     const saved = await stored('lost answer');
     expect(saved).toHaveLength(1);
@@ -37,7 +55,12 @@ describe('createAlertOnce', () => {
 
   test('GIVEN the POST never got through THEN the list proves it and it is sent once more', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'before',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const outcome = await createAlertOnce(client, alerts, spec('second try'), { identify: true });
     const saved = await stored('second try');
     expect(saved).toHaveLength(1);
@@ -47,7 +70,12 @@ describe('createAlertOnce', () => {
 
   test('GIVEN both POSTs lost before the server THEN a clear failure, nothing created, no third POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 2 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'before',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 2,
+    });
     await expect(createAlertOnce(client, alerts, spec('never'), { identify: false })).rejects.toMatchObject({
       code: 'RETRIES_EXHAUSTED',
       message: expect.stringContaining('nothing was created'),
@@ -60,7 +88,12 @@ describe('createAlertOnce', () => {
     const older = await emulator().control.createAlert('demo', spec('twin'));
     const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
     const alerts = new AccountAlerts(() => client.listAlerts(), { baseline: await client.listAlerts() });
-    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'before',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const outcome = await createAlertOnce(client, alerts, spec('twin'), { identify: true });
     expect(outcome.kind).toBe('created');
     expect(outcome.kind === 'created' && outcome.id).not.toBe(older.id);
@@ -69,7 +102,12 @@ describe('createAlertOnce', () => {
 
   test('GIVEN the list after a lost answer fails too THEN OUTCOME_UNKNOWN, and no second POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     await expect(createAlertOnce(client, alerts, spec('unknown'), { identify: false })).rejects.toMatchObject({
       code: 'OUTCOME_UNKNOWN',
@@ -82,7 +120,9 @@ describe('createAlertOnce', () => {
     const { client, alerts } = setUp();
     await emulator().control.addFault({ kind: 'latency', latencyMs: 20 });
     const outcomes = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => createAlertOnce(client, alerts, spec(i % 2 ? 'same name' : `alert ${i}`), { identify: true })),
+      Array.from({ length: 60 }, (_, i) =>
+        createAlertOnce(client, alerts, spec(i % 2 ? 'same name' : `alert ${i}`), { identify: true }),
+      ),
     );
     const ids = outcomes.map((o) => (o.kind === 'created' ? o.alert!.id : -1));
     expect(new Set(ids).size).toBe(60);

@@ -43,7 +43,9 @@ function cdktfSynth(cwd: string): { outdir: string; stacks: Record<string, any> 
     killSignal: 'SIGKILL',
   });
   if (result.status !== 0) {
-    throw new Error(`cdktf synth in ${path.relative(ROOT, cwd) || '.'} failed (${result.error ?? result.status}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `cdktf synth in ${path.relative(ROOT, cwd) || '.'} failed (${result.error ?? result.status}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
   const stacks: Record<string, any> = {};
   const stacksDir = path.join(outdir, 'stacks');
@@ -72,15 +74,28 @@ describe('examples synthesize with `cdktf synth`, offline, without leaking secre
     expect(Object.keys(stacks)).toEqual(['quickstart']);
     const stack = stacks.quickstart;
 
-    expect(stack.terraform.required_providers).toEqual({ networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } });
+    expect(stack.terraform.required_providers).toEqual({
+      networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' },
+    });
     expect(stack.provider.networkcalc).toEqual([
-      { token_env: 'NETWORKCALC_TOKEN', client_id_env: 'NETWORKCALC_CLIENT_ID', client_secret_env: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive' },
+      {
+        token_env: 'NETWORKCALC_TOKEN',
+        client_id_env: 'NETWORKCALC_CLIENT_ID',
+        client_secret_env: 'NETWORKCALC_CLIENT_SECRET',
+        ownership: 'exclusive',
+      },
     ]);
     const alerts = alertsOf(stack);
     expect(alerts).toHaveLength(10);
     const kinds = alerts.map((a) => `${a.type}/${a.subtype ?? '-'}/${a.filter}`).sort();
     expect(new Set(kinds)).toEqual(
-      new Set(['DNS Record/A/equals', 'DNS Record/MX/contains', 'DNS Record/TXT/contains', 'SPF Record/-/validity', 'Certificate (TLS)/-/expires in (days)']),
+      new Set([
+        'DNS Record/A/equals',
+        'DNS Record/MX/contains',
+        'DNS Record/TXT/contains',
+        'SPF Record/-/validity',
+        'Certificate (TLS)/-/expires in (days)',
+      ]),
     );
     expect(alerts.filter((a) => a.filter === 'expires in (days)').every((a) => a.filter_value === '21')).toBe(true);
     const names = (kind: string) => Object.values(stack.data[kind]).map((d: any) => d.name);
@@ -96,11 +111,18 @@ describe('examples synthesize with `cdktf synth`, offline, without leaking secre
     expect(stacks.prod.provider.networkcalc[0].token_env).toBe('PROD_NETWORKCALC_TOKEN');
     expect(stacks.staging.provider.networkcalc[0].token_env).toBe('STAGING_NETWORKCALC_TOKEN');
 
-    const baseline = (stack: any) => alertsOf(stack).filter((a) => !a.name.startsWith('example.org')).map((a) => a.name).sort();
+    const baseline = (stack: any) =>
+      alertsOf(stack)
+        .filter((a) => !a.name.startsWith('example.org'))
+        .map((a) => a.name)
+        .sort();
     expect(baseline(stacks.prod)).toEqual(baseline(stacks.staging));
     expect(baseline(stacks.prod)).toHaveLength(7);
 
-    const certDays = (stack: any) => alertsOf(stack).filter((a) => a.name.endsWith('.com certificate expiry')).map((a) => a.filter_value);
+    const certDays = (stack: any) =>
+      alertsOf(stack)
+        .filter((a) => a.name.endsWith('.com certificate expiry'))
+        .map((a) => a.filter_value);
     expect(certDays(stacks.prod)).toEqual(['30', '30']);
     expect(certDays(stacks.staging)).toEqual(['21', '21']);
     expect(alertsOf(stacks.staging).some((a) => a.name === 'example.org certificate expiry')).toBe(true);

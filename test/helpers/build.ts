@@ -27,6 +27,7 @@ export function requireBuild(relativeEntry: string): string {
   } catch {
     throw new Error(`${relativeEntry} is missing. ${hint}`);
   }
-  if (newestSource(path.join(REPO_ROOT, 'src')) > built) throw new Error(`${relativeEntry} is older than the sources in src/. ${hint}`);
+  if (newestSource(path.join(REPO_ROOT, 'src')) > built)
+    throw new Error(`${relativeEntry} is older than the sources in src/. ${hint}`);
   return entry;
 }

@@ -18,7 +18,11 @@ let files: string[];
 beforeAll(() => {
   requireBuild('dist/cli/main.js');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path);
 }, 90_000);
 
@@ -55,7 +59,10 @@ it('takes the CDK library and constructs from the app: cdktf and cdktn are optio
 });
 
 it('every target of the exports map is in the package, with its types', () => {
-  const pkg = require('../../package.json') as { exports: Record<string, string | { types: string; default: string }>; typesVersions: Record<string, Record<string, string[]>> };
+  const pkg = require('../../package.json') as {
+    exports: Record<string, string | { types: string; default: string }>;
+    typesVersions: Record<string, Record<string, string[]>>;
+  };
   const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.default]));
   const concrete = targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, ''));
   expect(concrete.filter((t) => !files.includes(t))).toEqual([]);
@@ -63,19 +70,28 @@ it('every target of the exports map is in the package, with its types', () => {
     if (typeof t !== 'string') expect([sub, t.types]).toEqual([sub, t.default.replace(/\.js$/, '.d.ts')]);
   }
   // TypeScript's older "node" resolution reads typesVersions instead of exports.
-  for (const [sub, [types]] of Object.entries(pkg.typesVersions['*']!)) expect((pkg.exports[`./${sub}`] as { types: string }).types).toBe(`./${types}`);
+  for (const [sub, [types]] of Object.entries(pkg.typesVersions['*']!))
+    expect((pkg.exports[`./${sub}`] as { types: string }).types).toBe(`./${types}`);
 });
 
 it('every production dependency runs on the oldest Node this package accepts', () => {
   const pkg = require('../../package.json') as { engines: { node: string } };
   const floor = semver.minVersion(pkg.engines.node)!.version;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const dirs = execFileSync(npm, ['ls', '--omit=dev', '--all', '--parseable'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 })
+  const dirs = execFileSync(npm, ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
     .split('\n')
     .filter((d) => d.includes('node_modules'));
   expect(dirs.length).toBeGreaterThan(20);
   const tooNew = dirs.flatMap((dir) => {
-    const dep = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+    const dep = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      engines?: { node?: string };
+    };
     const range = dep.engines?.node;
     return range && !semver.satisfies(floor, range) ? [`${dep.name}@${dep.version} needs node ${range}`] : [];
   });

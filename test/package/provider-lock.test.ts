@@ -23,7 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => root && rmSync(root, { recursive: true, force: true }));
 
-const REQUIRED = 'terraform {\n  required_providers {\n    networkcalc = { source = "networkcalc/networkcalc", version = "~> 0.1" }\n  }\n}\n';
+const REQUIRED =
+  'terraform {\n  required_providers {\n    networkcalc = { source = "networkcalc/networkcalc", version = "~> 0.1" }\n  }\n}\n';
 
 test('GIVEN a Terraform configuration WHEN locking THEN the hash is the one terraform computes, and terraform init accepts the file as it is', async () => {
   requireTerraform();
@@ -36,14 +37,21 @@ test('GIVEN a Terraform configuration WHEN locking THEN the hash is the one terr
     writeFileSync(path.join(d, 'main.tf'), REQUIRED);
   }
 
-  const r = await ncalc(['provider', 'install', '--dir', mirror, '--cli-config', rc, '--lock', 'mine'], { cwd: root, env: cliEnv({}) });
+  const r = await ncalc(['provider', 'install', '--dir', mirror, '--cli-config', rc, '--lock', 'mine'], {
+    cwd: root,
+    env: cliEnv({}),
+  });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`Locked networkcalc/networkcalc 0.1.0 (h1:`);
   const written = readFileSync(path.join(mine, LOCK), 'utf8');
 
   const env = { ...cliEnv({ CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: rc }), HOME: root };
-  const tf = await runCommand('terraform', ['providers', 'lock', `-fs-mirror=${mirror}`, `-platform=${terraformPlatform()}`, 'networkcalc/networkcalc'], { cwd: theirs, env });
+  const tf = await runCommand(
+    'terraform',
+    ['providers', 'lock', `-fs-mirror=${mirror}`, `-platform=${terraformPlatform()}`, 'networkcalc/networkcalc'],
+    { cwd: theirs, env },
+  );
   expectStatus(tf, 0);
   expect(written).toBe(readFileSync(path.join(theirs, LOCK), 'utf8'));
 
@@ -59,7 +67,8 @@ test('GIVEN an app WHEN locking THEN each stack using the provider gets its lock
   try {
     const stackDir = path.join(app.dir, 'cdktf.out', 'stacks', 'web');
     mkdirSync(stackDir, { recursive: true });
-    const random = 'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.6.0"\n  hashes = [\n    "h1:random",\n  ]\n}\n';
+    const random =
+      'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.6.0"\n  hashes = [\n    "h1:random",\n  ]\n}\n';
     writeFileSync(path.join(stackDir, LOCK), `# header\n\n${random}`);
 
     const args = ['provider', 'install', '--dir', path.join(root, 'mirror'), '--lock', app.dir];
@@ -68,7 +77,9 @@ test('GIVEN an app WHEN locking THEN each stack using the provider gets its lock
     expect(first.code).toBe(0);
     const text = readFileSync(path.join(stackDir, LOCK), 'utf8');
     expect(text).toContain(random);
-    expect(text).toMatch(/provider "registry\.terraform\.io\/networkcalc\/networkcalc" \{\n {2}version {5}= "0\.1\.0"\n {2}constraints = "~> 0\.1"\n {2}hashes = \[\n {4}"h1:[A-Za-z0-9+/]{43}=",\n {2}\]\n\}\n/);
+    expect(text).toMatch(
+      /provider "registry\.terraform\.io\/networkcalc\/networkcalc" \{\n {2}version {5}= "0\.1\.0"\n {2}constraints = "~> 0\.1"\n {2}hashes = \[\n {4}"h1:[A-Za-z0-9+/]{43}=",\n {2}\]\n\}\n/,
+    );
     expect(existsSync(path.join(app.dir, 'cdktf.out', 'stacks', 'other', LOCK))).toBe(false);
 
     const second = await ncalc(args, { cwd: root, env: cliEnv({}) });
@@ -79,7 +90,7 @@ test('GIVEN an app WHEN locking THEN each stack using the provider gets its lock
   }
 });
 
-test('a new hash replaces the old one in place; the file stays in terraform\'s format', () => {
+test("a new hash replaces the old one in place; the file stays in terraform's format", () => {
   const first = lockFileText(undefined, 'h1:one', '~> 0.1');
   expect(first.startsWith('# This file is maintained automatically by "terraform init".\n')).toBe(true);
   const other = 'provider "registry.terraform.io/hashicorp/null" {\n  version = "3.2.0"\n}\n';
@@ -91,14 +102,24 @@ test('a new hash replaces the old one in place; the file stays in terraform\'s f
 
 test('GIVEN a directory that is neither an app nor a configuration, or an app without the provider THEN a clear error and exit 1', async () => {
   mkdirSync(path.join(root, 'empty'));
-  const none = await ncalc(['provider', 'install', '--dir', path.join(root, 'mirror'), '--lock', 'empty'], { cwd: root, env: cliEnv({}) });
+  const none = await ncalc(['provider', 'install', '--dir', path.join(root, 'mirror'), '--lock', 'empty'], {
+    cwd: root,
+    env: cliEnv({}),
+  });
   expect(none.code).toBe(1);
-  expect(none.stderr).toContain('neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)');
+  expect(none.stderr).toContain(
+    'neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)',
+  );
   expect(none.stderr).not.toMatch(/\n\s+at /);
 
-  const app = new FixtureApp({ other: { terraform: { required_providers: { random: { source: 'hashicorp/random' } } } } });
+  const app = new FixtureApp({
+    other: { terraform: { required_providers: { random: { source: 'hashicorp/random' } } } },
+  });
   try {
-    const r = await ncalc(['provider', 'install', '--dir', path.join(root, 'mirror'), '--lock', app.dir], { cwd: root, env: cliEnv({}) });
+    const r = await ncalc(['provider', 'install', '--dir', path.join(root, 'mirror'), '--lock', app.dir], {
+      cwd: root,
+      env: cliEnv({}),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no stack of the app');
     expect(r.stderr).toContain('uses networkcalc/networkcalc (stacks: other); add a NetworkcalcAccount to a stack');

@@ -27,7 +27,11 @@ export const FLAVORS: Record<Flavor, { library: string; cli: string; constructs:
 /** Writes the package tarball (scripts skipped: dist/ is built already) into `dir`; returns its path. */
 export function packTarball(dir: string): string {
   requireBuild('dist/cli/main.js');
-  const out = execFileSync(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const out = execFileSync(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
   return path.join(dir, path.basename(filename));
 }
@@ -36,9 +40,24 @@ export function packTarball(dir: string): string {
 export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('TF_') && !k.startsWith('NETWORKCALC_') && !k.startsWith('CDKTF_') && k !== 'NCALC_CDK' && !k.startsWith('npm_')) env[k] = v;
+    if (
+      !k.startsWith('TF_') &&
+      !k.startsWith('NETWORKCALC_') &&
+      !k.startsWith('CDKTF_') &&
+      k !== 'NCALC_CDK' &&
+      !k.startsWith('npm_')
+    )
+      env[k] = v;
   }
-  return { ...env, CHECKPOINT_DISABLE: '1', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1', ...extra };
+  return {
+    ...env,
+    CHECKPOINT_DISABLE: '1',
+    CI: '1',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    NO_UPDATE_NOTIFIER: '1',
+    ...extra,
+  };
 }
 
 export interface UserApp {
@@ -46,7 +65,11 @@ export interface UserApp {
   dir: string;
   tarball: string;
   /** Runs a command in the app directory (asynchronously: an emulator may answer in this process). */
-  run(cmd: string, args: string[], opts?: { env?: Record<string, string>; timeoutMs?: number; cwd?: string }): Promise<TfResult>;
+  run(
+    cmd: string,
+    args: string[],
+    opts?: { env?: Record<string, string>; timeoutMs?: number; cwd?: string },
+  ): Promise<TfResult>;
   /** A binary of the app's node_modules/.bin. */
   bin(name: string): string;
   dispose(): void;
@@ -62,19 +85,36 @@ export function createUserApp(flavor: Flavor, opts: { withCli?: boolean } = {}):
     const tarball = packTarball(root);
     const dir = path.join(root, 'app');
     execFileSync('mkdir', [dir]);
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `ncalc-${flavor}-user-app`, version: '1.0.0', private: true }, null, 2));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: `ncalc-${flavor}-user-app`, version: '1.0.0', private: true }, null, 2),
+    );
     const f = FLAVORS[flavor];
     const install = spawnSync(
       NPM,
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, f.library, f.constructs, ...(opts.withCli ? [f.cli] : [])],
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        tarball,
+        f.library,
+        f.constructs,
+        ...(opts.withCli ? [f.cli] : []),
+      ],
       { cwd: dir, env: appEnv(), encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, killSignal: 'SIGKILL' },
     );
-    if (install.status !== 0) throw new Error(`npm install in the ${flavor} app failed (${install.error?.message ?? `exit ${install.status}`}):\n${install.stdout}\n${install.stderr}`);
+    if (install.status !== 0)
+      throw new Error(
+        `npm install in the ${flavor} app failed (${install.error?.message ?? `exit ${install.status}`}):\n${install.stdout}\n${install.stderr}`,
+      );
     return {
       root,
       dir,
       tarball,
-      run: (cmd, args, o = {}) => runCommand(cmd, args, { cwd: o.cwd ?? dir, env: appEnv(o.env), timeoutMs: o.timeoutMs ?? 180_000 }),
+      run: (cmd, args, o = {}) =>
+        runCommand(cmd, args, { cwd: o.cwd ?? dir, env: appEnv(o.env), timeoutMs: o.timeoutMs ?? 180_000 }),
       bin: (name) => path.join(dir, 'node_modules', '.bin', name),
       dispose: () => rmSync(root, { recursive: true, force: true }),
     };
@@ -87,7 +127,9 @@ export function createUserApp(flavor: Flavor, opts: { withCli?: boolean } = {}):
 /** The packages directly under node_modules (scoped ones as @scope/name). */
 export function installedPackages(dir: string): string[] {
   const nm = path.join(dir, 'node_modules');
-  return readdirSync(nm).flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(nm, n)).map((s) => `${n}/${s}`) : n.startsWith('.') ? [] : [n]));
+  return readdirSync(nm).flatMap((n) =>
+    n.startsWith('@') ? readdirSync(path.join(nm, n)).map((s) => `${n}/${s}`) : n.startsWith('.') ? [] : [n],
+  );
 }
 
 /** Entry points of the package, each with a name it must export (CommonJS and ESM alike). */
@@ -156,5 +198,18 @@ export const APP_TSCONFIG = {
 };
 
 export function cdktfJson(): string {
-  return JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out', projectId: '00000000-0000-4000-8000-00000000beef', sendCrashReports: 'false', terraformProviders: [], terraformModules: [], context: {} }, null, 2);
+  return JSON.stringify(
+    {
+      language: 'typescript',
+      app: 'node main.js',
+      output: 'cdktf.out',
+      projectId: '00000000-0000-4000-8000-00000000beef',
+      sendCrashReports: 'false',
+      terraformProviders: [],
+      terraformModules: [],
+      context: {},
+    },
+    null,
+    2,
+  );
 }

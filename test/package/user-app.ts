@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 /**
  * The end-to-end checks every CDK flavor passes, from the packed tarball: install with no
  * flags and no overrides, import every entry point from CommonJS and ES modules, type-check,
@@ -9,9 +10,21 @@ import * as path from 'node:path';
 import semver from 'semver';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, requireTerraform } from '../provider/nc-harness';
-import { APP_TSCONFIG, appSource, cdktfJson, createUserApp, ENTRY_POINTS, FLAVORS, installedPackages, REPO_ROOT, TSC, type Flavor, type UserApp } from './support';
+import {
+  APP_TSCONFIG,
+  appSource,
+  cdktfJson,
+  createUserApp,
+  ENTRY_POINTS,
+  FLAVORS,
+  installedPackages,
+  REPO_ROOT,
+  TSC,
+  type Flavor,
+  type UserApp,
+} from './support';
 
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
+const plain = (text: string) => stripVTControlCharacters(text).replace(/\s+/g, ' ');
 
 /** cdktn-cli 0.24 declares node >= 22.19.0; older Node runs everything else of the flavor. */
 export const CDKTN_CLI_RUNS = semver.gte(process.version, '22.19.0');
@@ -29,8 +42,12 @@ export function describeUserApp(flavor: Flavor, opts: { deploy: 'repo' | 'app' |
     let app: UserApp;
     let emu: RunningEmulator;
     const api = () => ({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token });
-    const ncalc = (args: string[], env: Record<string, string> = {}) => app.run(process.execPath, [app.bin('ncalc'), ...args], { env: { ...api(), ...env } });
-    const liveNames = async () => ((await emu.control.state()).accounts.find((a) => a.name === DEMO_ACCOUNT.name)?.alerts ?? []).map((a) => a.name).sort();
+    const ncalc = (args: string[], env: Record<string, string> = {}) =>
+      app.run(process.execPath, [app.bin('ncalc'), ...args], { env: { ...api(), ...env } });
+    const liveNames = async () =>
+      ((await emu.control.state()).accounts.find((a) => a.name === DEMO_ACCOUNT.name)?.alerts ?? [])
+        .map((a) => a.name)
+        .sort();
 
     beforeAll(async () => {
       requireTerraform();
@@ -40,7 +57,8 @@ export function describeUserApp(flavor: Flavor, opts: { deploy: 'repo' | 'app' |
       writeFileSync(path.join(app.dir, 'cdktf.json'), cdktfJson());
       // As `npm run build` of an app from the template: tsc with the app's tsconfig.
       const tsc = await app.run(process.execPath, [TSC, '-p', '.']);
-      if (tsc.status !== 0) throw new Error(`the ${flavor} app does not compile against the installed package:\n${tsc.output}`);
+      if (tsc.status !== 0)
+        throw new Error(`the ${flavor} app does not compile against the installed package:\n${tsc.output}`);
       emu = await startEmulator();
     });
     afterAll(async () => {
@@ -87,17 +105,37 @@ console.log(JSON.stringify({ ${entries.map(([spec], i) => `${JSON.stringify(spec
       const cjs = await app.run(process.execPath, ['check.cjs']);
       expectStatus(cjs, 0);
       const expected = Object.fromEntries(entries.map(([spec]) => [spec, 'function']));
-      const { root, cdkBeforeRoot, cdkAfterRoot, library, missing, ...rest } = JSON.parse(cjs.stdout) as Record<string, unknown>;
+      const { root, cdkBeforeRoot, cdkAfterRoot, library, missing, ...rest } = JSON.parse(cjs.stdout) as Record<
+        string,
+        unknown
+      >;
       expect({ 'cdktf-provider-networkcalc': root, ...rest }).toEqual(expected);
-      expect({ cdkBeforeRoot, cdkAfterRoot, library, missing }).toEqual({ cdkBeforeRoot: 0, cdkAfterRoot: 1, library: flavor, missing: [] });
+      expect({ cdkBeforeRoot, cdkAfterRoot, library, missing }).toEqual({
+        cdkBeforeRoot: 0,
+        cdkAfterRoot: 1,
+        library: flavor,
+        missing: [],
+      });
       const esm = await app.run(process.execPath, ['check.mjs']);
       expectStatus(esm, 0);
       expect(JSON.parse(esm.stdout)).toEqual(expected);
     });
 
     test('the app type-checks with node16 and bundler module resolution as well (the exports map carries the types)', async () => {
-      for (const [mod, resolution] of [['node16', 'node16'], ['preserve', 'bundler']]) {
-        const r = await app.run(process.execPath, [TSC, '-p', '.', '--noEmit', '--module', mod, '--moduleResolution', resolution]);
+      for (const [mod, resolution] of [
+        ['node16', 'node16'],
+        ['preserve', 'bundler'],
+      ]) {
+        const r = await app.run(process.execPath, [
+          TSC,
+          '-p',
+          '.',
+          '--noEmit',
+          '--module',
+          mod,
+          '--moduleResolution',
+          resolution,
+        ]);
         if (r.status !== 0) throw new Error(`tsc --moduleResolution ${resolution}:\n${r.output}`);
       }
     });
@@ -106,8 +144,12 @@ console.log(JSON.stringify({ ${entries.map(([spec], i) => `${JSON.stringify(spec
       const plan = await ncalc(['plan', '--detailed-exitcode']);
       expectStatus(plan, 2);
       expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to delete.');
-      const stack = JSON.parse(readFileSync(path.join(app.dir, 'cdktf.out', 'stacks', 'alerts', 'cdk.tf.json'), 'utf8'));
-      expect(stack.terraform.required_providers).toEqual({ networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } });
+      const stack = JSON.parse(
+        readFileSync(path.join(app.dir, 'cdktf.out', 'stacks', 'alerts', 'cdk.tf.json'), 'utf8'),
+      );
+      expect(stack.terraform.required_providers).toEqual({
+        networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' },
+      });
       expect(Object.values(stack.resource.networkcalc_alert)).toHaveLength(2);
 
       const apply = await ncalc(['apply', '--auto-approve']);
@@ -128,7 +170,10 @@ console.log(JSON.stringify({ ${entries.map(([spec], i) => `${JSON.stringify(spec
       expect(lock.stdout).toContain(path.join('cdktf.out', 'stacks', 'alerts', '.terraform.lock.hcl'));
 
       const cli = opts.deploy === 'repo' ? path.join(REPO_ROOT, 'node_modules', '.bin', flavor) : app.bin(flavor);
-      const deploy = await app.run(cli, ['deploy', '--auto-approve'], { env: { ...api(), TF_CLI_CONFIG_FILE: rc }, timeoutMs: 240_000 });
+      const deploy = await app.run(cli, ['deploy', '--auto-approve'], {
+        env: { ...api(), TF_CLI_CONFIG_FILE: rc },
+        timeoutMs: 240_000,
+      });
       expectStatus(deploy, 0);
       expect(plain(deploy.output)).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
       expect(plain(deploy.output)).not.toContain('Could not retrieve providers for locking');

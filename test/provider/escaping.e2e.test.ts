@@ -4,7 +4,16 @@
  * finds it in sync, and Terraform, given import blocks for the same alerts, validates the
  * JSON, plans to import them with nothing to change, and the next plan is empty.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
@@ -15,8 +24,21 @@ jest.setTimeout(240_000);
 
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const ALERTS = [
-  { name: 'template ${var.x}', type: 'SPF Record', filter: 'contains', filter_value: 'v=spf1 "quoted" ${x}', target: 'example.com' },
-  { name: '%{ if x }', type: 'DNS Record', subtype: 'TXT', filter: 'does not contain', filter_value: '$${already} %%{y} %{ endif }', target: 'www.example.com' },
+  {
+    name: 'template ${var.x}',
+    type: 'SPF Record',
+    filter: 'contains',
+    filter_value: 'v=spf1 "quoted" ${x}',
+    target: 'example.com',
+  },
+  {
+    name: '%{ if x }',
+    type: 'DNS Record',
+    subtype: 'TXT',
+    filter: 'does not contain',
+    filter_value: '$${already} %%{y} %{ endif }',
+    target: 'www.example.com',
+  },
 ];
 
 let emu: RunningEmulator;
@@ -34,7 +56,10 @@ beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'nc-escaping-'));
   mkdirSync(path.join(app, 'node_modules'));
   symlinkSync(ROOT, path.join(app, 'node_modules', 'cdktf-provider-networkcalc'), 'dir');
-  writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${TSX}" app.ts` }));
+  writeFileSync(
+    path.join(app, 'cdktf.json'),
+    JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${TSX}" app.ts` }),
+  );
 });
 afterAll(async () => {
   sandbox?.dispose();
@@ -43,19 +68,25 @@ afterAll(async () => {
 });
 
 const liveAlerts = async () => {
-  const state = (await emu.control.state()) as { accounts: { name: string; alerts: { id: number; name: string; filter_value: string }[] }[] };
+  const state = (await emu.control.state()) as {
+    accounts: { name: string; alerts: { id: number; name: string; filter_value: string }[] }[];
+  };
   return state.accounts.find((a) => a.name === 'demo')!.alerts;
 };
 
 it('export → synth: ncalc plan is in sync, and terraform validates, imports without changes, then plans nothing', async () => {
-  const env = cliEnv({ ACME_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emu.url, NODE_PATH: path.join(ROOT, 'node_modules') });
+  const env = cliEnv({
+    ACME_TOKEN: 'demo-token',
+    NETWORKCALC_BASE_URL: emu.url,
+    NODE_PATH: path.join(ROOT, 'node_modules'),
+  });
 
   // WHEN the account is exported as a cdktf app and planned by ncalc (which synthesizes it)
   const ex = await ncalcProcess(['export', '--account', 'ACME', '--out', 'app.ts'], { cwd: app, env });
   expect(ex.stderr).toContain('Exported 2 alerts');
   expect(ex.code).toBe(0);
   const ts = readFileSync(path.join(app, 'app.ts'), 'utf8');
-  expect(ts).toContain("from \"cdktf-provider-networkcalc\"");
+  expect(ts).toContain('from "cdktf-provider-networkcalc"');
   expect(ts).toContain('name: "template ${var.x}",');
   expect(ts.slice(ts.indexOf('*/'))).not.toContain('`'); // plain string literals, no template literals
   const plan = await ncalcProcess(['plan', '--detailed-exitcode'], { cwd: app, env });
@@ -86,7 +117,11 @@ it('export → synth: ncalc plan is in sync, and terraform validates, imports wi
   expectStatus(await sandbox.terraform(['plan', '-detailed-exitcode'], { cwd: stackDir }), 0);
 
   // AND the JSON holds the literals escaped
-  expect(Object.values(resources).map((r) => r.name).sort()).toEqual(['%%{ if x }', 'template $${var.x}']);
+  expect(
+    Object.values(resources)
+      .map((r) => r.name)
+      .sort(),
+  ).toEqual(['%%{ if x }', 'template $${var.x}']);
 
   // AND the account still holds exactly the two alerts, with their literal values
   const after = await liveAlerts();

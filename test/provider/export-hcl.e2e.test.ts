@@ -22,13 +22,27 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'nc-export-'));
   // GIVEN an account managed by hand: targets by name and by id, and a value HCL would interpolate.
   await emu.control.createAlert('demo', {
-    name: 'www A', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.10', target: 'www.example.com',
+    name: 'www A',
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.10',
+    target: 'www.example.com',
   });
   await emu.control.createAlert('demo', {
-    name: 'apex SPF "strict"', type: 'SPF Record', filter: 'contains', filter_value: 'include:${spf.example.com} ~all', target: 'example.com',
+    name: 'apex SPF "strict"',
+    type: 'SPF Record',
+    filter: 'contains',
+    filter_value: 'include:${spf.example.com} ~all',
+    target: 'example.com',
   });
   await emu.control.createAlert('demo', {
-    name: 'org certificate', type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '14', target_type: 'domain', target_id: 4,
+    name: 'org certificate',
+    type: 'Certificate (TLS)',
+    filter: 'expires in (days)',
+    filter_value: '14',
+    target_type: 'domain',
+    target_id: 4,
   });
   sandbox = new NetworkcalcSandbox({ ACME_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emu.url });
 });
@@ -63,7 +77,9 @@ it('export --hcl → terraform fmt/init/plan/apply imports every alert → the n
   expectStatus(await sandbox.terraform(['plan', '-detailed-exitcode']), 0);
 
   // AND the account holds the same three alerts: adopted, not copied
-  const state = (await emu.control.state()) as { accounts: { name: string; alerts: { name: string; filter_value: string }[] }[] };
+  const state = (await emu.control.state()) as {
+    accounts: { name: string; alerts: { name: string; filter_value: string }[] }[];
+  };
   const demo = state.accounts.find((a) => a.name === 'demo')!;
   expect(demo.alerts.map((a) => a.name).sort()).toEqual(['apex SPF "strict"', 'org certificate', 'www A']);
   expect(demo.alerts.find((a) => a.name === 'apex SPF "strict"')!.filter_value).toBe('include:${spf.example.com} ~all');

@@ -46,11 +46,21 @@ export class TerraformSandbox {
   constructor(providerScript: string) {
     this.root = mkdtempSync(path.join(tmpdir(), 'nc-tf-'));
     const mirror = path.join(this.root, 'mirror');
-    const binDir = path.join(mirror, 'registry.terraform.io', 'networkcalc', 'networkcalc', PROVIDER_VERSION, 'linux_amd64');
+    const binDir = path.join(
+      mirror,
+      'registry.terraform.io',
+      'networkcalc',
+      'networkcalc',
+      PROVIDER_VERSION,
+      'linux_amd64',
+    );
     mkdirSync(binDir, { recursive: true });
     const wrapper = path.join(binDir, `terraform-provider-networkcalc_v${PROVIDER_VERSION}`);
     // exec: no shell survives as an orphan if terraform kills the provider.
-    writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(providerScript)} "$@"\n`);
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(providerScript)} "$@"\n`,
+    );
     chmodSync(wrapper, 0o755);
     const cliConfig = path.join(this.root, 'terraformrc');
     writeFileSync(

@@ -30,7 +30,11 @@ export interface RunOptions {
 }
 
 /** Runs a command asynchronously; kills it (and fails) past the timeout. */
-export function runCommand(cmd: string, args: string[], opts: RunOptions & { cwd: string; env: NodeJS.ProcessEnv }): Promise<TfResult> {
+export function runCommand(
+  cmd: string,
+  args: string[],
+  opts: RunOptions & { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<TfResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -98,7 +102,9 @@ export class NetworkcalcSandbox {
   /** Attributes of one resource instance in the local state. */
   stateOf(address: string): Record<string, unknown> {
     const [type, name] = address.split('.');
-    const state = JSON.parse(this.readState()) as { resources: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[] };
+    const state = JSON.parse(this.readState()) as {
+      resources: { mode: string; type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[];
+    };
     const r = state.resources.find((x) => x.mode === 'managed' && x.type === type && x.name === name);
     if (!r) throw new Error(`${address} is not in the state`);
     return r.instances[0]!.attributes;

@@ -16,7 +16,12 @@ const ALPHA_TOKEN = 'tok-alpha-5e1d0c93';
 const BETA_TOKEN = 'tok-beta-8b7f2a61';
 const SEED = {
   accounts: [
-    { name: 'alpha', user_id: 11, tokens: [{ access_token: ALPHA_TOKEN }], domains: [{ id: 1, domain: 'example.com' }] },
+    {
+      name: 'alpha',
+      user_id: 11,
+      tokens: [{ access_token: ALPHA_TOKEN }],
+      domains: [{ id: 1, domain: 'example.com' }],
+    },
     { name: 'beta', user_id: 22, tokens: [{ access_token: BETA_TOKEN }], domains: [{ id: 10, domain: 'example.net' }] },
   ],
 };
@@ -64,12 +69,17 @@ ${alert('alpha', 'example.com')}${alert('beta', 'example.net')}${extra}`;
 describe('two accounts through provider aliases', () => {
   let emu: RunningEmulator;
   let sb: NetworkcalcSandbox;
-  const accountAlerts = async (name: string) => (await emu.control.state()).accounts.find((a) => a.name === name)!.alerts;
+  const accountAlerts = async (name: string) =>
+    (await emu.control.state()).accounts.find((a) => a.name === name)!.alerts;
 
   beforeAll(async () => {
     requirePrerequisites();
     emu = await startEmulator({ seed: SEED });
-    sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, ALPHA_NC_TOKEN: ALPHA_TOKEN, BETA_NC_TOKEN: BETA_TOKEN });
+    sb = new NetworkcalcSandbox({
+      NETWORKCALC_BASE_URL: emu.url,
+      ALPHA_NC_TOKEN: ALPHA_TOKEN,
+      BETA_NC_TOKEN: BETA_TOKEN,
+    });
     sb.writeConfig(twoAccounts());
     expectStatus(await sb.terraform(['init']), 0);
   });

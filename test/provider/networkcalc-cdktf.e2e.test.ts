@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 /**
  * examples/quickstart through cdktf-cli (deploy, then diff), with the provider from a
  * filesystem mirror and the API of the emulator. The app is copied to a temporary
@@ -13,7 +14,7 @@ jest.setTimeout(240_000);
 
 const CDKTF = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdktf');
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
+const plain = (text: string) => stripVTControlCharacters(text).replace(/\s+/g, ' ');
 
 describe('cdktf deploy and diff of examples/quickstart', () => {
   let emu: RunningEmulator;
@@ -23,7 +24,10 @@ describe('cdktf deploy and diff of examples/quickstart', () => {
   beforeAll(async () => {
     requirePrerequisites();
     emu = await startEmulator();
-    sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token, CI: '1' }, 'quickstart');
+    sb = new NetworkcalcSandbox(
+      { NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token, CI: '1' },
+      'quickstart',
+    );
     appDir = sb.workDir;
     copyFileSync(path.join(REPO_ROOT, 'examples', 'quickstart', 'main.ts'), path.join(appDir, 'main.ts'));
     // The app imports the package by name, as users do; here it resolves to this checkout.
@@ -32,14 +36,27 @@ describe('cdktf deploy and diff of examples/quickstart', () => {
       path.join(appDir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          target: 'ES2022', module: 'commonjs', moduleResolution: 'node', strict: true, esModuleInterop: true, skipLibCheck: true,
+          target: 'ES2022',
+          module: 'commonjs',
+          moduleResolution: 'node',
+          strict: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
           paths: { 'cdktf-provider-networkcalc': [path.join(REPO_ROOT, 'src')] },
         },
       }),
     );
     writeFileSync(
       path.join(appDir, 'cdktf.json'),
-      JSON.stringify({ language: 'typescript', app: `${TSX} main.ts`, output: 'cdktf.out', sendCrashReports: 'false', terraformProviders: [], terraformModules: [], context: {} }),
+      JSON.stringify({
+        language: 'typescript',
+        app: `${TSX} main.ts`,
+        output: 'cdktf.out',
+        sendCrashReports: 'false',
+        terraformProviders: [],
+        terraformModules: [],
+        context: {},
+      }),
     );
     mkdirSync(path.join(appDir, 'cdktf.out'), { recursive: true });
   });
@@ -57,7 +74,11 @@ describe('cdktf deploy and diff of examples/quickstart', () => {
     expect(plain(r.output)).toMatch(/ReportUrl = "?http:\/\/127\.0\.0\.1:\d+\/reports\//);
     const alerts = (await emu.control.state()).accounts[0]!.alerts;
     expect(alerts).toHaveLength(10);
-    expect(alerts.find((a) => a.name === 'www.example.com certificate expiry')).toMatchObject({ target_type: 'subdomain', target_id: 2, filter_value: '21' });
+    expect(alerts.find((a) => a.name === 'www.example.com certificate expiry')).toMatchObject({
+      target_type: 'subdomain',
+      target_id: 2,
+      filter_value: '21',
+    });
   });
 
   test('cdktf diff then plans only the report (its triggers hold timestamp())', async () => {

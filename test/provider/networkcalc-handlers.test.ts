@@ -13,15 +13,29 @@ import { readLiveAlert, type LiveAlert } from '../../src/model';
 
 const emulator = useEmulator();
 
-async function configured(env: NodeJS.ProcessEnv, config: ObjectValue = {}): Promise<{ data?: NetworkcalcData; diags: Diagnostics }> {
+async function configured(
+  env: NodeJS.ProcessEnv,
+  config: ObjectValue = {},
+): Promise<{ data?: NetworkcalcData; diags: Diagnostics }> {
   const diags = new Diagnostics();
   const data = await configureProvider({ config, terraformVersion: 'test', diagnostics: diags }, env);
   return { data, diags };
 }
 
 const plan = (name: string): ObjectValue => ({
-  id: UNKNOWN, name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1,
-  user_id: UNKNOWN, is_active: UNKNOWN, current_status: UNKNOWN, action: UNKNOWN, last_triggered_at: UNKNOWN,
+  id: UNKNOWN,
+  name,
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '1.1.1.1',
+  target_type: 'domain',
+  target_id: 1,
+  user_id: UNKNOWN,
+  is_active: UNKNOWN,
+  current_status: UNKNOWN,
+  action: UNKNOWN,
+  last_triggered_at: UNKNOWN,
 });
 
 describe('configure', () => {
@@ -30,7 +44,9 @@ describe('configure', () => {
     expect(data).toBeUndefined();
     expect(diags.items).toHaveLength(1);
     expect(diags.items[0]!.summary).toBe('Missing NetworkCalc credentials');
-    expect(diags.items[0]!.detail).toContain('Set the environment variable ACME_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET');
+    expect(diags.items[0]!.detail).toContain(
+      'Set the environment variable ACME_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    );
   });
 
   test('GIVEN a client id without its secret THEN the missing variable is named', async () => {
@@ -60,7 +76,10 @@ describe('configure', () => {
       await alertResource.read({ state: { id: 1 }, diagnostics: diags, providerData: data });
       return diags.items[0]!.detail!;
     };
-    const refused = await configured({ NETWORKCALC_BASE_URL: emulator().url, ACME_TOKEN: 'refused-token' }, { token_env: 'ACME_TOKEN' });
+    const refused = await configured(
+      { NETWORKCALC_BASE_URL: emulator().url, ACME_TOKEN: 'refused-token' },
+      { token_env: 'ACME_TOKEN' },
+    );
     const detail = await read(refused.data!);
     expect(detail).toContain('NOT_AUTHORIZED');
     expect(detail).toContain('ACME_TOKEN');
@@ -71,14 +90,33 @@ describe('configure', () => {
 });
 
 describe('networkcalc_alert handlers', () => {
-  const demo = async () => (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
+  const demo = async () =>
+    (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
 
   test('GIVEN a create WHEN the response has no id THEN the newest equal alert is taken, never one already claimed', async () => {
     const data = await demo();
-    const older = await emulator().control.createAlert('demo', { name: 'twin', type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '1.1.1.1', target_type: 'domain', target_id: 1 });
+    const older = await emulator().control.createAlert('demo', {
+      name: 'twin',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '1.1.1.1',
+      target_type: 'domain',
+      target_id: 1,
+    });
     const diags = new Diagnostics();
-    const first = await alertResource.create({ plan: plan('twin'), config: plan('twin'), diagnostics: diags, providerData: data });
-    const second = await alertResource.create({ plan: plan('twin'), config: plan('twin'), diagnostics: diags, providerData: data });
+    const first = await alertResource.create({
+      plan: plan('twin'),
+      config: plan('twin'),
+      diagnostics: diags,
+      providerData: data,
+    });
+    const second = await alertResource.create({
+      plan: plan('twin'),
+      config: plan('twin'),
+      diagnostics: diags,
+      providerData: data,
+    });
     expect(diags.items).toEqual([]);
     expect(first!.id).toBeGreaterThan(older.id);
     expect(second!.id).toBeGreaterThan(first!.id as number);
@@ -87,9 +125,19 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create whose answer is lost after the server saved it THEN the alert is adopted, not created twice', async () => {
     const data = await demo();
-    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const diags = new Diagnostics();
-    const state = await alertResource.create({ plan: plan('lost answer'), config: plan('lost answer'), diagnostics: diags, providerData: data });
+    const state = await alertResource.create({
+      plan: plan('lost answer'),
+      config: plan('lost answer'),
+      diagnostics: diags,
+      providerData: data,
+    });
     expect(diags.hasError()).toBe(false);
     expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted after an unclear create']);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
@@ -101,9 +149,19 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create that never reached the server THEN the list proves it and it is sent once more', async () => {
     const data = await demo();
-    await emulator().control.addFault({ kind: 'drop', phase: 'before', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'before',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     const diags = new Diagnostics();
-    const state = await alertResource.create({ plan: plan('never'), config: plan('never'), diagnostics: diags, providerData: data });
+    const state = await alertResource.create({
+      plan: plan('never'),
+      config: plan('never'),
+      diagnostics: diags,
+      providerData: data,
+    });
     expect(diags.items).toEqual([]);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['never']);
@@ -114,10 +172,19 @@ describe('networkcalc_alert handlers', () => {
   test('GIVEN a create whose id cannot be learned THEN it stays in state without an id, and the next read finds it by name', async () => {
     const data = await demo();
     // The baseline list succeeds; every list after the POST fails.
-    await alertResource.read({ state: { id: 999, is_active: null }, diagnostics: new Diagnostics(), providerData: data });
+    await alertResource.read({
+      state: { id: 999, is_active: null },
+      diagnostics: new Diagnostics(),
+      providerData: data,
+    });
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     const diags = new Diagnostics();
-    const state = await alertResource.create({ plan: plan('kept'), config: plan('kept'), diagnostics: diags, providerData: data });
+    const state = await alertResource.create({
+      plan: plan('kept'),
+      config: plan('kept'),
+      diagnostics: diags,
+      providerData: data,
+    });
     expect(diags.hasError()).toBe(false);
     expect(diags.items.map((d) => d.summary)).toEqual(['Alert created; its id is learned on the next refresh']);
     expect(state).toMatchObject({ id: null, name: 'kept', user_id: null });
@@ -131,22 +198,50 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN an unknown outcome that no list can settle THEN the alert is kept in state (tainted), never dropped', async () => {
     const data = await demo();
-    await alertResource.read({ state: { id: 999, is_active: null }, diagnostics: new Diagnostics(), providerData: data });
-    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await alertResource.read({
+      state: { id: 999, is_active: null },
+      diagnostics: new Diagnostics(),
+      providerData: data,
+    });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     const diags = new Diagnostics();
-    const state = await alertResource.create({ plan: plan('unsure'), config: plan('unsure'), diagnostics: diags, providerData: data });
-    expect(diags.items.map((d) => d.summary)).toEqual(['Alert create outcome unknown', 'Alert kept in the state without an id']);
+    const state = await alertResource.create({
+      plan: plan('unsure'),
+      config: plan('unsure'),
+      diagnostics: diags,
+      providerData: data,
+    });
+    expect(diags.items.map((d) => d.summary)).toEqual([
+      'Alert create outcome unknown',
+      'Alert kept in the state without an id',
+    ]);
     expect(state).toMatchObject({ id: null, name: 'unsure' });
     expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(1);
   });
 
   test('GIVEN many concurrent reads THEN one list call', async () => {
     const data = await demo();
-    for (let i = 0; i < 5; i++) await emulator().control.createAlert('demo', { name: `r${i}`, type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: 1 });
+    for (let i = 0; i < 5; i++)
+      await emulator().control.createAlert('demo', {
+        name: `r${i}`,
+        type: 'SPF Record',
+        filter: 'validity',
+        target_type: 'domain',
+        target_id: 1,
+      });
     await emulator().control.clearRequests();
     const ids = (await emulator().control.state()).accounts[0]!.alerts.map((a) => a.id);
-    const states = await Promise.all(ids.map((id) => alertResource.read({ state: { id, is_active: null }, diagnostics: new Diagnostics(), providerData: data })));
+    const states = await Promise.all(
+      ids.map((id) =>
+        alertResource.read({ state: { id, is_active: null }, diagnostics: new Diagnostics(), providerData: data }),
+      ),
+    );
     expect(states.map((s) => s!.name)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
     expect((await emulator().control.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/alerts/']);
   });
@@ -154,12 +249,36 @@ describe('networkcalc_alert handlers', () => {
 
 describe('refreshedState', () => {
   const live: LiveAlert = readLiveAlert({
-    id: 3, name: 'cert', type: 'Certificate (TLS)', subtype: null, filter: 'expires in (days)', filter_value: '21', target_type: 'subdomain', target_id: 2,
-    user_id: 1, is_active: true, current_status: 'triggered', action: 'email', last_triggered_at: '2026-01-01T00:00:00Z', target_domain: null, target_subdomain: null,
+    id: 3,
+    name: 'cert',
+    type: 'Certificate (TLS)',
+    subtype: null,
+    filter: 'expires in (days)',
+    filter_value: '21',
+    target_type: 'subdomain',
+    target_id: 2,
+    user_id: 1,
+    is_active: true,
+    current_status: 'triggered',
+    action: 'email',
+    last_triggered_at: '2026-01-01T00:00:00Z',
+    target_domain: null,
+    target_subdomain: null,
   });
   const prior: ObjectValue = {
-    id: 3, name: 'cert', type: 'certificate (tls)', subtype: null, filter: 'Expires In (Days)', filter_value: '021', target_type: 'subdomain', target_id: 2,
-    user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
+    id: 3,
+    name: 'cert',
+    type: 'certificate (tls)',
+    subtype: null,
+    filter: 'Expires In (Days)',
+    filter_value: '021',
+    target_type: 'subdomain',
+    target_id: 2,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
   };
 
   test('GIVEN canonically equal values THEN the prior spelling and the prior read-only values stay', () => {
@@ -171,9 +290,29 @@ describe('refreshedState', () => {
   });
 
   test('GIVEN an imported (id-only) state THEN everything comes from live, "no value" as null', () => {
-    const imported = { id: 3, name: null, type: null, subtype: null, filter: null, filter_value: null, target_type: null, target_id: null, user_id: null, is_active: null, current_status: null, action: null, last_triggered_at: null };
-    expect(refreshedState(imported, { ...live, type: 'SPF Record', filter: 'validity', filter_value: '' })).toMatchObject({
-      type: 'SPF Record', filter: 'validity', filter_value: null, current_status: 'triggered', user_id: 1,
+    const imported = {
+      id: 3,
+      name: null,
+      type: null,
+      subtype: null,
+      filter: null,
+      filter_value: null,
+      target_type: null,
+      target_id: null,
+      user_id: null,
+      is_active: null,
+      current_status: null,
+      action: null,
+      last_triggered_at: null,
+    };
+    expect(
+      refreshedState(imported, { ...live, type: 'SPF Record', filter: 'validity', filter_value: '' }),
+    ).toMatchObject({
+      type: 'SPF Record',
+      filter: 'validity',
+      filter_value: null,
+      current_status: 'triggered',
+      user_id: 1,
     });
   });
 });

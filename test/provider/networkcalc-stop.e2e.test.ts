@@ -4,7 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
-import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites, type TfResult } from './nc-harness';
+import {
+  expectStatus,
+  NetworkcalcSandbox,
+  REQUIRED_PROVIDERS,
+  requirePrerequisites,
+  type TfResult,
+} from './nc-harness';
 
 jest.setTimeout(120_000);
 
@@ -21,9 +27,19 @@ resource "networkcalc_alert" "slow" {
 `;
 
 /** Runs terraform and sends SIGINT to its process group (as a terminal's Ctrl-C does) once `when` shows in its output. */
-function interrupted(sb: NetworkcalcSandbox, args: string[], when: string, delayMs: number): Promise<TfResult & { afterInterruptMs: number }> {
+function interrupted(
+  sb: NetworkcalcSandbox,
+  args: string[],
+  when: string,
+  delayMs: number,
+): Promise<TfResult & { afterInterruptMs: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('terraform', [...args, '-no-color'], { cwd: sb.workDir, env: sb.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('terraform', [...args, '-no-color'], {
+      cwd: sb.workDir,
+      env: sb.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     let sentAt: number | undefined;
@@ -42,7 +58,13 @@ function interrupted(sb: NetworkcalcSandbox, args: string[], when: string, delay
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(kill);
-      resolve({ status, stdout, stderr, output: `${stdout}\n${stderr}`, afterInterruptMs: Date.now() - (sentAt ?? NaN) });
+      resolve({
+        status,
+        stdout,
+        stderr,
+        output: `${stdout}\n${stderr}`,
+        afterInterruptMs: Date.now() - (sentAt ?? NaN),
+      });
     });
   });
 }
@@ -64,7 +86,11 @@ describe('stop during apply', () => {
   });
 
   test('Ctrl-C while a create waits to retry a 429 ends the apply at once, with the error and no second POST', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { method: 'POST', path: '/api/alerts' } });
+    await emu.control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 30,
+      match: { method: 'POST', path: '/api/alerts' },
+    });
     const r = await interrupted(sb, ['apply', '-auto-approve'], 'Creating...', 1000);
     expect(r.output).toContain('Interrupt received');
     expect(r.afterInterruptMs).toBeLessThan(10_000);

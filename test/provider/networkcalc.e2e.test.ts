@@ -17,7 +17,14 @@ const SEED = {
       user_id: 7,
       tokens: [{ access_token: TOKEN }],
       domains: [
-        { id: 1, domain: 'example.com', subdomains: [{ id: 2, prefix: 'www' }, { id: 3, prefix: 'mail' }] },
+        {
+          id: 1,
+          domain: 'example.com',
+          subdomains: [
+            { id: 2, prefix: 'www' },
+            { id: 3, prefix: 'mail' },
+          ],
+        },
         { id: 4, domain: 'example.org' },
       ],
     },
@@ -96,7 +103,10 @@ ${extra}`;
 describe('networkcalc provider through terraform', () => {
   let emu: RunningEmulator;
   let sb: NetworkcalcSandbox;
-  const liveAlerts = async () => (await emu.control.state()).accounts.find((a: { name: string }) => a.name === 'acme')!.alerts as unknown as Array<Record<string, unknown>>;
+  const liveAlerts = async () =>
+    (await emu.control.state()).accounts.find((a: { name: string }) => a.name === 'acme')!.alerts as unknown as Array<
+      Record<string, unknown>
+    >;
   const idOf = (address: string) => sb.stateOf(address).id as number;
 
   beforeAll(async () => {
@@ -152,11 +162,17 @@ resource "networkcalc_report_trigger" "huge" {
     expectStatus(r, 1);
     expect(r.output).toContain('Error: Invalid alert');
     // terraform wraps long lines: compare with white space collapsed.
-    expect(flat(r.output)).toContain('subtype "A" is not valid for type "SPF Record"; it takes no subtype (leave it empty)');
-    expect(r.output).toMatch(/with networkcalc_alert\.bad,\s+on main\.tf line \d+, in resource "networkcalc_alert" "bad":\s+\d+:\s+subtype\s+= "A"/);
+    expect(flat(r.output)).toContain(
+      'subtype "A" is not valid for type "SPF Record"; it takes no subtype (leave it empty)',
+    );
+    expect(r.output).toMatch(
+      /with networkcalc_alert\.bad,\s+on main\.tf line \d+, in resource "networkcalc_alert" "bad":\s+\d+:\s+subtype\s+= "A"/,
+    );
     expect(r.output).toContain('Error: Conflicting report target');
     expect(r.output).toMatch(/\d+:\s+subdomain_id = 2/);
-    expect(flat(r.output)).toContain('type "DNS Records" is not an alert type; allowed: DNS Record, SPF Record, Certificate (TLS).');
+    expect(flat(r.output)).toContain(
+      'type "DNS Records" is not an alert type; allowed: DNS Record, SPF Record, Certificate (TLS).',
+    );
     expect(r.output).toMatch(/\d+:\s+type = "DNS Records"/);
     expect(flat(r.output)).toContain('domain_id 1.5 is not valid; give the positive whole-number id of the domain.');
     // Not rounded (terraform would call that an invalid plan and blame the provider).
@@ -171,7 +187,9 @@ resource "networkcalc_report_trigger" "huge" {
     const r = await sb.terraform(['plan'], { env: { NETWORKCALC_TOKEN: '' } });
     expectStatus(r, 1);
     expect(r.output).toContain('Missing NetworkCalc credentials');
-    expect(flat(r.output)).toContain('Set the environment variable NETWORKCALC_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET');
+    expect(flat(r.output)).toContain(
+      'Set the environment variable NETWORKCALC_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    );
   });
 
   test('plan shows the creates; apply makes them, with ids learned by listing', async () => {
@@ -189,8 +207,20 @@ resource "networkcalc_report_trigger" "huge" {
     // The service got the canonical spelling; the state keeps the user's.
     const apex = live.find((a) => a.name === 'apex A')!;
     expect(apex).toMatchObject({ type: 'DNS Record', subtype: 'A', filter: 'equals' });
-    expect(live.find((a) => a.name === 'www certificate')).toMatchObject({ filter_value: '21', target_type: 'subdomain', target_id: 2 });
-    expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({ id: apex.id, type: 'dns record', subtype: 'a', filter: 'Equals', user_id: 7, action: 'email', is_active: true });
+    expect(live.find((a) => a.name === 'www certificate')).toMatchObject({
+      filter_value: '21',
+      target_type: 'subdomain',
+      target_id: 2,
+    });
+    expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({
+      id: apex.id,
+      type: 'dns record',
+      subtype: 'a',
+      filter: 'Equals',
+      user_id: 7,
+      action: 'email',
+      is_active: true,
+    });
     expect(sb.stateOf('networkcalc_alert.www_cert')).toMatchObject({ filter_value: '021' });
   });
 
@@ -209,7 +239,10 @@ resource "networkcalc_report_trigger" "huge" {
   });
 
   test('server-side status changes are not drift', async () => {
-    await emu.control.patchAlert('acme', idOf('networkcalc_alert.apex_a'), { current_status: 'triggered', last_triggered_at: '2026-01-02T03:04:05Z' });
+    await emu.control.patchAlert('acme', idOf('networkcalc_alert.apex_a'), {
+      current_status: 'triggered',
+      last_triggered_at: '2026-01-02T03:04:05Z',
+    });
     expectStatus(await sb.terraform(['plan', '-refresh-only', '-detailed-exitcode']), 0);
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
@@ -228,7 +261,11 @@ resource "networkcalc_report_trigger" "huge" {
     expect(apply.stdout).toContain('Resources: 0 added, 1 changed, 0 destroyed.');
     expect((await liveAlerts()).find((a) => a.id === id)).toMatchObject({ filter_value: '5.6.7.8' });
     // The write refreshed the server-owned values.
-    expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({ id, current_status: 'triggered', last_triggered_at: '2026-01-02T03:04:05Z' });
+    expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({
+      id,
+      current_status: 'triggered',
+      last_triggered_at: '2026-01-02T03:04:05Z',
+    });
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
@@ -264,7 +301,15 @@ resource "networkcalc_report_trigger" "huge" {
     const r = await sb.terraform(['import', 'networkcalc_alert.spf', String(id)]);
     expectStatus(r, 0);
     expect(r.stdout).toContain('Import successful!');
-    expect(sb.stateOf('networkcalc_alert.spf')).toMatchObject({ id, name: 'apex SPF', type: 'SPF Record', filter: 'validity', filter_value: null, subtype: null, user_id: 7 });
+    expect(sb.stateOf('networkcalc_alert.spf')).toMatchObject({
+      id,
+      name: 'apex SPF',
+      type: 'SPF Record',
+      filter: 'validity',
+      filter_value: null,
+      subtype: null,
+      user_id: 7,
+    });
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
@@ -278,7 +323,9 @@ resource "networkcalc_report_trigger" "huge" {
     expectStatus(bad, 1);
     expect(flat(bad.output)).toContain('Import a networkcalc_alert by its numeric id');
     // An import block adopts it back during plan and apply.
-    sb.writeConfig(config({ aValue: '5.6.7.8', extra: `\nimport {\n  to = networkcalc_alert.spf\n  id = "${id}"\n}\n` }));
+    sb.writeConfig(
+      config({ aValue: '5.6.7.8', extra: `\nimport {\n  to = networkcalc_alert.spf\n  id = "${id}"\n}\n` }),
+    );
     const plan = await sb.terraform(['plan']);
     expectStatus(plan, 0);
     expect(plan.stdout).toContain('networkcalc_alert.spf will be imported');
@@ -303,12 +350,20 @@ resource "networkcalc_report_trigger" "huge" {
     expect(apply.stdout).toContain('Resources: 1 added, 0 changed, 1 destroyed.');
     const after = sb.stateOf('networkcalc_report_trigger.weekly');
     expect(after.report_url).not.toBe(before.report_url);
-    const reports = (await emu.control.requests()).filter((q) => q.method === 'POST' && q.path.startsWith('/api/reports/'));
+    const reports = (await emu.control.requests()).filter(
+      (q) => q.method === 'POST' && q.path.startsWith('/api/reports/'),
+    );
     expect(reports.map((q) => q.path)).toEqual(['/api/reports/domain-reports/1']);
   });
 
   test('a report that is not generated is an apply error with a clear message', async () => {
-    sb.writeConfig(config({ aValue: '5.6.7.8', week: '2', extra: '\nresource "networkcalc_report_trigger" "nowhere" {\n  domain_id = 999\n}\n' }));
+    sb.writeConfig(
+      config({
+        aValue: '5.6.7.8',
+        week: '2',
+        extra: '\nresource "networkcalc_report_trigger" "nowhere" {\n  domain_id = 999\n}\n',
+      }),
+    );
     const r = await sb.terraform(['apply', '-auto-approve']);
     expectStatus(r, 1);
     expect(r.output).toContain('Error: Report not generated');

@@ -47,7 +47,9 @@ function startPlugin(env: NodeJS.ProcessEnv) {
 type Unary = (req: object, cb: (err: grpc.ServiceError | null, resp: Record<string, unknown>) => void) => void;
 const call = (client: grpc.Client, method: string, req: object = {}) =>
   new Promise<Record<string, unknown>>((resolve, reject) =>
-    ((client as unknown as Record<string, Unary>)[method]!).call(client, req, (err, resp) => (err ? reject(err) : resolve(resp))),
+    (client as unknown as Record<string, Unary>)[method]!.call(client, req, (err, resp) =>
+      err ? reject(err) : resolve(resp),
+    ),
   );
 
 async function session(line: string, creds: grpc.ChannelCredentials, options: grpc.ClientOptions = {}) {
@@ -73,7 +75,9 @@ test('with TLS disabled it serves gRPC, and Shutdown exits 0 and removes the soc
     expect(l).toMatch(/\|grpc\|$/);
     const { address, metadata, schema } = await session(l, grpc.credentials.createInsecure());
     expect(metadata.server_capabilities).toMatchObject({ get_provider_schema_optional: true });
-    expect(Object.keys((schema.provider as { block: { attributes: unknown[] } }).block.attributes).length).toBeGreaterThan(0);
+    expect(
+      Object.keys((schema.provider as { block: { attributes: unknown[] } }).block.attributes).length,
+    ).toBeGreaterThan(0);
     expect(await exited).toBe(0);
     expect(existsSync(address)).toBe(false);
   } finally {
@@ -90,8 +94,15 @@ test('with AutoMTLS it accepts the client certificate it was given', async () =>
     expect(certB64).not.toMatch(/=$/);
     const der = Buffer.from(certB64, 'base64'); // Node's decoder accepts missing padding
     const serverPem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
-    const creds = grpc.credentials.createSsl(Buffer.from(serverPem), Buffer.from(client.keyPem), Buffer.from(client.certPem));
-    const { metadata } = await session(l, creds, { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' });
+    const creds = grpc.credentials.createSsl(
+      Buffer.from(serverPem),
+      Buffer.from(client.keyPem),
+      Buffer.from(client.certPem),
+    );
+    const { metadata } = await session(l, creds, {
+      'grpc.ssl_target_name_override': 'localhost',
+      'grpc.default_authority': 'localhost',
+    });
     expect(metadata.diagnostics).toEqual([]);
     expect(await exited).toBe(0);
   } finally {
@@ -106,14 +117,22 @@ test('with AutoMTLS a client certificate other than the one given is refused', a
   try {
     const [, , , address, , certB64] = (await line).split('|');
     const serverPem = `-----BEGIN CERTIFICATE-----\n${Buffer.from(certB64!, 'base64').toString('base64')}\n-----END CERTIFICATE-----\n`;
-    const creds = grpc.credentials.createSsl(Buffer.from(serverPem), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem));
+    const creds = grpc.credentials.createSsl(
+      Buffer.from(serverPem),
+      Buffer.from(stranger.keyPem),
+      Buffer.from(stranger.certPem),
+    );
     const Provider = grpc.makeGenericClientConstructor(loadProtocol().provider, 'Provider');
     const client = new Provider(`unix:${address}`, creds, { 'grpc.ssl_target_name_override': 'localhost' });
     const deadline = new Date(Date.now() + 3000);
     await expect(
       new Promise((resolve, reject) =>
-        (client as unknown as Record<string, (r: object, m: grpc.Metadata, o: grpc.CallOptions, cb: (e: unknown, r: unknown) => void) => void>)
-          .GetMetadata!({}, new grpc.Metadata(), { deadline }, (err, resp) => (err ? reject(err) : resolve(resp))),
+        (
+          client as unknown as Record<
+            string,
+            (r: object, m: grpc.Metadata, o: grpc.CallOptions, cb: (e: unknown, r: unknown) => void) => void
+          >
+        ).GetMetadata!({}, new grpc.Metadata(), { deadline }, (err, resp) => (err ? reject(err) : resolve(resp))),
       ),
     ).rejects.toMatchObject({ code: expect.any(Number) });
     client.close();
@@ -129,8 +148,17 @@ test('with AutoMTLS a client certificate other than the one given is refused', a
 test('on Shutdown the socket directory goes at once, even while a call is still running', async () => {
   const block = { description: '', attributes: {} };
   const running = await startProvider(
-    { typeName: 'x', schema: block, resources: [], dataSources: [{ typeName: 'x_hang', schema: block, read: () => new Promise(() => undefined) }] },
-    { env: { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, TF_DISABLE_PLUGIN_TLS: '1' }, out: { write: () => true } as unknown as NodeJS.WritableStream, exit: () => undefined },
+    {
+      typeName: 'x',
+      schema: block,
+      resources: [],
+      dataSources: [{ typeName: 'x_hang', schema: block, read: () => new Promise(() => undefined) }],
+    },
+    {
+      env: { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, TF_DISABLE_PLUGIN_TLS: '1' },
+      out: { write: () => true } as unknown as NodeJS.WritableStream,
+      exit: () => undefined,
+    },
   );
   const Provider = grpc.makeGenericClientConstructor(loadProtocol().provider, 'Provider');
   const client = new Provider(`unix:${running.socketPath}`, grpc.credentials.createInsecure());

@@ -15,13 +15,29 @@ describe('ncalc provider install', () => {
 
   const capture = () => {
     const out = { stdout: '', stderr: '' };
-    return { out, io: { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) } } };
+    return {
+      out,
+      io: { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) } },
+    };
   };
 
   test('GIVEN a mirror dir WHEN installing THEN an executable wrapper execs node on the compiled provider', () => {
-    const r = installProvider({ dir, entry: '/opt/pkg/dist/provider/bin.js', node: '/usr/bin/node', platform: 'linux', arch: 'x64' });
-    expect(r.binaryPath).toBe(path.join(dir, 'registry.terraform.io/networkcalc/networkcalc/0.1.0/linux_amd64/terraform-provider-networkcalc_v0.1.0'));
-    expect(readFileSync(r.binaryPath, 'utf8')).toBe(`#!/bin/sh\nexec '/usr/bin/node' '/opt/pkg/dist/provider/bin.js' "$@"\n`);
+    const r = installProvider({
+      dir,
+      entry: '/opt/pkg/dist/provider/bin.js',
+      node: '/usr/bin/node',
+      platform: 'linux',
+      arch: 'x64',
+    });
+    expect(r.binaryPath).toBe(
+      path.join(
+        dir,
+        'registry.terraform.io/networkcalc/networkcalc/0.1.0/linux_amd64/terraform-provider-networkcalc_v0.1.0',
+      ),
+    );
+    expect(readFileSync(r.binaryPath, 'utf8')).toBe(
+      `#!/bin/sh\nexec '/usr/bin/node' '/opt/pkg/dist/provider/bin.js' "$@"\n`,
+    );
     expect(statSync(r.binaryPath).mode & 0o111).toBe(0o111);
     expect(r.changed).toBe(true);
   });
@@ -73,13 +89,17 @@ describe('ncalc provider install', () => {
   test('--help documents the flags', async () => {
     const r = await ncalc(['provider', 'install', '--help'], { cwd: dir, env: cliEnv({}) });
     expect(r.code).toBe(0);
-    for (const flag of ['--dir <mirror dir>', '--print-cli-config', '--cli-config <file>', 'TF_CLI_CONFIG_FILE']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--dir <mirror dir>', '--print-cli-config', '--cli-config <file>', 'TF_CLI_CONFIG_FILE'])
+      expect(r.stdout).toContain(flag);
   });
 
   test('a failed install is exit code 1 of the program, with the reason', async () => {
     const blocker = path.join(dir, 'a-file');
     writeFileSync(blocker, 'not a directory');
-    const r = await ncalc(['provider', 'install', '--dir', path.join(blocker, 'mirror')], { cwd: dir, env: cliEnv({}) });
+    const r = await ncalc(['provider', 'install', '--dir', path.join(blocker, 'mirror')], {
+      cwd: dir,
+      env: cliEnv({}),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).not.toBe('');
   });
@@ -90,9 +110,16 @@ describe('the default directory', () => {
     requireTerraform();
     const home = mkdtempSync(path.join(tmpdir(), 'nc-home-'));
     try {
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: home,
+        CHECKPOINT_DISABLE: '1',
+        TF_IN_AUTOMATION: '1',
+      };
       const installed = installProvider({ dir: path.join(home, '.terraform.d', 'plugins'), entry: PROVIDER_ENTRY });
-      expect(installed.binaryPath.startsWith(path.join(home, '.terraform.d', 'plugins', 'registry.terraform.io'))).toBe(true);
+      expect(installed.binaryPath.startsWith(path.join(home, '.terraform.d', 'plugins', 'registry.terraform.io'))).toBe(
+        true,
+      );
       const work = path.join(home, 'work');
       mkdirSync(work);
       writeFileSync(path.join(work, 'main.tf'), REQUIRED_PROVIDERS);

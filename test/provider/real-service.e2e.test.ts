@@ -88,7 +88,9 @@ describe('terraform against a strict, slow service', () => {
       expectStatus(destroy, 0);
       expect(destroy.stdout).toContain(`Resources: ${N} destroyed`);
       expect(await names()).toEqual([]);
-      expect(await emu.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(N + 6);
+      expect(await emu.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(
+        N + 6,
+      );
     }
   });
 
@@ -110,10 +112,14 @@ describe('terraform against a strict, slow service', () => {
     child.on('exit', () => (exited = true));
     const pgid = child.pid!;
     try {
-      await waitFor('terraform creating alerts', async () => {
-        if (exited) throw new Error(`terraform ended before it was killed:\n${output}`);
-        return (await names()).length >= 60;
-      }, 120_000);
+      await waitFor(
+        'terraform creating alerts',
+        async () => {
+          if (exited) throw new Error(`terraform ended before it was killed:\n${output}`);
+          return (await names()).length >= 60;
+        },
+        120_000,
+      );
       child.kill('SIGKILL');
       const gone = await waitFor('provider processes gone after terraform died', () => !groupAlive(pgid), 5_000);
       expect(gone).toBeLessThan(5_000);
@@ -142,7 +148,9 @@ describe('terraform against a strict, slow service', () => {
       if (r.status === 0) return run;
       last = r.output;
     }
-    throw new Error(`did not converge in ${maxRuns} runs: ${(await names()).length} alerts; last run:\n${last.slice(-3000)}`);
+    throw new Error(
+      `did not converge in ${maxRuns} runs: ${(await names()).length} alerts; last run:\n${last.slice(-3000)}`,
+    );
   }
 
   for (const [rate, count, maxRuns] of [

@@ -60,7 +60,12 @@ function makeServer(overrides: Partial<ResourceHandler<string>> = {}) {
 }
 
 const configured = async (s: ProviderServer<string>) => {
-  const r = await s.ConfigureProvider({ config: encodeObject({ description: '', attributes: { endpoint: { type: 'string', optional: true, description: '' } } }, { endpoint: 'x' }) });
+  const r = await s.ConfigureProvider({
+    config: encodeObject(
+      { description: '', attributes: { endpoint: { type: 'string', optional: true, description: '' } } },
+      { endpoint: 'x' },
+    ),
+  });
   expect(r.diagnostics).toEqual([]);
 };
 
@@ -68,7 +73,12 @@ describe('PlanResourceChange defaults', () => {
   test('GIVEN a create WHEN planned THEN computed attributes null in config become unknown', async () => {
     const { server } = makeServer();
     const config = full({ name: 'a', note: null });
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(null as never), proposed_new_state: state(config), config: state(config) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(null as never),
+      proposed_new_state: state(config),
+      config: state(config),
+    });
     const planned = decodeObject(schema, r.planned_state as never)!;
     expect(planned.name).toBe('a');
     expect(isUnknown(planned.id) && isUnknown(planned.note) && isUnknown(planned.status)).toBe(true);
@@ -78,7 +88,12 @@ describe('PlanResourceChange defaults', () => {
   test('GIVEN no change WHEN planned THEN the prior state stands', async () => {
     const { server } = makeServer();
     const prior = full({ id: 'w1', name: 'a', note: 'default', status: 'ok' });
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(prior), proposed_new_state: state(prior), config: state(full({ name: 'a' })) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(prior),
+      proposed_new_state: state(prior),
+      config: state(full({ name: 'a' })),
+    });
     expect(decodeObject(schema, r.planned_state as never)).toEqual(prior);
   });
 
@@ -86,7 +101,12 @@ describe('PlanResourceChange defaults', () => {
     const { server } = makeServer();
     const prior = full({ id: 'w1', name: 'a', note: 'default', status: 'ok' });
     const proposed = { ...prior, name: 'b' };
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(prior), proposed_new_state: state(proposed), config: state(full({ name: 'b' })) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(prior),
+      proposed_new_state: state(proposed),
+      config: state(full({ name: 'b' })),
+    });
     const planned = decodeObject(schema, r.planned_state as never)!;
     expect(planned.id).toBe('w1');
     expect(isUnknown(planned.status)).toBe(true);
@@ -98,13 +118,23 @@ describe('PlanResourceChange defaults', () => {
     const { server } = makeServer();
     const prior = full({ id: 'w1', name: 'a', zone: 'z1', note: 'n', status: 'ok' });
     const proposed = { ...prior, zone: 'z2' };
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(prior), proposed_new_state: state(proposed), config: state(full({ name: 'a', zone: 'z2', note: 'n' })) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(prior),
+      proposed_new_state: state(proposed),
+      config: state(full({ name: 'a', zone: 'z2', note: 'n' })),
+    });
     expect(r.requires_replace).toEqual([{ steps: [{ attribute_name: 'zone' }] }]);
   });
 
   test('GIVEN a destroy WHEN planned THEN planned_state is null', async () => {
     const { server } = makeServer();
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(full({ id: 'w1', name: 'a' })), proposed_new_state: state(null as never), config: state(null as never) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(full({ id: 'w1', name: 'a' })),
+      proposed_new_state: state(null as never),
+      config: state(null as never),
+    });
     expect(decode((r.planned_state as { msgpack: Buffer }).msgpack)).toBeNull();
   });
 
@@ -116,7 +146,12 @@ describe('PlanResourceChange defaults', () => {
       },
     });
     const prior = full({ id: 'w1', name: 'a', status: 'ok' });
-    const r = await server.PlanResourceChange({ type_name: 'test_widget', prior_state: state(prior), proposed_new_state: state({ ...prior, name: 'b' }), config: state(full({ name: 'b' })) });
+    const r = await server.PlanResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(prior),
+      proposed_new_state: state({ ...prior, name: 'b' }),
+      config: state(full({ name: 'b' })),
+    });
     expect(isUnknown(decodeObject(schema, r.planned_state as never)!.id)).toBe(true);
     expect(r.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
   });
@@ -127,16 +162,28 @@ describe('ApplyResourceChange', () => {
     const { server, calls } = makeServer();
     await configured(server);
     const plan = full({ name: 'a', id: UNKNOWN, note: UNKNOWN, status: UNKNOWN });
-    const r = await server.ApplyResourceChange({ type_name: 'test_widget', prior_state: state(null as never), planned_state: state(plan), config: state(full({ name: 'a' })) });
+    const r = await server.ApplyResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(null as never),
+      planned_state: state(plan),
+      config: state(full({ name: 'a' })),
+    });
     expect(r.diagnostics).toEqual([]);
-    expect(decodeObject(schema, r.new_state as never)).toEqual(full({ id: 'w1', name: 'a', note: 'default', status: 'ok' }));
+    expect(decodeObject(schema, r.new_state as never)).toEqual(
+      full({ id: 'w1', name: 'a', note: 'default', status: 'ok' }),
+    );
     expect(calls).toEqual(['create:client(x)']);
   });
 
   test('delete returns a null new_state', async () => {
     const { server, calls } = makeServer();
     await configured(server);
-    const r = await server.ApplyResourceChange({ type_name: 'test_widget', prior_state: state(full({ id: 'w1', name: 'a' })), planned_state: state(null as never), config: state(null as never) });
+    const r = await server.ApplyResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(full({ id: 'w1', name: 'a' })),
+      planned_state: state(null as never),
+      config: state(null as never),
+    });
     expect(decode((r.new_state as { msgpack: Buffer }).msgpack)).toBeNull();
     expect(calls).toEqual(['delete']);
   });
@@ -144,24 +191,49 @@ describe('ApplyResourceChange', () => {
   test('a handler that leaves a value unknown gets an error diagnostic with the attribute path', async () => {
     const { server } = makeServer({ create: async ({ plan }) => ({ ...plan, id: 'w1' }) });
     await configured(server);
-    const r = await server.ApplyResourceChange({ type_name: 'test_widget', prior_state: state(null as never), planned_state: state(full({ name: 'a', id: UNKNOWN, status: UNKNOWN })), config: state(full({ name: 'a' })) });
+    const r = await server.ApplyResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(null as never),
+      planned_state: state(full({ name: 'a', id: UNKNOWN, status: UNKNOWN })),
+      config: state(full({ name: 'a' })),
+    });
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'ERROR', summary: 'Provider returned an unknown value after apply', attribute: { steps: [{ attribute_name: 'status' }] } }),
+      expect.objectContaining({
+        severity: 'ERROR',
+        summary: 'Provider returned an unknown value after apply',
+        attribute: { steps: [{ attribute_name: 'status' }] },
+      }),
     ]);
   });
 
   test('a handler that throws becomes a diagnostic and the prior state is kept', async () => {
-    const { server } = makeServer({ update: async () => { throw new Error('boom'); } });
+    const { server } = makeServer({
+      update: async () => {
+        throw new Error('boom');
+      },
+    });
     await configured(server);
     const prior = full({ id: 'w1', name: 'a', status: 'ok' });
-    const r = await server.ApplyResourceChange({ type_name: 'test_widget', prior_state: state(prior), planned_state: state({ ...prior, name: 'b' }), config: state(full({ name: 'b' })) });
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'Unexpected error in test_widget apply' })]);
+    const r = await server.ApplyResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(prior),
+      planned_state: state({ ...prior, name: 'b' }),
+      config: state(full({ name: 'b' })),
+    });
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'ERROR', summary: 'Unexpected error in test_widget apply' }),
+    ]);
     expect(decodeObject(schema, r.new_state as never)).toEqual(prior);
   });
 
   test('resource calls before configure are refused with a diagnostic', async () => {
     const { server, calls } = makeServer();
-    const r = await server.ApplyResourceChange({ type_name: 'test_widget', prior_state: state(full({ id: 'w1', name: 'a' })), planned_state: state(null as never), config: state(null as never) });
+    const r = await server.ApplyResourceChange({
+      type_name: 'test_widget',
+      prior_state: state(full({ id: 'w1', name: 'a' })),
+      planned_state: state(null as never),
+      config: state(null as never),
+    });
     expect(r.diagnostics).toEqual([expect.objectContaining({ summary: 'Provider not configured' })]);
     expect(calls).toEqual([]);
   });
@@ -183,12 +255,26 @@ describe('import, upgrade, read', () => {
   });
 
   test('UpgradeResourceState re-encodes JSON state and runs upgradeState for older versions', async () => {
-    const { server } = makeServer({ upgradeState: ({ rawState }) => ({ ...rawState, name: rawState.label as string }) });
-    const same = await server.UpgradeResourceState({ type_name: 'test_widget', version: 1, raw_state: { json: Buffer.from('{"id":"w1","name":"a","gone":1}') } });
+    const { server } = makeServer({
+      upgradeState: ({ rawState }) => ({ ...rawState, name: rawState.label as string }),
+    });
+    const same = await server.UpgradeResourceState({
+      type_name: 'test_widget',
+      version: 1,
+      raw_state: { json: Buffer.from('{"id":"w1","name":"a","gone":1}') },
+    });
     expect(decodeObject(schema, same.upgraded_state as never)).toEqual(full({ id: 'w1', name: 'a' }));
-    const old = await server.UpgradeResourceState({ type_name: 'test_widget', version: 0, raw_state: { json: Buffer.from('{"id":"w1","label":"b"}') } });
+    const old = await server.UpgradeResourceState({
+      type_name: 'test_widget',
+      version: 0,
+      raw_state: { json: Buffer.from('{"id":"w1","label":"b"}') },
+    });
     expect(decodeObject(schema, old.upgraded_state as never)).toEqual(full({ id: 'w1', name: 'b' }));
-    const newer = await server.UpgradeResourceState({ type_name: 'test_widget', version: 2, raw_state: { json: Buffer.from('{}') } });
+    const newer = await server.UpgradeResourceState({
+      type_name: 'test_widget',
+      version: 2,
+      raw_state: { json: Buffer.from('{}') },
+    });
     expect(newer.diagnostics).toEqual([expect.objectContaining({ summary: 'State written by a newer provider' })]);
   });
 
@@ -200,7 +286,10 @@ describe('import, upgrade, read', () => {
       },
     });
     await configured(server);
-    const r = await server.ReadResource({ type_name: 'test_widget', current_state: state(full({ id: 'w1', name: 'a' })) });
+    const r = await server.ReadResource({
+      type_name: 'test_widget',
+      current_state: state(full({ id: 'w1', name: 'a' })),
+    });
     expect(decode((r.new_state as { msgpack: Buffer }).msgpack)).toBeNull();
     expect(r.diagnostics).toEqual([{ severity: 'WARNING', summary: 'Gone', detail: 'deleted outside terraform' }]);
   });
@@ -208,8 +297,13 @@ describe('import, upgrade, read', () => {
   test('input that does not match the schema is an error diagnostic naming the attribute', async () => {
     const { server } = makeServer();
     await configured(server);
-    const r = await server.ReadResource({ type_name: 'test_widget', current_state: { msgpack: encode({ id: 1, name: 'a' }) } });
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', attribute: { steps: [{ attribute_name: 'id' }] } })]);
+    const r = await server.ReadResource({
+      type_name: 'test_widget',
+      current_state: { msgpack: encode({ id: 1, name: 'a' }) },
+    });
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'ERROR', attribute: { steps: [{ attribute_name: 'id' }] } }),
+    ]);
   });
 });
 
@@ -232,7 +326,9 @@ describe('schema', () => {
       });
     expect(bad({ count: { type: 'number', computed: true, description: '' } })).toThrow(/meta-argument/);
     expect(bad({ x: { type: 'string', description: '' } })).toThrow(/required, optional or computed/);
-    expect(bad({ x: { type: 'string', required: true, computed: true, description: '' } })).toThrow(/required excludes/);
+    expect(bad({ x: { type: 'string', required: true, computed: true, description: '' } })).toThrow(
+      /required excludes/,
+    );
   });
 
   test('GetMetadata advertises the resources and that the schema may be cached', () => {

@@ -55,7 +55,8 @@ const expectStatus = (r: TfResult, status: number) => {
 describe('terraform drives the provider end to end', () => {
   let sb: TerraformSandbox;
   let store: string;
-  const things = (): Thing[] => Object.values((JSON.parse(readFileSync(store, 'utf8')) as { things: Record<string, Thing> }).things);
+  const things = (): Thing[] =>
+    Object.values((JSON.parse(readFileSync(store, 'utf8')) as { things: Record<string, Thing> }).things);
 
   beforeAll(() => {
     requireTerraform();
@@ -161,7 +162,7 @@ describe('terraform drives the provider end to end', () => {
     expectStatus(sb.run('plan', '-detailed-exitcode'), 0);
   });
 
-  test('importing an id that does not exist fails with the provider\'s message', () => {
+  test("importing an id that does not exist fails with the provider's message", () => {
     expectStatus(sb.run('state', 'rm', 'networkcalc_test_thing.a'), 0);
     const r = sb.run('import', 'networkcalc_test_thing.a', 'thing-404');
     expectStatus(r, 1);
@@ -187,7 +188,9 @@ describe('terraform drives the provider end to end', () => {
     expectStatus(r, 1);
     expect(r.output).toContain('Error: Invalid name');
     expect(r.output).toContain('has characters other than a-z, 0-9 and "-"');
-    expect(r.output).toMatch(/with networkcalc_test_thing\.a,\s+on main\.tf line \d+, in resource "networkcalc_test_thing" "a":\s+\d+:\s+name = "Not Valid!"/);
+    expect(r.output).toMatch(
+      /with networkcalc_test_thing\.a,\s+on main\.tf line \d+, in resource "networkcalc_test_thing" "a":\s+\d+:\s+name = "Not Valid!"/,
+    );
   });
 
   test('destroy deletes it', () => {

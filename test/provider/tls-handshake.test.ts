@@ -29,7 +29,11 @@ describe('AutoMTLS server certificate', () => {
 
 describe('handshake', () => {
   const clientCert = generateServerCertificate().certPem;
-  const base = { [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6,5', PLUGIN_CLIENT_CERT: clientCert };
+  const base = {
+    [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+    PLUGIN_PROTOCOL_VERSIONS: '6,5',
+    PLUGIN_CLIENT_CERT: clientCert,
+  };
 
   test('without the magic cookie the binary explains it is a plugin', () => {
     const r = checkHandshakeEnv({});

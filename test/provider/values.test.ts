@@ -7,7 +7,7 @@ import {
   isUnknown,
   isWhollyKnown,
   UNKNOWN,
-  UnknownValue,
+  type UnknownValue,
   ValueError,
   valuesEqual,
 } from '../../src/provider/values';
@@ -28,7 +28,8 @@ const block: BlockSchema = {
 /** Raw msgpack view that keeps extension values visible. */
 function raw(bytes: Uint8Array): unknown {
   const codec = new ExtensionCodec();
-  for (const type of [0, 12]) codec.register({ type, encode: () => null, decode: (data) => ({ ext: type, data: [...data] }) });
+  for (const type of [0, 12])
+    codec.register({ type, encode: () => null, decode: (data) => ({ ext: type, data: [...data] }) });
   return decode(bytes, { extensionCodec: codec });
 }
 
@@ -59,7 +60,9 @@ describe('msgpack DynamicValue', () => {
       const bytes = encode({ id, name: 'n' }, { useBigInt64: true });
       expect(() => decodeObject(block, { msgpack: bytes })).toThrow(expect.objectContaining({ path: ['id'] }));
     }
-    const max = decodeObject(block, { msgpack: encode({ id: BigInt(Number.MAX_SAFE_INTEGER), name: 'n' }, { useBigInt64: true }) });
+    const max = decodeObject(block, {
+      msgpack: encode({ id: BigInt(Number.MAX_SAFE_INTEGER), name: 'n' }, { useBigInt64: true }),
+    });
     expect(max?.id).toBe(Number.MAX_SAFE_INTEGER);
   });
 
@@ -84,7 +87,13 @@ describe('msgpack DynamicValue', () => {
   test('GIVEN JSON state with extra and missing attributes WHEN decoded THEN it fits the schema', () => {
     const json = Buffer.from(JSON.stringify({ id: 5, name: 'n', removed_attr: 1, tags: { a: 'b' } }));
     expect(decodeObject(block, { json })).toEqual({
-      id: 5, name: 'n', on: null, tags: { a: 'b' }, list: null, set: null, objs: null,
+      id: 5,
+      name: 'n',
+      on: null,
+      tags: { a: 'b' },
+      list: null,
+      set: null,
+      objs: null,
     });
   });
 

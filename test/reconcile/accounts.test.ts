@@ -3,8 +3,18 @@ import { normalizeBaseUrl } from '../../src/schema/base-url';
 import type { Scope } from '../../src/reconcile/types';
 
 const scope = (stack: string, baseUrl: string | null): Scope => ({
-  key: `${stack}/networkcalc`, stack, providerKey: 'networkcalc', alias: null, baseUrl,
-  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null,
+  key: `${stack}/networkcalc`,
+  stack,
+  providerKey: 'networkcalc',
+  alias: null,
+  baseUrl,
+  tokenEnv: 'T',
+  clientIdEnv: 'I',
+  clientSecretEnv: 'S',
+  ownership: 'exclusive',
+  prefix: null,
+  maxRetries: null,
+  timeoutSeconds: null,
 });
 
 describe('one account, however its base URL is spelled', () => {

@@ -24,23 +24,24 @@ const scope = (over: Partial<Scope> = {}): Scope => ({
   ...over,
 });
 
-const live = (id: number, name: string): LiveAlert => readLiveAlert({
-  name,
-  type: 'SPF Record',
-  subtype: null,
-  filter: 'validity',
-  filter_value: '',
-  target_type: 'domain',
-  target_id: 1,
-  id,
-  user_id: 1,
-  is_active: true,
-  current_status: 'healthy',
-  action: 'email',
-  last_triggered_at: null,
-  target_domain: null,
-  target_subdomain: null,
-});
+const live = (id: number, name: string): LiveAlert =>
+  readLiveAlert({
+    name,
+    type: 'SPF Record',
+    subtype: null,
+    filter: 'validity',
+    filter_value: '',
+    target_type: 'domain',
+    target_id: 1,
+    id,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+  });
 
 /** A plan of creates, and what apply made of them. */
 function applied(

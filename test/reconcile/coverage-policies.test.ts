@@ -48,16 +48,17 @@ const policy = (over: Partial<DeclaredPolicy> = {}): DeclaredPolicy => ({
   ...over,
 });
 
-const spec = (name: string, over: Partial<AlertSpec>): CanonicalAlert => toAlertSpec({
-  name,
-  type: 'SPF Record',
-  subtype: null,
-  filter: 'validity',
-  filter_value: '',
-  target_type: 'domain',
-  target_id: 1,
-  ...over,
-});
+const spec = (name: string, over: Partial<AlertSpec>): CanonicalAlert =>
+  toAlertSpec({
+    name,
+    type: 'SPF Record',
+    subtype: null,
+    filter: 'validity',
+    filter_value: '',
+    target_type: 'domain',
+    target_id: 1,
+    ...over,
+  });
 const declared = (name: string, over: Partial<AlertSpec>): DeclaredAlert => ({
   stack: 'main',
   logicalId: name,
@@ -66,17 +67,18 @@ const declared = (name: string, over: Partial<AlertSpec>): DeclaredAlert => ({
   spec: spec(name, over),
   target: { kind: 'id', id: over.target_id ?? 1 },
 });
-const live = (id: number, name: string, over: Partial<AlertSpec>): LiveAlert => readLiveAlert({
-  ...spec(name, over),
-  id,
-  user_id: 1,
-  is_active: true,
-  current_status: 'healthy',
-  action: 'email',
-  last_triggered_at: null,
-  target_domain: null,
-  target_subdomain: null,
-});
+const live = (id: number, name: string, over: Partial<AlertSpec>): LiveAlert =>
+  readLiveAlert({
+    ...spec(name, over),
+    id,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+  });
 
 function stackWith(policies: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { provider: { networkcalc: [{}] }, '//': { metadata: {}, networkcalc_alert_policies: policies }, ...extra };

@@ -6,7 +6,8 @@ const read = (json: unknown) => readDesired([{ name: 'main', json: json as Recor
 
 describe('readDesired: strict reading', () => {
   it('an id such as __proto__ is an alert like any other, not lost in an assignment', () => {
-    const json = JSON.parse(`{"provider":{"networkcalc":[{}]},"resource":{"networkcalc_alert":{"__proto__":${JSON.stringify(alert({ name: 'p' }))}},
+    const json =
+      JSON.parse(`{"provider":{"networkcalc":[{}]},"resource":{"networkcalc_alert":{"__proto__":${JSON.stringify(alert({ name: 'p' }))}},
       "networkcalc_report_trigger":{"R":{"domain_id":1,"triggers":{"__proto__":"x"}}}}}`);
     const d = read(json);
     expect(d.problems).toEqual([]);
@@ -17,13 +18,17 @@ describe('readDesired: strict reading', () => {
   it('every problem of a stack is listed at once, each with its JSON path', () => {
     const d = read({
       provider: { networkcalc: [{ alias: 5 }, 'x'] },
-      resource: { networkcalc_alert: { A: 'x', B: alert({ name: 'b', for_each: [], nmae: 'typo' }) }, networkcalc_alerts: {}, aws_instance: 'ignored' },
+      resource: {
+        networkcalc_alert: { A: 'x', B: alert({ name: 'b', for_each: [], nmae: 'typo' }) },
+        networkcalc_alerts: {},
+        aws_instance: 'ignored',
+      },
       data: { networkcalc_domain: [] },
     });
     expect(d.problems).toEqual([
       'stack main, provider networkcalc: alias is a number; expected a string',
       'stack main: provider.networkcalc[1] is a string; expected an object (a provider configuration)',
-      'stack main: resource.networkcalc_alert.A is a string; expected an object (the block\'s attributes)',
+      "stack main: resource.networkcalc_alert.A is a string; expected an object (the block's attributes)",
       'stack main: resource.networkcalc_alert.B: "for_each" is not supported: ncalc reads one block as one object and cannot evaluate for_each; declare each one in the app (a loop in TypeScript) instead',
       'stack main: resource.networkcalc_alert.B: unknown attribute "nmae"; allowed: filter, filter_value, name, subtype, target_id, target_type, type',
       'stack main: resource.networkcalc_alerts is not a NetworkCalc resource type; known: networkcalc_alert, networkcalc_report_trigger',
@@ -33,7 +38,17 @@ describe('readDesired: strict reading', () => {
 
   it('blocks of other providers and Terraform meta-arguments it can honour are left alone', () => {
     const d = read({
-      ...stack({ provider: {}, alerts: { A: alert({ name: 'a', depends_on: ['x'], lifecycle: { prevent_destroy: true }, '//': { metadata: { path: 'main/A/Resource' } } }) } }),
+      ...stack({
+        provider: {},
+        alerts: {
+          A: alert({
+            name: 'a',
+            depends_on: ['x'],
+            lifecycle: { prevent_destroy: true },
+            '//': { metadata: { path: 'main/A/Resource' } },
+          }),
+        },
+      }),
       output: { x: { value: 1 } },
       variable: { y: {} },
     });

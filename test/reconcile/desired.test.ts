@@ -19,12 +19,23 @@ describe('readDesired', () => {
       {
         name: 'app',
         json: stack({
-          provider: [{ token_env: 'NETWORKCALC_TOKEN' }, { alias: 'b', token_env: 'OTHER_TOKEN', ownership: 'prefix', ownership_prefix: 'b-' }],
+          provider: [
+            { token_env: 'NETWORKCALC_TOKEN' },
+            { alias: 'b', token_env: 'OTHER_TOKEN', ownership: 'prefix', ownership_prefix: 'b-' },
+          ],
           alerts: {
             One: alert({ name: ' one ', type: 'dns record', subtype: 'a' }),
-            Two: alert({ name: 'b-two', target_type: 'subdomain', target_id: '${data.networkcalc_subdomain.www.id}', provider: 'networkcalc.b' }),
+            Two: alert({
+              name: 'b-two',
+              target_type: 'subdomain',
+              target_id: '${data.networkcalc_subdomain.www.id}',
+              provider: 'networkcalc.b',
+            }),
           },
-          triggers: { Rep: { domain_id: 1 }, Rep2: { subdomain_id: '${data.networkcalc_subdomain.www.id}', triggers: { v: 1 } } },
+          triggers: {
+            Rep: { domain_id: 1 },
+            Rep2: { subdomain_id: '${data.networkcalc_subdomain.www.id}', triggers: { v: 1 } },
+          },
           data: { networkcalc_subdomain: { www: { name: 'WWW.example.com' } } },
         }),
       },
@@ -35,7 +46,10 @@ describe('readDesired', () => {
       ['app/networkcalc.b', 'prefix', 'b-', 'OTHER_TOKEN'],
     ]);
     expect(d.alerts[0].spec).toMatchObject({ name: 'one', type: 'DNS Record', subtype: 'A', target_id: 1 });
-    expect(d.alerts[1]).toMatchObject({ scopeKey: 'app/networkcalc.b', target: { kind: 'name', targetType: 'subdomain', name: 'www.example.com' } });
+    expect(d.alerts[1]).toMatchObject({
+      scopeKey: 'app/networkcalc.b',
+      target: { kind: 'name', targetType: 'subdomain', name: 'www.example.com' },
+    });
     expect(d.triggers.map((t) => t.triggers)).toEqual([{ always: '${timestamp()}' }, { v: '1' }]);
   });
 
@@ -60,14 +74,21 @@ describe('readDesired', () => {
     expect(text).toMatch(/"token" is written into the synthesized configuration/);
     expect(text).toMatch(/ownership "mine" is not valid; use one of exclusive, prefix, additive/);
     expect(text).toMatch(/alert Bad: .*subtype/);
-    expect(text).toMatch(/alert Ref: target_id refers to data.networkcalc_domain.nope, which this stack does not declare/);
+    expect(text).toMatch(
+      /alert Ref: target_id refers to data.networkcalc_domain.nope, which this stack does not declare/,
+    );
     expect(text).toMatch(/alerts app\/Dup1 and app\/Dup2 are both named "same"/);
     expect(text).toMatch(/alert Lost: provider "networkcalc.ghost" is not configured/);
     expect(text).toMatch(/report trigger T: give exactly one of domain_id and subdomain_id/);
   });
 
   it('rejects a name outside the ownership prefix', () => {
-    const d = readDesired([{ name: 'app', json: stack({ provider: { ownership: 'prefix', ownership_prefix: 'p-' }, alerts: { A: alert({ name: 'q' }) } }) }]);
+    const d = readDesired([
+      {
+        name: 'app',
+        json: stack({ provider: { ownership: 'prefix', ownership_prefix: 'p-' }, alerts: { A: alert({ name: 'q' }) } }),
+      },
+    ]);
     expect(d.problems.join()).toMatch(/name "q" does not start with the ownership prefix "p-"/);
   });
 });
@@ -86,34 +107,85 @@ describe('accounts and scopes', () => {
   });
 
   it.each([
-    ['user info in NETWORKCALC_BASE_URL', {}, { NETWORKCALC_BASE_URL: 'https://ops:hunter2pw@api.example' }, undefined, '"https://***@api.example" (from NETWORKCALC_BASE_URL) carries user info'],
-    ['a query in base_url', { base_url: 'https://api.example/?token=hunter2pw' }, {}, undefined, '"https://api.example/?***" (from base_url of the provider) carries'],
-    ['not http, from --base-url', {}, {}, 'ftp://ops:hunter2pw@api.example', '"ftp://***@api.example" (from --base-url) is not an http(s) URL'],
-    ['unparseable', {}, { NETWORKCALC_BASE_URL: 'http://[oops' }, undefined, '"http://[oops" (from NETWORKCALC_BASE_URL) is not an http(s) URL such as https://networkcalc.com; fix NETWORKCALC_BASE_URL'],
-  ])('a base URL that is not a plain http(s) URL is a problem naming its source, never showing a secret: %s', (_n, provider, extra, override, expected) => {
-    const d = readDesired([{ name: 'a', json: stack({ provider }) }]);
-    const { accounts, problems } = resolveAccounts(d.scopes, { ...env, ...extra }, { baseUrlOverride: override });
-    expect(accounts).toEqual([]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain(expected);
-    expect(problems[0]).not.toContain('hunter2pw');
-  });
+    [
+      'user info in NETWORKCALC_BASE_URL',
+      {},
+      { NETWORKCALC_BASE_URL: 'https://ops:hunter2pw@api.example' },
+      undefined,
+      '"https://***@api.example" (from NETWORKCALC_BASE_URL) carries user info',
+    ],
+    [
+      'a query in base_url',
+      { base_url: 'https://api.example/?token=hunter2pw' },
+      {},
+      undefined,
+      '"https://api.example/?***" (from base_url of the provider) carries',
+    ],
+    [
+      'not http, from --base-url',
+      {},
+      {},
+      'ftp://ops:hunter2pw@api.example',
+      '"ftp://***@api.example" (from --base-url) is not an http(s) URL',
+    ],
+    [
+      'unparseable',
+      {},
+      { NETWORKCALC_BASE_URL: 'http://[oops' },
+      undefined,
+      '"http://[oops" (from NETWORKCALC_BASE_URL) is not an http(s) URL such as https://networkcalc.com; fix NETWORKCALC_BASE_URL',
+    ],
+  ])(
+    'a base URL that is not a plain http(s) URL is a problem naming its source, never showing a secret: %s',
+    (_n, provider, extra, override, expected) => {
+      const d = readDesired([{ name: 'a', json: stack({ provider }) }]);
+      const { accounts, problems } = resolveAccounts(d.scopes, { ...env, ...extra }, { baseUrlOverride: override });
+      expect(accounts).toEqual([]);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain(expected);
+      expect(problems[0]).not.toContain('hunter2pw');
+    },
+  );
 
   it('reports missing credentials by variable name', () => {
-    const d = readDesired([{ name: 'a', json: stack({ provider: { client_id_env: 'CID', client_secret_env: 'CSEC' } }) }]);
+    const d = readDesired([
+      { name: 'a', json: stack({ provider: { client_id_env: 'CID', client_secret_env: 'CSEC' } }) },
+    ]);
     expect(resolveAccounts(d.scopes, { CID: 'x' }).problems).toEqual([
       'stack a, provider networkcalc: no credentials (CID is set but CSEC is not); set NETWORKCALC_TOKEN, or CID and CSEC',
     ]);
   });
 
   it.each([
-    ['exclusive + prefix', { ownership: 'exclusive' }, { ownership: 'prefix', ownership_prefix: 'x-' }, [], [], /exclusive scope owns every alert/],
-    ['nested prefixes', { ownership: 'prefix', ownership_prefix: 'team' }, { ownership: 'prefix', ownership_prefix: 'team-a' }, [], [], /prefixes "team" and "team-a" overlap/],
+    [
+      'exclusive + prefix',
+      { ownership: 'exclusive' },
+      { ownership: 'prefix', ownership_prefix: 'x-' },
+      [],
+      [],
+      /exclusive scope owns every alert/,
+    ],
+    [
+      'nested prefixes',
+      { ownership: 'prefix', ownership_prefix: 'team' },
+      { ownership: 'prefix', ownership_prefix: 'team-a' },
+      [],
+      [],
+      /prefixes "team" and "team-a" overlap/,
+    ],
     ['additive names', { ownership: 'additive' }, { ownership: 'additive' }, ['n'], ['n'], /both claim "n"/],
-    ['prefix vs additive', { ownership: 'prefix', ownership_prefix: 'p' }, { ownership: 'additive' }, ['p1'], ['p2'], /both claim "p2"/],
+    [
+      'prefix vs additive',
+      { ownership: 'prefix', ownership_prefix: 'p' },
+      { ownership: 'additive' },
+      ['p1'],
+      ['p2'],
+      /both claim "p2"/,
+    ],
   ])('overlapping scopes of one account across stacks are an error: %s', (_n, pa, pb, na, nb, re) => {
     const mk = (name: string, provider: Record<string, unknown>, names: string[]) => ({
-      name, json: stack({ provider, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }),
+      name,
+      json: stack({ provider, alerts: Object.fromEntries(names.map((n) => [n.toUpperCase(), alert({ name: n })])) }),
     });
     const problems = problemsOf(() => prepare([mk('one', pa, na as string[]), mk('two', pb, nb as string[])], env));
     expect(problems).toHaveLength(1);

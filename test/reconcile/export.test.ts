@@ -1,15 +1,44 @@
 import { readLiveAlert, type LiveAlert } from '../../src/model';
 import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
 
-const live = (id: number, over: Partial<LiveAlert>): LiveAlert => readLiveAlert({
-  id, name: `a${id}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
-  user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null, ...over,
-});
+const live = (id: number, over: Partial<LiveAlert>): LiveAlert =>
+  readLiveAlert({
+    id,
+    name: `a${id}`,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target_type: 'domain',
+    target_id: 1,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+    ...over,
+  });
 
 const input = (alerts: LiveAlert[]): ExportInput => ({
-  account: { alias: null, baseUrl: null, tokenEnv: 'NETWORKCALC_TOKEN', clientIdEnv: 'NETWORKCALC_CLIENT_ID', clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive', prefix: null },
+  account: {
+    alias: null,
+    baseUrl: null,
+    tokenEnv: 'NETWORKCALC_TOKEN',
+    clientIdEnv: 'NETWORKCALC_CLIENT_ID',
+    clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
+    ownership: 'exclusive',
+    prefix: null,
+  },
   live: alerts,
-  domains: [{ id: 1, domain: 'example.com', subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }] }],
+  domains: [
+    {
+      id: 1,
+      domain: 'example.com',
+      subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
+    },
+  ],
   stackName: 'exported',
   importFrom: 'cdktf-provider-networkcalc',
   label: 'test',
@@ -17,22 +46,26 @@ const input = (alerts: LiveAlert[]): ExportInput => ({
 
 describe('export', () => {
   it('names known targets, keeps unknown ones as ids, and gives unique construct ids', () => {
-    const ts = exportTypeScript(input([
-      live(1, { name: 'web a' }),
-      live(2, { name: 'web-a', target_type: 'subdomain', target_id: 2 }),
-      live(3, { name: '1st', target_id: 77 }),
-    ]));
+    const ts = exportTypeScript(
+      input([
+        live(1, { name: 'web a' }),
+        live(2, { name: 'web-a', target_type: 'subdomain', target_id: 2 }),
+        live(3, { name: '1st', target_id: 77 }),
+      ]),
+    );
     expect(ts).toContain('new Alert(this, "WebA", {');
     expect(ts).toContain('new Alert(this, "WebA2", {');
     expect(ts).toContain('new Alert(this, "Alert1st", {');
     expect(ts).toContain('target: AlertTarget.subdomain("www.example.com"),');
     expect(ts).toContain('target: AlertTarget.domainId(77),');
-    expect(ts).toContain("ownership: Ownership.exclusive()");
+    expect(ts).toContain('ownership: Ownership.exclusive()');
     expect(ts).toMatch(/new ExportedStack\(app, "exported"\);\napp\.synth\(\);/);
   });
 
   it('skips what the model rejects, with the reason as a comment', () => {
-    const ts = exportTypeScript(input([live(4, { name: 'bad', type: 'SPF Record', subtype: 'A' } as Partial<LiveAlert>)]));
+    const ts = exportTypeScript(
+      input([live(4, { name: 'bad', type: 'SPF Record', subtype: 'A' } as Partial<LiveAlert>)]),
+    );
     expect(ts).toMatch(/\/\/ not exported: alert 4 "bad": subtype "A" is not valid/);
     expect(ts).not.toContain('new Alert(');
   });

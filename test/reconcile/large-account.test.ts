@@ -12,8 +12,21 @@ function liveAlerts(n: number): LiveAlert[] {
   // Written out: object spreads take seconds at this size.
   for (let i = 0; i < n; i++) {
     out[i] = readLiveAlert({
-      name: `alert ${i}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
-      id: i + 1, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
+      name: `alert ${i}`,
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+      id: i + 1,
+      user_id: 1,
+      is_active: true,
+      current_status: 'healthy',
+      action: 'email',
+      last_triggered_at: null,
+      target_domain: null,
+      target_subdomain: null,
     });
   }
   return out;
@@ -47,7 +60,15 @@ describe('planning a large account', () => {
     const n = 200_000;
     const { api, calls } = apiWith(liveAlerts(n));
     const prepared = prepare(
-      [{ name: 'big', json: stack({ provider: {}, alerts: { Keep: alert({ name: 'alert 5' }), Change: alert({ name: 'alert 6', filter_value: '192.0.2.7' }) } }) }],
+      [
+        {
+          name: 'big',
+          json: stack({
+            provider: {},
+            alerts: { Keep: alert({ name: 'alert 5' }), Change: alert({ name: 'alert 6', filter_value: '192.0.2.7' }) },
+          }),
+        },
+      ],
       { NETWORKCALC_TOKEN: 't', NETWORKCALC_BASE_URL: 'http://127.0.0.1:9' },
     );
     const started = Date.now();

@@ -3,22 +3,55 @@ import { planScope } from '../../src/reconcile/plan';
 import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
-  key: 's/networkcalc', stack: 's', providerKey: 'networkcalc', alias: null, baseUrl: null,
-  tokenEnv: 'T', clientIdEnv: 'I', clientSecretEnv: 'S', ownership: 'exclusive', prefix: null, maxRetries: null, timeoutSeconds: null, ...over,
+  key: 's/networkcalc',
+  stack: 's',
+  providerKey: 'networkcalc',
+  alias: null,
+  baseUrl: null,
+  tokenEnv: 'T',
+  clientIdEnv: 'I',
+  clientSecretEnv: 'S',
+  ownership: 'exclusive',
+  prefix: null,
+  maxRetries: null,
+  timeoutSeconds: null,
+  ...over,
 });
 
-const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert => toAlertSpec({
-  name, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1, ...over,
-});
+const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert =>
+  toAlertSpec({
+    name,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target_type: 'domain',
+    target_id: 1,
+    ...over,
+  });
 
 const declared = (name: string, over: Partial<AlertSpec> = {}): DeclaredAlert => ({
-  stack: 's', logicalId: name.replace(/\W/g, ''), path: `s/${name}`, scopeKey: 's/networkcalc', spec: spec(name, over), target: { kind: 'id', id: 1 },
+  stack: 's',
+  logicalId: name.replace(/\W/g, ''),
+  path: `s/${name}`,
+  scopeKey: 's/networkcalc',
+  spec: spec(name, over),
+  target: { kind: 'id', id: 1 },
 });
 
-const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert => readLiveAlert({
-  ...spec(name), id, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null,
-  target_domain: { id: 1, domain: 'example.com' }, target_subdomain: null, ...over,
-});
+const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert =>
+  readLiveAlert({
+    ...spec(name),
+    id,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: { id: 1, domain: 'example.com' },
+    target_subdomain: null,
+    ...over,
+  });
 
 describe('planScope', () => {
   it('creates what is missing, updates what differs, deletes what is undeclared (exclusive)', () => {
@@ -39,7 +72,10 @@ describe('planScope', () => {
 
   it('guards a scope that declares nothing but would delete every alert it owns (--allow-empty)', () => {
     const plan = planScope(scope(), [], [live(1, 'a'), live(2, 'b')]);
-    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['delete', 'a'], ['delete', 'b']]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+      ['delete', 'a'],
+      ['delete', 'b'],
+    ]);
     expect(plan.warnings).toEqual([
       {
         scopeKey: 's/networkcalc',
@@ -49,7 +85,9 @@ describe('planScope', () => {
         guard: { kind: 'empty_scope', flag: '--allow-empty', deletes: 2, owned: 2 },
       },
     ]);
-    expect(planScope(scope({ ownership: 'prefix', prefix: 'p-' }), [], [live(1, 'p-a'), live(2, 'b')]).warnings[0].guard).toEqual({ kind: 'empty_scope', flag: '--allow-empty', deletes: 1, owned: 1 });
+    expect(
+      planScope(scope({ ownership: 'prefix', prefix: 'p-' }), [], [live(1, 'p-a'), live(2, 'b')]).warnings[0].guard,
+    ).toEqual({ kind: 'empty_scope', flag: '--allow-empty', deletes: 1, owned: 1 });
     expect(planScope(scope(), [declared('a')], [live(1, 'a'), live(2, 'b')]).warnings).toEqual([]);
     expect(planScope(scope({ ownership: 'additive' }), [], [live(1, 'a')]).warnings).toEqual([]);
     expect(planScope(scope(), [], []).warnings).toEqual([]);
@@ -60,19 +98,34 @@ describe('planScope', () => {
   it('guards deleting more than half and more than 10 of a scope (--allow-mass-delete), and only that', () => {
     const have = (n: number) => Array.from({ length: n }, (_, i) => live(i + 1, `a${i}`));
     // 11 of 21 deleted: more than 10 and more than half
-    let plan = planScope(scope(), have(10).map((a) => declared(a.name)), have(21));
+    const plan = planScope(
+      scope(),
+      have(10).map((a) => declared(a.name)),
+      have(21),
+    );
     expect(plan.changes.filter((c) => c.action === 'delete')).toHaveLength(11);
-    expect(plan.warnings.map((w) => w.guard)).toEqual([{ kind: 'mass_delete', flag: '--allow-mass-delete', deletes: 11, owned: 21 }]);
+    expect(plan.warnings.map((w) => w.guard)).toEqual([
+      { kind: 'mass_delete', flag: '--allow-mass-delete', deletes: 11, owned: 21 },
+    ]);
     expect(plan.warnings[0].message).toBe(
       'stack s, provider networkcalc: apply would delete 11 of the 21 live alerts its scope owns (ownership "exclusive"), more than 50 %. apply refuses this unless --allow-mass-delete is given; check that the app declares every alert it should',
     );
     // 11 of 22: exactly half is not more than half
-    expect(planScope(scope(), have(11).map((a) => declared(a.name)), have(22)).warnings).toEqual([]);
+    expect(
+      planScope(
+        scope(),
+        have(11).map((a) => declared(a.name)),
+        have(22),
+      ).warnings,
+    ).toEqual([]);
     // 10 of 11: not more than 10
     expect(planScope(scope(), [declared('a0')], have(11)).warnings).toEqual([]);
     // duplicates are deletions too
     const dupes = Array.from({ length: 12 }, (_, i) => live(i + 1, 'same'));
-    expect(planScope(scope(), [declared('same')], dupes).warnings.map((w) => w.guard?.kind)).toEqual(['mass_delete', undefined]);
+    expect(planScope(scope(), [declared('same')], dupes).warnings.map((w) => w.guard?.kind)).toEqual([
+      'mass_delete',
+      undefined,
+    ]);
   });
 
   it('plans 200,000 live alerts: no stack overflow, no copy of the list', () => {
@@ -81,8 +134,21 @@ describe('planScope', () => {
     // Written out: the spreads of live() take seconds at this size.
     for (let i = 0; i < n; i++) {
       have[i] = readLiveAlert({
-        name: `alert ${i}`, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1', target_type: 'domain', target_id: 1,
-        id: i + 1, user_id: 1, is_active: true, current_status: 'healthy', action: 'email', last_triggered_at: null, target_domain: null, target_subdomain: null,
+        name: `alert ${i}`,
+        type: 'DNS Record',
+        subtype: 'A',
+        filter: 'equals',
+        filter_value: '192.0.2.1',
+        target_type: 'domain',
+        target_id: 1,
+        id: i + 1,
+        user_id: 1,
+        is_active: true,
+        current_status: 'healthy',
+        action: 'email',
+        last_triggered_at: null,
+        target_domain: null,
+        target_subdomain: null,
       });
     }
     const want = [declared('alert 7', { filter_value: '192.0.2.9' }), declared('brand new')];
@@ -92,39 +158,81 @@ describe('planScope', () => {
     // Numbers only: a failing matcher would print 200,000 changes.
     expect([count('update'), count('create'), count('delete')]).toEqual([1, 1, n - 1]);
     expect(plan.changes[0]).toMatchObject({ action: 'update', name: 'alert 7' });
-    expect(plan.warnings[0].guard).toEqual({ kind: 'mass_delete', flag: '--allow-mass-delete', deletes: n - 1, owned: n });
+    expect(plan.warnings[0].guard).toEqual({
+      kind: 'mass_delete',
+      flag: '--allow-mass-delete',
+      deletes: n - 1,
+      owned: n,
+    });
     // Generous: about 1 s on a shared 2-core machine.
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('never diffs read-only server fields', () => {
-    const have = [live(1, 'a', { current_status: 'triggered', last_triggered_at: '2025-01-01T00:00:00Z', is_active: false, user_id: 9 })];
+    const have = [
+      live(1, 'a', {
+        current_status: 'triggered',
+        last_triggered_at: '2025-01-01T00:00:00Z',
+        is_active: false,
+        user_id: 9,
+      }),
+    ];
     expect(planScope(scope(), [declared('a')], have).changes).toEqual([]);
   });
 
   it('plans a type change and a target change as one update, not delete + create', () => {
-    const want = [declared('a', { type: 'SPF Record', subtype: null, filter: 'validity', filter_value: '', target_type: 'subdomain', target_id: 2 })];
+    const want = [
+      declared('a', {
+        type: 'SPF Record',
+        subtype: null,
+        filter: 'validity',
+        filter_value: '',
+        target_type: 'subdomain',
+        target_id: 2,
+      }),
+    ];
     const plan = planScope(scope(), want, [live(5, 'a')]);
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({ action: 'update', id: 5 });
-    expect(plan.changes[0].fields.map((f) => f.field)).toEqual(['type', 'subtype', 'filter', 'filter_value', 'target_type', 'target_id']);
+    expect(plan.changes[0].fields.map((f) => f.field)).toEqual([
+      'type',
+      'subtype',
+      'filter',
+      'filter_value',
+      'target_type',
+      'target_id',
+    ]);
   });
 
   it('warns when a missing alert looks renamed by hand (case only, or out of the prefix), never touching it', () => {
     let plan = planScope(scope(), [declared('WWW cert')], [live(4, 'www cert')]);
-    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['create', 'WWW cert'], ['delete', 'www cert']]);
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+      ['create', 'WWW cert'],
+      ['delete', 'www cert'],
+    ]);
     expect(plan.warnings.map((w) => w.message)).toEqual([
       '"WWW cert" is not in the account, but alert 4 "www cert" looks like it renamed: apply creates a new alert and deletes it as undeclared; to keep the old one, rename it back by hand',
     ]);
-    plan = planScope(scope({ ownership: 'prefix', prefix: 'team-' }), [declared('team-cert'), declared('team-new')], [live(7, 'cert'), live(8, 'other')]);
-    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([['create', 'team-cert'], ['create', 'team-new']]);
+    plan = planScope(
+      scope({ ownership: 'prefix', prefix: 'team-' }),
+      [declared('team-cert'), declared('team-new')],
+      [live(7, 'cert'), live(8, 'other')],
+    );
+    expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+      ['create', 'team-cert'],
+      ['create', 'team-new'],
+    ]);
     expect(plan.warnings.map((w) => w.message)).toEqual([
       '"team-cert" is not in the account, but alert 7 "cert" looks like it renamed: apply creates a new alert and leaves it alone (it is outside this scope); to keep the old one, rename it back by hand',
     ]);
   });
 
   it('prefix scope: only names with the prefix are managed', () => {
-    const plan = planScope(scope({ ownership: 'prefix', prefix: 'team-' }), [declared('team-a')], [live(1, 'team-old'), live(2, 'other')]);
+    const plan = planScope(
+      scope({ ownership: 'prefix', prefix: 'team-' }),
+      [declared('team-a')],
+      [live(1, 'team-old'), live(2, 'other')],
+    );
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
       ['create', 'team-a'],
       ['delete', 'team-old'],
@@ -132,27 +240,44 @@ describe('planScope', () => {
   });
 
   it('additive scope: never deletes, not even duplicates', () => {
-    const plan = planScope(scope({ ownership: 'additive' }), [declared('a')], [live(7, 'a'), live(3, 'a'), live(4, 'other')]);
+    const plan = planScope(
+      scope({ ownership: 'additive' }),
+      [declared('a')],
+      [live(7, 'a'), live(3, 'a'), live(4, 'other')],
+    );
     expect(plan.changes).toEqual([]);
     expect(plan.unchanged).toBe(1);
     expect(plan.warnings[0].message).toMatch(/managing the lowest id 3.*never deletes, so 7 stay/);
   });
 
   it('duplicate live names: keeps the lowest id, deletes the others, says so', () => {
-    const plan = planScope(scope(), [declared('a', { filter_value: '192.0.2.2' })], [live(9, 'a'), live(4, 'a'), live(6, 'a')]);
+    const plan = planScope(
+      scope(),
+      [declared('a', { filter_value: '192.0.2.2' })],
+      [live(9, 'a'), live(4, 'a'), live(6, 'a')],
+    );
     expect(plan.changes.map((c) => [c.action, c.id, c.reason])).toEqual([
       ['update', 4, 'changed'],
       ['delete', 6, 'duplicate'],
       ['delete', 9, 'duplicate'],
     ]);
-    expect(plan.warnings[0].message).toMatch(/3 live alerts are named "a": keeping the lowest id 4 as the managed one, deleting 6, 9/);
+    expect(plan.warnings[0].message).toMatch(
+      /3 live alerts are named "a": keeping the lowest id 4 as the managed one, deleting 6, 9/,
+    );
   });
 
   it('destroy: deletes declared names only, unless told to include the rest of the scope', () => {
     const have = [live(1, 'a'), live(2, 'b'), live(3, 'a')];
     expect(planScope(scope(), [declared('a')], have, { mode: 'destroy' }).changes.map((c) => c.id)).toEqual([1, 3]);
-    expect(planScope(scope(), [declared('a')], have, { mode: 'destroy', includeUndeclared: true }).changes.map((c) => c.id)).toEqual([1, 3, 2]);
-    expect(planScope(scope({ ownership: 'additive' }), [declared('a')], have, { mode: 'destroy', includeUndeclared: true }).changes.map((c) => c.id)).toEqual([1, 3]);
+    expect(
+      planScope(scope(), [declared('a')], have, { mode: 'destroy', includeUndeclared: true }).changes.map((c) => c.id),
+    ).toEqual([1, 3, 2]);
+    expect(
+      planScope(scope({ ownership: 'additive' }), [declared('a')], have, {
+        mode: 'destroy',
+        includeUndeclared: true,
+      }).changes.map((c) => c.id),
+    ).toEqual([1, 3]);
   });
 
   it('is deterministic whatever the order of the live list', () => {

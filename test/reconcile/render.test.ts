@@ -22,18 +22,19 @@ const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
   ...over,
 });
 
-const live = (over: Partial<LiveAlert>): LiveAlert => readLiveAlert({
-  ...spec(),
-  id: 9,
-  user_id: 1,
-  is_active: true,
-  current_status: 'healthy',
-  action: 'email',
-  last_triggered_at: null,
-  target_domain: null,
-  target_subdomain: null,
-  ...over,
-});
+const live = (over: Partial<LiveAlert>): LiveAlert =>
+  readLiveAlert({
+    ...spec(),
+    id: 9,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+    ...over,
+  });
 
 describe('target names in plan output', () => {
   // GIVEN names from the domains list and from a live alert's target details

@@ -6,24 +6,25 @@ import { createHash } from 'node:crypto';
 import { readLiveAlert, type LiveAlert } from '../../src/model';
 import { PlanFileError, liveDigest, readSavedPlan } from '../../src/reconcile/saved-plan';
 
-const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert => readLiveAlert({
-  name: `alert ${id}`,
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain',
-  target_id: 1,
-  id,
-  user_id: 1,
-  is_active: true,
-  current_status: 'healthy',
-  action: 'email',
-  last_triggered_at: null,
-  target_domain: null,
-  target_subdomain: null,
-  ...over,
-});
+const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert =>
+  readLiveAlert({
+    name: `alert ${id}`,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target_type: 'domain',
+    target_id: 1,
+    id,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+    ...over,
+  });
 
 describe('liveDigest', () => {
   const base = [live(1), live(2)];

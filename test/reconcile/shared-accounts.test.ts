@@ -20,23 +20,24 @@ const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
   ...over,
 });
 
-const live = (id: number, userId: number | null): LiveAlert => readLiveAlert({
-  name: `alert ${id}`,
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain',
-  target_id: 1,
-  id,
-  user_id: userId,
-  is_active: true,
-  current_status: 'healthy',
-  action: 'email',
-  last_triggered_at: null,
-  target_domain: { id: 1, domain: 'example.com' },
-  target_subdomain: null,
-});
+const live = (id: number, userId: number | null): LiveAlert =>
+  readLiveAlert({
+    name: `alert ${id}`,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '192.0.2.1',
+    target_type: 'domain',
+    target_id: 1,
+    id,
+    user_id: userId,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: { id: 1, domain: 'example.com' },
+    target_subdomain: null,
+  });
 
 function planned(
   label: string,
