@@ -41,7 +41,8 @@ export const alertName = (i: number) => `bench alert ${String(i).padStart(5, '0'
 /** Every 100th alert is a DNS A record: the one drift edits out of band. */
 export const isDriftVictim = (i: number) => i % 100 === 0;
 
-const logicalId = (prefix: string, key: string) => `${prefix.replace(/[^A-Za-z0-9]/g, '')}_${createHash('md5').update(key).digest('hex').slice(0, 8).toUpperCase()}`;
+const logicalId = (prefix: string, key: string) =>
+  `${prefix.replace(/[^A-Za-z0-9]/g, '')}_${createHash('md5').update(key).digest('hex').slice(0, 8).toUpperCase()}`;
 
 /** One cdk.tf.json with N alerts, targets by name through data sources, as the constructs emit. */
 export function stackJson(stack: string, n: number): Record<string, unknown> {
@@ -51,18 +52,36 @@ export function stackJson(stack: string, n: number): Record<string, unknown> {
   const ref = (kind: 'domain' | 'subdomain', name: string): string => {
     const id = logicalId(`Account_${kind === 'domain' ? 'Domain' : 'Subdomain'}${name}`, name);
     const table = kind === 'domain' ? domains : subdomains;
-    table[id] ??= { '//': { metadata: { path: `${stack}/Account/${kind === 'domain' ? 'Domain' : 'Subdomain'} ${name}/Resource`, uniqueId: id } }, name };
+    table[id] ??= {
+      '//': {
+        metadata: {
+          path: `${stack}/Account/${kind === 'domain' ? 'Domain' : 'Subdomain'} ${name}/Resource`,
+          uniqueId: id,
+        },
+      },
+      name,
+    };
     return `\${data.networkcalc_${kind}.${id}.id}`;
   };
   for (let i = 0; i < n; i++) {
     const target: ['domain' | 'subdomain', string] =
-      i % 10 === 5 ? ['domain', i % 20 === 5 ? 'example.com' : 'example.org'] : ['subdomain', `h${String(i % SUBDOMAINS).padStart(2, '0')}.example.com`];
+      i % 10 === 5
+        ? ['domain', i % 20 === 5 ? 'example.com' : 'example.org']
+        : ['subdomain', `h${String(i % SUBDOMAINS).padStart(2, '0')}.example.com`];
     const kind = i % 4;
     const body: Record<string, unknown> =
-      kind === 0 ? { type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: `192.0.2.${(i % 254) + 1}` }
-      : kind === 1 ? { type: 'DNS Record', subtype: 'TXT', filter: 'contains', filter_value: `v=spf1 include:_spf${i}.example.com` }
-      : kind === 2 ? { type: 'SPF Record', filter: 'validity' }
-      : { type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: String((i % 90) + 1) };
+      kind === 0
+        ? { type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: `192.0.2.${(i % 254) + 1}` }
+        : kind === 1
+          ? {
+              type: 'DNS Record',
+              subtype: 'TXT',
+              filter: 'contains',
+              filter_value: `v=spf1 include:_spf${i}.example.com`,
+            }
+          : kind === 2
+            ? { type: 'SPF Record', filter: 'validity' }
+            : { type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: String((i % 90) + 1) };
     const id = `Alert${i}_${i.toString(16).padStart(8, '0').toUpperCase()}`;
     alerts[id] = {
       '//': { metadata: { path: `${stack}/Alert${i}/Resource`, uniqueId: id } },
@@ -76,7 +95,14 @@ export function stackJson(stack: string, n: number): Record<string, unknown> {
     '//': { metadata: { backend: 'local', stackName: stack, version: '0.21.0' }, outputs: {} },
     data: { networkcalc_domain: domains, networkcalc_subdomain: subdomains },
     provider: {
-      networkcalc: [{ client_id_env: 'NETWORKCALC_CLIENT_ID', client_secret_env: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive', token_env: 'NETWORKCALC_TOKEN' }],
+      networkcalc: [
+        {
+          client_id_env: 'NETWORKCALC_CLIENT_ID',
+          client_secret_env: 'NETWORKCALC_CLIENT_SECRET',
+          ownership: 'exclusive',
+          token_env: 'NETWORKCALC_TOKEN',
+        },
+      ],
     },
     resource: { networkcalc_alert: alerts },
     terraform: { required_providers: { networkcalc: { source: 'networkcalc/networkcalc', version: '~> 0.1' } } },
@@ -87,14 +113,25 @@ export function stackJson(stack: string, n: number): Record<string, unknown> {
 export function writeFixtureApp(dir: string, n: number, stack = 'bench'): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'cdktf.out', 'stacks', stack), { recursive: true });
-  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }));
-  writeFileSync(path.join(dir, 'cdktf.out', 'stacks', stack, 'cdk.tf.json'), JSON.stringify(stackJson(stack, n), null, 2));
+  writeFileSync(
+    path.join(dir, 'cdktf.json'),
+    JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }),
+  );
+  writeFileSync(
+    path.join(dir, 'cdktf.out', 'stacks', stack, 'cdk.tf.json'),
+    JSON.stringify(stackJson(stack, n), null, 2),
+  );
   const manifest = {
     version: '0.21.0',
     stacks: {
       [stack]: {
-        name: stack, constructPath: stack, annotations: [], dependencies: [],
-        stackMetadataPath: `stacks/${stack}/metadata.json`, synthesizedStackPath: `stacks/${stack}/cdk.tf.json`, workingDirectory: `stacks/${stack}`,
+        name: stack,
+        constructPath: stack,
+        annotations: [],
+        dependencies: [],
+        stackMetadataPath: `stacks/${stack}/metadata.json`,
+        synthesizedStackPath: `stacks/${stack}/cdk.tf.json`,
+        workingDirectory: `stacks/${stack}`,
       },
     },
   };
@@ -109,7 +146,10 @@ export function writeCdktfApp(dir: string, n: number, stack = 'bench'): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const cdktf = require.resolve('cdktf', { paths: [ROOT] });
-  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }));
+  writeFileSync(
+    path.join(dir, 'cdktf.json'),
+    JSON.stringify({ language: 'typescript', app: 'node main.js', output: 'cdktf.out' }),
+  );
   writeFileSync(
     path.join(dir, 'main.js'),
     `const { App, TerraformStack } = require(${JSON.stringify(cdktf)});
@@ -145,10 +185,18 @@ export interface RunResult {
  * Runs `node dist/cli/main.js <args>` with a preload that records process.resourceUsage().maxRSS
  * on exit: the peak RSS of ncalc alone, not of a synth child or this harness.
  */
-export function runNcalc(args: string[], env: NodeJS.ProcessEnv, scratch: string, timeoutMs: number): Promise<RunResult> {
+export function runNcalc(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  scratch: string,
+  timeoutMs: number,
+): Promise<RunResult> {
   const preload = path.join(scratch, 'rss-preload.js');
   const rssFile = path.join(scratch, 'rss.txt');
-  writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+  );
   rmSync(rssFile, { force: true });
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -174,7 +222,13 @@ export function runNcalc(args: string[], env: NodeJS.ProcessEnv, scratch: string
       } catch {
         /* reported as NaN */
       }
-      resolve({ code: code ?? 1, ms, rssMb: rssKb / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      resolve({
+        code: code ?? 1,
+        ms,
+        rssMb: rssKb / 1024,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
   });
 }
@@ -220,7 +274,14 @@ export function table(head: string[], rows: string[][]): string {
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
+export const fmtMs = (ms: number) =>
+  ms >= 10_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : ms >= 1000
+      ? `${(ms / 1000).toFixed(2)} s`
+      : ms >= 10
+        ? `${ms.toFixed(0)} ms`
+        : `${ms.toFixed(1)} ms`;
 
 // ---- front-door benchmark (bench/terraform-door.ts) -------------------------------------
 
