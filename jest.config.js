@@ -8,7 +8,13 @@
  *   or a socket on 127.0.0.1, the client, the model, the constructs, the reconciler's logic;
  * - e2e: the built `ncalc` and provider as processes, real terraform, packed installs, examples.
  */
+// Nothing of a test run stays in the temporary directory: no tsx transform cache for the apps
+// the e2e suites run, no compile cache of Node 22, and jest's own cache under node_modules.
+process.env.TSX_DISABLE_CACHE ??= '1';
+process.env.NODE_DISABLE_COMPILE_CACHE ??= '1';
+
 const common = {
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [
