@@ -48,6 +48,7 @@ const E2E = [
 
 module.exports = {
   testTimeout: 30000,
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
   // Servers and terraform are real; two cores on CI machines.
   maxWorkers: 2,
   projects: [
