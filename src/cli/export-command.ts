@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import {
   ConfigError,
   envValue,
@@ -27,6 +28,7 @@ export interface ExportFlags {
   hcl?: string | boolean;
   stackName: string;
   importFrom: string;
+  cdk?: string;
   chdir?: string;
   app?: string;
   cdktfOut?: string;
@@ -125,6 +127,32 @@ async function resolveExportAccount(
   return { account, credentials: accounts[0].credentials, label: `${name} (stack ${scope.stack})` };
 }
 
+/**
+ * The CDK library the exported app imports `App` and `TerraformStack` from: `--cdk`, else the
+ * one the app directory uses (by the rules the constructs load it with), else cdktf.
+ */
+function exportCdkLibrary(io: CliIO, opts: ExportFlags): CdkLibrary {
+  if (opts.cdk !== undefined) {
+    const library = CDK_LIBRARIES.find((l) => l === opts.cdk!.trim().toLowerCase());
+    if (!library) throw new ConfigError([`--cdk ${JSON.stringify(opts.cdk)}: give cdktn (CDK Terrain) or cdktf`]);
+    return library;
+  }
+  // Only what the app directory has counts: the library beside ncalc says nothing of the app.
+  const probe = {
+    env: io.env,
+    appDirs: [cwdOf(io, opts)],
+    loaded: [],
+    resolve: (library: CdkLibrary, dirs?: string[]) => (dirs ? resolveFrom(library, dirs) : undefined),
+  };
+  try {
+    return chooseCdk(probe).library;
+  } catch (e) {
+    // A wrong NCALC_CDK is the user's to fix; no library installed anywhere is not an error here.
+    if (io.env[CDK_ENV]?.trim()) throw new ConfigError([(e as Error).message]);
+    return 'cdktf';
+  }
+}
+
 export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<number> {
   let account: ExportAccount | undefined;
   try {
@@ -138,6 +166,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
           : undefined;
     if (hclFile === null)
       throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
+    const cdkLibrary = exportCdkLibrary(io, opts);
     const resolved = await resolveExportAccount(io, opts);
     account = resolved.account;
     const { credentials, label } = resolved;
@@ -149,6 +178,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
       domains,
       stackName: opts.stackName,
       importFrom: opts.importFrom,
+      cdkLibrary,
       label,
     };
     // Everything is rendered before the first file is written, so a failure writes nothing.

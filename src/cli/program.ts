@@ -186,7 +186,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   program
     .command('export')
-    .description("Write a TypeScript cdktf app (and optionally HCL) declaring an account's live alerts.")
+    .description(
+      "Write a TypeScript app (cdktf or CDK Terrain, and optionally HCL) declaring an account's live alerts.",
+    )
     .option(
       '--account <name>',
       'a provider alias of the app, or an environment prefix: PREFIX_TOKEN / PREFIX_CLIENT_ID / PREFIX_CLIENT_SECRET / PREFIX_BASE_URL',
@@ -199,6 +201,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       '--import-from <module>',
       'module the generated code imports the constructs from',
       'cdktf-provider-networkcalc',
+    )
+    .option(
+      '--cdk <library>',
+      'CDK library the generated app imports App and TerraformStack from: cdktn or cdktf (default: the one installed in the --chdir directory, else cdktf)',
     )
     .option('-C, --chdir <dir>', 'directory of the app, to look up --account as a provider alias', '.')
     .option('--app <command>', 'command that synthesizes the app (for an alias)')

@@ -1,3 +1,4 @@
+import type { CdkLibrary } from '../cdk-choice';
 import { parseAlert, type LiveAlert } from '../model';
 import { claims } from '../schema/account-rules';
 import { ENV } from '../schema/environment';
@@ -18,6 +19,8 @@ export interface ExportInput {
   domains: ApiDomain[];
   stackName: string;
   importFrom: string;
+  /** The CDK library the app is written for: its `App` and `TerraformStack` come from it. */
+  cdkLibrary: CdkLibrary;
   /** Shown in the header comment. */
   label: string;
 }
@@ -136,7 +139,7 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
     ` * Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export\`.`,
     ' * `ncalc plan` against the same account shows no changes; edit from here on.',
     ' */',
-    "import { App, TerraformStack } from 'cdktf';",
+    `import { App, TerraformStack } from '${input.cdkLibrary}';`,
     "import { Construct } from 'constructs';",
     `import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from ${q(input.importFrom)};`,
     '',

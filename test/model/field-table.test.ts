@@ -245,6 +245,7 @@ describe('ncalc', () => {
     domains: [],
     stackName: 'exported',
     importFrom: 'cdktf-provider-networkcalc',
+    cdkLibrary: 'cdktf',
     label: 'test',
   });
 

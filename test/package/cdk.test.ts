@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CDK_ENV, chooseCdk, type CdkLibrary, type CdkProbe } from '../../src/cdk';
+import { CDK_ENV, chooseCdk, type CdkLibrary, type CdkProbe } from '../../src/cdk-choice';
 
 const main = (lib: CdkLibrary, at = '/app') => path.join(at, 'node_modules', lib, 'lib', 'index.js');
 

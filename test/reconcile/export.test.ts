@@ -41,6 +41,7 @@ const input = (alerts: LiveAlert[]): ExportInput => ({
   ],
   stackName: 'exported',
   importFrom: 'cdktf-provider-networkcalc',
+  cdkLibrary: 'cdktf',
   label: 'test',
 });
 

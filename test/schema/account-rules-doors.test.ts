@@ -101,6 +101,7 @@ test('ncalc export writes a valid max_retries and timeout_seconds into the code 
     domains: [],
     stackName: 'main',
     importFrom: 'cdktf-provider-networkcalc',
+    cdkLibrary: 'cdktf',
     label: 'main',
   };
   expect(exportTypeScript(input)).toContain('      maxRetries: 3,\n      timeoutSeconds: 90,\n');
