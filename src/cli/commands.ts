@@ -299,13 +299,17 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
       providers: desired.scopes.length,
       alerts: desired.alerts.length,
       report_triggers: desired.triggers.length,
+      // Their alerts are known only at plan time, from the account's domains.
+      alert_policies: desired.policies.length,
     };
     if (json)
       writeJson(io, { format_version: FORMAT_VERSION, command: 'validate', valid: true, summary, accounts: [] });
     else {
-      const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+      const n = (k: number, word: string, plural = `${word}s`) => `${k} ${k === 1 ? word : plural}`;
+      const parts = [n(summary.alerts, 'alert'), n(summary.report_triggers, 'report trigger')];
+      if (summary.alert_policies) parts.push(n(summary.alert_policies, 'alert policy', 'alert policies'));
       io.stdout.write(
-        `${styleFor(io, opts).green('The configuration is valid:')} ${n(summary.alerts, 'alert')} and ${n(summary.report_triggers, 'report trigger')} ` +
+        `${styleFor(io, opts).green('The configuration is valid:')} ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]} ` +
           `in ${n(summary.stacks, 'stack')} (${n(summary.providers, 'provider configuration')}). No API call was made.\n`,
       );
     }

@@ -78,6 +78,37 @@ describe('ncalc validate', () => {
     );
   });
 
+  it('counts alert policies, whose alerts are known only at plan time, and still makes no call', async () => {
+    const json = stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } });
+    json['//'] = {
+      metadata: { stackName: 'main' },
+      networkcalc_alert_policies: {
+        Baseline: {
+          path: 'main/Baseline',
+          mode: 'generate',
+          targets: { domains: true, subdomains: false, include: ['*'], exclude: [] },
+          checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
+        },
+      },
+    };
+    const a = app({ main: json });
+    const r = await ncalc(['validate'], { cwd: a.dir, env: noSecrets() });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      'The configuration is valid: 1 alert, 0 report triggers and 1 alert policy in 1 stack (1 provider configuration). No API call was made.\n',
+    );
+    expect(r.code).toBe(0);
+    const j = await ncalc(['validate', '--json'], { cwd: a.dir, env: noSecrets() });
+    expect(JSON.parse(j.stdout).summary).toEqual({
+      stacks: 1,
+      providers: 1,
+      alerts: 1,
+      report_triggers: 0,
+      alert_policies: 1,
+    });
+    expect(await emulator().control.requests()).toEqual([]);
+  });
+
   it('--json describes a valid app', async () => {
     const a = app({ main: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) });
     const r = await ncalc(['validate', '--json'], { cwd: a.dir, env: noSecrets() });
@@ -86,7 +117,7 @@ describe('ncalc validate', () => {
       format_version: '1.0',
       command: 'validate',
       valid: true,
-      summary: { stacks: 1, providers: 1, alerts: 1, report_triggers: 0 },
+      summary: { stacks: 1, providers: 1, alerts: 1, report_triggers: 0, alert_policies: 0 },
       accounts: [],
     });
   });
