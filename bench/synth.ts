@@ -5,9 +5,11 @@
  * CPU (user + system) and wall time from the first construct to the end of `app.synth()`
  * (module loading excluded), and the process's peak RSS. Median of REPS runs per size. A
  * second series writes the same JSON with the generated L1 bindings alone: the part of the
- * cost that is cdktf's, whatever the constructs do.
+ * cost that is cdktf's, whatever the constructs do. A third (`--batched`) writes it from one
+ * cdktf element holding every alert, with a plain construct per alert and no L1: what a
+ * design without a per-alert L1 (and so without its `defaultChild` escape hatch) would cost.
  *
- *   npm run build && npx tsx bench/synth.ts [sizes, default 1000,10000] [--root <package dir>] [--no-l1]
+ *   npm run build && npx tsx bench/synth.ts [sizes, default 1000,10000] [--root <package dir>] [--no-l1] [--batched] [--reps 3]
  *
  * `--root` takes the built package (its dist/) from another checkout, e.g. a git worktree of
  * an older commit, to measure before and after a change on the same machine.
@@ -21,10 +23,15 @@ import { ROOT, SUBDOMAINS, fmtMs, median, table } from './support';
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
 const PACKAGE = path.resolve(rootAt >= 0 ? args.splice(rootAt, 2)[1]! : ROOT);
+const repsAt = args.indexOf('--reps');
+const REPS = repsAt >= 0 ? Number(args.splice(repsAt, 2)[1]) : 3;
 const SIZES = (args.find((a) => !a.startsWith('--')) ?? '1000,10000').split(',').map(Number);
 /** `--no-l1`: only the constructs (e.g. for the "before" of a change to them). */
-const KINDS: AppKind[] = args.includes('--no-l1') ? ['constructs'] : ['constructs', 'l1'];
-const REPS = 3;
+const KINDS: AppKind[] = [
+  'constructs',
+  ...(args.includes('--no-l1') ? [] : (['l1'] as const)),
+  ...(args.includes('--batched') ? (['batched'] as const) : []),
+];
 const TIMEOUT_MS = 300_000;
 
 interface Sample {
@@ -34,7 +41,7 @@ interface Sample {
   alerts: number;
 }
 
-type AppKind = 'constructs' | 'l1';
+type AppKind = 'constructs' | 'l1' | 'batched';
 
 /** The alert of index i: the props the constructs take, and the wire fields the L1 takes. */
 const ALERT_SHAPES = `
@@ -62,11 +69,21 @@ function wireFields(i) {
  * The app: builds N alerts, synthesizes, and prints what it measured as one JSON line.
  * `constructs`: NetworkcalcAccount + Alert with name targets, as users write it. `l1`: the
  * same cdk.tf.json from the generated bindings alone (provider, one data source per target
- * name, one resource per alert), i.e. what cdktf itself costs for this output.
+ * name, one resource per alert), i.e. what cdktf itself costs for this output. `batched`: the
+ * same resources, each under a plain construct of its own path, emitted by one element.
  */
 function appSource(kind: AppKind, n: number, outdir: string): string {
   const cdktf = require.resolve('cdktf', { paths: [PACKAGE] });
   const dist = path.join(PACKAGE, 'dist');
+  const l1Setup = `const { NetworkcalcProvider } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/provider'))});
+const { DataNetworkcalcDomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-domain'))});
+const { DataNetworkcalcSubdomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-subdomain'))});
+const ids = new Map();
+const targetId = (kind, host) => {
+  if (!ids.has(host)) ids.set(host, (kind === 'domain' ? new DataNetworkcalcDomain(stack, 'Domain ' + host, { name: host }) : new DataNetworkcalcSubdomain(stack, 'Subdomain ' + host, { name: host })).id);
+  return ids.get(host);
+};
+const provider = () => new NetworkcalcProvider(stack, 'Account', { tokenEnv: 'NETWORKCALC_TOKEN', clientIdEnv: 'NETWORKCALC_CLIENT_ID', clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive' });`;
   const build =
     kind === 'constructs'
       ? `const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(dist)});
@@ -77,17 +94,32 @@ const start = () => {
     new Alert(stack, 'Alert' + i, { name: alertName(i), target: kind === 'domain' ? AlertTarget.domain(host) : AlertTarget.subdomain(host), ...checkProps(i) });
   }
 };`
-      : `const { Alert } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/alert'))});
-const { NetworkcalcProvider } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/provider'))});
-const { DataNetworkcalcDomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-domain'))});
-const { DataNetworkcalcSubdomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-subdomain'))});
+      : kind === 'l1'
+        ? `const { Alert } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/alert'))});
+${l1Setup}
 const start = () => {
-  new NetworkcalcProvider(stack, 'Account', { tokenEnv: 'NETWORKCALC_TOKEN', clientIdEnv: 'NETWORKCALC_CLIENT_ID', clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive' });
-  const ids = new Map();
+  provider();
   for (let i = 0; i < ${n}; i++) {
     const [kind, host] = target(i);
-    if (!ids.has(host)) ids.set(host, (kind === 'domain' ? new DataNetworkcalcDomain(stack, 'Domain ' + host, { name: host }) : new DataNetworkcalcSubdomain(stack, 'Subdomain ' + host, { name: host })).id);
-    new Alert(stack, 'Alert' + i, { name: alertName(i), ...wireFields(i), targetType: kind, targetId: ids.get(host) });
+    new Alert(stack, 'Alert' + i, { name: alertName(i), ...wireFields(i), targetType: kind, targetId: targetId(kind, host) });
+  }
+};`
+        : `const { TerraformElement } = require(${JSON.stringify(cdktf)});
+const { Construct } = require(${JSON.stringify(require.resolve('constructs', { paths: [PACKAGE] }))});
+${l1Setup}
+class AllAlerts extends TerraformElement {
+  blocks = {};
+  toTerraform() { return { resource: { networkcalc_alert: this.blocks } }; }
+}
+const start = () => {
+  provider();
+  const all = new AllAlerts(stack, 'AllAlerts');
+  for (let i = 0; i < ${n}; i++) {
+    const [kind, host] = target(i);
+    const w = wireFields(i);
+    const node = new Construct(stack, 'Alert' + i).node;
+    const uniqueId = 'Alert' + i + '_' + i.toString(16);
+    all.blocks[uniqueId] = { name: alertName(i), type: w.type, subtype: w.subtype, filter: w.filter, filter_value: w.filterValue, target_type: kind, target_id: targetId(kind, host), '//': { metadata: { path: node.path + '/Resource', uniqueId } } };
   }
 };`;
   return `const { App, TerraformStack } = require(${JSON.stringify(cdktf)});
@@ -141,7 +173,7 @@ function main(): void {
           return `${fmt(median(v))} (${fmt(v[0]!)}–${fmt(v[v.length - 1]!)})`;
         };
         rows.push([
-          kind === 'constructs' ? 'constructs' : 'L1 bindings only',
+          { constructs: 'constructs', l1: 'L1 bindings only', batched: 'one element, no L1 (not adopted)' }[kind],
           n.toLocaleString('en-US'),
           stat((s) => s.cpuMs, fmtMs),
           stat((s) => s.wallMs, fmtMs),
