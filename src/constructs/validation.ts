@@ -22,6 +22,8 @@ const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
  * the check would read has to stay in memory until then.
  */
 export function addChecks(construct: IConstruct, check: (() => Finding[]) | readonly Finding[]): void {
+  // Nothing found is nothing to keep: no closure, no validation for every later walk to call.
+  if (typeof check !== 'function' && check.length === 0) return;
   const run = typeof check === 'function' ? check : () => [...check];
   checks.set(construct, [...(checks.get(construct) ?? []), run]);
   construct.node.addValidation({ validate: () => run().map((f) => f.message) });
