@@ -10,7 +10,7 @@ import { TerraformStack } from 'cdktf';
 import { NetworkcalcAccount } from '../../src/constructs';
 import { configureProvider } from '../../src/provider/provider-config';
 import { Diagnostics } from '../../src/provider/diagnostics';
-import { exportHcl, exportTypeScript } from '../../src/reconcile/export';
+import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
 import { listFiles, synthError, tempApp } from '../constructs/support';
 
@@ -95,7 +95,7 @@ test('ncalc export writes a valid max_retries and timeout_seconds into the code 
     maxRetries: 3,
     timeoutSeconds: 90,
   };
-  const input = {
+  const input: ExportInput = {
     account,
     live: [],
     domains: [],
