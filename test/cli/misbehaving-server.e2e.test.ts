@@ -59,7 +59,7 @@ describe('ncalc against a misbehaving server', () => {
   const env = (token = 'good-token') => cliEnv({ NETWORKCALC_BASE_URL: url, NETWORKCALC_TOKEN: token });
   const writes = () => seen.filter((s) => !s.startsWith('GET '));
 
-  test('GIVEN a create answered 200 with an HTML page THEN it is never counted as created: listed, sent once more, then a failure (exit 1)', async () => {
+  test('GIVEN a create answered 200 with an HTML page THEN it is never counted as created: listed and sent again, three sends in all, then a failure (exit 1)', async () => {
     handler = (req, res) => {
       if (req.method === 'GET') return json(res, { status: 'OK', alerts: [] });
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -69,7 +69,7 @@ describe('ncalc against a misbehaving server', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/Apply complete/);
     expect(r.stdout).toMatch(/nothing was created/);
-    expect(writes()).toEqual(['POST /api/alerts/', 'POST /api/alerts/']);
+    expect(writes()).toEqual(['POST /api/alerts/', 'POST /api/alerts/', 'POST /api/alerts/']);
   });
 
   test('GIVEN a list with two alerts sharing one id THEN the account fails before any write', async () => {

@@ -4,7 +4,7 @@
  * before the POST, and learn ids with coalesced lists.
  */
 import { NetworkCalcClient } from '../../src/client';
-import { AccountAlerts, createAlertOnce } from '../../src/converge';
+import { AccountAlerts, MAX_CREATE_SENDS, createAlertOnce } from '../../src/converge';
 import { toAlertSpec, type CanonicalAlert } from '../../src/model';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
@@ -68,20 +68,21 @@ describe('createAlertOnce', () => {
     expect(await requests('POST')).toHaveLength(2);
   });
 
-  test('GIVEN both POSTs lost before the server THEN a clear failure, nothing created, no third POST', async () => {
+  test('GIVEN every POST lost before the server THEN a clear failure after MAX_CREATE_SENDS, nothing created, no further POST', async () => {
     const { client, alerts } = setUp();
     await emulator().control.addFault({
       kind: 'drop',
       phase: 'before',
       match: { method: 'POST', path: '/api/alerts' },
-      count: 2,
+      count: MAX_CREATE_SENDS,
     });
     await expect(createAlertOnce(client, alerts, spec('never'), { identify: false })).rejects.toMatchObject({
       code: 'RETRIES_EXHAUSTED',
-      message: expect.stringContaining('nothing was created'),
+      attempts: MAX_CREATE_SENDS,
+      message: expect.stringContaining(`sent ${MAX_CREATE_SENDS} times`),
     });
     expect(await stored('never')).toHaveLength(0);
-    expect(await requests('POST')).toHaveLength(2);
+    expect(await requests('POST')).toHaveLength(MAX_CREATE_SENDS);
   });
 
   test('GIVEN an identical alert that existed before THEN a lost create never adopts it', async () => {
