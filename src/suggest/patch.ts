@@ -110,7 +110,8 @@ export function unifiedDiff(file: string, text: string, edits: readonly TextEdit
       const c = changes[k];
       for (; at < c.from; at++, oldCount++, newCount++) body.push(lineOut(' ', lines[at]));
       for (; at < c.to; at++, oldCount++) body.push(lineOut('-', lines[at]));
-      for (const l of c.added) (body.push(lineOut('+', l)), newCount++);
+      for (const l of c.added) body.push(lineOut('+', l));
+      newCount += c.added.length;
       hunkDelta += c.added.length - (c.to - c.from);
     }
     for (; at < to; at++, oldCount++, newCount++) body.push(lineOut(' ', lines[at]));
