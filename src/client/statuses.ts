@@ -66,9 +66,17 @@ export function formatBytes(n: number): string {
  */
 export const LARGE_TOKEN_BYTES = 4096;
 
+/**
+ * The name the base URL came from, without the value some callers append to it (the provider
+ * passes "base_url (https://…)"): these sentences show the value themselves.
+ */
+function baseVar(c: StatusContext): string {
+  return c.variables.baseUrl.replace(/\s*\(.*\)$/, '');
+}
+
 /** "check NETWORKCALC_BASE_URL (now …)", and the fix when its path repeats the API's own `/api`. */
 function checkBaseUrl(c: StatusContext): string {
-  const v = c.variables.baseUrl;
+  const v = baseVar(c);
   const url = new URL(c.baseUrl);
   const doubled = /\/api(\/.*)?$/.exec(url.pathname);
   if (doubled) {
@@ -140,7 +148,7 @@ const REDIRECT: StatusReading = {
   mayHaveActed: true,
   bodyDecides: false,
   cause: (c) => {
-    const v = c.variables.baseUrl;
+    const v = baseVar(c);
     if (!c.location) return `a redirect without a Location; this client follows none: ${checkBaseUrl(c)}`;
     const t = redirectTarget(c);
     const where = t.sameOrigin
@@ -194,12 +202,12 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
   401: {
     ...OTHER_4XX,
     cause: (c) =>
-      `the request was refused without one of the API's codes, so not by the NetworkCalc API: a proxy or gateway in front of it wants credentials of its own, or ${c.variables.baseUrl} points at another service; ${checkBaseUrl(c)}, and that ${whoseToken(c)}`,
+      `the request was refused without one of the API's codes, so not by the NetworkCalc API: a proxy or gateway in front of it wants credentials of its own, or ${baseVar(c)} points at another service; ${checkBaseUrl(c)}, and that ${whoseToken(c)}`,
   },
   403: {
     ...OTHER_4XX,
     cause: (c) =>
-      `the request was forbidden without one of the API's codes (the API refuses a token with 401 and a code): a proxy, firewall or web application firewall in front of the service refused it, or ${c.variables.baseUrl} points at another service; ${checkBaseUrl(c)}, and any proxy in between`,
+      `the request was forbidden without one of the API's codes (the API refuses a token with 401 and a code): a proxy, firewall or web application firewall in front of the service refused it, or ${baseVar(c)} points at another service; ${checkBaseUrl(c)}, and any proxy in between`,
   },
   404: {
     ...OTHER_4XX,
@@ -211,7 +219,7 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
     ...OTHER_4XX,
     bodyDecides: false,
     cause: (c) =>
-      `${c.method} is not allowed at ${c.baseUrl}${c.path}: ${c.variables.baseUrl} probably points at something other than the NetworkCalc API, or a proxy in front of it allows only some methods; ${checkBaseUrl(c)}`,
+      `${c.method} is not allowed at ${c.baseUrl}${c.path}: ${baseVar(c)} probably points at something other than the NetworkCalc API, or a proxy in front of it allows only some methods; ${checkBaseUrl(c)}`,
   },
   408: {
     code: 'TIMEOUT',
@@ -231,12 +239,12 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
     ...OTHER_4XX,
     bodyDecides: false,
     cause: (c) =>
-      `the request URL (${c.baseUrl.length + c.path.length} characters) is longer than the server or a proxy in front of it accepts (URI Too Long); this client's paths are short, so check ${c.variables.baseUrl} (${c.baseUrl.length} characters)`,
+      `the request URL (${c.baseUrl.length + c.path.length} characters) is longer than the server or a proxy in front of it accepts (URI Too Long); this client's paths are short, so check ${baseVar(c)} (${c.baseUrl.length} characters)`,
   },
   415: {
     ...OTHER_4XX,
     cause: (c) =>
-      `the server refused the request's Content-Type, application/json (Unsupported Media Type): a proxy in front of the service may rewrite requests, or ${c.variables.baseUrl} points at another service; ${checkBaseUrl(c)}, and any proxy in between`,
+      `the server refused the request's Content-Type, application/json (Unsupported Media Type): a proxy in front of the service may rewrite requests, or ${baseVar(c)} points at another service; ${checkBaseUrl(c)}, and any proxy in between`,
   },
   429: {
     code: 'RATE_LIMITED',
@@ -256,7 +264,7 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
   451: {
     ...OTHER_4XX,
     cause: (c) =>
-      `the service, or a network between this machine and it, refuses the request for legal reasons (Unavailable For Legal Reasons): the API is blocked from this network or country; ask your network administrator, or check ${c.variables.baseUrl} (now ${c.baseUrl}) if you reach the API through a proxy`,
+      `the service, or a network between this machine and it, refuses the request for legal reasons (Unavailable For Legal Reasons): the API is blocked from this network or country; ask your network administrator, or check ${baseVar(c)} (now ${c.baseUrl}) if you reach the API through a proxy`,
   },
   500: server5xx(
     () =>
