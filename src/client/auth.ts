@@ -35,6 +35,7 @@ export class TokenSource {
   readonly #clientId: string | undefined;
   readonly #clientSecret: string | undefined;
   #staticToken: string | undefined;
+  readonly #configuredToken: string | undefined;
   #cached: Cached | undefined;
   #inflight: Promise<string> | undefined;
   #exchanges = 0;
@@ -52,6 +53,7 @@ export class TokenSource {
     this.#transport = transport;
     this.#onIssued = onIssued;
     this.#staticToken = creds.token;
+    this.#configuredToken = creds.token;
     this.#clientId = creds.clientId;
     this.#clientSecret = creds.clientSecret;
   }
@@ -64,6 +66,11 @@ export class TokenSource {
   /** Token exchanges made so far (for diagnostics and tests). */
   get exchanges(): number {
     return this.#exchanges;
+  }
+
+  /** True when `token` is the ready token the client was configured with (not an issued one). */
+  isConfigured(token: string): boolean {
+    return token === this.#configuredToken;
   }
 
   /** The lifetime `token` was issued with, in seconds, when it is the last one issued. */

@@ -80,6 +80,15 @@ function checkUniqueIds(alerts: LiveAlert[]): LiveAlert[] {
 
 const AUTH_REFUSED = new Set(['INVALID_GRANT', 'NOT_AUTHORIZED']);
 
+/**
+ * HTTP 401 without a code of the interface: a gateway in front of the API may refuse an expired
+ * token so. One renewal costs little and a refused request was not processed; its message
+ * (statuses.ts) is kept, since blaming the account's plan would be a guess.
+ */
+const refusedWithoutCode = (e: NetworkCalcError) => e.httpStatus === 401 && e.code === 'UNEXPECTED_RESPONSE';
+const isRefused = (e: unknown): e is NetworkCalcError =>
+  isNetworkCalcError(e) && (AUTH_REFUSED.has(e.code) || refusedWithoutCode(e));
+
 export class NetworkCalcClient {
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -481,23 +490,28 @@ export class NetworkCalcClient {
    * renewed once and the request sent again; a refused request was not processed, so this is
    * safe for creates too. A ready token cannot be renewed.
    */
-  async #call(req: Omit<HttpRequest, 'token'>): Promise<HttpResponse> {
+  async #call(req: Omit<HttpRequest, 'token' | 'tokenVariable'>): Promise<HttpResponse> {
     const token = await this.#auth.current();
     try {
-      return await this.#transport.send({ ...req, token });
+      return await this.#transport.send({ ...req, token, tokenVariable: this.#tokenVariable(token) });
     } catch (err) {
-      if (!isNetworkCalcError(err) || !AUTH_REFUSED.has(err.code)) throw err;
-      if (!this.#auth.canRenew) throw this.#refused(req, err, 'static');
+      if (!isRefused(err)) throw err;
+      if (!this.#auth.canRenew) throw refusedWithoutCode(err) ? err : this.#refused(req, err, 'static');
       this.#auth.invalidate(token);
       const fresh = await this.#auth.current();
       try {
-        return await this.#transport.send({ ...req, token: fresh });
+        return await this.#transport.send({ ...req, token: fresh, tokenVariable: this.#tokenVariable(fresh) });
       } catch (again) {
-        if (!isNetworkCalcError(again) || !AUTH_REFUSED.has(again.code)) throw again;
+        if (!isRefused(again) || refusedWithoutCode(again)) throw again;
         const lifetime = this.#auth.issuedLifetime(fresh);
         throw this.#refused(req, again, isIssuedExpired(lifetime) ? 'issued-expired' : 'renewed', lifetime);
       }
     }
+  }
+
+  /** The variable a token came from, for messages; undefined for an issued one. */
+  #tokenVariable(token: string): string | undefined {
+    return this.#auth.isConfigured(token) ? this.#variables.token : undefined;
   }
 
   #refused(

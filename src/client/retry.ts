@@ -7,6 +7,7 @@
  * here a create (POST) must never be repeated after an ambiguous failure and the decision
  * also depends on the response body's code.
  */
+import { readingFor } from './statuses';
 
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
@@ -94,9 +95,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   return Math.max(0, at - now);
 }
 
-/** HTTP statuses worth a retry when the request may be repeated. */
+/** HTTP statuses worth a retry when the request may be repeated: 408, 429, 500, 502, 503, 504 (statuses.ts). */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+  return status >= 300 && readingFor(status).retryable;
 }
 
 /** Error codes meaning the connection was never established: nothing was sent. */

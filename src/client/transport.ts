@@ -12,6 +12,7 @@ import {
   type NetworkCalcErrorCode,
 } from './errors';
 import { isObject, type Json } from './read';
+import { bodyCode, formatBytes, htmlPage, readingFor, statusDecides, type StatusReading } from './statuses';
 import {
   backoffDelayMs,
   classifyNetworkError,
@@ -44,6 +45,8 @@ export interface HttpRequest {
   mode: RetryMode;
   /** Bearer token; never logged, never put on an error. */
   token?: string;
+  /** The variable the token came from, for messages; undefined for a token the exchange issued. */
+  tokenVariable?: string;
 }
 
 export interface HttpResponse {
@@ -77,6 +80,11 @@ type Outcome =
       retryAfterMs: number | undefined;
       /** Why the body is not a JSON object, when it is not. */
       unreadable: string | undefined;
+      location: string | undefined;
+      contentType: string | undefined;
+      /** Sizes of what was sent, for "too large" answers. */
+      headerBytes: number;
+      bodyBytes: number;
     }
   | { kind: 'network'; error: unknown; aborted: boolean }
   /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
@@ -122,29 +130,16 @@ export function successProblem(
   return `status ${JSON.stringify(status)}, which is neither OK nor an error code of the interface`;
 }
 
-/** 1536 → "1.5 KiB": sizes in messages. */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${n} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
-}
-
 /**
- * The code a response carries, or undefined for success. The body's `status` decides first:
- * NOT_FOUND comes as HTTP 400, and an error code in a 200 body is still an error.
+ * The code a response carries, or undefined for success. The body's `status` decides first
+ * (NOT_FOUND comes as HTTP 400, and an error code in a 200 body is still an error), except
+ * for statuses the interface never pairs with a code (a redirect, 404, 431, ...): there the
+ * status decides (statuses.ts).
  */
 export function responseCode(httpStatus: number, body: Json): NetworkCalcErrorCode | undefined {
-  const status = typeof body.status === 'string' ? body.status.trim().toUpperCase() : undefined;
-  if (isServiceCode(status)) return status;
-  if (httpStatus >= 200 && httpStatus < 300) return undefined;
-  if (httpStatus === 429) return 'RATE_LIMITED';
-  if (httpStatus >= 500) return 'SERVER_ERROR';
-  return 'UNEXPECTED_RESPONSE';
+  const reading = statusDecides(httpStatus, body);
+  if (reading) return reading.code;
+  return bodyCode(body);
 }
 
 /** The server's own explanation, if the body has one. */
@@ -208,6 +203,13 @@ async function readBounded(
   return Buffer.concat(chunks, bytes).toString('utf8');
 }
 
+/** Bytes of the request line and the headers this client sets, as they go on the wire. */
+function headerBlockBytes(method: string, pathAndQuery: string, headers: Record<string, string>): number {
+  let n = Buffer.byteLength(`${method} ${pathAndQuery} HTTP/1.1\r\n`);
+  for (const [name, value] of Object.entries(headers)) n += Buffer.byteLength(`${name}: ${value}\r\n`);
+  return n;
+}
+
 /** Waits ms, or less when signal aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -251,6 +253,8 @@ export class Transport {
       let error: NetworkCalcError;
       let retry: boolean;
       let waitMs: number | undefined;
+      /** The status row's sentence, when it explains the answer instead of the code's advice. */
+      let advice: string | undefined;
 
       if (outcome.kind === 'too-large') {
         const { status, bytes, announced } = outcome;
@@ -282,21 +286,28 @@ export class Transport {
             'local',
           );
         }
-        const detail = responseDetail(outcome.body, outcome.text);
+        // A status the interface does not pair with a code is explained by its row in
+        // statuses.ts (cause and what to check); a proxy's HTML page is named, not quoted.
+        const reading = statusDecides(outcome.status, outcome.body);
+        const page = reading ? htmlPage(outcome.text, outcome.contentType) : undefined;
+        const detail = page ? `the answer is ${page}` : responseDetail(outcome.body, outcome.text);
+        advice = reading ? this.#cause(reading, req, outcome) : undefined;
         const transient = isRetryableStatus(outcome.status) || code === 'SYSTEM_ERROR';
-        const serverFault = outcome.status >= 500 || code === 'SYSTEM_ERROR';
+        const serverFault = readingFor(outcome.status).mayHaveActed || code === 'SYSTEM_ERROR';
         if (req.mode === 'create' && serverFault) {
           // The server may have saved the alert before failing. Repeating the POST could create
           // a duplicate: the caller lists the account and adopts the alert, or sends it again.
+          const seen = advice ? `HTTP ${outcome.status}: ${advice}` : code;
           throw this.#outcomeUnknown(
             req,
             outcome.status,
-            `the server answered ${code}${detail ? `: ${detail}` : ''}`,
+            `the server answered ${seen}${detail ? `; ${detail}` : ''}`,
             attempt,
           );
         }
-        error = this.#error(req, code, outcome.status, detail, attempt, 'server');
-        retry = req.mode === 'idempotent' ? transient : outcome.status === 429;
+        error = this.#error(req, code, outcome.status, detail, attempt, page ? 'local' : 'server', advice);
+        // Only what certainly was not processed (429) is sent again when a repeat is not safe.
+        retry = transient && (req.mode === 'idempotent' || !serverFault);
         waitMs = outcome.retryAfterMs;
       } else {
         const failure = outcome.aborted ? 'timeout' : classifyNetworkError(outcome.error);
@@ -312,6 +323,7 @@ export class Transport {
           throw this.#outcomeUnknown(req, undefined, why, attempt);
         }
         const detail = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : what;
+        advice = undefined;
         error = this.#error(
           req,
           failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR',
@@ -352,7 +364,7 @@ export class Transport {
             req.subject,
             error.code,
             error.httpStatus,
-            this.#advice(error.code),
+            advice ?? this.#advice(error.code),
             `RETRIES_EXHAUSTED: gave up ${why}; last error: `,
           ),
           cause: error,
@@ -367,6 +379,26 @@ export class Transport {
     return adviceFor(code, this.#opts.variables);
   }
 
+  /** The status row's sentence for this answer, with the variable names and sizes it needs. */
+  #cause(reading: StatusReading, req: HttpRequest, outcome: Extract<Outcome, { kind: 'response' }>): string {
+    const location = outcome.location;
+    return this.#opts.redact(
+      reading.cause({
+        status: outcome.status,
+        method: req.method,
+        baseUrl: this.#opts.baseUrl,
+        path: req.path,
+        variables: this.#opts.variables,
+        location,
+        retryAfter: outcome.retryAfterMs !== undefined,
+        tokenVariable: req.token === undefined ? undefined : req.tokenVariable,
+        tokenBytes: req.token === undefined ? 0 : Buffer.byteLength(req.token),
+        headerBytes: outcome.headerBytes,
+        bodyBytes: outcome.bodyBytes,
+      }),
+    );
+  }
+
   /**
    * `source` says whose words `detail` is: the server's explanation, shown as such (instead
    * of the generic advice where it says more), or what the client saw itself.
@@ -378,13 +410,14 @@ export class Transport {
     detail: string | undefined,
     attempts: number,
     source: 'server' | 'local',
+    advice: string = this.#advice(code),
   ): NetworkCalcError {
     const clean = detail === undefined ? undefined : this.#opts.redact(detail);
     let message: string;
     if (clean && source === 'server' && EXPLAINED_BY_SERVER.has(code)) {
       message = describe(req.operation, req.subject, code, httpStatus, `server said: ${clean}`);
     } else {
-      message = describe(req.operation, req.subject, code, httpStatus, this.#advice(code));
+      message = describe(req.operation, req.subject, code, httpStatus, advice);
       if (clean) message += source === 'server' ? ` (server said: ${clean})` : ` (${clean})`;
     }
     return new NetworkCalcError({ operation: req.operation, code, httpStatus, detail: clean, attempts, message });
@@ -446,6 +479,10 @@ export class Transport {
         log(`${res.statusCode} TOO_LARGE`);
         return { kind: 'too-large', status: res.statusCode, ...read };
       }
+      const header = (name: string) => {
+        const value = res.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
       const outcome: Outcome = {
         kind: 'response',
         status: res.statusCode,
@@ -453,6 +490,10 @@ export class Transport {
         ...parseBody(read),
         retryAfterMs:
           res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
+        location: header('location'),
+        contentType: header('content-type'),
+        headerBytes: headerBlockBytes(req.method, pathAndQuery, headers),
+        bodyBytes: payload === undefined ? 0 : Buffer.byteLength(payload),
       };
       log(String(res.statusCode));
       return outcome;

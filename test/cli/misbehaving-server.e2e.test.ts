@@ -105,6 +105,36 @@ describe('ncalc against a misbehaving server', () => {
     expect(seen.filter((s) => s.startsWith('GET /api/alerts')).length).toBe(1);
   });
 
+  test('GIVEN NETWORKCALC_BASE_URL ending in /api (the path doubled) THEN the 404 names the base URL to set, not a form the client does not understand', async () => {
+    handler = (_req, res) => json(res, { status: 'ROUTE_NOT_FOUND' }, 404);
+    const r = await ncalc(['plan'], {
+      cwd: app.dir,
+      env: cliEnv({ NETWORKCALC_BASE_URL: `${url}/api`, NETWORKCALC_TOKEN: 'good-token' }),
+    });
+    expect(r.code).toBe(1);
+    const out = `${r.stdout}${r.stderr}`;
+    expect(out).toContain(`no such route: GET ${url}/api/api/alerts/ does not exist`);
+    expect(out).toContain(`set NETWORKCALC_BASE_URL to ${url}`);
+    expect(out).not.toMatch(/does not understand/);
+    expect(out).not.toMatch(/\n\s+at .*\(.*\.[jt]s:\d+:\d+\)/);
+    expect(seen).toEqual(['GET /api/api/alerts/']);
+  });
+
+  test("GIVEN a token of 100 KB THEN the server's 431 is explained by the token's size, never its value", async () => {
+    handler = (_req, res) => json(res, { status: 'OK', alerts: [] });
+    const token = `big-${'5e6f7a8b'.repeat(12_500)}`.slice(0, 100_000);
+    const r = await ncalc(['plan'], { cwd: app.dir, env: env(token) });
+    expect(r.code).toBe(1);
+    const out = `${r.stdout}${r.stderr}`;
+    expect(out).toContain('HTTP 431');
+    expect(out).toContain('the token in NETWORKCALC_TOKEN is 97.7 KiB (100000 bytes)');
+    expect(out).toContain('check that NETWORKCALC_TOKEN holds the token itself');
+    expect(out).not.toContain(token.slice(0, 40));
+    expect(out).not.toMatch(/does not understand/);
+    // node refused the header block before any handler ran.
+    expect(seen).toEqual([]);
+  });
+
   test('GIVEN a token with a line break THEN a configuration error naming the variable, never its value, and no request', async () => {
     handler = (_req, res) => json(res, { status: 'OK', alerts: [] });
     const r = await ncalc(['plan'], { cwd: app.dir, env: env('abc\r\nX-Injected: 1') });

@@ -34,6 +34,17 @@ describe('responseCode: decided on the body first', () => {
     expect(responseCode(503, { status: 'busy' })).toBe('SERVER_ERROR');
     expect(responseCode(404, { message: 'Route not found' })).toBe('UNEXPECTED_RESPONSE');
     expect(responseCode(418, {})).toBe('UNEXPECTED_RESPONSE');
+    expect(responseCode(408, {})).toBe('TIMEOUT');
+  });
+
+  it('lets the status decide where the interface never pairs it with a code: an unknown route saying NOT_FOUND is no missing alert', () => {
+    expect(responseCode(404, { status: 'NOT_FOUND' })).toBe('UNEXPECTED_RESPONSE');
+    expect(responseCode(405, { status: 'NOT_FOUND' })).toBe('UNEXPECTED_RESPONSE');
+    expect(responseCode(301, { status: 'NOT_AUTHORIZED' })).toBe('UNEXPECTED_RESPONSE');
+    expect(responseCode(431, { status: 'INVALID_BODY' })).toBe('UNEXPECTED_RESPONSE');
+    // ... while a code of the interface still decides on statuses it may come with.
+    expect(responseCode(401, { status: 'INVALID_GRANT' })).toBe('INVALID_GRANT');
+    expect(responseCode(503, { status: 'SYSTEM_ERROR' })).toBe('SYSTEM_ERROR');
   });
 });
 

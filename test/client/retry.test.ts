@@ -108,8 +108,10 @@ describe('resolveRetryPolicy', () => {
 });
 
 describe('isRetryableStatus', () => {
-  it.each([429, 500, 502, 503, 504])('retries %d', (s) => expect(isRetryableStatus(s)).toBe(true));
-  it.each([200, 400, 401, 404, 405, 501, 505])('does not retry %d', (s) => expect(isRetryableStatus(s)).toBe(false));
+  it.each([408, 429, 500, 502, 503, 504])('retries %d', (s) => expect(isRetryableStatus(s)).toBe(true));
+  it.each([200, 301, 400, 401, 404, 405, 413, 431, 501, 505])('does not retry %d', (s) =>
+    expect(isRetryableStatus(s)).toBe(false),
+  );
 });
 
 describe('classifyNetworkError', () => {

@@ -87,6 +87,30 @@ describe('configure', () => {
     const down = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'http://127.0.0.1:9', max_retries: 1 });
     expect(await read(down.data!)).toContain('check base_url (http://127.0.0.1:9)');
   });
+
+  test('GIVEN a base_url ending in /api (the path doubled) THEN the diagnostic says which base_url to set, and nothing reads as deleted', async () => {
+    const url = emulator().url;
+    const { data } = await configured({ NETWORKCALC_TOKEN: 'demo-token' }, { base_url: `${url}/api` });
+    const readDiags = new Diagnostics();
+    const state = { id: 1, name: 'web' };
+    // The emulator answers the unknown route /api/api/alerts/ with 404 {"status": "NOT_FOUND"}.
+    expect(await alertResource.read({ state, diagnostics: readDiags, providerData: data })).toBe(state);
+    expect(readDiags.items).toHaveLength(1);
+    expect(readDiags.items[0]!.detail).toContain(
+      `base_url is ${url}/api, and this client adds /api/... itself, so the path is doubled; set base_url to ${url}`,
+    );
+    const updateDiags = new Diagnostics();
+    const planned = { ...plan('web'), id: 1 };
+    await alertResource.update({
+      prior: planned,
+      plan: planned,
+      config: planned,
+      diagnostics: updateDiags,
+      providerData: data,
+    });
+    expect(updateDiags.items.map((d) => d.summary)).toEqual(['Could not update alert 1']);
+    expect(updateDiags.items[0]!.detail).toContain(`set base_url to ${url}`);
+  });
 });
 
 describe('networkcalc_alert handlers', () => {
