@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
@@ -12,9 +12,6 @@ import {
   applyFailed,
   applySummary,
   changeResultLine,
-  driftErrorMarkdown,
-  driftMarkdown,
-  driftText,
   errorJson,
   guardsOf,
   inShard,
@@ -43,7 +40,6 @@ import {
   type Shard,
   type Style,
 } from '../reconcile';
-import { coverageTotals } from '../reconcile/coverage';
 import type { ClientFactory } from '../reconcile/types';
 import { useColor, type CliIO } from './io';
 import { Progress } from './progress';
@@ -116,6 +112,7 @@ async function synthesize(
   io: CliIO,
   opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
   json: boolean,
+  appEnv: NodeJS.ProcessEnv = {},
 ) {
   const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
   const status = opts.synth && interactive(io, json);
@@ -128,7 +125,7 @@ async function synthesize(
       out: opts.out,
       synth: opts.synth,
       timeoutMs,
-      env: io.env,
+      env: { ...io.env, ...appEnv },
       stacks: opts.stack,
     });
     if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -146,9 +143,14 @@ export interface Loaded extends Prepared {
 }
 
 /** Synthesize, read and validate: everything before the first API call. */
-export async function load(io: CliIO, opts: CommonOptions, json: boolean): Promise<Loaded> {
+export async function load(
+  io: CliIO,
+  opts: CommonOptions,
+  json: boolean,
+  appEnv: NodeJS.ProcessEnv = {},
+): Promise<Loaded> {
   const shard = shardFlag(opts.shard);
-  const stacks = await synthesize(io, opts, json);
+  const stacks = await synthesize(io, opts, json, appEnv);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
     throw new ConfigError([
@@ -161,7 +163,7 @@ export async function load(io: CliIO, opts: CommonOptions, json: boolean): Promi
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */
-function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): string {
+export function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): string {
   const { shard, allAccounts, accounts } = loaded;
   if (!shard) return '';
   const n = accounts.length;
@@ -169,7 +171,7 @@ function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): 
 }
 
 /** The `shard` field of a sharded run's JSON document. */
-function shardJson(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): Record<string, unknown> {
+export function shardJson(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): Record<string, unknown> {
   const { shard } = loaded;
   return shard
     ? {
@@ -187,7 +189,7 @@ export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
   return useColor(io.stdout, io.env, opts.color) ? COLOR : PLAIN;
 }
 
-const problemsOf = (e: unknown) =>
+export const problemsOf = (e: unknown) =>
   e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)];
 
 /** The code and the first line of each kind of error a run can end with before it writes. */
@@ -219,9 +221,9 @@ export function reportError(io: CliIO, command: Command, e: unknown, json: boole
   return EXIT.ERROR;
 }
 
-const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
-const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
-const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
+export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
+export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 
 export interface PlanFlags extends CommonOptions {
   json?: boolean;
@@ -337,41 +339,6 @@ export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
       `--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`,
     ]);
   return 'json';
-}
-
-export async function driftCommand(io: CliIO, opts: DriftFlags, formatGiven = false): Promise<number> {
-  let format: string;
-  try {
-    format = driftFormat(opts, formatGiven);
-  } catch (e) {
-    return reportError(io, 'drift', e, !!opts.json);
-  }
-  // The markdown report goes to stdout (--format markdown) and to the job summary, errors included.
-  const report = (markdown: string) => {
-    if (format === 'markdown') io.stdout.write(markdown);
-    const summaryFile = io.env.GITHUB_STEP_SUMMARY;
-    if (!summaryFile) return;
-    try {
-      appendFileSync(summaryFile, markdown + '\n');
-    } catch (e) {
-      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
-    }
-  };
-  let loaded: Loaded;
-  try {
-    loaded = await load(io, opts, format !== 'text');
-  } catch (e) {
-    if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
-    return reportError(io, 'drift', e, format === 'json');
-  }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: false });
-  const shard = loaded.shard ? shardText(loaded).trim() : undefined;
-  if (format === 'json') writeJson(io, toJson('drift', plans, undefined, shardJson(loaded)));
-  else if (format === 'text') io.stdout.write(shardText(loaded) + driftText(plans, styleFor(io, opts)));
-  report(driftMarkdown(plans, shard));
-  if (anyFailed(plans)) return EXIT.ERROR;
-  // Coverage gaps of alert policies are drift too, though apply has nothing to change for them.
-  return hasChanges(plans) || coverageTotals(plans.map((p) => p.coverage)).gaps > 0 ? EXIT.CHANGES : EXIT.OK;
 }
 
 export interface ApplyFlags extends CommonOptions {

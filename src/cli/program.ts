@@ -2,16 +2,15 @@ import { Command, CommanderError, Option } from 'commander';
 import {
   DRIFT_FORMATS,
   applyCommand,
-  driftCommand,
   planCommand,
   validateCommand,
   EXIT,
   type ApplyFlags,
-  type DriftFlags,
   type PlanFlags,
   type ValidateFlags,
 } from './commands';
 import { coverageCommand, type CoverageFlags } from './coverage-command';
+import { driftCommand, type DriftCommandFlags } from './drift-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
@@ -33,6 +32,14 @@ Exit codes:
   1  error: a usage error, an invalid configuration, no alert policy, or an account could not be reached
   2  some target is not covered (a gap, or an alert apply has yet to make)`;
 
+const DRIFT_SUGGEST_HELP = `
+From drift to code (--suggest):
+  An alert whose props are literals gets a diff of its declaration; a value from a variable,
+  a loop or an alert policy gets one line naming where it comes from and the live value; a
+  live alert the app lacks gets a declaration beside its account; one deleted live gets the
+  choice (ncalc apply re-creates it, or the diff deletes it). --write applies the diffs
+  (then ncalc plan shows no change for those alerts); or pipe --json's suggest.patch to git apply.
+`;
 const SHARD_HELP = `
 Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
 hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every account once.
@@ -145,13 +152,28 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
+    .option(
+      '--write',
+      'with --suggest: make those edits (refused when a file changed since, is read-only or untracked)',
+    )
+    .option('--force', 'with --write: also edit files that git does not track')
+    .option(
+      '--terraform-plan <file>',
+      'with --suggest: adopt the drift of plain Terraform instead (terraform show -json of a plan -refresh-only), in the .tf files of -C',
+    )
+    .option(
+      '--report-dir <dir>',
+      'also write one markdown report per account there, with index.json (one issue per account)',
+    )
     .addHelpText(
       'after',
       '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
+        DRIFT_SUGGEST_HELP +
         SHARD_HELP +
         EXIT_HELP,
     )
-    .action(async (opts: DriftFlags, cmd: Command) => {
+    .action(async (opts: DriftCommandFlags, cmd: Command) => {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 

@@ -1,3 +1,4 @@
+import { recordSourceLocation } from './source-locations';
 import { App, TerraformElement, TerraformStack } from '../cdk';
 import type { IConstruct } from 'constructs';
 import { problemLine, writeProblemsFile, type ConstructProblem } from './problems';
@@ -126,6 +127,8 @@ function validateWholeApp(from: IConstruct): void {
 
 /** Makes sure the stack of `scope` validates the whole app before anything is written. */
 export function ensureValidateFirst(scope: IConstruct): TerraformStack {
+  // Every construct of ours passes here once, as it is made: the place to note where.
+  recordSourceLocation(scope);
   const stack = TerraformStack.of(scope);
   if (!stack.node.tryFindChild(GUARD_ID)) new ValidateFirst(stack, GUARD_ID);
   return stack;

@@ -1,4 +1,5 @@
 import type { CdkLibrary } from '../cdk-choice';
+import { checkPropsOf, checkPropsSource, targetPropsOf, targetSource } from '../constructs/alert-props';
 import { parseAlert, type LiveAlert } from '../model';
 import { claims } from '../schema/account-rules';
 import { ENV } from '../schema/environment';
@@ -38,7 +39,7 @@ export interface ExportSelection {
 }
 
 /** PascalCase construct id from an alert name; unique within the export. */
-function constructId(name: string, used: Set<string>): string {
+export function constructId(name: string, used: Set<string>): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   let base = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Alert';
   if (/^[0-9]/.test(base)) base = `Alert${base}`;
@@ -90,26 +91,6 @@ export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'd
 
 const q = (s: string) => JSON.stringify(s);
 
-function checkProps(a: LiveAlert): string {
-  switch (a.type) {
-    case 'DNS Record':
-      return `dnsRecord: { record: ${q(a.subtype ?? '')}, filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
-    case 'SPF Record':
-      return a.filter === 'validity'
-        ? `spfRecord: { filter: 'validity' }`
-        : `spfRecord: { filter: ${q(a.filter)}, value: ${q(a.filter_value)} }`;
-    case 'Certificate (TLS)':
-      return a.filter === 'subject'
-        ? `certificate: { subject: ${q(a.filter_value)} }`
-        : `certificate: { expiresInDays: ${Number(a.filter_value)} }`;
-  }
-}
-
-function targetExpr(t: ExportedAlert['target']): string {
-  if (t.name) return `AlertTarget.${t.kind}(${q(t.name)})`;
-  return `AlertTarget.${t.kind}Id(${t.id})`;
-}
-
 function accountProps(a: ExportAccount): string {
   const props: string[] = [];
   if (a.alias) props.push(`alias: ${q(a.alias)}`);
@@ -155,8 +136,8 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
       `    // id ${e.alert.id}`,
       `    new Alert(this, ${q(e.id)}, {`,
       `      name: ${q(e.alert.name)},`,
-      `      target: ${targetExpr(e.target)},`,
-      `      ${checkProps(e.alert)},`,
+      `      target: ${targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id))},`,
+      `      ${checkPropsSource(checkPropsOf(e.alert))},`,
       '    });',
     );
   }

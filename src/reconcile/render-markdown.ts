@@ -1,4 +1,7 @@
 /** The drift report in markdown, for a pull request comment or a GitHub job summary. */
+import { createHash } from 'node:crypto';
+import { suggestMarkdown } from '../suggest/render';
+import type { Suggestion } from '../suggest/types';
 import type { AccountPlan } from './account-plan';
 import { code, md, notCheckedMarkdown } from './markdown';
 import { coverageTotals } from './coverage';
@@ -6,11 +9,51 @@ import { gapsMarkdown } from './coverage-render';
 import { DRIFT_WORDS, failedAccountsLine, formatValue, scopeText } from './render-text';
 import { driftKind, totals } from './totals';
 
-/** `note`: a line under the title (which shard of a sharded run this is). */
-export function driftMarkdown(plans: readonly AccountPlan[], note?: string): string {
+/** GitHub refuses a comment or issue body longer than this many characters. */
+export const GITHUB_BODY_LIMIT = 65_536;
+
+/** First line of every drift report, so a workflow finds the comment or issue it posted before. */
+export const DRIFT_MARKER = '<!-- ncalc-drift -->';
+
+/** The marker of one account's report: stable across runs (a hash of base URL and credential identity). */
+export function accountMarker(p: Pick<AccountPlan, 'account'>): string {
+  return `<!-- ncalc-drift account=${createHash('sha256').update(p.account.key).digest('hex').slice(0, 16)} -->`;
+}
+
+/**
+ * `note`: a line under the title (which shard of a sharded run this is); `suggestions`: the
+ * edits of `ncalc drift --suggest`, shown under each account's table. Kept under GitHub's
+ * body limit: the diffs go first, then lines from the end, and the report says so.
+ */
+export function driftMarkdown(
+  plans: readonly AccountPlan[],
+  note?: string,
+  suggestions?: readonly Suggestion[],
+  marker = DRIFT_MARKER,
+): string {
+  const full = driftMarkdownOf(plans, note, suggestions, true, marker);
+  if (full.length <= GITHUB_BODY_LIMIT) return full;
+  const lean = driftMarkdownOf(plans, note, suggestions, false, marker);
+  if (lean.length <= GITHUB_BODY_LIMIT) return lean;
+  const lines = lean.split('\n');
+  const notice = (k: number) =>
+    `\n_… ${k} more line${k === 1 ? '' : 's'} not shown: the report is over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}-character limit. The job's log has all of it (\`ncalc drift\`)._\n`;
+  let kept = lines.length;
+  let size = lean.length;
+  while (kept > 0 && size + notice(lines.length - kept).length > GITHUB_BODY_LIMIT) size -= lines[--kept].length + 1;
+  return lines.slice(0, kept).join('\n') + notice(lines.length - kept);
+}
+
+function driftMarkdownOf(
+  plans: readonly AccountPlan[],
+  note: string | undefined,
+  suggestions: readonly Suggestion[] | undefined,
+  diffs: boolean,
+  marker: string,
+): string {
   const t = totals(plans);
   const n = t.create + t.update + t.delete;
-  const out: string[] = ['## NetworkCalc alert drift', ''];
+  const out: string[] = [marker, '## NetworkCalc alert drift', ''];
   if (note) out.push(`_${md(note)}_`, '');
   if (t.failedAccounts) out.push(`❌ ${md(failedAccountsLine(plans))}`, '');
   // Never a green headline over an account that could not be checked.
@@ -39,6 +82,13 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
     out.push(...gapsMarkdown(p.coverage));
     if (!p.changes.length) {
       out.push(`In sync (${p.unchanged} alert${p.unchanged === 1 ? '' : 's'}).`, '');
+      if (suggestions)
+        out.push(
+          ...suggestMarkdown(
+            suggestions.filter((x) => x.account === p.account.label),
+            diffs,
+          ),
+        );
       continue;
     }
     out.push('| | Alert | Id | Drift | Details |', '|---|---|---|---|---|');
@@ -53,6 +103,13 @@ export function driftMarkdown(plans: readonly AccountPlan[], note?: string): str
       out.push(`| ${sign} | ${code(c.name)} | ${c.id ?? '—'} | ${md(DRIFT_WORDS[driftKind(c)])} | ${md(details)} |`);
     }
     out.push('');
+    if (suggestions)
+      out.push(
+        ...suggestMarkdown(
+          suggestions.filter((x) => x.account === p.account.label),
+          diffs,
+        ),
+      );
   }
   return out.join('\n') + '\n';
 }

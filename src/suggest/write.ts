@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
-import { applyEdits } from './patch';
+import { basename, dirname, join, sep } from 'node:path';
+import { applyEdits, unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './types';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -33,28 +33,46 @@ function gitTracked(dir: string, files: readonly string[]): Set<string> | null {
   }
 }
 
-export function writeSuggestions(
+/** Writable by us, and not marked read-only for everyone (root may write anywhere; a cleared mode is still a no). */
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+  } catch {
+    return false;
+  }
+  return (statSync(file).mode & 0o222) !== 0;
+}
+
+interface FileEdits {
+  file: string;
+  /** The content the edits were computed on (checked against its snapshot). */
+  text: string;
+  edits: TextEdit[];
+}
+
+/** Every file with edits, read and checked; `forWrite` adds the checks a write needs. */
+function gather(
   dir: string,
   suggestions: readonly Suggestion[],
   snapshots: readonly SourceSnapshot[],
-  options: { force?: boolean } = {},
-): WriteResult {
+  options: { force?: boolean; forWrite: boolean },
+): { files: FileEdits[]; problems: string[] } {
   const byFile = new Map<string, TextEdit[]>();
   for (const s of suggestions) {
     if (!s.edits.length || !s.file) continue;
     if (!byFile.has(s.file)) byFile.set(s.file, []);
     byFile.get(s.file)!.push(...s.edits);
   }
-  const files = [...byFile.keys()].sort();
+  const names = [...byFile.keys()].sort();
   const problems: string[] = [];
-  const tracked = options.force ? null : gitTracked(dir, files);
-  const next = new Map<string, string>();
-  for (const file of files) {
-    const path = join(dir, file);
+  const tracked = options.forWrite && !options.force ? gitTracked(dir, names) : null;
+  const files: FileEdits[] = [];
+  for (const file of names) {
+    const full = join(dir, file);
     const snapshot = snapshots.find((s) => s.file === file);
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readFileSync(full, 'utf8');
     } catch (e) {
       problems.push(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       continue;
@@ -63,22 +81,47 @@ export function writeSuggestions(
       problems.push(`${file} changed since the drift was checked; run ncalc drift --suggest again`);
       continue;
     }
-    try {
-      accessSync(path, constants.W_OK);
-    } catch {
-      problems.push(`${file} is read-only; make it writable, or apply the diff by hand`);
-      continue;
+    if (options.forWrite) {
+      if (!writable(full)) {
+        problems.push(`${file} is read-only; make it writable, or apply the diff by hand`);
+        continue;
+      }
+      if (!options.force && !tracked?.has(file)) {
+        problems.push(
+          `${file} is not tracked by git, so the edit could not be reviewed or undone; commit it first, or give --force`,
+        );
+        continue;
+      }
     }
-    if (!options.force && !tracked?.has(file)) {
-      problems.push(
-        `${file} is not tracked by git, so the edit could not be reviewed or undone; commit it first, or give --force`,
-      );
-      continue;
-    }
+    files.push({ file, text, edits: byFile.get(file)! });
+  }
+  return { files, problems };
+}
+
+/** All the edits as one patch, a diff per file (`git apply` from the project directory). */
+export function combinedPatch(
+  dir: string,
+  suggestions: readonly Suggestion[],
+  snapshots: readonly SourceSnapshot[],
+): string {
+  return gather(dir, suggestions, snapshots, { forWrite: false })
+    .files.map((f) => unifiedDiff(f.file.split(sep).join('/'), f.text, f.edits))
+    .join('');
+}
+
+export function writeSuggestions(
+  dir: string,
+  suggestions: readonly Suggestion[],
+  snapshots: readonly SourceSnapshot[],
+  options: { force?: boolean } = {},
+): WriteResult {
+  const { files, problems } = gather(dir, suggestions, snapshots, { ...options, forWrite: true });
+  const next = new Map<string, string>();
+  for (const f of files) {
     try {
-      next.set(file, applyEdits(text, byFile.get(file)!));
+      next.set(f.file, applyEdits(f.text, f.edits));
     } catch (e) {
-      problems.push(`${file}: ${(e as Error).message}`);
+      problems.push(`${f.file}: ${(e as Error).message}`);
     }
   }
   if (problems.length) return { written: [], problems };

@@ -79,7 +79,7 @@ it('export writes a runnable stack; planning it shows no changes', async () => {
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
   expect(ts).toContain('target: AlertTarget.subdomain("www.example.com"),');
   expect(ts).toContain('certificate: { expiresInDays: 14 }');
-  expect(ts).toContain("spfRecord: { filter: 'validity' }");
+  expect(ts).toContain('spfRecord: { filter: "validity" }');
   expect(ts).not.toContain('demo-token');
 
   const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');

@@ -1,0 +1,216 @@
+/**
+ * `ncalc drift`: plan without triggers, for CI (exit 0 in sync, 2 drift, 1 error), and with
+ * `--suggest` the edits to the app that adopt the drift (`--write` makes them).
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../constructs/source-locations';
+import { driftErrorMarkdown, driftMarkdown, driftText, planAll, toJson, type AccountPlan } from '../reconcile';
+import { coverageTotals } from '../reconcile/coverage';
+import { accountMarker } from '../reconcile/render-markdown';
+import { suggestJson, suggestText, type SuggestReport } from '../suggest/render';
+import type { SourceSnapshot, Suggestion } from '../suggest/types';
+import { suggestTypeScript } from '../suggest/typescript';
+import { combinedPatch, writeSuggestions } from '../suggest/write';
+import type { ClientFactory } from '../reconcile/types';
+import {
+  EXIT,
+  anyFailed,
+  clientFactory,
+  cwdOf,
+  driftFormat,
+  hasChanges,
+  load,
+  problemsOf,
+  reportError,
+  shardJson,
+  shardText,
+  styleFor,
+  writeJson,
+  type DriftFlags,
+  type Loaded,
+} from './commands';
+import type { CliIO } from './io';
+import { UsageError } from './usage';
+
+export interface DriftCommandFlags extends DriftFlags {
+  suggest?: boolean;
+  write?: boolean;
+  force?: boolean;
+  terraformPlan?: string;
+  reportDir?: string;
+}
+
+/** The flag combinations that cannot work, before anything runs. */
+function checkFlags(opts: DriftCommandFlags): void {
+  const problems: string[] = [];
+  if (opts.write && !opts.suggest) problems.push('--write writes the suggested edits; give --suggest with it');
+  if (opts.force && !opts.write) problems.push('--force only lets --write edit files git does not track; give --write');
+  if (opts.terraformPlan && !opts.suggest)
+    problems.push(
+      '--terraform-plan is read by --suggest; give --suggest with it (terraform plan -refresh-only shows the drift itself)',
+    );
+  if (opts.suggest && !opts.terraformPlan && !opts.synth)
+    problems.push('--suggest runs the app to learn where each alert is declared; leave out --no-synth');
+  if (problems.length) throw new UsageError(problems);
+}
+
+export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiven = false): Promise<number> {
+  let format: string;
+  try {
+    format = driftFormat(opts, formatGiven);
+    checkFlags(opts);
+  } catch (e) {
+    return reportError(io, 'drift', e, !!opts.json);
+  }
+  // The markdown report goes to stdout (--format markdown) and to the job summary, errors included.
+  const report = (markdown: string) => {
+    if (format === 'markdown') io.stdout.write(markdown);
+    const summaryFile = io.env.GITHUB_STEP_SUMMARY;
+    if (!summaryFile) return;
+    try {
+      appendFileSync(summaryFile, markdown + '\n');
+    } catch (e) {
+      io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+    }
+  };
+
+  let loaded: Loaded;
+  let locations: SourceLocation[] = [];
+  const synthStartedMs = Date.now();
+  // The app writes where each construct was made here (src/constructs/source-locations.ts).
+  const locationsDir = opts.suggest ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
+  try {
+    const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
+    loaded = await load(io, opts, format !== 'text', file ? { [SOURCE_LOCATIONS_ENV]: file } : {});
+    if (file) locations = readLocations(file);
+  } catch (e) {
+    if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
+    return reportError(io, 'drift', e, format === 'json');
+  } finally {
+    if (locationsDir) rmSync(locationsDir, { recursive: true, force: true });
+  }
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: false });
+  let suggest: SuggestReport | null = null;
+  if (opts.suggest) {
+    try {
+      const dir = cwdOf(io, opts);
+      const named = await withDomains(plans, clientFactory(io, !!opts.verbose));
+      const found = suggestTypeScript({ dir, plans: named, desired: loaded.desired, locations, synthStartedMs });
+      suggest = finish(dir, found, opts);
+    } catch (e) {
+      return reportError(io, 'drift', e, format === 'json');
+    }
+  }
+  const shard = loaded.shard ? shardText(loaded).trim() : undefined;
+  if (format === 'json')
+    writeJson(io, {
+      ...toJson('drift', plans, undefined, shardJson(loaded)),
+      ...(suggest ? { suggest: suggestJson(suggest) } : {}),
+    });
+  else if (format === 'text')
+    io.stdout.write(
+      shardText(loaded) +
+        driftText(plans, styleFor(io, opts)) +
+        (suggest ? '\n' + suggestText(suggest, styleFor(io, opts)) : ''),
+    );
+  report(driftMarkdown(plans, shard, suggest?.suggestions));
+  if (opts.reportDir) {
+    const problem = writeReportDir(cwdOf(io, opts), opts.reportDir, plans, suggest?.suggestions);
+    if (problem) {
+      io.stderr.write(`Error: ${problem}\n`);
+      return EXIT.ERROR;
+    }
+  }
+  if (anyFailed(plans) || (suggest && suggest.problems.length && opts.write)) return EXIT.ERROR;
+  // Coverage gaps of alert policies are drift too, though apply has nothing to change for them.
+  return hasChanges(plans) || coverageTotals(plans.map((p) => p.coverage)).gaps > 0 ? EXIT.CHANGES : EXIT.OK;
+}
+
+/**
+ * Declarations of live alerts name their targets (`AlertTarget.subdomain('www.example.com')`)
+ * from the domains list; a plan that needed no names did not fetch it, so it is fetched here,
+ * once per such account. Without it the declaration uses the target's id.
+ */
+async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory): Promise<AccountPlan[]> {
+  return Promise.all(
+    plans.map(async (p) => {
+      const needs =
+        p.status === 'ok' &&
+        p.domains === null &&
+        (p.changes.some((c) => c.reason === 'undeclared') || p.account.scopes.some((s) => s.ownership === 'additive'));
+      if (!needs) return p;
+      try {
+        return { ...p, domains: await factory(p.account.credentials).listDomains() };
+      } catch {
+        return p; // ids instead of names; the drift itself is already known
+      }
+    }),
+  );
+}
+
+function readLocations(file: string): SourceLocation[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // An app built with a copy of this package that records none: every declaration is "not found".
+    return [];
+  }
+  return parseSourceLocations(text) ?? [];
+}
+
+/** The patch, and with --write the files written (all or nothing). */
+function finish(
+  dir: string,
+  found: { suggestions: Suggestion[]; snapshots: SourceSnapshot[]; problems: string[] },
+  opts: DriftCommandFlags,
+): SuggestReport {
+  const patch = combinedPatch(dir, found.suggestions, found.snapshots);
+  if (!opts.write) return { ...found, patch, written: null };
+  if (found.problems.length) return { ...found, patch, written: [] };
+  const result = writeSuggestions(dir, found.suggestions, found.snapshots, { force: opts.force });
+  return { ...found, patch, problems: result.problems, written: result.written };
+}
+
+/**
+ * `--report-dir`: one markdown report per account (`<marker hash>.md`, the account's marker
+ * on its first line) and `index.json` listing them, for a workflow that keeps one issue or
+ * comment per account up to date.
+ */
+function writeReportDir(
+  cwd: string,
+  dir: string,
+  plans: readonly AccountPlan[],
+  suggestions: readonly Suggestion[] | undefined,
+): string | null {
+  const out = path.resolve(cwd, dir);
+  try {
+    mkdirSync(out, { recursive: true });
+    const index = plans.map((p) => {
+      const marker = accountMarker(p);
+      const id = /account=([0-9a-f]+)/.exec(marker)![1];
+      const file = `${id}.md`;
+      const drift =
+        p.status === 'error'
+          ? 'error'
+          : p.changes.length || (p.coverage && coverageTotals([p.coverage]).gaps)
+            ? 'drift'
+            : 'in_sync';
+      writeFileSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));
+      return {
+        account: p.account.label,
+        base_url: p.account.baseUrl,
+        marker,
+        file,
+        status: drift,
+        title: `NetworkCalc alert drift: ${p.account.label}`,
+      };
+    });
+    writeFileSync(path.join(out, 'index.json'), JSON.stringify({ reports: index }, null, 2) + '\n');
+    return null;
+  } catch (e) {
+    return `--report-dir ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing more was written there`;
+  }
+}

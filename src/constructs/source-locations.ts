@@ -1,0 +1,117 @@
+/**
+ * Where each construct of the app is declared, for `ncalc drift --suggest`: it turns drift
+ * into an edit of the app's source and needs the `new Alert(...)` that made each alert.
+ * Recorded only when `ncalc` asks for it through the environment (a stack trace per
+ * construct costs time a plain synth does not spend), and written when the app exits.
+ * Free of cdktf, so that `ncalc` reads the file without loading it.
+ */
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IConstruct } from 'constructs';
+
+export const SOURCE_LOCATIONS_ENV = 'NCALC_SOURCE_LOCATIONS_FILE';
+
+/** One construct's declaration: the first stack frame outside this package and node_modules. */
+export interface SourceLocation {
+  /** Construct path, e.g. `alerts/WwwA`. */
+  path: string;
+  /** `Alert`, `AlertPolicy`, `NetworkcalcAccount`, … */
+  kind: string;
+  /** Absolute file name as the stack trace gave it (source-mapped by tsx / --enable-source-maps). */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  /** The account's provider alias (NetworkcalcAccount only). */
+  alias?: string | null;
+}
+
+// This package's own code (src/ or dist/): frames there are ours, not the app's.
+const OWN_CODE = path.resolve(__dirname, '..') + path.sep;
+const FRAME = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
+
+/** The first frame of `stack` in the app's own code. */
+export function appFrame(stack: string): Pick<SourceLocation, 'file' | 'line' | 'column'> | null {
+  for (const line of stack.split('\n').slice(1)) {
+    const m = FRAME.exec(line.trim());
+    if (!m) continue;
+    let file = m[1];
+    if (file.startsWith('file://')) file = fileURLToPath(file);
+    if (!path.isAbsolute(file) || file.startsWith(OWN_CODE) || file.split(path.sep).includes('node_modules')) continue;
+    return { file, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return null;
+}
+
+const recorded: { construct: IConstruct; frame: NonNullable<ReturnType<typeof appFrame>> }[] = [];
+let target: string | undefined;
+
+/** Called by every construct of this package as it is made; does nothing unless ncalc asked. */
+export function recordSourceLocation(construct: IConstruct, env: NodeJS.ProcessEnv = process.env): void {
+  const file = env[SOURCE_LOCATIONS_ENV];
+  if (!file) return;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 64; // an L3 construct of the app may sit several frames deep
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const frame = appFrame(stack);
+  if (!frame) return;
+  if (target === undefined) process.once('exit', () => writeSourceLocations(file));
+  target = file;
+  recorded.push({ construct, frame });
+}
+
+function writeSourceLocations(file: string): void {
+  const locations: SourceLocation[] = recorded.map(({ construct, frame }) => {
+    const alias = (construct as { alias?: unknown }).alias;
+    return {
+      path: construct.node.path,
+      kind: construct.constructor.name,
+      ...frame,
+      ...(typeof alias === 'string' || construct.constructor.name === 'NetworkcalcAccount'
+        ? { alias: typeof alias === 'string' ? alias : null }
+        : {}),
+    };
+  });
+  try {
+    writeFileSync(file, JSON.stringify({ locations }));
+  } catch {
+    // Not writable: ncalc says that it found no locations.
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The locations of a file written above; null when it is not one. */
+export function parseSourceLocations(text: string): SourceLocation[] | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(doc) || !Array.isArray(doc.locations)) return null;
+  const out: SourceLocation[] = [];
+  for (const l of doc.locations) {
+    if (
+      !isRecord(l) ||
+      typeof l.path !== 'string' ||
+      typeof l.kind !== 'string' ||
+      typeof l.file !== 'string' ||
+      !Number.isInteger(l.line) ||
+      !Number.isInteger(l.column)
+    )
+      return null;
+    out.push({
+      path: l.path,
+      kind: l.kind,
+      file: l.file,
+      line: l.line as number,
+      column: l.column as number,
+      ...(l.alias !== undefined ? { alias: typeof l.alias === 'string' ? l.alias : null } : {}),
+    });
+  }
+  return out;
+}

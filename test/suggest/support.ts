@@ -1,0 +1,70 @@
+/**
+ * A real cdktf app in a temporary git repository, written in TypeScript and run by tsx the
+ * way users run theirs, importing this package and cdktf through its own node_modules links.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ROOT } from '../cli/support';
+
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export class TsApp {
+  readonly dir: string;
+  constructor(files: Record<string, string>) {
+    this.dir = mkdtempSync(path.join(tmpdir(), 'ncalc-suggest-'));
+    const modules = path.join(this.dir, 'node_modules');
+    mkdirSync(modules);
+    symlinkSync(ROOT, path.join(modules, 'cdktf-provider-networkcalc'));
+    for (const dep of ['cdktf', 'constructs', 'typescript'])
+      symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(modules, dep));
+    writeFileSync(path.join(this.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `${TSX} main.ts` }));
+    writeFileSync(path.join(this.dir, '.gitignore'), 'node_modules\ncdktf.out\n');
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(this.dir, name), text);
+    this.git('init', '-q');
+    this.commit();
+  }
+
+  git(...args: string[]): string {
+    return execFileSync('git', args, {
+      cwd: this.dir,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: this.dir,
+      },
+    });
+  }
+
+  commit(): void {
+    this.git('add', '-A');
+    this.git('commit', '-qm', 'app', '--allow-empty');
+  }
+
+  read(name: string): string {
+    return readFileSync(path.join(this.dir, name), 'utf8');
+  }
+
+  write(name: string, text: string): void {
+    writeFileSync(path.join(this.dir, name), text);
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The top of an app's main.ts: one stack with one account. */
+export const HEADER = `import { App, TerraformStack } from 'cdktf';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
+
+const app = new App();
+const stack = new TerraformStack(app, 'main');
+new NetworkcalcAccount(stack, 'Account');
+`;
