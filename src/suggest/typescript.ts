@@ -66,6 +66,8 @@ interface Source {
   text: string;
   sf: TS.SourceFile;
   quote: "'" | '"';
+  /** Every `new …(…)` of the file by start offset, made on first use (one walk, not one per alert). */
+  news?: Map<number, TS.NewExpression>;
 }
 
 type Quote = Source['quote'];
@@ -403,15 +405,7 @@ class Context {
     const at = this.relLoc(loc);
     if (!src) return { reason: `${at.file} could not be read or parsed`, at };
     const ts = this.ts!;
-    const pos = positionOf(src, loc.line, loc.column);
-    let found: TS.NewExpression | null = null;
-    const visit = (n: TS.Node): void => {
-      if (pos < n.getStart(src.sf) || pos >= n.getEnd()) return;
-      if (ts.isNewExpression(n) && n.getStart(src.sf) === pos) found = n;
-      n.forEachChild(visit);
-    };
-    visit(src.sf);
-    const node = found as TS.NewExpression | null;
+    const node = newExpressions(ts, src).get(positionOf(src, loc.line, loc.column)) ?? null;
     if (!node) {
       this.problems.push(
         `${constructPath}: the app made it at ${at.file}:${at.line}:${loc.column}, but no \`new ${kind}(...)\` starts there in the source; the file may have changed since the synth: run again`,
@@ -663,6 +657,18 @@ function describeSettings(live: AlertSpec, index: DomainIndex): string {
     live.target_id as number,
   );
   return `target ${targetSource(t, "'")}, ${checkPropsSource(checkPropsOf(live), "'")}`;
+}
+
+function newExpressions(ts: TypeScript, src: Source): Map<number, TS.NewExpression> {
+  if (src.news) return src.news;
+  const news = new Map<number, TS.NewExpression>();
+  const visit = (n: TS.Node): void => {
+    if (ts.isNewExpression(n)) news.set(n.getStart(src.sf), n);
+    n.forEachChild(visit);
+  };
+  visit(src.sf);
+  src.news = news;
+  return news;
 }
 
 function positionOf(src: Source, line: number, column: number): number {
