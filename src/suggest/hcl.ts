@@ -670,7 +670,7 @@ export function suggestFromTerraformPlan(
       continue;
     }
     const sameFile = imports.filter((i) => i.file === file);
-    const tail = sameFile.length ? ' (its import block too)' : '';
+    const tail = sameFile.length ? ' and its import block' : '';
     suggestions.push(
       suggestion(
         entry,
