@@ -382,13 +382,14 @@ export function parseHcl(text: string, file: string): HclFile {
 export type HclLiteral = { kind: 'string'; value: string } | { kind: 'number'; value: string } | { kind: 'null' };
 
 /**
- * A literal the suggestions may replace: a quoted string without interpolation, a number, or
- * `null`. Heredocs, references, templates, calls and operators are not.
+ * A literal the suggestions may replace: a quoted string or a heredoc without interpolation, a
+ * number, or `null`. References, templates, calls and operators are not.
  */
 export function literalOf(attr: HclAttribute): HclLiteral | undefined {
   if (attr.expr.length !== 1) return undefined;
   const [t] = attr.expr;
   if (t.kind === 'string' && !t.template) return { kind: 'string', value: decodeString(t.text) };
+  if (t.kind === 'heredoc' && !t.template) return { kind: 'string', value: heredocValue(t.text) };
   if (t.kind === 'number') return { kind: 'number', value: t.text };
   if (t.kind === 'ident' && t.text === 'null') return { kind: 'null' };
   return undefined;
@@ -414,4 +415,21 @@ export function decodeString(quoted: string): string {
     } else out += c;
   }
   return out;
+}
+
+/** The value of a heredoc without interpolation: its body lines, `<<-` removing their common indentation. */
+function heredocValue(source: string): string {
+  const lines = source.split('\n');
+  const body = lines.slice(1, -1).map((l) =>
+    l
+      .replace(/\r$/, '')
+      .replace(/\$\$\{/g, '${')
+      .replace(/%%\{/g, '%{'),
+  );
+  if (source.startsWith('<<-')) {
+    const indents = body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
+    const cut = indents.length ? Math.min(...indents) : 0;
+    return body.map((l) => `${l.slice(cut)}\n`).join('');
+  }
+  return body.map((l) => `${l}\n`).join('');
 }

@@ -468,7 +468,7 @@ function editBlock(file: HclFile, block: HclBlock, diffs: [SpecField, unknown, u
 /**
  * The lines of a block to delete: the block's own lines, and the blank line after it when the
  * line before is blank too (or the block is the first thing in the file), so that no double
- * blank line is left. Comments above the block stay. A block sharing a line with something
+ * blank line is left; at the end of the file, the blank line before it. Comments above the block stay. A block sharing a line with something
  * else loses only its own text.
  */
 function blockDeletion(file: HclFile, block: HclBlock): TextEdit {
@@ -480,9 +480,13 @@ function blockDeletion(file: HclFile, block: HclBlock): TextEdit {
   )
     return { start: block.start, end: block.end, text: '' };
   const blank = (line: number) => lineText(file, line)?.trim() === '';
+  let start = first;
   let end = lineStart(file, block.endLine + 1);
-  if ((block.line === 1 || blank(block.line - 1)) && blank(block.endLine + 1)) end = lineStart(file, block.endLine + 2);
-  return { start: first, end, text: '' };
+  if (block.line === 1 || blank(block.line - 1)) {
+    if (file.text.slice(end).trim() === '' && block.line > 1) start = lineStart(file, block.line - 1);
+    else if (blank(block.endLine + 1)) end = lineStart(file, block.endLine + 2);
+  }
+  return { start, end, text: '' };
 }
 
 /** Where `networkcalc_alert.<name>` is referred to in the files: traversals, and inside string templates. */
@@ -691,7 +695,32 @@ export function suggestFromTerraformPlan(
         ),
       );
   }
-  return { suggestions, snapshots: sources.snapshots, problems };
+  return { suggestions: withoutOverlaps(suggestions, sources), snapshots: sources.snapshots, problems };
+}
+
+/**
+ * Deletions of neighbouring blocks may both claim the blank line between them; the later one
+ * then starts where the earlier ends, so that all the suggestions of a file can be applied together.
+ */
+function withoutOverlaps(suggestions: Suggestion[], sources: Sources): Suggestion[] {
+  const byFile = new Map<string, TextEdit[]>();
+  for (const s of suggestions)
+    if (s.file) byFile.set(s.file, [...(byFile.get(s.file) ?? []), ...s.edits.filter((e) => e.text === '')]);
+  let changed = false;
+  for (const edits of byFile.values()) {
+    edits.sort((a, b) => a.start - b.start || a.end - b.end);
+    for (let i = 1; i < edits.length; i++)
+      if (edits[i].start < edits[i - 1].end && edits[i].end > edits[i - 1].end) {
+        edits[i].start = edits[i - 1].end;
+        changed = true;
+      }
+  }
+  if (!changed) return suggestions;
+  return suggestions.map((s) =>
+    s.file && s.edits.length
+      ? { ...s, diff: unifiedDiff(s.file, sources.files.find((f) => f.file === s.file)!.text, s.edits) }
+      : s,
+  );
 }
 
 /** `count` or `for_each` of a resource block, when the plan's configuration did not say. */
