@@ -3,7 +3,14 @@
  * start and end (offsets and lines) in files with heredocs, templates, comments and strings
  * that hold braces, and which expressions are literals.
  */
-import { HclSyntaxError, decodeString, literalOf, parseHcl, tokenizeHcl, type HclBlock } from '../../src/suggest/hcl-parse';
+import {
+  HclSyntaxError,
+  decodeString,
+  literalOf,
+  parseHcl,
+  tokenizeHcl,
+  type HclBlock,
+} from '../../src/suggest/hcl-parse';
 
 const expr = (text: string, block: HclBlock, name: string) => {
   const a = block.attributes.find((x) => x.name === name);
