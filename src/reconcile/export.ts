@@ -146,7 +146,7 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
 }
 
 // HCL interpolates ${...} and %{...} inside strings; doubling the sigil makes them literal.
-const hclString = (s: string) =>
+export const hclString = (s: string) =>
   JSON.stringify(s)
     .replace(/\$\{/g, () => '$${')
     .replace(/%\{/g, () => '%%{');
