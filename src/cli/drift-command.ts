@@ -2,14 +2,23 @@
  * `ncalc drift`: plan without triggers, for CI (exit 0 in sync, 2 drift, 1 error), and with
  * `--suggest` the edits to the app that adopt the drift (`--write` makes them).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../constructs/source-locations';
-import { driftErrorMarkdown, driftMarkdown, driftText, planAll, toJson, type AccountPlan } from '../reconcile';
+import {
+  FORMAT_VERSION,
+  driftErrorMarkdown,
+  driftMarkdown,
+  driftText,
+  planAll,
+  toJson,
+  type AccountPlan,
+} from '../reconcile';
 import { coverageTotals } from '../reconcile/coverage';
-import { accountMarker } from '../reconcile/render-markdown';
-import { suggestJson, suggestText, type SuggestReport } from '../suggest/render';
+import { DRIFT_MARKER, accountMarker } from '../reconcile/render-markdown';
+import { suggestFromTerraformPlan } from '../suggest/hcl';
+import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '../suggest/render';
 import type { SourceSnapshot, Suggestion } from '../suggest/types';
 import { suggestTypeScript } from '../suggest/typescript';
 import { combinedPatch, writeSuggestions } from '../suggest/write';
@@ -75,6 +84,8 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
       io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
     }
   };
+
+  if (opts.terraformPlan) return terraformDrift(io, opts, format, report);
 
   let loaded: Loaded;
   let locations: SourceLocation[] = [];
@@ -172,6 +183,58 @@ function finish(
   if (found.problems.length) return { ...found, patch, written: [] };
   const result = writeSuggestions(dir, found.suggestions, found.snapshots, { force: opts.force });
   return { ...found, patch, problems: result.problems, written: result.written };
+}
+
+/** `--terraform-plan`: the drift Terraform found (`terraform show -json` of a refresh-only plan). */
+function terraformDrift(
+  io: CliIO,
+  opts: DriftCommandFlags,
+  format: string,
+  report: (markdown: string) => void,
+): number {
+  const dir = cwdOf(io, opts);
+  const file = path.resolve(io.cwd, opts.terraformPlan!);
+  let plan: unknown;
+  let mtimeMs: number;
+  try {
+    plan = JSON.parse(readFileSync(file, 'utf8'));
+    mtimeMs = statSync(file).mtimeMs;
+  } catch (e) {
+    const why =
+      e instanceof SyntaxError
+        ? `is not JSON (${e.message})`
+        : `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    return reportError(
+      io,
+      'drift',
+      new UsageError([
+        `--terraform-plan ${opts.terraformPlan} ${why}; give the output of terraform show -json <plan file> of terraform plan -refresh-only -out=<plan file>`,
+      ]),
+      format === 'json',
+    );
+  }
+  const found = suggestFromTerraformPlan(plan, dir, { planFileMtimeMs: mtimeMs });
+  const suggest = finish(dir, found, opts);
+  if (format === 'json')
+    writeJson(io, { format_version: FORMAT_VERSION, command: 'drift', suggest: suggestJson(suggest) });
+  else if (format === 'text')
+    io.stdout.write(
+      suggestText(suggest, styleFor(io, opts)) || 'No drift of networkcalc_alert resources in the plan.\n',
+    );
+  else
+    report(
+      [
+        DRIFT_MARKER,
+        '## NetworkCalc alert drift (Terraform)',
+        '',
+        ...suggest.problems.map((p) => `- ❌ ${p}`),
+        ...(suggest.suggestions.length
+          ? suggestMarkdown(suggest.suggestions, true)
+          : ['No drift of `networkcalc_alert` resources in the plan.']),
+      ].join('\n') + '\n',
+    );
+  if (suggest.problems.length) return EXIT.ERROR;
+  return suggest.suggestions.length ? EXIT.CHANGES : EXIT.OK;
 }
 
 /**

@@ -359,6 +359,18 @@ describe('bad input: a clear error, nothing written', () => {
     r = await run(a, 'drift', '--suggest', '--no-synth');
     expect(r.stderr).toContain('--suggest runs the app to learn where each alert is declared; leave out --no-synth');
   });
+
+  it('--terraform-plan: a missing file, or JSON that is not a refresh-only plan, is an error that says what to run', async () => {
+    const a = app(TWO);
+    let r = await run(a, 'drift', '--suggest', '--terraform-plan', 'nope.json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--terraform-plan nope.json cannot be read (ENOENT)');
+    a.write('state.json', JSON.stringify({ format_version: '1.0', values: {} }));
+    r = await run(a, 'drift', '--suggest', '--write', '--terraform-plan', 'state.json');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('terraform plan -refresh-only');
+    expect(a.read('main.ts')).toBe(TWO);
+  });
 });
 
 describe('CI reports', () => {

@@ -391,10 +391,8 @@ describe('terraform drift → suggestions → edited .tf → empty plan', () => 
       expect(pr.read()).toBe(config);
     });
 
-    // writeSuggestions asks accessSync(W_OK), which root always passes: as root the file is
-    // written anyway. Kept as a known failure there until write.ts also looks at the mode bits.
-    const asRoot = process.getuid?.() === 0;
-    (asRoot ? test.failing : test)('a read-only file: the write is refused, nothing written', () => {
+    // Refused for root too: the write looks at the mode bits, not only at access(W_OK).
+    test('a read-only file: the write is refused, nothing written', () => {
       const pr = project();
       const r = suggestFromTerraformPlan(drift.plan, pr.dir, { planFileMtimeMs: drift.mtimeMs });
       expect(r.snapshots[0].changedSincePlan).toBeUndefined();
