@@ -20,6 +20,7 @@ import {
   installedPackages,
   REPO_ROOT,
   TSC,
+  UNREVIEWED_SCRIPTS_WARNING,
   type Flavor,
   type UserApp,
 } from './support';
@@ -74,6 +75,10 @@ export function describeUserApp(flavor: Flavor, opts: { deploy: 'repo' | 'app' |
       // Every peer satisfied, nothing extraneous or invalid.
       const ls = await app.run('npm', ['ls', '--all', '--loglevel=error']);
       expectStatus(ls, 0);
+    });
+
+    test('installs with no install-scripts warning on npm 11, given the allowScripts entries docs/install.md names', () => {
+      expect(app.installOutput).not.toContain(UNREVIEWED_SCRIPTS_WARNING);
     });
 
     test('every entry point loads from CommonJS and from an ES module, with its names; only the root loads the CDK', async () => {
