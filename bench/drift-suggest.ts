@@ -46,7 +46,13 @@ function writeApp(dir: string): void {
   const git = (...args: string[]) =>
     execFileSync('git', args, {
       cwd: dir,
-      env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@example.com',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@example.com',
+      },
     });
   git('init', '-q');
   git('add', '-A');
@@ -123,7 +129,9 @@ async function main(): Promise<void> {
       (median(rows.suggest.map((x) => x[k])) / median(rows.drift.map((x) => x[k]))).toFixed(2);
     console.log(`\nratio --suggest / plain: wall ${ratio('wall')}×, CPU ${ratio('cpu')}×`);
     console.log(`suggestions with a diff: ${withDiff} of ${doc.suggest.suggestions.length}`);
-    console.log(`--write: exit ${write.code}, ${calls} alert list call(s); then plan --detailed-exitcode: exit ${plan.code} (0 = no change)`);
+    console.log(
+      `--write: exit ${write.code}, ${calls} alert list call(s); then plan --detailed-exitcode: exit ${plan.code} (0 = no change)`,
+    );
     console.log(`main.js after --write: ${readFileSync(path.join(dir, 'main.js'), 'utf8').split('\n').length} lines`);
   } finally {
     await emu.close();

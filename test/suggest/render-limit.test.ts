@@ -12,7 +12,10 @@ import type { Suggestion } from '../../src/suggest/types';
 function planWith(n: number): { plan: AccountPlan; suggestions: Suggestion[] } {
   const changes: Change[] = [];
   const suggestions: Suggestion[] = [];
-  const source = Array.from({ length: n * 6 }, (_, i) => `line ${i} of the app, long enough to make a diff of some size`).join('\n') + '\n';
+  const source =
+    Array.from({ length: n * 6 }, (_, i) => `line ${i} of the app, long enough to make a diff of some size`).join(
+      '\n',
+    ) + '\n';
   for (let i = 0; i < n; i++) {
     const name = `alert ${String(i).padStart(5, '0')}`;
     changes.push({
