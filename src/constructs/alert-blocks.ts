@@ -7,10 +7,11 @@
  * written by one element, `AlertBlocks`, in the form their L1 would write them (same logical
  * id, attributes, `provider` and `//` metadata), and an alert gets its L1, child `Resource`,
  * when something reaches for it: `node.defaultChild`, `node.findChild('Resource')` /
- * `tryFindChild`, an attribute (`alertId`, ...), an Aspect that applies to the alert, or HCL
- * output. From then on its L1 writes it and the shared element leaves it out.
+ * `tryFindChild`, an attribute (`alertId`, ...) or an Aspect that applies to the alert. From
+ * then on its L1 writes it and the shared element leaves it out. Apps that write HCL, and
+ * stacks that allocate logical ids their own way, give every alert its L1 at once.
  */
-import { Aspects, TerraformElement, TerraformStack, numberToTerraform, stringToTerraform } from '../cdk';
+import { App, Aspects, TerraformElement, TerraformStack, numberToTerraform, stringToTerraform } from '../cdk';
 import type { IAspect } from '../cdk';
 import type { IConstruct, Node } from 'constructs';
 import { Alert as AlertResource, type AlertConfig } from '../gen/providers/networkcalc/alert';
@@ -130,11 +131,15 @@ class AlertBlocks extends TerraformElement {
     let blocks = blocksByStack.get(stack);
     if (blocks === undefined) {
       // A stack that allocates logical ids its own way may read more of an element than its
-      // path: such stacks get an L1 per alert, as before.
+      // path; HCL is rendered one resource per element. Both get an L1 per alert, as before.
       const own = stack as unknown as Record<string, unknown>;
       const base = TerraformStack.prototype as unknown as Record<string, unknown>;
       const defaultIds = own.allocateLogicalId === base.allocateLogicalId && own.getLogicalId === base.getLogicalId;
-      blocks = defaultIds ? new AlertBlocks(stack, BLOCKS_ID) : null;
+      // The same test as cdktf's: its stacks read the variable, its App also the option.
+      const root = stack.node.root;
+      const env = process.env.SYNTH_HCL_OUTPUT;
+      const hcl = env === 'true' || env === '1' || (App.isApp(root) && root.hclOutput);
+      blocks = defaultIds && !hcl ? new AlertBlocks(stack, BLOCKS_ID) : null;
       if (blocks) Aspects.of(stack).add(new MakeL1ForOtherAspects(stack));
       blocksByStack.set(stack, blocks);
     }
@@ -155,14 +160,22 @@ class AlertBlocks extends TerraformElement {
     return { resource: { networkcalc_alert: alerts } };
   }
 
-  /** HCL output renders each alert from its L1 (made now): JSON, which `ncalc` reads, is the fast path. */
+  /**
+   * cdktf renders HCL one resource per element, so HCL needs the L1s: apps that write HCL
+   * (SYNTH_HCL_OUTPUT, `hclOutput`) make them at once. `Testing.synthHcl` of a JSON app gets them here, and an
+   * error if more than one was missing (which one element cannot render).
+   */
   public override toHclTerraform(): Record<string, unknown> {
-    if (this.pending.size === 0) return {};
-    const alerts: Record<string, unknown> = {};
-    for (const deferred of [...this.pending]) {
-      const rendered = deferred.get().toHclTerraform() as { resource: { networkcalc_alert: object } };
-      Object.assign(alerts, rendered.resource.networkcalc_alert);
-    }
-    return { resource: { networkcalc_alert: alerts } };
+    const pending = [...this.pending];
+    if (pending.length === 0) return {};
+    const rendered = pending.map((deferred) => deferred.get().toHclTerraform() as Record<string, unknown>);
+    if (rendered.length === 1) return rendered[0]!;
+    const error = new Error(
+      `${pending.length} NetworkCalc alerts of stack ${this.cdktfStack.node.path} have no L1 to render as HCL. ` +
+        'Synthesize HCL with SYNTH_HCL_OUTPUT=true set before the stacks are created, ' +
+        'or read node.defaultChild of every alert before Testing.synthHcl.',
+    );
+    error.stack = error.message; // where in cdktf it was thrown says nothing about the fix
+    throw error;
   }
 }
