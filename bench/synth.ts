@@ -3,16 +3,21 @@
  * bench/support.ts writeCdktfApp: one account, name targets, the four kinds of check), run
  * as its own process like `ncalc plan` and `cdktf synth` run it. The app measures itself:
  * CPU (user + system) and wall time from the first construct to the end of `app.synth()`
- * (module loading excluded), and the process's peak RSS. Median of REPS runs per size. A
- * second series writes the same JSON with the generated L1 bindings alone: the part of the
- * cost that is cdktf's, whatever the constructs do. A third (`--batched`) writes it from one
- * cdktf element holding every alert, with a plain construct per alert and no L1: what a
- * design without a per-alert L1 (and so without its `defaultChild` escape hatch) would cost.
+ * (module loading excluded), and the process's peak RSS. A second series writes the same JSON
+ * with the generated L1 bindings alone: the part of the cost that is cdktf's, whatever the
+ * constructs do. A third (`--batched`) writes it from one cdktf element holding every alert,
+ * with a plain construct per alert and no L1 at all: the floor of a cdktf design.
  *
- *   npm run build && npx tsx bench/synth.ts [sizes, default 1000,10000] [--root <package dir>] [--no-l1] [--batched] [--reps 3]
+ *   npm run build && npx tsx bench/synth.ts [sizes, default 1000,10000] [--before <package dir>]
+ *     [--node <node binary>]... [--no-l1] [--batched] [--reps 5]
  *
- * `--root` takes the built package (its dist/) from another checkout, e.g. a git worktree of
- * an older commit, to measure before and after a change on the same machine.
+ * Runs are interleaved: each round runs every series once (for every Node given), so load
+ * from other work on the machine falls on all of them alike. Each row is the median of the
+ * rounds (min–max); "constructs / L1" is the median (min–max) of the ratio within each round.
+ * `--before` adds the constructs of another checkout's build (its dist/, e.g. a clone of the
+ * commit before a change) as "constructs, before". `--root` measures another checkout
+ * instead of this one. `--node` (repeatable) runs the apps on that Node binary; default, the
+ * Node running this script.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,14 +26,21 @@ import * as path from 'node:path';
 import { ROOT, SUBDOMAINS, fmtMs, median, table } from './support';
 
 const args = process.argv.slice(2);
-const rootAt = args.indexOf('--root');
-const PACKAGE = path.resolve(rootAt >= 0 ? args.splice(rootAt, 2)[1]! : ROOT);
-const repsAt = args.indexOf('--reps');
-const REPS = repsAt >= 0 ? Number(args.splice(repsAt, 2)[1]) : 3;
+/** Removes `--flag value` from the arguments and returns every value given. */
+function takeAll(flag: string): string[] {
+  const values: string[] = [];
+  for (let at = args.indexOf(flag); at >= 0; at = args.indexOf(flag)) values.push(args.splice(at, 2)[1]!);
+  return values;
+}
+const PACKAGE = path.resolve(takeAll('--root')[0] ?? ROOT);
+const BEFORE = takeAll('--before').map((dir) => path.resolve(dir))[0];
+const NODES = takeAll('--node');
+const REPS = Number(takeAll('--reps')[0] ?? 5);
 const SIZES = (args.find((a) => !a.startsWith('--')) ?? '1000,10000').split(',').map(Number);
-/** `--no-l1`: only the constructs (e.g. for the "before" of a change to them). */
+/** `--no-l1`: only the constructs. */
 const KINDS: AppKind[] = [
   'constructs',
+  ...(BEFORE ? (['before'] as const) : []),
   ...(args.includes('--no-l1') ? [] : (['l1'] as const)),
   ...(args.includes('--batched') ? (['batched'] as const) : []),
 ];
@@ -41,7 +53,7 @@ interface Sample {
   alerts: number;
 }
 
-type AppKind = 'constructs' | 'l1' | 'batched';
+type AppKind = 'constructs' | 'before' | 'l1' | 'batched';
 
 /** The alert of index i: the props the constructs take, and the wire fields the L1 takes. */
 const ALERT_SHAPES = `
@@ -73,8 +85,9 @@ function wireFields(i) {
  * same resources, each under a plain construct of its own path, emitted by one element.
  */
 function appSource(kind: AppKind, n: number, outdir: string): string {
-  const cdktf = require.resolve('cdktf', { paths: [PACKAGE] });
-  const dist = path.join(PACKAGE, 'dist');
+  const pkg = kind === 'before' ? BEFORE! : PACKAGE;
+  const cdktf = require.resolve('cdktf', { paths: [pkg] });
+  const dist = path.join(pkg, 'dist');
   const l1Setup = `const { NetworkcalcProvider } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/provider'))});
 const { DataNetworkcalcDomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-domain'))});
 const { DataNetworkcalcSubdomain } = require(${JSON.stringify(path.join(dist, 'gen/providers/networkcalc/data-networkcalc-subdomain'))});
@@ -85,7 +98,7 @@ const targetId = (kind, host) => {
 };
 const provider = () => new NetworkcalcProvider(stack, 'Account', { tokenEnv: 'NETWORKCALC_TOKEN', clientIdEnv: 'NETWORKCALC_CLIENT_ID', clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET', ownership: 'exclusive' });`;
   const build =
-    kind === 'constructs'
+    kind === 'constructs' || kind === 'before'
       ? `const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(dist)});
 const start = () => {
   new NetworkcalcAccount(stack, 'Account');
@@ -105,7 +118,7 @@ const start = () => {
   }
 };`
         : `const { TerraformElement } = require(${JSON.stringify(cdktf)});
-const { Construct } = require(${JSON.stringify(require.resolve('constructs', { paths: [PACKAGE] }))});
+const { Construct } = require(${JSON.stringify(require.resolve('constructs', { paths: [pkg] }))});
 ${l1Setup}
 class AllAlerts extends TerraformElement {
   blocks = {};
@@ -140,12 +153,12 @@ console.log(JSON.stringify({
 `;
 }
 
-function runApp(scratch: string, kind: AppKind, n: number): Sample {
+function runApp(scratch: string, node: string, kind: AppKind, n: number): Sample {
   const outdir = path.join(scratch, 'cdktf.out');
   rmSync(outdir, { recursive: true, force: true });
   const main = path.join(scratch, 'main.js');
   writeFileSync(main, appSource(kind, n, outdir));
-  const r = spawnSync(process.execPath, [main], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  const r = spawnSync(node, [main], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
   if (r.status !== 0)
     throw new Error(`the app of ${n} alerts failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
   const line = r.stdout.trim().split('\n').pop()!;
@@ -157,34 +170,87 @@ function runApp(scratch: string, kind: AppKind, n: number): Sample {
   return { ...measured, alerts: Object.keys(json.resource?.networkcalc_alert ?? {}).length };
 }
 
+const LABELS: Record<AppKind, string> = {
+  constructs: 'constructs',
+  before: 'constructs, before',
+  l1: 'L1 bindings only',
+  batched: 'one element, no L1',
+};
+
 function main(): void {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-synth-'));
   try {
-    console.log(`package: ${PACKAGE}; node ${process.version}; ${REPS} runs per size, median (min–max)\n`);
+    const nodes = NODES.length ? NODES : [process.execPath];
+    const version = (node: string) =>
+      spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+    console.log(
+      `package: ${PACKAGE}${BEFORE ? `; before: ${BEFORE}` : ''}; ${REPS} interleaved rounds per size, median (min–max)\n`,
+    );
     const rows: string[][] = [];
-    for (const kind of KINDS) {
-      for (const n of SIZES) {
-        runApp(scratch, kind, Math.min(n, 100)); // warm the file cache
-        const samples = Array.from({ length: REPS }, () => runApp(scratch, kind, n));
-        const bad = samples.find((s) => s.alerts !== n);
-        if (bad) throw new Error(`${kind}: synthesized ${bad.alerts} alerts, expected ${n}`);
-        const stat = (pick: (s: Sample) => number, fmt: (v: number) => string) => {
-          const v = samples.map(pick).sort((a, b) => a - b);
-          return `${fmt(median(v))} (${fmt(v[0]!)}–${fmt(v[v.length - 1]!)})`;
-        };
-        rows.push([
-          { constructs: 'constructs', l1: 'L1 bindings only', batched: 'one element, no L1 (not adopted)' }[kind],
-          n.toLocaleString('en-US'),
-          stat((s) => s.cpuMs, fmtMs),
-          stat((s) => s.wallMs, fmtMs),
-          stat(
-            (s) => s.rssMb,
-            (v) => `${Math.round(v)} MiB`,
-          ),
-        ]);
+    const ratioRows: string[][] = [];
+    const range = (values: number[], fmt: (v: number) => string) => {
+      const v = [...values].sort((a, b) => a - b);
+      return `${fmt(median(v))} (${fmt(v[0]!)}–${fmt(v[v.length - 1]!)})`;
+    };
+    for (const n of SIZES) {
+      const samples = new Map<string, Sample[]>();
+      const key = (node: string, kind: AppKind) => `${node}\0${kind}`;
+      for (const node of nodes) for (const kind of KINDS) runApp(scratch, node, kind, Math.min(n, 100)); // warm the file cache
+      for (let round = 0; round < REPS; round++) {
+        for (const node of nodes) {
+          for (const kind of KINDS) {
+            const s = runApp(scratch, node, kind, n);
+            if (s.alerts !== n) throw new Error(`${kind}: synthesized ${s.alerts} alerts, expected ${n}`);
+            samples.set(key(node, kind), [...(samples.get(key(node, kind)) ?? []), s]);
+          }
+        }
+      }
+      for (const node of nodes) {
+        const v = version(node);
+        for (const kind of KINDS) {
+          const got = samples.get(key(node, kind))!;
+          rows.push([
+            v,
+            LABELS[kind],
+            n.toLocaleString('en-US'),
+            range(
+              got.map((s) => s.cpuMs),
+              fmtMs,
+            ),
+            range(
+              got.map((s) => s.wallMs),
+              fmtMs,
+            ),
+            range(
+              got.map((s) => s.rssMb),
+              (x) => `${Math.round(x)} MiB`,
+            ),
+          ]);
+        }
+        const l1 = samples.get(key(node, 'l1'));
+        if (!l1) continue;
+        for (const kind of KINDS.filter((k) => k !== 'l1')) {
+          const got = samples.get(key(node, kind))!;
+          const ratio = (pick: (s: Sample) => number) =>
+            range(
+              got.map((s, i) => pick(s) / pick(l1[i]!)),
+              (x) => x.toFixed(2),
+            );
+          ratioRows.push([
+            v,
+            `${LABELS[kind]} / L1`,
+            n.toLocaleString('en-US'),
+            ratio((s) => s.cpuMs),
+            ratio((s) => s.rssMb),
+          ]);
+        }
       }
     }
-    console.log(table(['app', 'alerts', 'CPU, construct + synth', 'wall', 'peak RSS (process)'], rows));
+    console.log(table(['Node', 'app', 'alerts', 'CPU, construct + synth', 'wall', 'peak RSS (process)'], rows));
+    if (ratioRows.length) {
+      console.log('\nRatios within each round:\n');
+      console.log(table(['Node', 'ratio', 'alerts', 'CPU', 'peak RSS'], ratioRows));
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -31,6 +31,7 @@ const cdk = require(cdkChoice.entry) as typeof Cdktf;
 export type * from 'cdktf';
 export const {
   App,
+  Aspects,
   TerraformStack,
   TerraformElement,
   TerraformResource,
@@ -60,6 +61,7 @@ export const {
   hashMapperHcl,
 } = cdk;
 export type App = Cdktf.App;
+export type Aspects = Cdktf.Aspects;
 export type TerraformStack = Cdktf.TerraformStack;
 export type TerraformElement = Cdktf.TerraformElement;
 export type TerraformResource = Cdktf.TerraformResource;

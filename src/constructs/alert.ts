@@ -1,11 +1,11 @@
 import { Token, type IResolvable } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
-import { Alert as AlertResource } from '../gen/providers/networkcalc/alert';
 import { canonicalizeAlert } from '../model/canonical';
 import { validateAlert } from '../model/validate';
 import { filterValueKind } from '../model/matrix';
 import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
+import { DeferredAlertResource } from './alert-blocks';
 import { isAlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
@@ -80,28 +80,29 @@ export class Alert extends AlertBase {
   /** The account the alert belongs to, if one could be found. */
   public readonly account?: NetworkcalcAccount;
 
-  // Attributes are read from the L1 when asked for: each read makes a cdktf token, and cdktf
-  // captures a stack trace per token, which made 40 % of the synth CPU of 10,000 alerts.
-  private readonly resource: AlertResource;
+  // The L1 (child `Resource`) is made when something reaches for it (alert-blocks.ts); until
+  // then the stack's shared element writes the alert. Attributes are read from the L1 when
+  // asked for: each read makes a cdktf token, and cdktf captures a stack trace per token.
+  private readonly resource: DeferredAlertResource;
 
   /** Id assigned by the service (a token resolved at apply). @attribute */
   public get alertId(): number {
-    return this.resource.id;
+    return this.resource.get().id;
   }
 
   /** Current status, e.g. healthy or triggered (a token). @attribute */
   public get currentStatus(): string {
-    return this.resource.currentStatus;
+    return this.resource.get().currentStatus;
   }
 
   /** When the alert last triggered; empty if never (a token). @attribute */
   public get lastTriggeredAt(): string {
-    return this.resource.lastTriggeredAt;
+    return this.resource.get().lastTriggeredAt;
   }
 
   /** Whether the alert is being checked (a boolean token). @attribute */
   public get isActive(): IResolvable {
-    return this.resource.isActive;
+    return this.resource.get().isActive;
   }
 
   constructor(scope: Construct, id: string, props: AlertProps) {
@@ -134,7 +135,7 @@ export class Alert extends AlertBase {
     this.alertName = canonical.name as string;
 
     // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
-    this.resource = new AlertResource(this, 'Resource', {
+    this.resource = new DeferredAlertResource(this, {
       name: renderable(terraformLiteral(canonical.name as string))!,
       type: renderable(canonical.type as string)!,
       subtype: renderable(canonical.subtype as string | null),
