@@ -37,7 +37,7 @@ function tryFindChild(this: Node, id: string): IConstruct | undefined {
 /** An alert's L1, made when first asked for; until then the stack's `AlertBlocks` writes the alert. */
 export class DeferredAlertResource {
   private resource?: AlertResource;
-  private logicalId?: string;
+  private cached?: readonly [string, Record<string, unknown>];
 
   constructor(
     private readonly alert: IConstruct,
@@ -63,28 +63,34 @@ export class DeferredAlertResource {
     return this.resource;
   }
 
-  /** The logical id cdktf gives the L1 (path `<alert>/Resource`) in `stack`. */
-  public uniqueId(stack: TerraformStack): string {
-    // The stack's default allocation reads only `scopes` (checked in AlertBlocks.of).
-    const scopes = [...this.alert.node.scopes, { node: { id: L1_ID } }];
-    this.logicalId ??= stack.getLogicalId({ scopes } as unknown as Node);
-    return this.logicalId;
-  }
-
-  /** What the L1 would write as `resource.networkcalc_alert.<uniqueId>` (it has no meta-arguments but `provider`). */
-  public block(uniqueId: string): Record<string, unknown> {
-    const c = this.config;
-    return {
-      name: stringToTerraform(c.name),
-      type: stringToTerraform(c.type),
-      subtype: stringToTerraform(c.subtype),
-      filter: stringToTerraform(c.filter),
-      filter_value: stringToTerraform(c.filterValue),
-      target_type: stringToTerraform(c.targetType),
-      target_id: numberToTerraform(c.targetId),
-      provider: c.provider?.fqn,
-      '//': { metadata: { path: `${this.alert.node.path}/${L1_ID}`, uniqueId } },
-    };
+  /**
+   * The logical id cdktf gives the L1 (path `<alert>/Resource`) in `stack`, and what the L1
+   * would write under it as `resource.networkcalc_alert.<id>` (it has no meta-arguments but
+   * `provider`). Made once: neither can change, and cdktf's resolve copies what it is given.
+   */
+  public written(stack: TerraformStack): readonly [string, Record<string, unknown>] {
+    if (!this.cached) {
+      // The stack's default allocation reads only `scopes` (checked in AlertBlocks.of).
+      const scopes = [...this.alert.node.scopes, { node: { id: L1_ID } }];
+      const uniqueId = stack.getLogicalId({ scopes } as unknown as Node);
+      const c = this.config;
+      const block: Record<string, unknown> = {};
+      // cdktf's resolve drops undefined values, after a context for each: leave them out.
+      const put = (key: string, value: unknown) => {
+        if (value !== undefined) block[key] = value;
+      };
+      put('name', stringToTerraform(c.name));
+      put('type', stringToTerraform(c.type));
+      put('subtype', stringToTerraform(c.subtype));
+      put('filter', stringToTerraform(c.filter));
+      put('filter_value', stringToTerraform(c.filterValue));
+      put('target_type', stringToTerraform(c.targetType));
+      put('target_id', numberToTerraform(c.targetId));
+      put('provider', c.provider?.fqn);
+      block['//'] = { metadata: { path: `${this.alert.node.path}/${L1_ID}`, uniqueId } };
+      this.cached = [uniqueId, block];
+    }
+    return this.cached;
   }
 }
 
@@ -154,8 +160,8 @@ class AlertBlocks extends TerraformElement {
     const stack = this.cdktfStack;
     const alerts: Record<string, unknown> = {};
     for (const deferred of this.pending) {
-      const id = deferred.uniqueId(stack);
-      alerts[id] = deferred.block(id);
+      const [id, block] = deferred.written(stack);
+      alerts[id] = block;
     }
     return { resource: { networkcalc_alert: alerts } };
   }
