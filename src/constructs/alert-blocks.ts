@@ -1,7 +1,7 @@
 /**
  * How an `Alert` reaches cdk.tf.json without an L1 of its own until one is asked for.
  *
- * An L1 per alert (a TerraformResource child) made the constructs cost 1.3–2x what cdktf
+ * An L1 per alert (a TerraformResource child) made the constructs cost 1.1–1.4x what cdktf
  * alone costs for the same JSON: one more construct per alert for every walk of the tree, and
  * cdktf's generic resource rendering, three times per synth. So the alerts of a stack are
  * written by one element, `AlertBlocks`, in the form their L1 would write them (same logical
@@ -100,7 +100,7 @@ export class DeferredAlertResource {
  * applying every aspect to the alert itself, so the new L1 is visited too.
  */
 class MakeL1ForOtherAspects implements IAspect {
-  /** Whether an aspect other than this one applies to a scope, for the current invocation. */
+  /** Whether an aspect other than ours applies to a scope, for the current invocation. */
   private readonly others = new Map<IConstruct, boolean>();
 
   constructor(private readonly stack: TerraformStack) {}
@@ -115,7 +115,8 @@ class MakeL1ForOtherAspects implements IAspect {
   }
 
   private hasOthers(c: IConstruct): boolean {
-    return Aspects.of(c).all.some((a) => a !== this);
+    // Another stack's instance (a stack nested in a stack) is not an Aspect of the app's.
+    return Aspects.of(c).all.some((a) => !(a instanceof MakeL1ForOtherAspects));
   }
 
   private inherited(scope: IConstruct | undefined): boolean {
@@ -168,8 +169,8 @@ class AlertBlocks extends TerraformElement {
 
   /**
    * cdktf renders HCL one resource per element, so HCL needs the L1s: apps that write HCL
-   * (SYNTH_HCL_OUTPUT, `hclOutput`) make them at once. `Testing.synthHcl` of a JSON app gets them here, and an
-   * error if more than one was missing (which one element cannot render).
+   * (SYNTH_HCL_OUTPUT, `hclOutput`) make them at once. `Testing.synthHcl` of a JSON app gets
+   * them here, and an error if more than one was missing (which one element cannot render).
    */
   public override toHclTerraform(): Record<string, unknown> {
     const pending = [...this.pending];
