@@ -1,7 +1,7 @@
 /**
  * How an `Alert` reaches cdk.tf.json without an L1 of its own until one is asked for.
  *
- * An L1 per alert (a TerraformResource child) made the constructs cost 1.3–2x what cdktf
+ * An L1 per alert (a TerraformResource child) made the constructs cost 1.1–1.4x what cdktf
  * alone costs for the same JSON: one more construct per alert for every walk of the tree, and
  * cdktf's generic resource rendering, three times per synth. So the alerts of a stack are
  * written by one element, `AlertBlocks`, in the form their L1 would write them (same logical
@@ -37,7 +37,7 @@ function tryFindChild(this: Node, id: string): IConstruct | undefined {
 /** An alert's L1, made when first asked for; until then the stack's `AlertBlocks` writes the alert. */
 export class DeferredAlertResource {
   private resource?: AlertResource;
-  private logicalId?: string;
+  private cached?: readonly [string, Record<string, unknown>];
 
   constructor(
     private readonly alert: IConstruct,
@@ -63,28 +63,34 @@ export class DeferredAlertResource {
     return this.resource;
   }
 
-  /** The logical id cdktf gives the L1 (path `<alert>/Resource`) in `stack`. */
-  public uniqueId(stack: TerraformStack): string {
-    // The stack's default allocation reads only `scopes` (checked in AlertBlocks.of).
-    const scopes = [...this.alert.node.scopes, { node: { id: L1_ID } }];
-    this.logicalId ??= stack.getLogicalId({ scopes } as unknown as Node);
-    return this.logicalId;
-  }
-
-  /** What the L1 would write as `resource.networkcalc_alert.<uniqueId>` (it has no meta-arguments but `provider`). */
-  public block(uniqueId: string): Record<string, unknown> {
-    const c = this.config;
-    return {
-      name: stringToTerraform(c.name),
-      type: stringToTerraform(c.type),
-      subtype: stringToTerraform(c.subtype),
-      filter: stringToTerraform(c.filter),
-      filter_value: stringToTerraform(c.filterValue),
-      target_type: stringToTerraform(c.targetType),
-      target_id: numberToTerraform(c.targetId),
-      provider: c.provider?.fqn,
-      '//': { metadata: { path: `${this.alert.node.path}/${L1_ID}`, uniqueId } },
-    };
+  /**
+   * The logical id cdktf gives the L1 (path `<alert>/Resource`) in `stack`, and what the L1
+   * would write under it as `resource.networkcalc_alert.<id>` (it has no meta-arguments but
+   * `provider`). Made once: neither can change, and cdktf's resolve copies what it is given.
+   */
+  public written(stack: TerraformStack): readonly [string, Record<string, unknown>] {
+    if (!this.cached) {
+      // The stack's default allocation reads only `scopes` (checked in AlertBlocks.of).
+      const scopes = [...this.alert.node.scopes, { node: { id: L1_ID } }];
+      const uniqueId = stack.getLogicalId({ scopes } as unknown as Node);
+      const c = this.config;
+      const block: Record<string, unknown> = {};
+      // cdktf's resolve drops undefined values, after a context for each: leave them out.
+      const put = (key: string, value: unknown) => {
+        if (value !== undefined) block[key] = value;
+      };
+      put('name', stringToTerraform(c.name));
+      put('type', stringToTerraform(c.type));
+      put('subtype', stringToTerraform(c.subtype));
+      put('filter', stringToTerraform(c.filter));
+      put('filter_value', stringToTerraform(c.filterValue));
+      put('target_type', stringToTerraform(c.targetType));
+      put('target_id', numberToTerraform(c.targetId));
+      put('provider', c.provider?.fqn);
+      block['//'] = { metadata: { path: `${this.alert.node.path}/${L1_ID}`, uniqueId } };
+      this.cached = [uniqueId, block];
+    }
+    return this.cached;
   }
 }
 
@@ -94,7 +100,7 @@ export class DeferredAlertResource {
  * applying every aspect to the alert itself, so the new L1 is visited too.
  */
 class MakeL1ForOtherAspects implements IAspect {
-  /** Whether an aspect other than this one applies to a scope, for the current invocation. */
+  /** Whether an aspect other than ours applies to a scope, for the current invocation. */
   private readonly others = new Map<IConstruct, boolean>();
 
   constructor(private readonly stack: TerraformStack) {}
@@ -109,7 +115,8 @@ class MakeL1ForOtherAspects implements IAspect {
   }
 
   private hasOthers(c: IConstruct): boolean {
-    return Aspects.of(c).all.some((a) => a !== this);
+    // Another stack's instance (a stack nested in a stack) is not an Aspect of the app's.
+    return Aspects.of(c).all.some((a) => !(a instanceof MakeL1ForOtherAspects));
   }
 
   private inherited(scope: IConstruct | undefined): boolean {
@@ -154,16 +161,16 @@ class AlertBlocks extends TerraformElement {
     const stack = this.cdktfStack;
     const alerts: Record<string, unknown> = {};
     for (const deferred of this.pending) {
-      const id = deferred.uniqueId(stack);
-      alerts[id] = deferred.block(id);
+      const [id, block] = deferred.written(stack);
+      alerts[id] = block;
     }
     return { resource: { networkcalc_alert: alerts } };
   }
 
   /**
    * cdktf renders HCL one resource per element, so HCL needs the L1s: apps that write HCL
-   * (SYNTH_HCL_OUTPUT, `hclOutput`) make them at once. `Testing.synthHcl` of a JSON app gets them here, and an
-   * error if more than one was missing (which one element cannot render).
+   * (SYNTH_HCL_OUTPUT, `hclOutput`) make them at once. `Testing.synthHcl` of a JSON app gets
+   * them here, and an error if more than one was missing (which one element cannot render).
    */
   public override toHclTerraform(): Record<string, unknown> {
     const pending = [...this.pending];
