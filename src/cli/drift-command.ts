@@ -102,12 +102,14 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   } finally {
     if (locationsDir) rmSync(locationsDir, { recursive: true, force: true });
   }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: false });
+  // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
+  const factory = clientFactory(io, !!opts.verbose);
+  const plans = await planAll(loaded, factory, { triggers: false });
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {
       const dir = cwdOf(io, opts);
-      const named = await withDomains(plans, clientFactory(io, !!opts.verbose));
+      const named = await withDomains(plans, factory);
       const found = suggestTypeScript({ dir, plans: named, desired: loaded.desired, locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {

@@ -68,7 +68,8 @@ function changesOf(text: string, edits: readonly TextEdit[]): Change[] {
     const endLine = e.end > e.start && starts.includes(e.end) ? lineAt(starts, e.end) - 1 : lineAt(starts, e.end);
     const to = Math.min(Math.max(endLine, from) + 1, Math.max(lines.length, from + 1));
     const last = groups[groups.length - 1];
-    if (last && from < last.to) {
+    // Touching or adjacent lines make one change, so the diff reads - - + + as diff -u writes it.
+    if (last && from <= last.to) {
       last.to = Math.max(last.to, to);
       last.edits.push(e);
     } else groups.push({ from, to, edits: [e] });
