@@ -45,6 +45,14 @@ export function appFrame(stack: string): Pick<SourceLocation, 'file' | 'line' | 
   return null;
 }
 
+function stackOf(frames: number): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = frames;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return stack;
+}
+
 const recorded: { construct: IConstruct; frame: NonNullable<ReturnType<typeof appFrame>> }[] = [];
 let target: string | undefined;
 
@@ -52,11 +60,9 @@ let target: string | undefined;
 export function recordSourceLocation(construct: IConstruct, env: NodeJS.ProcessEnv = process.env): void {
   const file = env[SOURCE_LOCATIONS_ENV];
   if (!file) return;
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 64; // an L3 construct of the app may sit several frames deep
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  const frame = appFrame(stack);
+  // A short trace is enough for a construct made in the app's code; an L3 construct of a
+  // library may sit deeper, so a longer one is taken only when the short one finds no frame.
+  const frame = appFrame(stackOf(12)) ?? appFrame(stackOf(64));
   if (!frame) return;
   if (target === undefined) process.once('exit', () => writeSourceLocations(file));
   target = file;

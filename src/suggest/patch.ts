@@ -26,6 +26,16 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out + text.slice(at);
 }
 
+/**
+ * The lines and line starts of the last text seen: every suggestion in a file diffs the same
+ * text, and splitting a 5,000-line file per suggestion was most of the diffs' cost.
+ */
+let cached: { text: string; lines: string[]; starts: number[] } | null = null;
+function linesOf(text: string): { lines: string[]; starts: number[] } {
+  if (cached?.text !== text) cached = { text, lines: splitLines(text), starts: lineStarts(text) };
+  return cached;
+}
+
 /** Lines with their terminators kept, so the last line's missing newline is visible. */
 function splitLines(text: string): string[] {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g);
@@ -59,13 +69,13 @@ interface Change {
 }
 
 function changesOf(text: string, edits: readonly TextEdit[]): Change[] {
-  const starts = lineStarts(text);
-  const lines = splitLines(text);
+  const { lines, starts } = linesOf(text);
   const groups: { from: number; to: number; edits: TextEdit[] }[] = [];
   for (const e of sorted(edits)) {
     const from = lineAt(starts, e.start);
     // An edit ending at a line's start (a deleted whole line) does not touch that line.
-    const endLine = e.end > e.start && starts.includes(e.end) ? lineAt(starts, e.end) - 1 : lineAt(starts, e.end);
+    const endAt = lineAt(starts, e.end);
+    const endLine = e.end > e.start && starts[endAt] === e.end ? endAt - 1 : endAt;
     const to = Math.min(Math.max(endLine, from) + 1, Math.max(lines.length, from + 1));
     const last = groups[groups.length - 1];
     // Touching or adjacent lines make one change, so the diff reads - - + + as diff -u writes it.
@@ -92,7 +102,7 @@ function lineOut(prefix: string, line: string): string {
  * separators, relative to where the patch is applied). Empty when the edits change nothing.
  */
 export function unifiedDiff(file: string, text: string, edits: readonly TextEdit[]): string {
-  const lines = splitLines(text);
+  const { lines } = linesOf(text);
   const changes = changesOf(text, edits).filter((c) => c.added.join('') !== lines.slice(c.from, c.to).join(''));
   if (!changes.length) return '';
   const out = [`--- a/${file}\n`, `+++ b/${file}\n`];

@@ -164,6 +164,37 @@ describe('a literal prop changed in the console', () => {
   });
 });
 
+describe('an alert inside an L3 construct of the app', () => {
+  it('is edited where the L3 declares it', async () => {
+    const a = app(`import { App, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
+
+class Baseline extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new Alert(this, 'Cert', {
+      name: 'baseline cert',
+      target: AlertTarget.domain('example.com'),
+      certificate: { expiresInDays: 14 },
+    });
+  }
+}
+const app = new App();
+const stack = new TerraformStack(app, 'main');
+new NetworkcalcAccount(stack, 'Account');
+new Baseline(stack, 'Baseline');
+app.synth();
+`);
+    await applied(a);
+    await emulator().control.patchAlert('demo', await liveId('baseline cert'), { filter_value: '10' });
+    const { suggest: s } = await suggest(a, '--write');
+    expect(s.suggestions.map((x) => [x.path, x.file, x.line])).toEqual([['main/Baseline/Cert', 'main.ts', 8]]);
+    expect(a.read('main.ts')).toContain('      certificate: { expiresInDays: 10 },\n');
+    await expectEmptyPlan(a);
+  });
+});
+
 describe('a value that is not a literal of this alert', () => {
   it('a variable: no diff, the line names it, where it is declared, and the live value', async () => {
     const a = app(`${HEADER}
