@@ -24,6 +24,7 @@ import type { Desired } from '../reconcile/desired';
 import { constructId } from '../reconcile/export';
 import { indexDomains, type DomainIndex } from '../reconcile/targets';
 import type { Change } from '../reconcile/types';
+import { cacheDirOf, requireWithCodeCache, type CachedModule } from './compile-cache';
 import { unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './types';
 import { sha256 } from './write';
@@ -31,12 +32,18 @@ import { sha256 } from './write';
 type TypeScript = typeof TS;
 
 /** The app's own TypeScript when it has one (its version parses its syntax), else ours. */
-export function loadTypeScript(dir: string): TypeScript {
+export function loadTypeScript(dir: string): CachedModule<TypeScript> {
   for (const from of [path.join(dir, 'package.json'), __filename]) {
+    let file: string;
     try {
-      return createRequire(from)('typescript') as TypeScript;
+      file = createRequire(from).resolve('typescript');
     } catch {
-      // try the next
+      continue; // try the next
+    }
+    try {
+      return requireWithCodeCache<TypeScript>(file, cacheDirOf(dir));
+    } catch {
+      return { exports: createRequire(from)('typescript') as TypeScript, save: () => undefined };
     }
   }
   throw new Error(
@@ -80,6 +87,7 @@ class NotLiteral {
 export function suggestTypeScript(input: TypeScriptSuggestInput): SuggestOutput {
   const ctx = new Context(input);
   for (const plan of input.plans) if (plan.status === 'ok') ctx.account(plan);
+  ctx.compiler?.save();
   return { suggestions: ctx.suggestions, snapshots: [...ctx.snapshots.values()], problems: ctx.problems };
 }
 
@@ -88,6 +96,7 @@ class Context {
   readonly snapshots = new Map<string, SourceSnapshot>();
   readonly problems: string[] = [];
   private ts: TypeScript | null = null;
+  compiler: CachedModule<TypeScript> | null = null;
   private readonly sources = new Map<string, Source | null>();
   private readonly byPath = new Map<string, SourceLocation>();
   /** How many constructs were made at one file position: more than one is a loop or a helper. */
@@ -428,7 +437,8 @@ class Context {
       const changed = statSync(file).mtimeMs > this.input.synthStartedMs;
       this.snapshots.set(rel, { file: rel, sha256: sha256(text), ...(changed ? { changedSincePlan: true } : {}) });
       if (changed) this.problems.push(`${rel} changed after the app was synthesized; run ncalc drift --suggest again`);
-      this.ts ??= loadTypeScript(this.input.dir);
+      this.compiler ??= loadTypeScript(this.input.dir);
+      this.ts = this.compiler.exports;
       const ts = this.ts;
       const kind = /\.[cm]?jsx?$/.test(file)
         ? ts.ScriptKind.JS
