@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
+import { faultMix } from '../helpers/faults';
 import { ROOT, cliEnv, ncalc } from '../cli/support';
 import { HEADER, TsApp } from './support';
 
@@ -442,6 +443,39 @@ describe('bad input: a clear error, nothing written', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('terraform plan -refresh-only');
     expect(a.read('main.ts')).toBe(TWO);
+  });
+});
+
+describe('at a realistic size, under faults', () => {
+  it('300 alerts, 30 drifted, 20 % transient faults: 30 edits written, one list per command, then the plan is empty', async () => {
+    const lines = [HEADER];
+    for (let i = 0; i < 300; i++)
+      lines.push(
+        `new Alert(stack, 'A${i}', {`,
+        `  name: 'alert ${String(i).padStart(3, '0')}',`,
+        `  target: AlertTarget.${i % 2 ? "subdomain('www.example.com')" : "domain('example.com')"},`,
+        `  certificate: { expiresInDays: ${(i % 60) + 1} },`,
+        '});',
+      );
+    const a = app(lines.join('\n') + '\napp.synth();\n');
+    expect((await run(a, 'apply', '--auto-approve', '--parallelism', '16')).code).toBe(0);
+    const c = emulator().control;
+    for (const alert of (await live()).filter((x) => x.name.endsWith('0')))
+      await c.patchAlert('demo', alert.id, { filter_value: String(Number(alert.filter_value) + 30) });
+    for (const f of faultMix(0.2, 0)) await c.addFault(f);
+    await c.clearRequests();
+    const { code, suggest: s } = await suggest(a, '--write');
+    expect(code).toBe(2);
+    expect(s.problems).toEqual([]);
+    expect(s.suggestions.filter((x) => x.diff)).toHaveLength(30);
+    expect(s.written).toEqual(['main.ts']);
+    // One list answered per command: the faults cost retries, never a second list.
+    const served = (await c.requests()).filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/api/alerts') && r.status === 200,
+    );
+    expect(served).toHaveLength(1);
+    await c.clearFaults();
+    await expectEmptyPlan(a);
   });
 });
 
