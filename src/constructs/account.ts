@@ -139,7 +139,11 @@ export class NetworkcalcAccount extends Construct {
 
   private readonly provider: NetworkcalcProvider;
   private readonly lookups = new Map<string, DomainLookup | SubdomainLookup>();
-  private readonly lookupsAsGiven = new Map<string, DomainLookup | SubdomainLookup>();
+  /** By kind, then by the name exactly as given (no string built per alert to find it). */
+  private readonly lookupsAsGiven = {
+    domain: new Map<unknown, DomainLookup | SubdomainLookup>(),
+    subdomain: new Map<unknown, DomainLookup | SubdomainLookup>(),
+  };
   private readonly members: Array<{ alert: IConstruct; name: string }> = [];
 
   constructor(scope: Construct, id: string, props: NetworkcalcAccountProps = {}) {
@@ -254,8 +258,8 @@ export class NetworkcalcAccount extends Construct {
   private lookup(kind: 'domain' | 'subdomain', name: string): DomainLookup | SubdomainLookup {
     // Most alerts of an app name their target the same way: the name as given is looked up
     // first, before it is canonicalized.
-    const given = `${kind}:${String(name)}`;
-    const known = this.lookupsAsGiven.get(given);
+    const asGiven = this.lookupsAsGiven[kind];
+    const known = asGiven.get(name);
     if (known) return known;
     const key = `${kind}:${typeof name === 'string' ? lookupKey(name) : String(name)}`;
     let found = this.lookups.get(key);
@@ -272,7 +276,7 @@ export class NetworkcalcAccount extends Construct {
       if (problems.length) addChecks(found, () => problems.map((m) => finding(m, 'name', name ?? null)));
       this.lookups.set(key, found);
     }
-    this.lookupsAsGiven.set(given, found);
+    asGiven.set(name, found);
     return found;
   }
 
@@ -294,26 +298,35 @@ export class NetworkcalcAccount extends Construct {
     }
 
     // Alert names identify alerts within the account: compare their canonical (trimmed) form.
-    const byName = new Map<string, string[]>();
-    for (const m of this.members) {
-      const { name } = m;
-      const path = m.alert.node.path;
-      byName.set(name, [...(byName.get(name) ?? []), path]);
+    // A construct's path is worked out (a walk up the tree) only for a message.
+    const first = new Map<string, IConstruct>();
+    const repeated = new Map<string, IConstruct[]>();
+    for (const { alert, name } of this.members) {
+      const seen = first.get(name);
+      if (seen === undefined) first.set(name, alert);
+      else {
+        const all = repeated.get(name);
+        if (all) all.push(alert);
+        else repeated.set(name, [seen, alert]);
+      }
       if (!this.ownership.covers(name)) {
         errors.push(
           finding(
-            `alert ${path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.namePrefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`,
+            `alert ${alert.node.path} is named ${JSON.stringify(name)}, outside this account's ownership prefix ${JSON.stringify(this.ownership.namePrefix)}; ncalc would never manage it. Start the name with the prefix or change the ownership`,
             'ownership',
             this.ownership.namePrefix,
           ),
         );
       }
     }
-    for (const [name, paths] of byName) {
-      if (paths.length > 1) {
+    // In the order the names were first used.
+    if (repeated.size) {
+      for (const name of first.keys()) {
+        const alerts = repeated.get(name);
+        if (!alerts) continue;
         errors.push(
           finding(
-            `alert name ${JSON.stringify(name)} is used by ${paths.length} alerts of this account: ${paths.join(', ')}; names identify alerts within an account and must be unique`,
+            `alert name ${JSON.stringify(name)} is used by ${alerts.length} alerts of this account: ${alerts.map((a) => a.node.path).join(', ')}; names identify alerts within an account and must be unique`,
             null,
             name,
           ),
@@ -351,14 +364,15 @@ function accountsIn(stack: TerraformStack): NetworkcalcAccount[] {
 
 /**
  * The account a construct in `scope` belongs to: `explicit` when given (it must be in the
- * same stack), else the only account of the stack. `problem` says why there is none.
+ * same stack), else the only account of the stack (`stack`: the stack of `scope`, when the
+ * caller has it already). `problem` says why there is none.
  * @internal
  */
 export function resolveAccount(
   scope: IConstruct,
   explicit: NetworkcalcAccount | undefined,
+  stack: TerraformStack = TerraformStack.of(scope),
 ): { account?: NetworkcalcAccount; problem?: string } {
-  const stack = TerraformStack.of(scope);
   if (explicit !== undefined && explicit !== null && !NetworkcalcAccount.isNetworkcalcAccount(explicit)) {
     return {
       problem: `account ${JSON.stringify(explicit) ?? String(explicit)} is not a NetworkcalcAccount; pass the account construct (new NetworkcalcAccount(stack, 'Account')), or leave account out to use the only account of the stack`,

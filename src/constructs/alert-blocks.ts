@@ -20,8 +20,14 @@ import { Alert as AlertResource, type AlertConfig } from '../gen/providers/netwo
 const L1_ID = 'Resource';
 const BLOCKS_ID = 'NetworkcalcAlerts';
 
-/** Alerts without an L1 yet, by their construct node (for `tryFindChild` and the aspect). */
-const deferredByNode = new WeakMap<Node, DeferredAlertResource>();
+/**
+ * On the construct node of an alert without an L1 yet: its DeferredAlertResource (for
+ * `tryFindChild` and the aspect). A property of the node, not a WeakMap entry per alert,
+ * which the garbage collector would have to trace as such.
+ */
+const DEFERRED = Symbol('networkcalc.deferredAlertResource');
+type DeferredNode = Node & { [DEFERRED]?: DeferredAlertResource };
+const deferredOf = (node: Node) => (node as DeferredNode)[DEFERRED];
 /** The shared element of each stack; `null` for stacks that allocate logical ids their own way. */
 const blocksByStack = new WeakMap<TerraformStack, AlertBlocks | null>();
 
@@ -30,7 +36,7 @@ const blocksByStack = new WeakMap<TerraformStack, AlertBlocks | null>();
  * `defaultChild` and `findChild` go through `tryFindChild`, so they are covered too.
  */
 function tryFindChild(this: Node, id: string): IConstruct | undefined {
-  if (id === L1_ID) deferredByNode.get(this)?.get();
+  if (id === L1_ID) deferredOf(this)?.get();
   return (Object.getPrototypeOf(this) as Node).tryFindChild.call(this, id);
 }
 
@@ -39,24 +45,27 @@ export class DeferredAlertResource {
   private resource?: AlertResource;
   private cached?: readonly [string, Record<string, unknown>];
 
+  /** `stack`: the stack of `alert`, when the caller has it already. */
   constructor(
     private readonly alert: IConstruct,
     private readonly config: AlertConfig,
+    stack: TerraformStack = TerraformStack.of(alert),
   ) {
-    const blocks = AlertBlocks.of(alert);
+    const blocks = AlertBlocks.of(alert, stack);
     if (!blocks) {
       this.get();
       return;
     }
     blocks.pending.add(this);
-    deferredByNode.set(alert.node, this);
-    (alert.node as { tryFindChild: Node['tryFindChild'] }).tryFindChild = tryFindChild;
+    const node = alert.node as DeferredNode;
+    node[DEFERRED] = this;
+    node.tryFindChild = tryFindChild;
   }
 
   /** The L1, made now if it was not yet. */
   public get(): AlertResource {
     if (!this.resource) {
-      deferredByNode.delete(this.alert.node);
+      (this.alert.node as DeferredNode)[DEFERRED] = undefined;
       AlertBlocks.of(this.alert)?.pending.delete(this);
       this.resource = new AlertResource(this.alert, L1_ID, this.config);
     }
@@ -110,7 +119,7 @@ class MakeL1ForOtherAspects implements IAspect {
       this.others.clear(); // each invocation starts at the stack: aspects may have been added since
       return;
     }
-    const deferred = deferredByNode.get(node.node);
+    const deferred = deferredOf(node.node);
     if (deferred && (this.hasOthers(node) || this.inherited(node.node.scope))) deferred.get();
   }
 
@@ -133,8 +142,7 @@ class MakeL1ForOtherAspects implements IAspect {
 /** Writes the alerts of one stack that have no L1. */
 class AlertBlocks extends TerraformElement {
   /** The stack's element, made with the first alert; undefined when alerts must have their L1 from the start. */
-  public static of(scope: IConstruct): AlertBlocks | undefined {
-    const stack = TerraformStack.of(scope);
+  public static of(scope: IConstruct, stack: TerraformStack = TerraformStack.of(scope)): AlertBlocks | undefined {
     let blocks = blocksByStack.get(stack);
     if (blocks === undefined) {
       // A stack that allocates logical ids its own way may read more of an element than its

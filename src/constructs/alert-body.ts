@@ -131,63 +131,96 @@ export interface AlertBody {
 
 const VARIANTS = ['dnsRecord', 'spfRecord', 'certificate'] as const;
 
-/** Maps typed props to the alert's wire fields. Values are passed through for the model to judge. */
+const isGiven = (v: unknown) => v !== undefined && v !== null;
+
+/** Which prop each wire field comes from, per kind of check: the same for every alert of it. */
+const COMMON_SOURCES = { name: 'name', target_type: 'target', target_id: 'target' } as const;
+const SOURCES = {
+  none: Object.freeze({ ...COMMON_SOURCES }),
+  dnsRecord: Object.freeze({
+    ...COMMON_SOURCES,
+    type: 'dnsRecord',
+    subtype: 'dnsRecord.record',
+    filter: 'dnsRecord.filter',
+    filter_value: 'dnsRecord.value',
+  }),
+  spfRecord: Object.freeze({
+    ...COMMON_SOURCES,
+    type: 'spfRecord',
+    subtype: 'spfRecord',
+    filter: 'spfRecord.filter',
+    filter_value: 'spfRecord.value',
+  }),
+  certificateDays: Object.freeze({
+    ...COMMON_SOURCES,
+    type: 'certificate',
+    subtype: 'certificate',
+    filter: 'certificate',
+    filter_value: 'certificate.expiresInDays',
+  }),
+  certificateSubject: Object.freeze({
+    ...COMMON_SOURCES,
+    type: 'certificate',
+    subtype: 'certificate',
+    filter: 'certificate',
+    filter_value: 'certificate.subject',
+  }),
+};
+
+/**
+ * Maps typed props to the alert's wire fields. Values are passed through for the model to judge.
+ * Runs once per alert: plain property writes, no intermediate objects or closures.
+ */
 export function alertBody(props: AlertCheckSpec): AlertBody {
   const loose = props as unknown as Record<string, unknown>;
-  const given = VARIANTS.filter((v) => loose[v] !== undefined && loose[v] !== null);
   const problems: string[] = [];
   const body: Record<string, unknown> = { name: props.name };
-  const sources: Record<string, string> = { name: 'name', target_type: 'target', target_id: 'target' };
+  let sources: Readonly<Record<string, string>> = SOURCES.none;
 
-  if (given.length !== 1) {
+  const dns = loose.dnsRecord;
+  const spf = loose.spfRecord;
+  const cert = loose.certificate;
+  const count = (isGiven(dns) ? 1 : 0) + (isGiven(spf) ? 1 : 0) + (isGiven(cert) ? 1 : 0);
+  if (count !== 1) {
     problems.push(
-      given.length === 0
+      count === 0
         ? 'no check given; set exactly one of dnsRecord, spfRecord, certificate'
-        : `${given.join(' and ')} are given together; set exactly one of dnsRecord, spfRecord, certificate`,
+        : `${VARIANTS.filter((v) => isGiven(loose[v])).join(' and ')} are given together; set exactly one of dnsRecord, spfRecord, certificate`,
     );
   }
-  const variant = given[0];
-  if (variant === 'dnsRecord') {
-    const c = loose.dnsRecord as Record<string, unknown>;
-    Object.assign(body, { type: 'DNS Record', subtype: c.record, filter: c.filter, filter_value: c.value });
-    Object.assign(sources, {
-      type: 'dnsRecord',
-      subtype: 'dnsRecord.record',
-      filter: 'dnsRecord.filter',
-      filter_value: 'dnsRecord.value',
-    });
-  } else if (variant === 'spfRecord') {
-    const c = loose.spfRecord as Record<string, unknown>;
-    Object.assign(body, { type: 'SPF Record', filter: c.filter, filter_value: c.value });
-    Object.assign(sources, {
-      type: 'spfRecord',
-      subtype: 'spfRecord',
-      filter: 'spfRecord.filter',
-      filter_value: 'spfRecord.value',
-    });
-  } else if (variant === 'certificate') {
-    const c = loose.certificate as Record<string, unknown>;
+  if (isGiven(dns)) {
+    const c = dns as Record<string, unknown>;
+    body.type = 'DNS Record';
+    body.subtype = c.record;
+    body.filter = c.filter;
+    body.filter_value = c.value;
+    sources = SOURCES.dnsRecord;
+  } else if (isGiven(spf)) {
+    const c = spf as Record<string, unknown>;
+    body.type = 'SPF Record';
+    body.filter = c.filter;
+    body.filter_value = c.value;
+    sources = SOURCES.spfRecord;
+  } else if (isGiven(cert)) {
+    const c = cert as Record<string, unknown>;
     const hasSubject = c.subject !== undefined;
     const hasDays = c.expiresInDays !== undefined;
-    Object.assign(sources, { type: 'certificate', subtype: 'certificate', filter: 'certificate' });
     if (hasSubject && hasDays) {
       problems.push('certificate has both subject and expiresInDays; give exactly one');
     }
+    body.type = 'Certificate (TLS)';
     if (hasDays && !hasSubject) {
       const days = c.expiresInDays;
-      Object.assign(body, {
-        type: 'Certificate (TLS)',
-        filter: 'expires in (days)',
-        filter_value: typeof days === 'number' ? String(days) : days,
-      });
-      sources.filter_value = 'certificate.expiresInDays';
+      body.filter = 'expires in (days)';
+      body.filter_value = typeof days === 'number' ? String(days) : days;
+      sources = SOURCES.certificateDays;
     } else {
       if (!hasSubject) problems.push('certificate has neither subject nor expiresInDays; give exactly one');
-      Object.assign(body, { type: 'Certificate (TLS)', filter: 'subject', filter_value: c.subject });
-      sources.filter_value = 'certificate.subject';
+      body.filter = 'subject';
+      body.filter_value = c.subject;
+      sources = SOURCES.certificateSubject;
     }
   }
-  const target = props.target;
-  body.target_type = target?.targetType;
+  body.target_type = props.target?.targetType;
   return { body, sources, problems };
 }

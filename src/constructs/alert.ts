@@ -7,7 +7,7 @@ import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
 import { DeferredAlertResource } from './alert-blocks';
 import { isAlertTarget } from './target';
-import { terraformLiteral } from './terraform-string';
+import { isPlainText, terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
 
 /** An alert, declared here or imported by id. */
@@ -107,11 +107,14 @@ export class Alert extends AlertBase {
 
   constructor(scope: Construct, id: string, props: AlertProps) {
     super(scope, id);
-    ensureValidateFirst(this);
+    const stack = ensureValidateFirst(this);
 
+    // Runs once per alert, most often in code V8 has not optimized yet (an app declares each
+    // alert once): plain statements, no closures or copies, and nothing built for a problem
+    // that is not there.
     const given = propsObject<AlertProps>(props, 'name, target and one of dnsRecord, spfRecord, certificate');
     const p = given.props as AlertProps;
-    const { account, problem: accountProblem } = resolveAccount(this, p.account);
+    const { account, problem: accountProblem } = resolveAccount(this, p.account, stack);
     this.account = account;
     const { body, sources, problems: shapeProblems } = alertBody(p);
 
@@ -129,66 +132,70 @@ export class Alert extends AlertBase {
       }
     }
 
-    const canonical = canonicalizeAlert({ ...body, target_id: targetId });
+    body.target_id = targetId; // the body is alertBody's own object
+    const canonical = canonicalizeAlert(body);
+    const name = canonical.name;
     const filter = canonical.filter;
-    const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && canonical.filter_value === '';
-    this.alertName = canonical.name as string;
+    const filterValue = canonical.filter_value;
+    const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && filterValue === '';
+    this.alertName = name as string;
 
     // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
-    this.resource = new DeferredAlertResource(this, {
-      name: renderable(terraformLiteral(canonical.name as string))!,
-      type: renderable(canonical.type as string)!,
-      subtype: renderable(canonical.subtype as string | null),
-      filter: renderable(canonical.filter as string)!,
-      filterValue: dropValue ? undefined : renderable(terraformLiteral(canonical.filter_value as string)),
-      targetType: renderable(canonical.target_type as string)!,
-      targetId: renderable((targetIdDeferred ? 0 : canonical.target_id) as number)!,
-      provider: account?.alias ? account._provider : undefined,
-    });
+    this.resource = new DeferredAlertResource(
+      this,
+      {
+        name: renderable(terraformLiteral(name as string))!,
+        type: renderable(canonical.type as string)!,
+        subtype: renderable(canonical.subtype as string | null),
+        filter: renderable(filter as string)!,
+        filterValue: dropValue ? undefined : renderable(terraformLiteral(filterValue as string)),
+        targetType: renderable(canonical.target_type as string)!,
+        targetId: renderable((targetIdDeferred ? 0 : canonical.target_id) as number)!,
+        provider: account?.alias ? account._provider : undefined,
+      },
+      stack,
+    );
 
     // A name known only at apply (a token) cannot be compared with the others.
-    const name = this.alertName;
-    if (account && typeof name === 'string' && !Token.isUnresolved(name)) account._registerAlert(this, name);
+    if (account && typeof name === 'string' && (isPlainText(name) || !Token.isUnresolved(name))) {
+      account._registerAlert(this, name);
+    }
 
     // Found now: they depend only on the props and the account, both fixed from here on.
-    addChecks(
-      this,
-      (() => {
-        // Props that are not an object say all there is to say.
-        if (given.problem) return [given.problem];
-        const errors: Finding[] = [];
-        if (accountProblem) errors.push(finding(accountProblem, 'account'));
-        errors.push(...shapeProblems.map((m) => finding(m, null)));
-        if (p.target !== undefined && p.target !== null && !target) {
-          errors.push(
-            finding(
-              `target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
-              'target',
-              p.target,
-            ),
-          );
-          return errors;
-        }
-        // The model's one rule (what parseAlert does after canonicalizing, done above).
-        const problems = validateAlert(canonical);
-        if (problems.length) {
-          // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
-          const skip = new Set(Object.keys(canonical).filter((k) => Token.isUnresolved(canonical[k])));
-          if (targetIdDeferred) skip.add('target_id');
-          for (const problem of problems) {
-            if (skip.has(problem.field)) continue;
-            const from = sources[problem.field];
-            errors.push({
-              field: from ?? problem.field,
-              value: problem.value,
-              allowed: problem.allowed,
-              message: from ? `${problem.message} (from ${from})` : problem.message,
-            });
-          }
-        }
-        return errors;
-      })(),
-    );
+    // Props that are not an object say all there is to say.
+    if (given.problem) {
+      addChecks(this, [given.problem]);
+      return;
+    }
+    const errors: Finding[] = [];
+    if (accountProblem) errors.push(finding(accountProblem, 'account'));
+    for (const m of shapeProblems) errors.push(finding(m, null));
+    if (p.target !== undefined && p.target !== null && !target) {
+      errors.push(
+        finding(
+          `target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+          'target',
+          p.target,
+        ),
+      );
+      addChecks(this, errors);
+      return;
+    }
+    // The model's one rule (what parseAlert does after canonicalizing, done above).
+    for (const problem of validateAlert(canonical)) {
+      const field = problem.field;
+      // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
+      if (field === 'target_id' && targetIdDeferred) continue;
+      if (Token.isUnresolved(canonical[field])) continue;
+      const from = sources[field];
+      errors.push({
+        field: from ?? field,
+        value: problem.value,
+        allowed: problem.allowed,
+        message: from ? `${problem.message} (from ${from})` : problem.message,
+      });
+    }
+    addChecks(this, errors);
   }
 }
 

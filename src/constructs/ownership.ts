@@ -50,6 +50,9 @@ export class Ownership {
    * `prefix`.
    */
   public covers(name: string): boolean {
-    return claims({ ownership: this.mode, prefix: this.namePrefix }, name, new Set([name]));
+    // Declared, so claimed by `additive`; the set that says so is made only for it (this runs
+    // for every alert of the account on each validation).
+    const declared = this.mode === 'additive' ? new Set([name]) : undefined;
+    return claims({ ownership: this.mode, prefix: this.namePrefix }, name, declared);
   }
 }

@@ -10,6 +10,15 @@ export function escapeTemplateText(text: string): string {
   return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
 }
 
+/**
+ * True for text without `{`: no template sequence to escape and no cdktf token (string, list
+ * and map tokens are all encoded as `<sigil>{TfToken[…]}`), so it is written as it is. One
+ * character search instead of a regular expression per string.
+ */
+export function isPlainText(value: string): boolean {
+  return !value.includes('{');
+}
+
 /** A cdktf string token as embedded in a string, e.g. `${TfToken[TOKEN.12]}`. */
 const STRING_TOKEN = /\$\{TfToken\[[a-zA-Z0-9:._-]+\]\}/g;
 
@@ -20,6 +29,7 @@ const STRING_TOKEN = /\$\{TfToken\[[a-zA-Z0-9:._-]+\]\}/g;
  */
 export function terraformLiteral<T>(value: T): T {
   if (typeof value !== 'string') return value;
+  if (isPlainText(value)) return value; // most names and values: nothing to escape, no token to look for
   if (!Token.isUnresolved(value)) return escapeTemplateText(value) as T;
   let out = '';
   let last = 0;

@@ -87,10 +87,16 @@ class ValidateFirst extends TerraformElement {
   }
 }
 
-/** Every problem of the app: structured where a construct says more than a sentence. */
-export function appProblems(root: IConstruct): ConstructProblem[] {
+/**
+ * Every problem of the app (`constructs`: every construct of it, `root.node.findAll()`):
+ * structured where a construct says more than a sentence.
+ */
+export function appProblems(
+  root: IConstruct,
+  constructs: readonly IConstruct[] = root.node.findAll(),
+): ConstructProblem[] {
   const problems: ConstructProblem[] = [];
-  for (const c of root.node.findAll()) {
+  for (const c of constructs) {
     const messages = c.node.validate();
     if (!messages.length) continue;
     const path = c.node.path;
@@ -114,9 +120,11 @@ export function appProblems(root: IConstruct): ConstructProblem[] {
 function validateWholeApp(from: IConstruct): void {
   const root = from.node.root;
   if (App.isApp(root) && root.skipValidation) return;
-  const size = root.node.findAll().length;
+  // One walk of the tree: its size says whether it changed, its constructs are validated.
+  const all = root.node.findAll();
+  const size = all.length;
   if (validatedSize.get(root) === size) return;
-  const problems = appProblems(root);
+  const problems = appProblems(root, all);
   if (problems.length) {
     writeProblemsFile(problems);
     const error = new NetworkcalcValidationError(problems);

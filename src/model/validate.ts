@@ -14,8 +14,11 @@ export const MAX_EXPIRY_DAYS = 3650;
 
 /** Control characters (C0, DEL, C1) and line / paragraph separators: never part of a name. */
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-/** Characters that show nothing: blanks, format characters (U+200B, U+FEFF …), default-ignorables. */
-const INVISIBLE = /[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/**
+ * A character that shows something: not a blank, a format character (U+200B, U+FEFF …) or a
+ * default-ignorable. A name without one is invisible (tested, not stripped: no new string).
+ */
+const VISIBLE = /[^\s\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 /** `U+000A` for a character, as a user can search for it. */
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -26,7 +29,7 @@ function alertNameProblem(name: string): string | null {
   if (control) {
     return `name ${formatValue(name)} contains the control character ${codePoint(control[0])} at position ${control.index + 1}; names are one line of printable text`;
   }
-  if (name.replace(INVISIBLE, '') === '') {
+  if (!VISIBLE.test(name)) {
     return `name ${formatValue(name)} has no visible character (only blanks or invisible characters such as U+200B); give the alert a readable name`;
   }
   return null;

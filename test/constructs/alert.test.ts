@@ -358,6 +358,29 @@ describe('Alert: checks across alerts and accounts', () => {
     );
   });
 
+  test('several repeated names: one error each, in the order the names were first used, every alert named', () => {
+    const { app } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    new NetworkcalcAccount(stack, 'Account');
+    for (const [id, name] of [
+      ['A1', 'a'],
+      ['B1', 'b'],
+      ['C', 'c'],
+      ['B2', 'b'],
+      ['A2', 'a'],
+      ['B3', ' b'],
+    ]) {
+      new Alert(stack, id, { name, target: apex, spfRecord: { filter: 'validity' } });
+    }
+    const lines = synthError(app)
+      .split('\n')
+      .filter((l) => l.includes('is used by'));
+    expect(lines).toEqual([
+      '  [stack/Account] alert name "a" is used by 2 alerts of this account: stack/A1, stack/A2; names identify alerts within an account and must be unique',
+      '  [stack/Account] alert name "b" is used by 3 alerts of this account: stack/B1, stack/B2, stack/B3; names identify alerts within an account and must be unique',
+    ]);
+  });
+
   test('the same name in two accounts is fine', () => {
     const json = Testing.synthScope((stack) => {
       const a = new NetworkcalcAccount(stack, 'A', { alias: 'a' });

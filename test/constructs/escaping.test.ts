@@ -1,6 +1,6 @@
-import { type TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { Lazy, type TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
-import { escapeTemplateText, terraformLiteral } from '../../src/constructs/terraform-string';
+import { escapeTemplateText, isPlainText, terraformLiteral } from '../../src/constructs/terraform-string';
 import { parse, synthWithAccount } from './support';
 
 // Terraform reads `${` / `%{` in any JSON string as a template; literal text must say `$${` / `%%{`.
@@ -82,5 +82,23 @@ describe('literal text is escaped for Terraform in the synthesized JSON', () => 
     expect(escapeTemplateText('${a} %{b} $a %a {c}')).toBe('$${a} %%{b} $a %a {c}');
     expect(terraformLiteral(undefined)).toBeUndefined();
     expect(terraformLiteral(7)).toBe(7);
+  });
+
+  // terraformLiteral returns text without `{` as it is, unsearched: that holds only while
+  // every token the CDK encodes in a string has one.
+  it('no token the CDK encodes in a string is plain text', () => {
+    const lazy = Lazy.stringValue({ produce: () => 'x' });
+    const strings = [lazy, Token.asString({ resolve: () => 'x' }), `text ${lazy} text`];
+    for (const s of strings) expect(Token.isUnresolved(s)).toBe(true);
+    const encoded = [
+      ...strings,
+      ...Token.asList(Lazy.listValue({ produce: () => ['x'] })),
+      ...Object.keys(Token.asStringMap(Lazy.anyValue({ produce: () => ({ a: 'x' }) }))),
+    ];
+    expect(encoded).toHaveLength(5);
+    for (const s of encoded) expect(isPlainText(s)).toBe(false);
+    expect(isPlainText('bench alert 00001')).toBe(true);
+    expect(isPlainText('a ${b}')).toBe(false);
+    expect(isPlainText('a %{b}')).toBe(false);
   });
 });
