@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { Environment } from './public-types';
 
 export const CDK_LIBRARIES = ['cdktn', 'cdktf'] as const;
 export type CdkLibrary = (typeof CDK_LIBRARIES)[number];
@@ -20,7 +21,7 @@ export interface CdkChoice {
 }
 
 export interface CdkProbe {
-  env: NodeJS.ProcessEnv;
+  env: Environment;
   /** Directories the app resolves packages from, nearest first. */
   appDirs: string[];
   /** Files already loaded in this process (require.cache keys). */

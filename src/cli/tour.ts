@@ -147,7 +147,7 @@ async function tour(): Promise<number> {
     say();
     say(bold('Next:') + ' docs/cli.md (every command and flag), examples/drift-ci (drift in CI),');
     say(
-      '      `npx ncalc emulator` for a long-running local API, and `ncalc export` to turn an existing account into code.',
+      '      `npx --no-install ncalc emulator` for a long-running local API, and `ncalc export` to turn an existing account into code.',
     );
     return 0;
   } finally {

@@ -18,6 +18,7 @@ import { PACKAGE_VERSION } from '../version';
 
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import { ENV } from '../schema/environment';
+import type { Environment } from '../public-types';
 
 /** Environment variables read by `NetworkCalcClient.fromEnv`, and the default base URL. */
 export { DEFAULT_BASE_URL, ENV };
@@ -171,7 +172,7 @@ export class NetworkCalcClient {
    * and NETWORKCALC_CLIENT_SECRET (or the names in `overrides.variables`); `overrides` win
    * over the environment.
    */
-  static fromEnv(overrides: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): NetworkCalcClient {
+  static fromEnv(overrides: ClientOptions = {}, env: Environment = process.env): NetworkCalcClient {
     const v = { ...DEFAULT_VARIABLES, ...overrides.variables };
     return new NetworkCalcClient({
       ...overrides,

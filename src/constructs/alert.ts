@@ -1,4 +1,5 @@
-import { Token, type IResolvable } from '../cdk';
+import { Token } from '../cdk';
+import type { IResolvable } from '../public-types';
 import { Construct, type IConstruct } from 'constructs';
 import { canonicalizeAlert } from '../model/canonical';
 import { validateAlert } from '../model/validate';

@@ -3,6 +3,7 @@
  * hands them over. Free of cdktf, so that `ncalc` reads them without loading it.
  */
 import { writeFileSync } from 'node:fs';
+import type { Environment } from '../public-types';
 
 /** One thing wrong with a construct of the app, precise enough to fix without the docs. */
 export interface ConstructProblem {
@@ -26,7 +27,7 @@ export interface ConstructProblem {
 export const PROBLEMS_FILE_ENV = 'NCALC_SYNTH_PROBLEMS_FILE';
 
 /** Best effort: the error thrown says the same to whoever runs the app. */
-export function writeProblemsFile(problems: readonly ConstructProblem[], env: NodeJS.ProcessEnv = process.env): void {
+export function writeProblemsFile(problems: readonly ConstructProblem[], env: Environment = process.env): void {
   const file = env[PROBLEMS_FILE_ENV];
   if (!file) return;
   try {

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IConstruct } from 'constructs';
+import type { Environment } from '../public-types';
 
 export const SOURCE_LOCATIONS_ENV = 'NCALC_SOURCE_LOCATIONS_FILE';
 
@@ -57,7 +58,7 @@ const recorded: { construct: IConstruct; frame: NonNullable<ReturnType<typeof ap
 let target: string | undefined;
 
 /** Called by every construct of this package as it is made; does nothing unless ncalc asked. */
-export function recordSourceLocation(construct: IConstruct, env: NodeJS.ProcessEnv = process.env): void {
+export function recordSourceLocation(construct: IConstruct, env: Environment = process.env): void {
   const file = env[SOURCE_LOCATIONS_ENV];
   if (!file) return;
   // A short trace is enough for a construct made in the app's code; an L3 construct of a

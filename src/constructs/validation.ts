@@ -133,7 +133,10 @@ function validateWholeApp(from: IConstruct): void {
   validatedSize.set(root, size);
 }
 
-/** Makes sure the stack of `scope` validates the whole app before anything is written. */
+/**
+ * Makes sure the stack of `scope` validates the whole app before anything is written.
+ * @internal
+ */
 export function ensureValidateFirst(scope: IConstruct): TerraformStack {
   // Every construct of ours passes here once, as it is made: the place to note where.
   recordSourceLocation(scope);

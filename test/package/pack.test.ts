@@ -102,3 +102,65 @@ it('every production dependency runs on the oldest Node this package accepts', (
   });
   expect(tooNew).toEqual([]);
 }, 90_000);
+
+it('exports opens exactly the documented entry points: the root, the client, the emulator (and package.json)', () => {
+  const pkg = require('../../package.json') as { exports: Record<string, unknown> };
+  expect(Object.keys(pkg.exports)).toEqual(['.', './client', './emulator', './package.json']);
+});
+
+it('says what it is and where it comes from: license file, repository, homepage, bugs, module type', () => {
+  const pkg = require('../../package.json') as Record<string, unknown>;
+  expect(files).toContain('LICENSE');
+  expect(readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+  expect(pkg).toMatchObject({
+    license: 'MIT',
+    type: 'commonjs',
+    repository: { type: 'git', url: expect.any(String) },
+    homepage: expect.any(String),
+    bugs: { url: expect.any(String) },
+  });
+});
+
+it('every shipped module finds what it loads in the package: no require of a file left out, no read of examples/, test/ or bench/', () => {
+  const shipped = new Set(files);
+  const missing: string[] = [];
+  for (const file of files.filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const [, spec] of source.matchAll(/require\("(\.{1,2}\/[^"]*)"\)/g)) {
+      const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec!));
+      if (![base, `${base}.js`, `${base}.json`, `${base}/index.js`].some((f) => shipped.has(f)))
+        missing.push(`${file} requires ${spec}`);
+    }
+    for (const [literal] of source.matchAll(/['"](?:\.\.\/)*(?:examples|test|bench)['"/]/g))
+      missing.push(`${file} names ${literal}`);
+  }
+  expect(missing).toEqual([]);
+  // The tour (npm start) runs from a clone, where examples/ is.
+  expect(files.filter((f) => f.startsWith('dist/cli/tour'))).toEqual([]);
+});
+
+it('every relative link of the shipped README and docs resolves to a shipped file', () => {
+  const shipped = new Set(files);
+  const dirs = new Set(
+    files.flatMap((f) =>
+      f
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  const broken: string[] = [];
+  let links = 0;
+  for (const doc of files.filter((f) => f.endsWith('.md'))) {
+    const text = readFileSync(path.join(REPO_ROOT, doc), 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target!) || target!.startsWith('#')) continue;
+      links++;
+      const file = decodeURIComponent(target!.split('#')[0]!);
+      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(doc), file)).replace(/\/$/, '');
+      if (!shipped.has(resolved) && !dirs.has(resolved)) broken.push(`${doc}: ${target}`);
+    }
+  }
+  expect(links).toBeGreaterThan(20);
+  expect(broken).toEqual([]);
+});

@@ -94,9 +94,10 @@ export interface UserApp {
 
 /**
  * A temporary app of `flavor` with this package installed from its tarball. `withCli` also
- * installs the flavor's CLI (cdktn-cli needs Node 22.19 or later to run).
+ * installs the flavor's CLI (cdktn-cli needs Node 22.19 or later to run); `packages`, more
+ * packages of the app (npm specs).
  */
-export function createUserApp(flavor: Flavor, opts: { withCli?: boolean } = {}): UserApp {
+export function createUserApp(flavor: Flavor, opts: { withCli?: boolean; packages?: string[] } = {}): UserApp {
   const root = mkdtempSync(path.join(tmpdir(), `ncalc-${flavor}-app-`));
   try {
     const tarball = packTarball(root);
@@ -124,6 +125,7 @@ export function createUserApp(flavor: Flavor, opts: { withCli?: boolean } = {}):
         f.library,
         f.constructs,
         ...(opts.withCli ? [f.cli] : []),
+        ...(opts.packages ?? []),
       ],
       { cwd: dir, env: appEnv(), encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, killSignal: 'SIGKILL' },
     );
@@ -160,12 +162,14 @@ export const ENTRY_POINTS: Record<string, string> = {
   'cdktf-provider-networkcalc': 'NetworkcalcAccount',
   'cdktf-provider-networkcalc/client': 'NetworkCalcClient',
   'cdktf-provider-networkcalc/emulator': 'startEmulator',
-  // Deep paths the docs named before the exports map; kept working.
-  'cdktf-provider-networkcalc/dist/client': 'NetworkCalcClient',
-  'cdktf-provider-networkcalc/dist/emulator': 'startEmulator',
-  'cdktf-provider-networkcalc/dist/client/index.js': 'NetworkCalcClient',
-  'cdktf-provider-networkcalc/dist/emulator/index.js': 'startEmulator',
 };
+
+/** Paths into the package that no entry point opens: its modules are internal. */
+export const NOT_EXPORTED = [
+  'cdktf-provider-networkcalc/dist/client',
+  'cdktf-provider-networkcalc/dist/index.js',
+  'cdktf-provider-networkcalc/dist/cdk.js',
+];
 
 /** An app declaring one account, two alerts and a report, importing the CDK from `flavor`. */
 export function appSource(flavor: Flavor): string {

@@ -16,6 +16,7 @@ import {
   cdktfJson,
   createUserApp,
   ENTRY_POINTS,
+  NOT_EXPORTED,
   FLAVORS,
   installedPackages,
   REPO_ROOT,
@@ -94,8 +95,10 @@ ${entries
 out.cdkBeforeRoot = cdk();
 out.root = typeof require('cdktf-provider-networkcalc').NetworkcalcAccount;
 out.cdkAfterRoot = cdk();
-// The library the constructs took, and every CDK name they use present in it.
-const lib = require('cdktf-provider-networkcalc/dist/cdk.js');
+// The library the constructs took, and every CDK name they use present in it (an internal
+// module, which no entry point exports: required by its file name).
+const pkgDir = require('node:path').dirname(require.resolve('cdktf-provider-networkcalc/package.json'));
+const lib = require(require('node:path').join(pkgDir, 'dist', 'cdk.js'));
 out.library = lib.cdkChoice.library;
 out.missing = Object.keys(lib).filter((k) => lib[k] === undefined);
 console.log(JSON.stringify(out));
@@ -124,6 +127,23 @@ console.log(JSON.stringify({ ${entries.map(([spec], i) => `${JSON.stringify(spec
       const esm = await app.run(process.execPath, ['check.mjs']);
       expectStatus(esm, 0);
       expect(JSON.parse(esm.stdout)).toEqual(expected);
+    });
+
+    test('the modules behind the entry points are not importable by path', async () => {
+      writeFileSync(
+        path.join(app.dir, 'internal.cjs'),
+        `const codes = {};
+for (const spec of ${JSON.stringify(NOT_EXPORTED)}) {
+  try { require(spec); codes[spec] = 'loaded'; } catch (e) { codes[spec] = e.code; }
+}
+console.log(JSON.stringify(codes));
+`,
+      );
+      const r = await app.run(process.execPath, ['internal.cjs']);
+      expectStatus(r, 0);
+      expect(JSON.parse(r.stdout)).toEqual(
+        Object.fromEntries(NOT_EXPORTED.map((spec) => [spec, 'ERR_PACKAGE_PATH_NOT_EXPORTED'])),
+      );
     });
 
     test('the app type-checks with node16 and bundler module resolution as well (the exports map carries the types)', async () => {
