@@ -12,7 +12,7 @@ export default tseslint.config(
       '**/cdktf.out/**',
       '**/.terraform/**',
       'src/gen/**',
-      '.ci/node22/**',
+      '.ci/node*/**',
       'coverage/**',
       'jsii/**',
     ],

@@ -129,7 +129,8 @@ async function resolveExportAccount(
 
 /**
  * The CDK library the exported app imports `App` and `TerraformStack` from: `--cdk`, else the
- * one the app directory uses (by the rules the constructs load it with), else cdktf.
+ * one the app directory uses (by the rules the constructs load it with), else CDK Terrain
+ * (cdktn), the maintained successor of the deprecated cdktf.
  */
 function exportCdkLibrary(io: CliIO, opts: ExportFlags): CdkLibrary {
   if (opts.cdk !== undefined) {
@@ -149,7 +150,7 @@ function exportCdkLibrary(io: CliIO, opts: ExportFlags): CdkLibrary {
   } catch (e) {
     // A wrong NCALC_CDK is the user's to fix; no library installed anywhere is not an error here.
     if (io.env[CDK_ENV]?.trim()) throw new ConfigError([(e as Error).message]);
-    return 'cdktf';
+    return 'cdktn';
   }
 }
 

@@ -226,7 +226,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     )
     .option(
       '--cdk <library>',
-      'CDK library the generated app imports App and TerraformStack from: cdktn or cdktf (default: the one installed in the --chdir directory, else cdktf)',
+      'CDK library the generated app imports App and TerraformStack from: cdktn or cdktf (default: the one installed in the --chdir directory, else cdktn)',
     )
     .option('-C, --chdir <dir>', 'directory of the app, to look up --account as a provider alias', '.')
     .option('--app <command>', 'command that synthesizes the app (for an alias)')

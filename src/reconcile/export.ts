@@ -111,7 +111,7 @@ function className(stackName: string): string {
   return `${/^[0-9]/.test(base) ? 'Stack' : ''}${base}Stack`;
 }
 
-/** A runnable cdktf app (TypeScript) declaring the selected alerts. */
+/** A runnable CDK Terrain or cdktf app (TypeScript) declaring the selected alerts. */
 export function exportTypeScript(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
   const { alerts, skipped } = selection;
   const cls = className(input.stackName);

@@ -1,6 +1,6 @@
 /**
  * `ncalc export` writes an app for the CDK library its users have: `--cdk`, else the one
- * installed in the app directory (NCALC_CDK choosing when both are), else cdktf.
+ * installed in the app directory (NCALC_CDK choosing when both are), else cdktn.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,10 +69,10 @@ it('GIVEN both installed THEN the one package.json declares wins, and NCALC_CDK 
   );
 });
 
-it('GIVEN nothing installed in the app directory THEN cdktf, as before', async () => {
+it('GIVEN nothing installed in the app directory THEN CDK Terrain (cdktn), the maintained line', async () => {
   const r = await exportIn(dir);
   expect(r.code).toBe(0);
-  expect(importLine(r.stdout)).toBe("import { App, TerraformStack } from 'cdktf';");
+  expect(importLine(r.stdout)).toBe("import { App, TerraformStack } from 'cdktn';");
 });
 
 it('GIVEN an unknown --cdk or NCALC_CDK THEN a clear error before any request, and nothing written', async () => {

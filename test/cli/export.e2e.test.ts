@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** An app directory around an exported main.ts; resolves cdktf from this repository. */
+/** An app directory around an exported main.ts; resolves cdktf (the CDK library of this repository: hence `--cdk cdktf`) from here. */
 function appAround(): NodeJS.ProcessEnv {
   writeFileSync(
     path.join(dir, 'cdktf.json'),
@@ -69,7 +69,18 @@ it('export writes a runnable stack; planning it shows no changes', async () => {
   await seedAccount();
   const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
   const ex = await ncalc(
-    ['export', '--account', 'NETWORKCALC', '--out', 'main.ts', '--hcl', '--import-from', path.join(ROOT, 'src')],
+    [
+      'export',
+      '--cdk',
+      'cdktf',
+      '--account',
+      'NETWORKCALC',
+      '--out',
+      'main.ts',
+      '--hcl',
+      '--import-from',
+      path.join(ROOT, 'src'),
+    ],
     { cwd: dir, env },
   );
   expect(ex.stderr).toContain('Exported 6 alerts of account NETWORKCALC to main.ts and main.tf.');
@@ -113,10 +124,13 @@ it('without duplicates, export → plan is a no-op (exit 0 with --detailed-exitc
     target: 'mail.example.com',
   });
   const env = cliEnv({ ACME_TOKEN: 'demo-token', ACME_BASE_URL: emulator().url, ...appAround() });
-  const ex = await ncalc(['export', '--account', 'ACME', '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')], {
-    cwd: dir,
-    env,
-  });
+  const ex = await ncalc(
+    ['export', '--cdk', 'cdktf', '--account', 'ACME', '--out', 'main.ts', '--import-from', path.join(ROOT, 'src')],
+    {
+      cwd: dir,
+      env,
+    },
+  );
   expect(ex.code).toBe(0);
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
   expect(ts).toContain('tokenEnv: "ACME_TOKEN"');
@@ -126,13 +140,13 @@ it('without duplicates, export → plan is a no-op (exit 0 with --detailed-exitc
 }, 60_000);
 
 it('an unknown account name says what to set', async () => {
-  const r = await ncalc(['export', '--account', 'NOPE'], { cwd: dir, env: cliEnv({}) });
+  const r = await ncalc(['export', '--cdk', 'cdktf', '--account', 'NOPE'], { cwd: dir, env: cliEnv({}) });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('neither NOPE_TOKEN nor NOPE_CLIENT_ID is set');
 });
 
 it('a refused token: the advice names the variables of --account, not the defaults', async () => {
-  const r = await ncalc(['export', '--account', 'ACME'], {
+  const r = await ncalc(['export', '--cdk', 'cdktf', '--account', 'ACME'], {
     cwd: dir,
     env: cliEnv({ ACME_TOKEN: 'wrong', NETWORKCALC_BASE_URL: emulator().url }),
   });
@@ -163,6 +177,8 @@ it('--account as a provider alias: its variables and prefix scope carry over', a
   const ex = await ncalc(
     [
       'export',
+      '--cdk',
+      'cdktf',
       '--account',
       'team',
       '-C',
@@ -194,6 +210,8 @@ it('an account exported with --base-url is written with that base URL, so its pl
   const ex = await ncalc(
     [
       'export',
+      '--cdk',
+      'cdktf',
       '--account',
       'NETWORKCALC',
       '--base-url',

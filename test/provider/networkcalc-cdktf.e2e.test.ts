@@ -7,6 +7,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
+import { CDKTF_CLI_RUNS } from '../package/user-app';
 import { REPO_ROOT } from './harness';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites, runCommand } from './nc-harness';
 
@@ -16,7 +17,8 @@ const CDKTF = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdktf');
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const plain = (text: string) => stripVTControlCharacters(text).replace(/\s+/g, ' ');
 
-describe('cdktf deploy and diff of examples/quickstart', () => {
+// cdktf-cli does not run on Node 23 or later: .ci/run runs this file on its Node 22 tier.
+(CDKTF_CLI_RUNS ? describe : describe.skip)('cdktf deploy and diff of examples/quickstart', () => {
   let emu: RunningEmulator;
   let sb: NetworkcalcSandbox;
   let appDir: string;
