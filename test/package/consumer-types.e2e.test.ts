@@ -4,10 +4,12 @@
  * module resolution node16, nodenext and bundler, with `"types": []` and with @types/node.
  * The app installs the packed tarball, as a user does; the three compilers are installed in it
  * under aliases (TypeScript 7's `tsc` runs a native binary from a platform package).
+ * Every TypeScript snippet of the README and docs/ compiles there too, as written.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { docFiles, snippetsOf } from './doc-snippets';
 import { createUserApp, type Flavor, type UserApp } from './support';
 
 jest.setTimeout(600_000);
@@ -141,6 +143,13 @@ describe.each<Flavor>(['cdktn', 'cdktf'])('an app on %s', (flavor) => {
   let app: UserApp;
   const compiled = new Map<string, Compiled>();
   const wrong = new Map<Compiler, Compiled>();
+  const snippets = docFiles()
+    .flatMap(snippetsOf)
+    .filter((s) => s.flavor === flavor);
+  const snippetResults = new Map<Compiler, Compiled>();
+  /** Snippet file name → where the snippet is in the docs. */
+  const snippetFiles = snippets.map((s) => ({ ...s, file: `snippets/${s.where.replace(/[^A-Za-z0-9]+/g, '_')}.ts` }));
+  const SNIPPET_COMPILERS = snippetFiles.length ? (['ts59', 'ts7'] as const) : [];
   beforeAll(async () => {
     app = createUserApp(flavor, {
       packages: [...Object.entries(COMPILERS).map(([alias, spec]) => `${alias}@npm:${spec}`), '@types/node@24'],
@@ -175,8 +184,24 @@ describe.each<Flavor>(['cdktn', 'cdktf'])('an app on %s', (flavor) => {
         files: ['wrong.ts'],
       }),
     );
+    mkdirSync(path.join(app.dir, 'snippets'));
+    for (const s of snippetFiles) writeFileSync(path.join(app.dir, s.file), s.source);
+    writeFileSync(
+      path.join(app.dir, 'tsconfig.snippets.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          types: ['node'],
+        },
+        files: snippetFiles.map((s) => s.file),
+      }),
+    );
     const compilers = Object.keys(COMPILERS) as Compiler[];
     const results = await twoAtATime([
+      ...SNIPPET_COMPILERS.map((compiler) => () => tsc(app, compiler, 'tsconfig.snippets.json')),
       ...CASES.map(
         ([compiler, resolution, types]) =>
           () =>
@@ -184,6 +209,7 @@ describe.each<Flavor>(['cdktn', 'cdktf'])('an app on %s', (flavor) => {
       ),
       ...compilers.map((compiler) => () => tsc(app, compiler, 'tsconfig.wrong.json')),
     ]);
+    for (const c of SNIPPET_COMPILERS) snippetResults.set(c, results.shift()!);
     CASES.forEach((c, i) => compiled.set(c.join(' '), results[i]!));
     compilers.forEach((c, i) => wrong.set(c, results[CASES.length + i]!));
   });
@@ -199,6 +225,17 @@ describe.each<Flavor>(['cdktn', 'cdktf'])('an app on %s', (flavor) => {
 
   it.each(CASES)('%s, moduleResolution %s, types %s: strict, no skipLibCheck, no errors', (...c) => {
     expect(compiled.get(c.join(' '))).toEqual({ status: 0, output: '' });
+  });
+
+  it('every TypeScript snippet of the README and docs/ for this library compiles as written (TypeScript 5.9 and 7)', () => {
+    if (flavor === 'cdktn') expect(snippets.length).toBeGreaterThan(10);
+    expect([...snippetResults.keys()]).toEqual([...SNIPPET_COMPILERS]);
+    for (const [compiler, { status, output }] of snippetResults) {
+      // Errors name the snippet's file: say where it is in the docs.
+      const located = snippetFiles.reduce((text, s) => text.split(s.file).join(s.where), output);
+      expect([compiler, located]).toEqual([compiler, '']);
+      expect(status).toBe(0);
+    }
   });
 
   it.each(Object.keys(COMPILERS) as Compiler[])('%s reports a type error in the app', (compiler) => {

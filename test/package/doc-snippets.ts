@@ -1,0 +1,73 @@
+/**
+ * The TypeScript snippets of the README and docs/ (```ts blocks), as files a consumer app can
+ * compile. A comment on the line before a block says how to read it:
+ * - `<!-- snippet: continues -->`: it goes on from the previous snippet of the same file;
+ * - `<!-- snippet: in a stack -->`: it is the body of a stack's constructor (`this` is the
+ *   stack); the names of the package root and of the CDK library are imported for it;
+ * - `<!-- snippet: partial -->`: a deliberate fragment (an API listing, lines of a test), not compiled.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as root from '../../src';
+import { REPO_ROOT } from '../helpers/build';
+
+export interface Snippet {
+  /** `docs/constructs.md:135`: where the block starts. */
+  where: string;
+  /** The module to compile. */
+  source: string;
+  /** The CDK library it imports ('cdktn' unless it imports 'cdktf'). */
+  flavor: 'cdktn' | 'cdktf';
+}
+
+const MARKER = /<!-- snippet: (continues|in a stack|partial) -->\s*$/;
+const CDK_NAMES = ['App', 'TerraformStack', 'TerraformOutput', 'TerraformResource'];
+
+export function docFiles(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(path.join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+}
+
+function inStack(body: string): string {
+  const names = Object.keys(root).filter((n) => new RegExp(`\\b${n}\\b`).test(body));
+  return `import { ${CDK_NAMES.join(', ')} } from 'cdktn';
+import { Construct } from 'constructs';
+${names.length ? `import { ${names.join(', ')} } from 'cdktf-provider-networkcalc';\n` : ''}
+export class SnippetStack extends TerraformStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+${body}
+  }
+}
+new SnippetStack(new App(), 'snippet');
+`;
+}
+
+/** Every ```ts block of `file` (relative to the repository) but the partial ones. */
+export function snippetsOf(file: string): Snippet[] {
+  const lines = readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n');
+  const out: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```ts') continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) body.push(lines[i]!);
+    const marker = MARKER.exec(lines[start - 1] ?? '')?.[1];
+    if (marker === 'partial') continue;
+    const text = body.join('\n');
+    const where = `${file}:${start + 1}`;
+    if (marker === 'continues') {
+      const previous = out[out.length - 1];
+      if (!previous) throw new Error(`${where}: "continues", but no snippet comes before it`);
+      previous.source += `\n${text}\n`;
+      continue;
+    }
+    const source = marker === 'in a stack' ? inStack(text) : `${text}\n`;
+    out.push({ where, source, flavor: /from 'cdktf'/.test(text) ? 'cdktf' : 'cdktn' });
+  }
+  return out;
+}
