@@ -66,7 +66,7 @@ describe('terraform against a strict, slow service', () => {
 
   const names = async () => (await emu.control.state()).accounts[0]!.alerts.map((a) => a.name);
 
-  test(`apply of ${N} creates at 50 ms latency and -parallelism=30 coalesces the id look-ups (≤ 42 lists); destroy with one DELETE form costs ≤ N + 6 DELETEs`, async () => {
+  test(`apply of ${N} creates at 50 ms latency and -parallelism=30 coalesces the id look-ups (≤ 42 lists); destroy with one DELETE form costs ≤ N + 6 DELETEs over ≤ P + 8 connections`, async () => {
     await emu.control.reset();
     sb.writeConfig(config(N));
     await emu.control.addFault({ kind: 'latency', latencyMs: 50, match: { path: '/api/' } });
@@ -84,13 +84,23 @@ describe('terraform against a strict, slow service', () => {
       }
       await emu.control.updateSettings({ deleteForm: form });
       await emu.control.clearRequests();
-      const destroy = await sb.terraform(['destroy', '-auto-approve', '-parallelism=32']);
+      // Connections of every provider process terraform starts, counted on the emulator's server.
+      let connections = 0;
+      const count = () => void connections++;
+      emu.app.server.on('connection', count);
+      const destroy = await sb
+        .terraform(['destroy', '-auto-approve', '-parallelism=32'])
+        .finally(() => emu.app.server.off('connection', count));
       expectStatus(destroy, 0);
       expect(destroy.stdout).toContain(`Resources: ${N} destroyed`);
       expect(await names()).toEqual([]);
       expect(await emu.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(
         N + 6,
       );
+      // One per lane of -parallelism, plus the processes that only read (before: one per DELETE
+      // in the body form).
+      expect(connections).toBeGreaterThan(0);
+      expect(connections).toBeLessThanOrEqual(32 + 8);
     }
   });
 
