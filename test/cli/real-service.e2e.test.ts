@@ -4,6 +4,7 @@
  * asserts convergence (every declared alert exactly once, nothing else) and request counts.
  */
 import { startEmulator, DEMO_ACCOUNT, type RunningEmulator } from '../../src/emulator';
+import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
 import { alert, cliEnv, FixtureApp, ncalc, stack } from './support';
 
@@ -45,14 +46,13 @@ describe('ncalc against a strict, faulty service', () => {
         const apply = await ncalc(['apply', '--auto-approve', '--parallelism', '32'], { cwd: app.dir, env: strictEnv });
         expect(apply.code).toBe(0);
         await strict.control.clearRequests();
-        // Connections the destroy opens, counted on the emulator's server: one per lane.
-        let connections = 0;
-        const count = () => void connections++;
-        strict.app.server.on('connection', count);
+        // Connections that carry the destroy's requests: one per lane, whatever the form.
+        const watch = countConnections(strict);
         const destroy = await ncalc(['destroy', '--auto-approve', '--parallelism', '32'], {
           cwd: app.dir,
           env: strictEnv,
-        }).finally(() => strict.app.server.off('connection', count));
+        });
+        const connections = watch.stop();
         expect({ code: destroy.code, stderr: destroy.stderr }).toEqual({ code: 0, stderr: '' });
         expect((await strict.control.state()).accounts[0]!.alerts).toEqual([]);
         expect(await strict.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(

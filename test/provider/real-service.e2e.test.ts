@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { DEMO_ACCOUNT } from '../../src/emulator';
+import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
 
@@ -85,12 +86,9 @@ describe('terraform against a strict, slow service', () => {
       await emu.control.updateSettings({ deleteForm: form });
       await emu.control.clearRequests();
       // Connections of every provider process terraform starts, counted on the emulator's server.
-      let connections = 0;
-      const count = () => void connections++;
-      emu.app.server.on('connection', count);
-      const destroy = await sb
-        .terraform(['destroy', '-auto-approve', '-parallelism=32'])
-        .finally(() => emu.app.server.off('connection', count));
+      const watch = countConnections(emu);
+      const destroy = await sb.terraform(['destroy', '-auto-approve', '-parallelism=32']);
+      const connections = watch.stop();
       expectStatus(destroy, 0);
       expect(destroy.stdout).toContain(`Resources: ${N} destroyed`);
       expect(await names()).toEqual([]);
