@@ -24,6 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cliConfigText, installProvider } from '../src/cli/provider-command';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
+import { JOURNAL_FILE } from '../src/provider/create-journal';
 import {
   ACCOUNT,
   ROOT,
@@ -81,7 +82,7 @@ class ServerWatch {
   lastAnswerAt = 0;
   #on = false;
 
-  constructor(private readonly server: RunningEmulator['app']['server']) {
+  constructor(server: RunningEmulator['app']['server']) {
     server.on('connection', () => {
       if (this.#on) this.connections++;
     });
@@ -322,7 +323,8 @@ async function main(): Promise<void> {
             const sb = sandboxes.get(v.name)!;
             await emu.control.reset();
             await setLatency(latencyMs);
-            for (const f of ['terraform.tfstate', 'terraform.tfstate.backup'])
+            // A fresh apply: no state, and no create journal of an earlier run to adopt from.
+            for (const f of ['terraform.tfstate', 'terraform.tfstate.backup', path.join('.terraform', JOURNAL_FILE)])
               rmSync(path.join(sb.workDir, f), { force: true });
             const load = loadavg()[0]!;
             const m = await measured(
