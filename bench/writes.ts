@@ -18,7 +18,7 @@
  *   npm run build && BENCH_BEFORE=/path/to/old/root npx tsx bench/writes.ts [sections] [tf sizes] [tf latencies] [tf parallelisms] [reps]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -52,8 +52,17 @@ interface Version {
   root: string;
 }
 
-const versions: Version[] = [{ name: 'after', root: ROOT }];
-if (process.env.BENCH_BEFORE) versions.push({ name: 'before', root: path.resolve(process.env.BENCH_BEFORE) });
+const versions: Version[] = [];
+
+/** "After": a copy of this tree's build, so that a rebuild during the run changes nothing. */
+function snapshotAfter(dir: string): string {
+  mkdirSync(path.join(dir, 'src', 'provider'), { recursive: true });
+  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  cpSync(path.join(ROOT, 'src', 'provider', 'proto'), path.join(dir, 'src', 'provider', 'proto'), { recursive: true });
+  cpSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
 
 let emu: RunningEmulator | undefined;
 let scratch: string | undefined;
@@ -155,6 +164,8 @@ const interleaved = () => (turn++ % 2 === 0 ? versions : [...versions].reverse()
 
 async function main(): Promise<void> {
   scratch = mkdtempSync(path.join(tmpdir(), 'writes-bench-'));
+  versions.push({ name: 'after', root: snapshotAfter(path.join(scratch, 'after')) });
+  if (process.env.BENCH_BEFORE) versions.push({ name: 'before', root: path.resolve(process.env.BENCH_BEFORE) });
   emu = await startEmulator({ host: '127.0.0.1', port: 0, seed: benchSeed() });
   const watch = new ServerWatch(emu.app.server);
   const preload = writeCpuPreload(scratch);

@@ -6,7 +6,7 @@
  * id, and every create whose outcome is unknown, needs a list that started after its POST
  * returned. Lists are coalesced: at most one is in flight and at most one is queued behind it;
  * every caller that asks while a list is queued joins it. N creates at parallelism P cost about
- * N/P lists instead of N (see bench/RESULTS.md, "Coalesced id look-ups").
+ * 2N/P lists at most instead of N (see docs/architecture.md, "The write path").
  */
 import type { LiveAlert } from '../model';
 
@@ -23,10 +23,9 @@ export interface AccountAlertsOptions {
    */
   baseline?: readonly LiveAlert[];
   /**
-   * A fixed wait before each list (ms), for tests. By default a list waits as described in
-   * docs/architecture.md ("Coalesced id look-ups"): until the creates the caller runs at once
-   * are nearly all waiting, until no create has begun for a few of the caller's usual gaps, or
-   * at most MAX_WINDOW_MS.
+   * A fixed wait before each list (ms): 0 for a caller whose creates seldom need a list (the
+   * reconciler learns no ids), any value for tests. By default a list waits in a window that
+   * follows the caller's pace (#gather; docs/architecture.md, "The write path").
    */
   gatherMs?: number;
 }
@@ -212,13 +211,15 @@ export class AccountAlerts {
 
   /**
    * The wait before a queued list starts: the window in which creates that answer later join
-   * it. A list serves the creates waiting when it starts, so it should start when waiting
-   * longer brings few more, and creates start at the caller's pace, not the server's. It
-   * starts as soon as one of these holds:
-   * - full: the creates outstanding fill the lanes seen before this window opened, less those
-   *   expected to begin while the list runs (so the caller is not kept waiting for a lane);
+   * it. A list serves the callers waiting when it starts, so it should start when waiting
+   * longer brings few more; creates begin at the caller's pace, not the server's. It starts as
+   * soon as one of these holds:
+   * - full: the callers waiting fill the lanes seen when the window opened (the most creates
+   *   outstanding at once), less the creates expected to begin while the list runs, at most
+   *   half: the caller is not kept waiting for a lane, and a list serves half the lanes or more;
    * - quiet: no POST is in flight and no create has begun for QUIET_GAPS of the caller's usual
-   *   gaps (the caller has paused or finished); at once when no create is outstanding at all;
+   *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
+   *   at once when no create is outstanding (only reads wait);
    * - MAX_WINDOW_MS since the window opened.
    */
   #gather(): Promise<void> {
