@@ -65,7 +65,6 @@ function listingOf(alerts: readonly LiveAlert[]): Listing {
 export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
   readonly #gatherMs: number | undefined;
-  #lastListMs = 0;
   /** Creates whose POST has not answered yet. */
   #writing = 0;
   /** Creates begun and not done: writing, waiting for a list, or reading one. */
@@ -214,9 +213,8 @@ export class AccountAlerts {
    * it. A list serves the callers waiting when it starts, so it should start when waiting
    * longer brings few more; creates begin at the caller's pace, not the server's. It starts as
    * soon as one of these holds:
-   * - full: the callers waiting fill the lanes seen when the window opened (the most creates
-   *   outstanding at once), less the creates expected to begin while the list runs, at most
-   *   half: the caller is not kept waiting for a lane, and a list serves half the lanes or more;
+   * - half full: the callers waiting fill just over half the lanes seen when the window
+   *   opened (the most creates outstanding at once so far);
    * - quiet: no POST is in flight and no create has begun for QUIET_GAPS of the caller's usual
    *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
    *   at once when no create is outstanding (only reads wait);
@@ -240,11 +238,11 @@ export class AccountAlerts {
         const window = this.#window!;
         // Only reads wait: no create could join.
         if (this.#outstanding === 0) return finish();
-        // Creates expected to begin during one list, at most half the lanes: a list then
-        // serves at least half of them, so N creates at parallelism P cost about 2N/P lists.
+        // Just over half the lanes: a list serves that many or more, so N creates at
+        // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes
+        // for the creates it hands over meanwhile (terraform waits when all are held).
         const half = Math.ceil(window.lanes / 2);
-        const ahead = Math.min(window.lanes - half, Math.ceil(this.#lastListMs / Math.max(1, this.#gapMs)));
-        if (window.lanes >= 2 && this.#joined >= window.lanes - ahead) return finish();
+        if (window.lanes >= 2 && this.#joined >= Math.min(window.lanes, half + 1)) return finish();
         // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
         const quietMs =
           this.#joined >= half
@@ -265,11 +263,9 @@ export class AccountAlerts {
 
   #start(): Started {
     const index = ++this.#started;
-    const t0 = Date.now();
     const promise = Promise.resolve()
       .then(() => this.#list())
       .then((alerts) => {
-        this.#lastListMs = Date.now() - t0;
         this.#record(alerts, ++this.#completed);
         return listingOf(alerts);
       })
