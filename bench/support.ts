@@ -285,6 +285,59 @@ export const fmtMs = (ms: number) =>
 
 // ---- front-door benchmark (bench/terraform-door.ts) -------------------------------------
 
+/** N alerts in HCL with count (`-var n=N`): the same names, kinds and targets as stackJson. */
+export function countHcl(): string {
+  return `terraform {
+  required_providers {
+    networkcalc = { source = "networkcalc/networkcalc", version = "0.1.0" }
+  }
+}
+
+variable "n" {
+  type = number
+}
+
+provider "networkcalc" {}
+
+locals {
+  kinds = [
+    { type = "DNS Record", subtype = "A", filter = "equals" },
+    { type = "DNS Record", subtype = "TXT", filter = "contains" },
+    { type = "SPF Record", subtype = null, filter = "validity" },
+    { type = "Certificate (TLS)", subtype = null, filter = "expires in (days)" },
+  ]
+}
+
+data "networkcalc_domain" "d" {
+  for_each = toset(["example.com", "example.org"])
+  name     = each.key
+}
+
+data "networkcalc_subdomain" "s" {
+  for_each = toset([for i in range(${SUBDOMAINS}) : format("h%02d.example.com", i)])
+  name     = each.key
+}
+
+resource "networkcalc_alert" "a" {
+  count   = var.n
+  name    = format("bench alert %05d", count.index)
+  type    = local.kinds[count.index % 4].type
+  subtype = local.kinds[count.index % 4].subtype
+  filter  = local.kinds[count.index % 4].filter
+  filter_value = [
+    format("192.0.2.%d", count.index % 254 + 1),
+    format("v=spf1 include:_spf%d.example.com", count.index),
+    null,
+    tostring(count.index % 90 + 1),
+  ][count.index % 4]
+  target_type = count.index % 10 == 5 ? "domain" : "subdomain"
+  target_id = (count.index % 10 == 5
+    ? data.networkcalc_domain.d[count.index % 20 == 5 ? "example.com" : "example.org"].id
+    : data.networkcalc_subdomain.s[format("h%02d.example.com", count.index % ${SUBDOMAINS})].id)
+}
+`;
+}
+
 /** A TCP proxy in front of the API that counts the bytes flowing back to the clients. */
 export interface ByteProxy {
   /** Base URL to give the clients instead of the API's. */

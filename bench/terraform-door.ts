@@ -25,13 +25,13 @@ import { EmulatorControl } from '../src/emulator/control';
 import {
   ACCOUNT,
   ROOT,
-  SUBDOMAINS,
   TOKEN,
   benchSeed,
   fmtBytes,
   fmtMs,
   procCpuMs,
   readCpuFile,
+  countHcl as hcl,
   startByteProxy,
   table,
   writeCpuPreload,
@@ -196,59 +196,6 @@ function startEmulatorProcess(root: string, seedFile: string, controlToken: stri
       reject(new Error(`the emulator exited (${code}): ${err}`));
     });
   });
-}
-
-/** N alerts in HCL with count: the same names, kinds and targets as stackJson (bench/support.ts). */
-function hcl(): string {
-  return `terraform {
-  required_providers {
-    networkcalc = { source = "networkcalc/networkcalc", version = "0.1.0" }
-  }
-}
-
-variable "n" {
-  type = number
-}
-
-provider "networkcalc" {}
-
-locals {
-  kinds = [
-    { type = "DNS Record", subtype = "A", filter = "equals" },
-    { type = "DNS Record", subtype = "TXT", filter = "contains" },
-    { type = "SPF Record", subtype = null, filter = "validity" },
-    { type = "Certificate (TLS)", subtype = null, filter = "expires in (days)" },
-  ]
-}
-
-data "networkcalc_domain" "d" {
-  for_each = toset(["example.com", "example.org"])
-  name     = each.key
-}
-
-data "networkcalc_subdomain" "s" {
-  for_each = toset([for i in range(${SUBDOMAINS}) : format("h%02d.example.com", i)])
-  name     = each.key
-}
-
-resource "networkcalc_alert" "a" {
-  count   = var.n
-  name    = format("bench alert %05d", count.index)
-  type    = local.kinds[count.index % 4].type
-  subtype = local.kinds[count.index % 4].subtype
-  filter  = local.kinds[count.index % 4].filter
-  filter_value = [
-    format("192.0.2.%d", count.index % 254 + 1),
-    format("v=spf1 include:_spf%d.example.com", count.index),
-    null,
-    tostring(count.index % 90 + 1),
-  ][count.index % 4]
-  target_type = count.index % 10 == 5 ? "domain" : "subdomain"
-  target_id = (count.index % 10 == 5
-    ? data.networkcalc_domain.d[count.index % 20 == 5 ? "example.com" : "example.org"].id
-    : data.networkcalc_subdomain.s[format("h%02d.example.com", count.index % ${SUBDOMAINS})].id)
-}
-`;
 }
 
 function cleanEnv(): NodeJS.ProcessEnv {

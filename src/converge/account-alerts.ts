@@ -6,7 +6,7 @@
  * id, and every create whose outcome is unknown, needs a list that started after its POST
  * returned. Lists are coalesced: at most one is in flight and at most one is queued behind it;
  * every caller that asks while a list is queued joins it. N creates at parallelism P cost about
- * N/P lists instead of N (see bench/RESULTS.md, "Coalesced id look-ups").
+ * 2N/P lists at most instead of N (see docs/architecture.md, "The write path").
  */
 import type { LiveAlert } from '../model';
 
@@ -23,21 +23,39 @@ export interface AccountAlertsOptions {
    */
   baseline?: readonly LiveAlert[];
   /**
-   * A fixed wait before each list (ms), for tests. By default a list waits the time the last
-   * POST took (creates handed over a moment later join it), then while creates are still
-   * waiting for their POST's answer (they will need a list too), at most twice the last POST or
-   * half the last list, never more than MAX_GATHER_MS. 1,000 creates through terraform at
-   * -parallelism=10 and 50 ms latency: 157 lists (218 without the first wait, 1,000 before).
+   * A fixed wait before each list (ms): 0 for a caller whose creates seldom need a list (the
+   * reconciler learns no ids), any value for tests. By default a list waits in a window that
+   * follows the caller's pace (#gather; docs/architecture.md, "The write path").
    */
   gatherMs?: number;
 }
 
-const MAX_GATHER_MS = 100;
+/** The longest a create waits for its list to start. */
+export const MAX_WINDOW_MS = 1500;
+/** The quiet time that ends a window, in gaps between creates the caller begins... */
+const QUIET_GAPS = 6;
+/** ...within these bounds (ms). */
+const MIN_QUIET_MS = 50;
+const MAX_QUIET_MS = 300;
+/** The quiet time that ends a window while fewer than half the lanes wait (ms). */
+const LONG_QUIET_MS = 600;
+/** The gap assumed before two creates have begun (ms). */
+const FIRST_GAP_MS = 30;
 
 interface Started {
   /** 1 for the first list started, 2 for the next… */
   readonly index: number;
   readonly promise: Promise<Listing>;
+}
+
+/** A create as the coalescing sees it; see AccountAlerts.beginCreate. */
+export interface CreateInProgress {
+  /** Its POST is sent (each send, the first and any re-send). */
+  sending(): void;
+  /** Its POST has answered, or failed. */
+  posted(): void;
+  /** It needs no more list. */
+  done(): void;
 }
 
 function listingOf(alerts: readonly LiveAlert[]): Listing {
@@ -47,16 +65,23 @@ function listingOf(alerts: readonly LiveAlert[]): Listing {
 export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
   readonly #gatherMs: number | undefined;
-  #lastListMs = 0;
-  #lastWriteMs = 0;
   /** Creates whose POST has not answered yet. */
   #writing = 0;
-  /** Called when a write ends, to cut a gathering wait short. */
-  #onWriteEnd: (() => void) | undefined;
+  /** Creates begun and not done: writing, waiting for a list, or reading one. */
+  #outstanding = 0;
+  /** The most creates outstanding at once so far: a lower bound of the caller's parallelism. */
+  #lanes = 0;
+  /** When the last create began, and the smoothed gap between beginnings (ms). */
+  #lastBeginAt: number | undefined;
+  #gapMs = FIRST_GAP_MS;
+  /** The window of the queued list, while it gathers. */
+  #window: { openedAt: number; lanes: number; check: () => void } | undefined;
   #started = 0;
   #completed = 0;
   #inFlight: Started | undefined;
   #queued: Promise<Listing> | undefined;
+  /** Callers waiting for the queued list. */
+  #joined = 0;
   /** The newest list started (or the baseline), kept for reads until a write invalidates it. */
   #latest: Started | undefined;
   /** current() accepts only lists whose index is at least this (0: the baseline too). */
@@ -101,19 +126,30 @@ export class AccountAlerts {
     return seen === undefined || seen > completedMark;
   }
 
-  /** The alerts as shown by a list that started after `mark`; shared with other callers. */
-  after(mark: number): Promise<Listing> {
+  /**
+   * The alerts as shown by a list that started after `mark`; shared with other callers. With
+   * `now`, a list starts at once unless one that started after `mark` is in flight (a check
+   * that must not wait for creates to gather).
+   */
+  after(mark: number, options: { now?: boolean } = {}): Promise<Listing> {
     if (this.#inFlight && this.#inFlight.index > mark) return this.#inFlight.promise;
-    if (this.#queued) return this.#queued;
+    if (options.now) return this.#start().promise;
+    if (this.#queued) {
+      this.#joined++;
+      this.#window?.check();
+      return this.#queued;
+    }
     const previous = this.#inFlight?.promise;
     if (!previous && this.#gatherMs === 0) return this.#start().promise;
     const queued = (async () => {
       if (previous) await previous.catch(() => undefined);
       await this.#gather();
       this.#queued = undefined;
+      this.#joined = 0;
       return this.#start().promise;
     })();
     this.#queued = queued;
+    this.#joined = 1;
     return queued;
   }
 
@@ -133,56 +169,103 @@ export class AccountAlerts {
   }
 
   /**
-   * Marks a create's POST in flight; call the returned function when it has answered. Lists
-   * about to start wait for such writes (see AccountAlertsOptions.gatherMs).
+   * Marks a create begun: each POST is in flight from `sending()` to `posted()`, and the create
+   * counts as outstanding until `done()` (after the list it needed, if any). Lists about to start wait for creates
+   * (see #gather).
    */
-  beginWrite(): () => void {
-    this.#writing++;
-    const t0 = Date.now();
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.#writing--;
-      this.#lastWriteMs = Date.now() - t0;
-      this.#onWriteEnd?.();
+  beginCreate(): CreateInProgress {
+    const now = Date.now();
+    if (this.#lastBeginAt !== undefined) {
+      // Smoothed, so that one pause of the caller does not end every later window early.
+      this.#gapMs = 0.8 * this.#gapMs + 0.2 * (now - this.#lastBeginAt);
+    }
+    this.#lastBeginAt = now;
+    this.#outstanding++;
+    this.#lanes = Math.max(this.#lanes, this.#outstanding);
+    let posting = false;
+    let done = false;
+    const create: CreateInProgress = {
+      sending: () => {
+        if (posting || done) return;
+        posting = true;
+        this.#writing++;
+      },
+      posted: () => {
+        if (!posting) return;
+        posting = false;
+        this.#writing--;
+        this.#window?.check();
+      },
+      done: () => {
+        if (done) return;
+        create.posted();
+        done = true;
+        this.#outstanding--;
+        this.#window?.check();
+      },
     };
+    this.#window?.check();
+    return create;
   }
 
+  /**
+   * The wait before a queued list starts: the window in which creates that answer later join
+   * it. A list serves the callers waiting when it starts, so it should start when waiting
+   * longer brings few more; creates begin at the caller's pace, not the server's. It starts as
+   * soon as one of these holds:
+   * - half full: the callers waiting fill just over half the lanes seen when the window
+   *   opened (the most creates outstanding at once so far);
+   * - quiet: no POST is in flight and no create has begun for QUIET_GAPS of the caller's usual
+   *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
+   *   at once when no create is outstanding (only reads wait);
+   * - MAX_WINDOW_MS since the window opened.
+   */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
       const ms = this.#gatherMs;
       return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
     }
-    // At least one POST's time, so creates that terraform hands over a moment later join too.
-    const floor = Math.min(MAX_GATHER_MS, this.#lastWriteMs);
-    const limit = Math.min(MAX_GATHER_MS, Math.max(2 * this.#lastWriteMs, Math.floor(this.#lastListMs / 2)));
-    const started = Date.now();
+    const openedAt = Date.now();
     return new Promise((resolve) => {
-      const done = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = () => {
         clearTimeout(timer);
-        clearTimeout(floorTimer);
-        this.#onWriteEnd = undefined;
+        this.#window = undefined;
         resolve();
       };
-      const timer = setTimeout(done, limit);
-      // After the floor, the wait ends as soon as no create is waiting for its POST's answer.
-      const floorTimer = setTimeout(() => {
-        if (this.#writing === 0) done();
-      }, floor);
-      this.#onWriteEnd = () => {
-        if (this.#writing === 0 && Date.now() - started >= floor) done();
+      const check = () => {
+        const now = Date.now();
+        const window = this.#window!;
+        // Only reads wait: no create could join.
+        if (this.#outstanding === 0) return finish();
+        // Just over half the lanes: a list serves that many or more, so N creates at
+        // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes
+        // for the creates it hands over meanwhile (terraform waits when all are held).
+        const half = Math.ceil(window.lanes / 2);
+        if (window.lanes >= 2 && this.#joined >= Math.min(window.lanes, half + 1)) return finish();
+        // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
+        const quietMs =
+          this.#joined >= half
+            ? Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs))
+            : LONG_QUIET_MS;
+        const quietAt = (this.#lastBeginAt ?? openedAt) + quietMs;
+        if (this.#writing === 0 && now >= quietAt) return finish();
+        const deadline = openedAt + MAX_WINDOW_MS;
+        if (now >= deadline) return finish();
+        clearTimeout(timer);
+        timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
       };
+      // Lanes seen before the window opened: while they grow, the window cannot tell full.
+      this.#window = { openedAt, lanes: this.#lanes, check };
+      check();
     });
   }
 
   #start(): Started {
     const index = ++this.#started;
-    const t0 = Date.now();
     const promise = Promise.resolve()
       .then(() => this.#list())
       .then((alerts) => {
-        this.#lastListMs = Date.now() - t0;
         this.#record(alerts, ++this.#completed);
         return listingOf(alerts);
       })

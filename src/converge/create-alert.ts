@@ -17,7 +17,7 @@
  */
 import { NetworkCalcError, isNetworkCalcError } from '../client/errors';
 import type { CanonicalAlert, LiveAlert } from '../model';
-import type { AccountAlerts, Listing } from './account-alerts';
+import type { AccountAlerts, CreateInProgress, Listing } from './account-alerts';
 import { takeMatching } from './resolve';
 
 export interface CreatingApi {
@@ -91,6 +91,21 @@ export async function createAlertOnce(
   spec: CanonicalAlert,
   options: CreateOptions,
 ): Promise<CreateOutcome> {
+  const create = alerts.beginCreate();
+  try {
+    return await sendUntilSettled(api, alerts, spec, options, create);
+  } finally {
+    create.done();
+  }
+}
+
+async function sendUntilSettled(
+  api: CreatingApi,
+  alerts: AccountAlerts,
+  spec: CanonicalAlert,
+  options: CreateOptions,
+  create: CreateInProgress,
+): Promise<CreateOutcome> {
   for (let attempt = 1; ; attempt++) {
     const resent = attempt > 1;
     // Alerts already listed before the POST was sent cannot be the one it creates.
@@ -98,14 +113,14 @@ export async function createAlertOnce(
     const isNew = (a: LiveAlert) => alerts.isNewSince(a.id, sentAfter);
     let answer: unknown;
     let unknown: NetworkCalcError | undefined;
-    const written = alerts.beginWrite();
+    create.sending();
     try {
       answer = await api.createAlert(spec);
     } catch (e) {
       if (!isOutcomeUnknown(e)) throw e;
       unknown = e;
     } finally {
-      written();
+      create.posted();
     }
     const mark = alerts.mark();
 

@@ -1,4 +1,10 @@
-export { AccountAlerts, type AccountAlertsOptions, type Listing } from './account-alerts';
+export {
+  AccountAlerts,
+  MAX_WINDOW_MS,
+  type AccountAlertsOptions,
+  type CreateInProgress,
+  type Listing,
+} from './account-alerts';
 export {
   MAX_CREATE_SENDS,
   createAlertOnce,

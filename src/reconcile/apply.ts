@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { LiveAlert } from '../model';
-import { AccountAlerts, createAlertOnce } from '../converge';
+import { AccountAlerts, createAlertOnce, type Listing } from '../converge';
 import { isNetworkCalcError } from '../client/errors';
 import type { AccountPlan } from './account-plan';
 import { toErrorInfo, type ErrorInfo } from './error-info';
@@ -173,23 +173,37 @@ async function applyAccount(
   limit: Limit,
   options: ApplyOptions,
 ): Promise<AccountOutcome> {
-  // The plan's list is the baseline: alerts in it existed before any create of this run.
-  const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live });
+  // The plan's list is the baseline: alerts in it existed before any create of this run. Only
+  // creates whose answer was lost need a list here (ids are not learned), so a list starts as
+  // soon as one asks, and those asking while it runs share the next.
+  const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live, gatherMs: 0 });
+  let started = 0;
+  let check: Promise<Listing> | undefined;
   const results = await Promise.all(
     plan.changes.map((change) =>
       limit(async (): Promise<ChangeResult> => {
         if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
+        // The check after apply starts with the last write, alongside the writes in flight.
+        if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
         const result = await runChange(api, alerts, change);
         options.onEvent?.({ kind: 'change', account: plan, change, result });
         return result;
       }),
     ),
   );
-  // One list after the writes: another writer shows as alerts this run did not make.
+  // One list at the end of the writes: another writer shows as alerts this run did not make.
+  // A list that started with the last write sees every alert of the run that could matter:
+  // a create still in flight either shows (and counts as this run's) or not (and counts as
+  // nothing). Only a create whose answer was lost may have sent again after it started, so
+  // then a list after the writes decides, as a duplicate would come from such a re-send.
   let interference: Interference | undefined;
   if (!options.signal?.aborted && plan.changes.length > 0) {
     try {
-      interference = checkAfterApply(plan, results, (await alerts.after(alerts.mark())).alerts);
+      const settled = plan.changes.every(
+        (c, i) => c.action !== 'create' || (results[i]!.status === 'ok' && results[i]!.note === undefined),
+      );
+      const after = settled && check ? check : alerts.after(alerts.mark(), { now: true });
+      interference = checkAfterApply(plan, results, (await after).alerts);
     } catch (e) {
       const error = toErrorInfo(e);
       interference = {

@@ -4,6 +4,7 @@
  * asserts convergence (every declared alert exactly once, nothing else) and request counts.
  */
 import { startEmulator, DEMO_ACCOUNT, type RunningEmulator } from '../../src/emulator';
+import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
 import { alert, cliEnv, FixtureApp, ncalc, stack } from './support';
 
@@ -36,7 +37,7 @@ describe('ncalc against a strict, faulty service', () => {
   });
 
   for (const form of ['body', 'query', 'path'] as const) {
-    test(`destroy of 300 at --parallelism 32 with only the ${form} DELETE form: one run, ≤ N + 6 DELETEs`, async () => {
+    test(`destroy of 300 at --parallelism 32 with only the ${form} DELETE form: one run, ≤ N + 6 DELETEs over ≤ P + 4 connections`, async () => {
       // A service of its own: the DELETE form is learned once per base URL for the process.
       const strict = await startEmulator({ deleteForm: form });
       try {
@@ -45,15 +46,20 @@ describe('ncalc against a strict, faulty service', () => {
         const apply = await ncalc(['apply', '--auto-approve', '--parallelism', '32'], { cwd: app.dir, env: strictEnv });
         expect(apply.code).toBe(0);
         await strict.control.clearRequests();
+        // Connections that carry the destroy's requests: one per lane, whatever the form.
+        const watch = countConnections(strict);
         const destroy = await ncalc(['destroy', '--auto-approve', '--parallelism', '32'], {
           cwd: app.dir,
           env: strictEnv,
         });
+        const connections = watch.stop();
         expect({ code: destroy.code, stderr: destroy.stderr }).toEqual({ code: 0, stderr: '' });
         expect((await strict.control.state()).accounts[0]!.alerts).toEqual([]);
         expect(await strict.control.countRequests({ method: 'DELETE', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(
           306,
         );
+        expect(connections).toBeGreaterThan(0);
+        expect(connections).toBeLessThanOrEqual(32 + 4);
       } finally {
         await strict.close();
       }

@@ -4,7 +4,7 @@
  * before the POST, and learn ids with coalesced lists.
  */
 import { NetworkCalcClient } from '../../src/client';
-import { AccountAlerts, MAX_CREATE_SENDS, createAlertOnce } from '../../src/converge';
+import { AccountAlerts, MAX_CREATE_SENDS, MAX_WINDOW_MS, createAlertOnce } from '../../src/converge';
 import { toAlertSpec, type CanonicalAlert } from '../../src/model';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
@@ -131,5 +131,54 @@ describe('createAlertOnce', () => {
     const lists = (await requests('GET')).length;
     expect(lists).toBe(alerts.lists);
     expect(lists).toBeLessThanOrEqual(4);
+  });
+});
+
+/**
+ * A caller like terraform: P lanes, each creating an alert, then busy for a while with the
+ * answer (terraform rewrites its state) before it hands over the next create, so creates begin
+ * at the caller's pace, not the server's. The emulator in its strict mode answers creates
+ * without an id, so every create needs a list.
+ */
+async function pacedCaller(opts: { n: number; lanes: number; busyMs: number; gatherMs?: number }) {
+  const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
+  const alerts = new AccountAlerts(() => client.listAlerts(), { gatherMs: opts.gatherMs });
+  let next = 0;
+  const waits: number[] = [];
+  const lane = async () => {
+    while (next < opts.n) {
+      const i = next++;
+      const t0 = Date.now();
+      const outcome = await createAlertOnce(client, alerts, spec(`paced ${i}`), { identify: true });
+      waits.push(Date.now() - t0);
+      expect(outcome).toMatchObject({ kind: 'created', alert: { name: `paced ${i}` } });
+      await new Promise((resolve) => setTimeout(resolve, opts.busyMs));
+    }
+  };
+  await Promise.all(Array.from({ length: opts.lanes }, lane));
+  expect(new Set((await emulator().control.state()).accounts[0]!.alerts.map((a) => a.name)).size).toBe(opts.n);
+  return { lists: (await requests('GET')).length, longestWait: Math.max(...waits) };
+}
+
+describe('coalescing window', () => {
+  for (const [latencyMs, lanes] of [
+    [0, 10],
+    [20, 10],
+    [0, 30],
+  ] as const) {
+    test(`GIVEN ${lanes} lanes that hand over creates at their own pace, ${latencyMs} ms latency THEN at most 2N/P + 2 lists`, async () => {
+      if (latencyMs) await emulator().control.addFault({ kind: 'latency', latencyMs, match: { path: '/api/' } });
+      const n = 120;
+      const { lists, longestWait } = await pacedCaller({ n, lanes, busyMs: 15 });
+      expect(lists).toBeLessThanOrEqual(Math.floor((2 * n) / lanes) + 2);
+      // No create waits much beyond the longest window (plus its POST and list).
+      expect(longestWait).toBeLessThan(MAX_WINDOW_MS + 1000);
+    });
+  }
+
+  test('GIVEN the same caller and a list as soon as one is asked for THEN many more lists (what the window saves)', async () => {
+    const n = 120;
+    const { lists } = await pacedCaller({ n, lanes: 10, busyMs: 15, gatherMs: 0 });
+    expect(lists).toBeGreaterThan(Math.floor((2 * n) / 10) + 2);
   });
 });

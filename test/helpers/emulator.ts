@@ -59,3 +59,22 @@ export async function call(baseUrl: string, method: string, path: string, opts: 
   }
   return { status: res.statusCode, headers: res.headers, body: parsed, text };
 }
+
+/**
+ * Counts the connections that carry API requests to the emulator from now until `stop()`,
+ * which returns the count. Counted per socket that served a request rather than per accept,
+ * so a client that keeps connections from before (in this process) is counted too.
+ */
+export function countConnections(emu: RunningEmulator): { stop(): number } {
+  const sockets = new Set<object>();
+  const onRequest = (req: { url?: string; socket: object }) => {
+    if (req.url?.startsWith('/api/')) sockets.add(req.socket);
+  };
+  emu.app.server.on('request', onRequest);
+  return {
+    stop: () => {
+      emu.app.server.off('request', onRequest);
+      return sockets.size;
+    },
+  };
+}

@@ -154,3 +154,80 @@ describe('a saved plan', () => {
     );
   });
 });
+
+/**
+ * The check after apply is one list that starts with the last write and runs alongside the
+ * writes in flight (no round trip after them), unless a create's answer was lost: then it is
+ * taken after the writes, where a re-send's duplicate would show.
+ */
+describe('the check after apply', () => {
+  /** Times on the emulator's server: when each list arrived, when the last POST was answered. */
+  function serverTimes() {
+    const lists: number[] = [];
+    let lastPostAnswered = 0;
+    const onRequest = (req: { method?: string; url?: string }, res: { on(e: 'finish', f: () => void): void }) => {
+      if (req.method === 'GET' && req.url?.startsWith('/api/alerts')) lists.push(performance.now());
+      if (req.method === 'POST' && req.url?.startsWith('/api/alerts'))
+        res.on('finish', () => (lastPostAnswered = Math.max(lastPostAnswered, performance.now())));
+    };
+    emulator().app.server.on('request', onRequest);
+    return {
+      stop: () => {
+        emulator().app.server.off('request', onRequest);
+        return { lists, lastPostAnswered };
+      },
+    };
+  }
+
+  const many = (n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`A${i}`, alert({ name: `c${i}` })]));
+
+  it('GIVEN 40 creates at parallelism 8 THEN the one list after the plan starts before the last create is answered', async () => {
+    const { factory } = counting();
+    const [plan] = await planAll(prepared(many(40)), factory, { triggers: false });
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 30, match: { path: '/api/' } });
+    const times = serverTimes();
+    const report = await applyAll([plan], factory, { parallelism: 8 });
+    const { lists, lastPostAnswered } = times.stop();
+    expect(report.get(plan)!.results.every((r) => r.status === 'ok')).toBe(true);
+    expect(report.get(plan)!.interference).toBeUndefined();
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!).toBeLessThan(lastPostAnswered);
+  });
+
+  it('GIVEN another writer added an alert in the owned scope after the plan THEN the overlapped check reports it', async () => {
+    const { factory } = counting();
+    const [plan] = await planAll(prepared(many(20)), factory, { triggers: false });
+    await emulator().control.createAlert('demo', {
+      name: 'from elsewhere',
+      type: 'SPF Record',
+      subtype: null,
+      filter: 'validity',
+      filter_value: '',
+      target_type: 'domain',
+      target_id: 1,
+    });
+    const report = await applyAll([plan], factory, { parallelism: 4 });
+    expect(report.get(plan)!.interference?.unexpected.map((u) => u.name)).toEqual(['from elsewhere']);
+  });
+
+  it('GIVEN a create whose answer was lost THEN the check is a list taken after every write', async () => {
+    const { factory } = counting();
+    const [plan] = await planAll(prepared(many(24)), factory, { triggers: false });
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 20, match: { path: '/api/' } });
+    await emulator().control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      match: { method: 'POST', path: '/api/alerts' },
+      count: 1,
+    });
+    const times = serverTimes();
+    const report = await applyAll([plan], factory, { parallelism: 8 });
+    const { lists, lastPostAnswered } = times.stop();
+    const outcome = report.get(plan)!;
+    expect(outcome.results.filter((r) => r.status === 'adopted')).toHaveLength(1);
+    expect(outcome.interference).toBeUndefined();
+    expect(lists[lists.length - 1]!).toBeGreaterThan(lastPostAnswered);
+    expect((await emulator().control.state()).accounts[0]!.alerts).toHaveLength(24);
+  });
+});
