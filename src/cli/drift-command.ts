@@ -22,7 +22,7 @@ import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '.
 import type { SourceSnapshot, Suggestion } from '../suggest/types';
 import { suggestTypeScript } from '../suggest/typescript';
 import { combinedPatch, writeSuggestions } from '../suggest/write';
-import type { ClientFactory } from '../reconcile/types';
+import type { Change, ClientFactory } from '../reconcile/types';
 import {
   EXIT,
   anyFailed,
@@ -109,7 +109,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   if (opts.suggest) {
     try {
       const dir = cwdOf(io, opts);
-      const named = await withDomains(plans, factory);
+      const named = (await withDomains(plans, factory)).map(renamesAsPairs);
       const found = suggestTypeScript({ dir, plans: named, desired: loaded.desired, locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {
@@ -161,6 +161,33 @@ async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory
       }
     }),
   );
+}
+
+/**
+ * The TypeScript suggester finds a console rename as the pair it is made of: a declared alert
+ * missing and an undeclared one with its settings. A plan names it one `renamed` update, so
+ * it goes to the suggester as that pair.
+ */
+function renamesAsPairs(plan: AccountPlan): AccountPlan {
+  if (!plan.changes.some((c) => c.reason === 'renamed')) return plan;
+  const changes = plan.changes.flatMap((c): Change[] =>
+    c.reason !== 'renamed'
+      ? [c]
+      : [
+          { ...c, action: 'create', reason: 'missing', id: null, before: null, fields: [] },
+          {
+            ...c,
+            action: 'delete',
+            reason: 'undeclared',
+            name: c.before!.name,
+            logicalId: null,
+            path: null,
+            after: null,
+            fields: [],
+          },
+        ],
+  );
+  return { ...plan, changes };
 }
 
 function readLocations(file: string): SourceLocation[] {

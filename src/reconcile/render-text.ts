@@ -51,6 +51,8 @@ function reasonText(c: Change): string {
       return 'declared, not in the account';
     case 'changed':
       return 'differs from the declaration';
+    case 'renamed':
+      return `renamed in the account to ${JSON.stringify(c.before?.name)}; the update names it back, keeping id ${c.id}`;
     case 'undeclared':
       return 'not declared, in an owned scope';
     case 'duplicate':
@@ -96,7 +98,8 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
       const note = (field: string) =>
         field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '';
       return [
-        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) +
+          (comment || c.reason === 'renamed' ? s.dim(`  # ${comment ?? reasonText(c)}`) : ''),
         ...c.fields.map(
           (f) =>
             s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) +
@@ -224,6 +227,7 @@ export function applySummary(
 export const DRIFT_WORDS: Readonly<Record<DriftKind, string>> = {
   missing: 'missing (deleted out of band); apply creates it',
   edited: 'edited out of band; apply restores it',
+  renamed: 'renamed out of band; apply names it back (one update, same id)',
   unmanaged: 'not declared (added out of band); apply deletes it',
   duplicate: 'duplicate name; apply deletes it',
 };
