@@ -244,6 +244,7 @@ function terraformDrift(
   }
   const found = suggestFromTerraformPlan(plan, dir, { planFileMtimeMs: mtimeMs });
   const suggest = finish(dir, found, opts);
+  for (const w of found.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
   if (format === 'json')
     writeJson(io, { format_version: FORMAT_VERSION, command: 'drift', suggest: suggestJson(suggest) });
   else if (format === 'text')
@@ -257,6 +258,7 @@ function terraformDrift(
         '## NetworkCalc alert drift (Terraform)',
         '',
         ...suggest.problems.map((p) => `- ❌ ${p}`),
+        ...(found.warnings ?? []).map((w) => `- ⚠️ ${w}`),
         ...(suggest.suggestions.length
           ? suggestMarkdown(suggest.suggestions, true)
           : ['No drift of `networkcalc_alert` resources in the plan.']),
