@@ -593,7 +593,7 @@ export function suggestFromTerraformPlan(
   const sources = new Sources(dir, options.planFileMtimeMs);
   if (sources.problems.length) return { suggestions: [], snapshots: sources.snapshots, problems: sources.problems };
   const unreadable = (why: string) =>
-    `${sources.unparsed.join('; ')}: ${sources.unparsed.length === 1 ? 'this file does' : 'these files do'} not parse here, and ${why}; fix ${sources.unparsed.length === 1 ? 'it' : 'them'} (terraform validate points there too) or make the edit by hand`;
+    `${sources.unparsed.join('; ')}: ${sources.unparsed.length === 1 ? 'this file does' : 'these files do'} not parse here, and ${why}; fix ${sources.unparsed.length === 1 ? 'it' : 'them'} (terraform validate points there too) and make the plan again, or make the edit by hand`;
   if (sources.overrideUnparsed)
     return {
       suggestions: [],

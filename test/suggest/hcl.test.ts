@@ -460,18 +460,18 @@ describe('problems', () => {
     write('locals {\n  a = (1\n}\n', 'other.tf');
     let r = run(plan([{ address: 'networkcalc_alert.gone', before: SPF, after: { ...SPF, name: 'x' } }]));
     expect(r.problems).toEqual([
-      'other.tf:3: unexpected }: this file does not parse here, and the block of networkcalc_alert.gone is not in the other files; fix it (terraform validate points there too) or make the edit by hand',
+      'other.tf:3: unexpected }: this file does not parse here, and the block of networkcalc_alert.gone is not in the other files; fix it (terraform validate points there too) and make the plan again, or make the edit by hand',
     ]);
     r = run(plan([{ address: 'networkcalc_alert.spf', before: SPF, after: null }]));
     expect(r.suggestions).toEqual([]);
     expect(r.problems).toEqual([
-      'other.tf:3: unexpected }: this file does not parse here, and references to networkcalc_alert.spf or an import block in it would break if its block were deleted; fix it (terraform validate points there too) or make the edit by hand',
+      'other.tf:3: unexpected }: this file does not parse here, and references to networkcalc_alert.spf or an import block in it would break if its block were deleted; fix it (terraform validate points there too) and make the plan again, or make the edit by hand',
     ]);
     write('locals {\n  a = (1\n}\n', 'main_override.tf');
     r = run(plan([{ address: 'networkcalc_alert.spf', before: SPF, after: { ...SPF, name: 'x' } }]));
     expect(r.suggestions).toEqual([]);
     expect(r.problems).toEqual([
-      'main_override.tf:3: unexpected }; other.tf:3: unexpected }: these files do not parse here, and an override file changes the blocks of every other file; fix them (terraform validate points there too) or make the edit by hand',
+      'main_override.tf:3: unexpected }; other.tf:3: unexpected }: these files do not parse here, and an override file changes the blocks of every other file; fix them (terraform validate points there too) and make the plan again, or make the edit by hand',
     ]);
   });
 
