@@ -62,8 +62,9 @@ function reasonText(c: Change): string {
   }
 }
 
-export function errorText(e: ErrorInfo): string {
-  return `${e.code}: ${e.message}`;
+/** The code once: a client message already names it (`listAlerts failed: NOT_AUTHORIZED (HTTP 401): …`). */
+export function errorText(e: Pick<ErrorInfo, 'code' | 'message'>): string {
+  return new RegExp(`\\b${e.code}\\b`).test(e.message) ? e.message : `${e.code}: ${e.message}`;
 }
 
 function targetLabel(t: PlannedTrigger): string {
