@@ -263,7 +263,8 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   let loaded: Loaded;
   try {
     // A plan that cannot be saved is found out before the app runs or any account is called.
-    const saveProblem = opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
+    const saveProblem =
+      opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
     if (saveProblem) throw new UsageError([saveProblem]);
     loaded = await load(io, opts, json);
   } catch (e) {

@@ -315,9 +315,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   registerProviderCommand(program, jsonCapable.io, (c) => {
     code = c;
   });
-  const install = program.commands
-    .find((c) => c.name() === 'provider')
-    ?.commands.find((c) => c.name() === 'install');
+  const install = program.commands.find((c) => c.name() === 'provider')?.commands.find((c) => c.name() === 'install');
   install
     ?.option('--json', 'a JSON result on stdout: {"status": "ok", "messages": [...]}, or the error document')
     .addHelpText('after', '\nExit codes:\n  0  installed (or already installed)\n  1  error')

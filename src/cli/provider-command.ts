@@ -126,7 +126,11 @@ export interface ProviderCommandIO {
 export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): number {
   let result: InstallResult;
   try {
-    const problem = creatableDirectoryProblem(flags.dir ?? DEFAULT_MIRROR_DIR, flags.dir ?? DEFAULT_MIRROR_DIR, '--dir');
+    const problem = creatableDirectoryProblem(
+      flags.dir ?? DEFAULT_MIRROR_DIR,
+      flags.dir ?? DEFAULT_MIRROR_DIR,
+      '--dir',
+    );
     if (problem) throw new Error(problem);
     result = installProvider({ dir: flags.dir });
     if (flags.cliConfig) {

@@ -50,7 +50,9 @@ export function prepare(
     throw new ConfigError(
       all,
       undefined,
-      onlyAccounts ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.' : undefined,
+      onlyAccounts
+        ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
+        : undefined,
     );
   return { desired, accounts };
 }

@@ -67,6 +67,16 @@ export function errorText(e: Pick<ErrorInfo, 'code' | 'message'>): string {
   return new RegExp(`\\b${e.code}\\b`).test(e.message) ? e.message : `${e.code}: ${e.message}`;
 }
 
+/**
+ * The error of one change or trigger, after a line that already names it: from the code on,
+ * without the client's `createAlert (alert "a") failed: ` lead.
+ */
+function errorReason(e: ErrorInfo): string {
+  const lead = `failed: ${e.code}`;
+  const at = e.operation && e.message.startsWith(e.operation) ? e.message.indexOf(lead) : -1;
+  return at >= 0 ? e.message.slice(at + 'failed: '.length) : errorText(e);
+}
+
 function targetLabel(t: PlannedTrigger): string {
   return `${t.targetType} ${t.targetName ?? ''}${t.targetName ? ' ' : ''}(id ${t.targetId})`;
 }
@@ -174,14 +184,14 @@ export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): str
 /** `detail`: repeat each error's message (where it was not already shown under its account). */
 export function failedAccountsLine(plans: readonly AccountPlan[], detail = true): string {
   const failed = plans.filter((p) => p.status === 'error');
-  const each = failed.map((p) => `${p.account.label} (${p.error!.code}${detail ? `: ${p.error!.message}` : ''})`);
+  const each = failed.map((p) => `${p.account.label} (${detail ? errorReason(p.error!) : p.error!.code})`);
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
   const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
   const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
-  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorText(r.error!)}`);
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorReason(r.error!)}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   const verb = r.status === 'adopted' ? 'adopted' : VERBS[c.action];
   return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
@@ -196,7 +206,7 @@ export function triggerResultLine(
   const who = `${p.account.label}: ${targetLabel(t)} report`;
   if (r.status === 'ok') return s.green(`  ✓ ${who}: ${r.reportUrl}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
-  return s.red(`  ✗ ${who} failed: ${errorText(r.error!)}`);
+  return s.red(`  ✗ ${who} failed: ${errorReason(r.error!)}`);
 }
 
 export function applySummary(
