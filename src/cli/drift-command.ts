@@ -221,7 +221,12 @@ function terraformDrift(
   format: string,
   report: (markdown: string) => void,
 ): number {
-  const dir = cwdOf(io, opts);
+  let dir: string;
+  try {
+    dir = cwdOf(io, opts);
+  } catch (e) {
+    return reportError(io, 'drift', e, format === 'json');
+  }
   const file = path.resolve(io.cwd, opts.terraformPlan!);
   let plan: unknown;
   let mtimeMs: number;

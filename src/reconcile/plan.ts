@@ -271,7 +271,8 @@ export function planScope(
         continue;
       }
       const like = renamed(d.spec.name) ?? outsideWithSettings(d.spec);
-      if (like) {
+      // One renamed back into another declared alert is not this one's.
+      if (like && !renamedIds.has(like.id)) {
         const fate = !owned.has(like.name)
           ? scope.ownership === 'additive'
             ? 'leaves it alone (ownership "additive" never takes over an alert it does not declare)'
