@@ -41,7 +41,8 @@ import {
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
-import { useColor, type CliIO } from './io';
+import { directoryProblem, fileErrorText, outputFileProblem } from './files';
+import { ERROR_PREFIX, useColor, type CliIO } from './io';
 import { Progress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
 
@@ -97,8 +98,17 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
   );
 }
 
+/** The app's directory (`-C`); a ConfigError naming it when it is not a directory. */
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
-  return path.resolve(io.cwd, opts.chdir ?? '.');
+  const dir = path.resolve(io.cwd, opts.chdir ?? '.');
+  const problem = directoryProblem(dir);
+  if (problem)
+    throw new ConfigError(
+      [`-C ${opts.chdir ?? '.'}: ${problem}; give the directory of the app (the one holding cdktf.json)`],
+      undefined,
+      'the app directory cannot be used; nothing was changed.',
+    );
+  return dir;
 }
 
 /** Whether a line may be redrawn in place: both streams on a terminal, and no JSON on stdout. */
@@ -200,7 +210,10 @@ function classify(e: unknown): { code: RunErrorCode; head: string } {
   if (e instanceof StalePlanError)
     return { code: 'STALE_PLAN', head: 'Error: the saved plan is stale; nothing was changed.' };
   if (e instanceof ConfigError)
-    return { code: 'CONFIG_ERROR', head: 'Error: the configuration is not valid; nothing was changed.' };
+    return {
+      code: 'CONFIG_ERROR',
+      head: `Error: ${e.summary ?? 'the configuration is not valid; nothing was changed.'}`,
+    };
   return { code: 'CONFIG_ERROR', head: 'Error:' };
 }
 
@@ -216,7 +229,8 @@ export function reportError(io: CliIO, command: Command, e: unknown, json: boole
       JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined, code), null, 2) +
         '\n',
     );
-  if (code === 'USAGE_ERROR') io.stderr.write(`${problems.map((p) => `error: ${p}`).join('\n')}\n${USAGE_HINT}\n`);
+  if (code === 'USAGE_ERROR')
+    io.stderr.write(`${problems.map((p) => `${ERROR_PREFIX}${p}`).join('\n')}\n${USAGE_HINT}\n`);
   else io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return EXIT.ERROR;
 }
@@ -248,6 +262,10 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
   try {
+    // A plan that cannot be saved is found out before the app runs or any account is called.
+    const saveProblem =
+      opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
+    if (saveProblem) throw new UsageError([saveProblem]);
     loaded = await load(io, opts, json);
   } catch (e) {
     return reportError(io, 'plan', e, json);
@@ -267,7 +285,7 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
     try {
       writeAtomically(file, savedPlanText(plans, { triggers: true, shard: loaded.shard }));
     } catch (e) {
-      io.stderr.write(`Error: could not save the plan to ${file}: ${(e as Error).message}\n`);
+      io.stderr.write(`Error: the plan was not saved: ${fileErrorText(opts.save, e)}.\n`);
       return EXIT.ERROR;
     }
     // On stderr with --json, so stdout stays one document.

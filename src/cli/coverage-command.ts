@@ -47,9 +47,13 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   try {
     loaded = await load(io, opts, format !== 'text');
     if (!loaded.desired.policies.length) {
-      throw new ConfigError([
-        'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md)',
-      ]);
+      throw new ConfigError(
+        [
+          'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md), or check the alerts with ncalc drift',
+        ],
+        undefined,
+        'nothing to report: the app declares no alert policy; nothing was called.',
+      );
     }
   } catch (e) {
     if (!(e instanceof UsageError))

@@ -22,7 +22,7 @@ import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '.
 import type { SourceSnapshot, Suggestion } from '../suggest/types';
 import { suggestTypeScript } from '../suggest/typescript';
 import { combinedPatch, writeSuggestions } from '../suggest/write';
-import type { ClientFactory } from '../reconcile/types';
+import type { Change, ClientFactory } from '../reconcile/types';
 import {
   EXIT,
   anyFailed,
@@ -109,7 +109,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   if (opts.suggest) {
     try {
       const dir = cwdOf(io, opts);
-      const named = await withDomains(plans, factory);
+      const named = (await withDomains(plans, factory)).map(renamesAsPairs);
       const found = suggestTypeScript({ dir, plans: named, desired: loaded.desired, locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {
@@ -163,6 +163,33 @@ async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory
   );
 }
 
+/**
+ * The TypeScript suggester finds a console rename as the pair it is made of: a declared alert
+ * missing and an undeclared one with its settings. A plan names it one `renamed` update, so
+ * it goes to the suggester as that pair.
+ */
+function renamesAsPairs(plan: AccountPlan): AccountPlan {
+  if (!plan.changes.some((c) => c.reason === 'renamed')) return plan;
+  const changes = plan.changes.flatMap((c): Change[] =>
+    c.reason !== 'renamed'
+      ? [c]
+      : [
+          { ...c, action: 'create', reason: 'missing', id: null, before: null, fields: [] },
+          {
+            ...c,
+            action: 'delete',
+            reason: 'undeclared',
+            name: c.before!.name,
+            logicalId: null,
+            path: null,
+            after: null,
+            fields: [],
+          },
+        ],
+  );
+  return { ...plan, changes };
+}
+
 function readLocations(file: string): SourceLocation[] {
   let text: string;
   try {
@@ -194,7 +221,12 @@ function terraformDrift(
   format: string,
   report: (markdown: string) => void,
 ): number {
-  const dir = cwdOf(io, opts);
+  let dir: string;
+  try {
+    dir = cwdOf(io, opts);
+  } catch (e) {
+    return reportError(io, 'drift', e, format === 'json');
+  }
   const file = path.resolve(io.cwd, opts.terraformPlan!);
   let plan: unknown;
   let mtimeMs: number;
@@ -217,6 +249,7 @@ function terraformDrift(
   }
   const found = suggestFromTerraformPlan(plan, dir, { planFileMtimeMs: mtimeMs });
   const suggest = finish(dir, found, opts);
+  for (const w of found.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
   if (format === 'json')
     writeJson(io, { format_version: FORMAT_VERSION, command: 'drift', suggest: suggestJson(suggest) });
   else if (format === 'text')
@@ -230,6 +263,7 @@ function terraformDrift(
         '## NetworkCalc alert drift (Terraform)',
         '',
         ...suggest.problems.map((p) => `- ❌ ${p}`),
+        ...(found.warnings ?? []).map((w) => `- ⚠️ ${w}`),
         ...(suggest.suggestions.length
           ? suggestMarkdown(suggest.suggestions, true)
           : ['No drift of `networkcalc_alert` resources in the plan.']),

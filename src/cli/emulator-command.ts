@@ -1,12 +1,15 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
+import { FORMAT_VERSION, errorJson } from '../reconcile/render-json';
+import { ERROR_PREFIX } from './io';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
 // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only import() keeps the module out of the load path
 type EmulatorModule = typeof import('../emulator');
 
 interface EmulatorCommandOptions {
+  json?: boolean;
   port: number;
   host: string;
   data?: string;
@@ -61,6 +64,40 @@ function describe(
   return lines.join('\n');
 }
 
+/** `--json`: what `describe` says, as one JSON document (secrets as the text shows them). */
+function describeJson(
+  emulator: EmulatorModule,
+  running: RunningEmulator,
+  seed: EmulatorSeed | undefined,
+  opts: EmulatorCommandOptions,
+): Record<string, unknown> {
+  const { DEMO_ACCOUNT } = emulator;
+  const accounts = seed
+    ? seed.accounts.map((a) => ({
+        name: a.name,
+        client_ids: (a.credentials ?? []).map((c) => c.client_id),
+        tokens: (a.tokens ?? []).length,
+      }))
+    : [
+        {
+          name: DEMO_ACCOUNT.name,
+          client_id: DEMO_ACCOUNT.clientId,
+          client_secret: DEMO_ACCOUNT.clientSecret,
+          token: DEMO_ACCOUNT.token,
+        },
+      ];
+  return {
+    format_version: FORMAT_VERSION,
+    command: 'emulator',
+    status: 'listening',
+    url: running.url,
+    control_token: running.controlToken,
+    data_file: opts.data ?? null,
+    delete_form: opts.deleteForm ?? null,
+    accounts,
+  };
+}
+
 /** `ncalc emulator`: runs the local NetworkCalc API until SIGINT / SIGTERM. */
 export function registerEmulatorCommand(program: Command): void {
   program
@@ -84,6 +121,11 @@ export function registerEmulatorCommand(program: Command): void {
           'query ?alert_id={id}, body {"alert_id": id}; another form answers 400 MISSING_VALUES (default: every form)',
       ).choices(DELETE_FORMS),
     )
+    .option('--json', 'print the address, tokens and accounts as one JSON document (or the error document)')
+    .addHelpText(
+      'after',
+      '\nExit codes:\n  0  stopped by SIGINT or SIGTERM\n  1  could not start (a usage error, a port in use, a bad --seed or --data file)',
+    )
     .action(async (opts: EmulatorCommandOptions) => {
       const emulator: EmulatorModule = await import('../emulator');
       const { loadSeedFile, startEmulator, SeedError } = emulator;
@@ -103,9 +145,10 @@ export function registerEmulatorCommand(program: Command): void {
       } catch (err) {
         const known =
           err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
-        process.stderr.write(
-          `ncalc emulator: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`,
-        );
+        const message = known ? (err as Error).message : ((err as Error).stack ?? String(err));
+        if (opts.json)
+          process.stdout.write(JSON.stringify(errorJson('emulator', [message], undefined, 'ERROR'), null, 2) + '\n');
+        process.stderr.write(`${ERROR_PREFIX}${message}\n`);
         process.exitCode = 1;
         return;
       }
@@ -113,11 +156,12 @@ export function registerEmulatorCommand(program: Command): void {
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) process.exit(1); // a second signal: do not wait any longer
         stopping = true;
-        process.stdout.write(`\n${signal}: stopping the emulator\n`);
+        // With --json, stdout holds only the document.
+        (opts.json ? process.stderr : process.stdout).write(`\n${signal}: stopping the emulator\n`);
         running.close().then(
           () => process.exit(0),
           (err: unknown) => {
-            process.stderr.write(`ncalc emulator: error while stopping: ${(err as Error).message}\n`);
+            process.stderr.write(`${ERROR_PREFIX}the emulator did not stop cleanly: ${(err as Error).message}\n`);
             process.exit(1);
           },
         );
@@ -126,6 +170,10 @@ export function registerEmulatorCommand(program: Command): void {
       process.on('SIGTERM', stop);
       // Announced only once a signal can stop it cleanly: whoever waits for this line may
       // send SIGTERM at once.
-      process.stdout.write(describe(emulator, running, seed, opts) + '\n');
+      process.stdout.write(
+        opts.json
+          ? JSON.stringify(describeJson(emulator, running, seed, opts)) + '\n'
+          : describe(emulator, running, seed, opts) + '\n',
+      );
     });
 }

@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import {
   ConfigError,
+  FORMAT_VERSION,
   envValue,
+  errorJson,
   exportHcl,
   exportTypeScript,
   loadStacks,
@@ -11,6 +13,7 @@ import {
   resolveAccounts,
   resolveCredentials,
   selectForExport,
+  errorText,
   toErrorInfo,
   type Credentials,
   type ExportAccount,
@@ -19,7 +22,8 @@ import {
 import { isEnvVariableName, parseProviderBlock } from '../schema/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
 import { ENV } from '../schema/environment';
-import { clientFactory, cwdOf, positiveInt, EXIT } from './commands';
+import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './commands';
+import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 
 export interface ExportFlags {
@@ -36,6 +40,7 @@ export interface ExportFlags {
   synthTimeout: string;
   baseUrl?: string;
   verbose?: boolean;
+  json?: boolean;
 }
 
 /**
@@ -167,6 +172,12 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
           : undefined;
     if (hclFile === null)
       throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
+    // Both paths checked before any call: a failure writes nothing (the directories are not made).
+    const pathProblems = [
+      opts.out !== undefined && outputFileProblem(path.resolve(io.cwd, opts.out), opts.out, '--out', 'alerts.ts'),
+      hclFile && outputFileProblem(path.resolve(io.cwd, hclFile), hclFile, '--hcl', 'alerts.tf'),
+    ].filter((p): p is string => !!p);
+    if (pathProblems.length) throw new ConfigError(pathProblems);
     const cdkLibrary = exportCdkLibrary(io, opts);
     const resolved = await resolveExportAccount(io, opts);
     account = resolved.account;
@@ -188,9 +199,26 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     const hcl = hclFile ? exportHcl(input, selection) : null;
     const { alerts, skipped } = selection;
     const cwd = io.cwd;
-    if (hclFile && hcl !== null) writeFileSync(path.resolve(cwd, hclFile), hcl);
-    if (opts.out) writeFileSync(path.resolve(cwd, opts.out), ts);
-    else io.stdout.write(ts);
+    const write = (file: string, text: string) => {
+      try {
+        writeFileSync(path.resolve(cwd, file), text);
+      } catch (e) {
+        throw new ConfigError([`${fileErrorText(file, e)}; give a path that can be written`]);
+      }
+    };
+    if (hclFile && hcl !== null) write(hclFile, hcl);
+    if (opts.out) write(opts.out, ts);
+    else if (!opts.json) io.stdout.write(ts);
+    if (opts.json)
+      writeJson(io, {
+        format_version: FORMAT_VERSION,
+        command: 'export',
+        account: label,
+        exported: alerts.length,
+        not_exported: skipped,
+        files: [opts.out, hclFile].filter(Boolean),
+        ...(opts.out ? {} : { typescript: ts }),
+      });
     const where = [opts.out, hclFile].filter(Boolean).join(' and ');
     io.stderr.write(
       `Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`,
@@ -199,7 +227,8 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     return EXIT.OK;
   } catch (e) {
     const info = toErrorInfo(e);
-    const lines = e instanceof ConfigError ? e.problems : [`${info.code}: ${info.message}`];
+    const lines = e instanceof ConfigError ? e.problems : [errorText(info)];
+    if (opts.json) writeJson(io, errorJson('export', lines, e instanceof ConfigError ? e.details : undefined));
     io.stderr.write(`Error: export failed; nothing was written.\n${lines.map((l) => `  - ${l}`).join('\n')}\n`);
     return EXIT.ERROR;
   }

@@ -1,5 +1,8 @@
 import type { ClientFactory } from '../reconcile/types';
 
+/** The one prefix of every error line of the CLI, usage errors included (as terraform writes them). */
+export const ERROR_PREFIX = 'Error: ';
+
 export interface OutStream {
   write(chunk: string): unknown;
   isTTY?: boolean;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { processIO } from './io';
+import { ERROR_PREFIX, processIO } from './io';
 import { run } from './program';
 
 // A reader that stops early (`ncalc plan | head`) is not an error.
@@ -15,7 +15,7 @@ run(process.argv.slice(2), processIO()).then(
     if (code) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`ncalc: ${(err as Error).message}\n`);
+    process.stderr.write(`${ERROR_PREFIX}${(err as Error).message}\n`);
     process.exit(1);
   },
 );

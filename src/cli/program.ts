@@ -13,18 +13,79 @@ import { coverageCommand, type CoverageFlags } from './coverage-command';
 import { driftCommand, type DriftCommandFlags } from './drift-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
-import type { CliIO } from './io';
+import { ERROR_PREFIX, type CliIO } from './io';
+import { FORMAT_VERSION, errorJson, type JsonCommand } from '../reconcile';
 import { registerProviderCommand } from './provider-command';
 import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+/**
+ * `--json` for a command that prints text (provider install): its output is kept, then
+ * printed as one JSON document, `{"status": "ok", "messages": [...]}` or the error document
+ * with its `Error:` lines as problems.
+ */
+class JsonCapture {
+  capturing = false;
+  private out = '';
+  private err = '';
+  readonly io: CliIO;
+  constructor(private readonly real: CliIO) {
+    this.io = {
+      ...real,
+      stdout: { write: (s: string) => (this.capturing ? (this.out += s) : real.stdout.write(s)) },
+      stderr: { write: (s: string) => (this.capturing ? (this.err += s) : real.stderr.write(s)) },
+    };
+  }
+
+  capture(): void {
+    this.capturing = true;
+  }
+
+  emit(command: JsonCommand, code: number): void {
+    this.capturing = false;
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .filter(Boolean);
+    if (code === EXIT.OK) {
+      const doc = { format_version: FORMAT_VERSION, command, status: 'ok', messages: lines(this.err + this.out) };
+      this.real.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+      return;
+    }
+    const problems = lines(this.err).map((l) => l.replace(/^Error: /, '').trim());
+    this.real.stdout.write(JSON.stringify(errorJson(command, problems, undefined, 'ERROR'), null, 2) + '\n');
+    this.real.stderr.write(this.err);
+  }
+}
+
 const EXIT_HELP = `
-Exit codes:
-  0  success (plan/drift: no changes)
+Exit codes (each command's --help gives its own):
+  0  success: plan planned, apply/destroy did everything, drift in sync, coverage complete
   1  error: a usage error, an invalid configuration, an account could not be reached, or a change failed
-  2  plan --detailed-exitcode / drift: there are changes (drift: or coverage gaps)`;
+  2  plan --detailed-exitcode: there are changes; drift: there is drift (or a coverage gap);
+     coverage: a target is not covered`;
+
+const PLAN_EXIT_HELP = `
+Exit codes:
+  0  planned (with --detailed-exitcode: and there are no changes)
+  1  error: a usage error, an invalid configuration, an account could not be planned, or --save not written
+  2  with --detailed-exitcode: there are changes`;
+
+const APPLY_EXIT_HELP = (command: 'apply' | 'destroy') => `
+Exit codes:
+  0  every change${command === 'apply' ? ' and report trigger' : ''} succeeded (or there was nothing to do)
+  1  error: a usage error, an invalid configuration, refused (${command === 'apply' ? 'a delete guard, a stale saved plan, ' : ''}no confirmation),
+     cancelled or interrupted, an account could not be planned, or a change failed
+  ${command} never exits 2: changes are what it makes`;
+
+const DRIFT_EXIT_HELP = `
+Exit codes:
+  0  in sync
+  1  error (a usage error, an invalid configuration, an account not checked; with --write, an edit not made)
+  2  drift: apply would change something, or an alert policy has a coverage gap`;
 
 const COVERAGE_EXIT_HELP = `
 Exit codes:
@@ -100,9 +161,15 @@ function acceptNoColor(cmd: Command): void {
  */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   let code: number = EXIT.OK;
+  const jsonCapable = new JsonCapture(io);
   const program = new Command('ncalc')
     .description('Alerts as code for NetworkCalc: plan, apply and check drift of the alerts a cdktf app declares.')
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // One prefix for every error, commander's own included.
+      outputError: (s, write) => write(s.replace(/^error: /, ERROR_PREFIX)),
+    })
     .version(PACKAGE_VERSION, '-v, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
@@ -113,7 +180,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
     .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
-    .addHelpText('after', SAVED_PLAN_HELP + SHARD_HELP + EXIT_HELP)
+    .addHelpText('after', SAVED_PLAN_HELP + SHARD_HELP + PLAN_EXIT_HELP)
     .action(async (opts: PlanFlags) => {
       code = await planCommand(io, opts);
     });
@@ -143,7 +210,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
     )
     .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
-    .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + EXIT_HELP)
+    .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'))
     .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => {
       code = await applyCommand(io, opts, 'apply', planFile, givenFlags(cmd));
     });
@@ -171,7 +238,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
         DRIFT_SUGGEST_HELP +
         SHARD_HELP +
-        EXIT_HELP,
+        DRIFT_EXIT_HELP,
     )
     .action(async (opts: DriftCommandFlags, cmd: Command) => {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
@@ -201,7 +268,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--parallelism <n>', 'API writes in flight at once', '8')
     .option('--all-in-scope', 'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)')
     .option('--json', 'machine-readable result (needs --auto-approve)')
-    .addHelpText('after', EXIT_HELP)
+    .addHelpText('after', APPLY_EXIT_HELP('destroy'))
     .action(async (opts: ApplyFlags) => {
       code = await applyCommand(io, opts, 'destroy');
     });
@@ -235,15 +302,29 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--synth-timeout <seconds>', 'time limit for synthesizing', '120')
     .option('--base-url <url>', 'API base URL (overrides the alias or the environment)')
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)')
-    .addHelpText('after', '\nExit codes:\n  0  written\n  1  error')
+    .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
+    .addHelpText(
+      'after',
+      '\nThe directories of --out and --hcl must exist (they are not created).\n\nExit codes:\n  0  written\n  1  error (nothing was written)',
+    )
     .action(async (opts: ExportFlags) => {
       code = await exportCommand(io, opts);
     });
 
   registerEmulatorCommand(program);
-  registerProviderCommand(program, io, (c) => {
+  registerProviderCommand(program, jsonCapable.io, (c) => {
     code = c;
   });
+  const install = program.commands.find((c) => c.name() === 'provider')?.commands.find((c) => c.name() === 'install');
+  install
+    ?.option('--json', 'a JSON result on stdout: {"status": "ok", "messages": [...]}, or the error document')
+    .addHelpText('after', '\nExit codes:\n  0  installed (or already installed)\n  1  error')
+    .hook('preAction', (_cmd, action) => {
+      if (action.opts().json) jsonCapable.capture();
+    })
+    .hook('postAction', () => {
+      if (jsonCapable.capturing) jsonCapable.emit('provider install', code);
+    });
   // `ncalc provider schema --json`, like `terraform providers schema -json`: JSON is its only format.
   program.commands
     .find((c) => c.name() === 'provider')
@@ -258,7 +339,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       // --help and --version end here with exit code 0.
       return e.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
     }
-    io.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr.write(`${ERROR_PREFIX}${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.ERROR;
   }
   return code;

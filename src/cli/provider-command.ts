@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../reconcile/synth';
 import { PROVIDER_NAMESPACE, PROVIDER_SOURCE, PROVIDER_TYPE, PROVIDER_VERSION, terraformSchemaJson } from '../schema';
+import { creatableDirectoryProblem } from './files';
 import { writeProviderLocks } from './provider-lock';
 
 const HOST = 'registry.terraform.io';
@@ -125,6 +126,12 @@ export interface ProviderCommandIO {
 export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): number {
   let result: InstallResult;
   try {
+    const problem = creatableDirectoryProblem(
+      flags.dir ?? DEFAULT_MIRROR_DIR,
+      flags.dir ?? DEFAULT_MIRROR_DIR,
+      '--dir',
+    );
+    if (problem) throw new Error(problem);
     result = installProvider({ dir: flags.dir });
     if (flags.cliConfig) {
       const file = path.resolve(flags.cliConfig);

@@ -143,6 +143,16 @@ export function readLiveAlert(raw: Readonly<Record<string, unknown>>): LiveAlert
   // reading 200,000 alerts take seconds.
   const id = toId(raw.id);
   if (id === null) throw new TypeError(`alert in API response has no usable id: ${JSON.stringify(raw.id)}`);
+  // One rule for an entry the interface does not describe: the whole answer is refused (as
+  // for a bad id), never read as a change to write back.
+  if (typeof raw.name !== 'string')
+    throw new TypeError(
+      `alert ${id} in API response has ${raw.name === undefined ? 'no name' : `a name that is not a string (${JSON.stringify(raw.name)})`}`,
+    );
+  if (targetType === null || targetId === null)
+    throw new TypeError(
+      `alert ${id} ${JSON.stringify(raw.name)} in API response has no target (neither target_domain nor target_subdomain, nor target_type and target_id)`,
+    );
   // The server's fields added to the fresh canonical object, in place: no copy per alert.
   return Object.assign(
     canonicalAlert({

@@ -16,6 +16,12 @@ export function formatValue(value: unknown): string {
   if (value === undefined) return '(missing)';
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
+  // A hand-edited JSON value: shown as JSON with its kind, never "[object Object]".
+  if (typeof value === 'object') {
+    const json = JSON.stringify(value);
+    const shown = json.length > 60 ? `${json.slice(0, 59)}…` : json;
+    return `${shown} (${Array.isArray(value) ? 'a list' : 'an object'})`;
+  }
   return String(value);
 }
 

@@ -44,7 +44,16 @@ export function prepare(
   const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
   const all = [...desired.problems, ...problems];
   for (const account of accounts) all.push(...findScopeOverlaps(account, desired.alerts));
-  if (all.length) throw new ConfigError(all);
+  // Only the accounts' settings from the environment are wrong: say so, not "not valid".
+  const onlyAccounts = all.length > 0 && all.length === problems.length;
+  if (all.length)
+    throw new ConfigError(
+      all,
+      undefined,
+      onlyAccounts
+        ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
+        : undefined,
+    );
   return { desired, accounts };
 }
 

@@ -13,6 +13,7 @@ import {
 } from './coverage';
 import type { ErrorInfo } from './error-info';
 import { code, md, notCheckedMarkdown } from './markdown';
+import { errorText } from './render-text';
 
 /** What the coverage renderers read of an account's plan. */
 export interface CoveragePlan {
@@ -128,7 +129,7 @@ export function coverageText(
   for (const p of plans) {
     out.push(s.bold(heading(p)));
     if (p.status === 'error') {
-      out.push(s.red(`  ✗ ${p.error!.code}: ${p.error!.message}`), '');
+      out.push(s.red(`  ✗ ${errorText(p.error!)}`), '');
       continue;
     }
     if (!p.coverage?.policies.length) out.push('  No policy.');

@@ -1,4 +1,5 @@
-import { diffAlert, specOf, type LiveAlert } from '../model';
+import { diffAlert, specOf, type CanonicalAlert, type LiveAlert } from '../model';
+import { SPEC_FIELDS } from '../model/fields';
 import { claims } from '../schema/account-rules';
 import type { Change, DeclaredAlert, DeleteGuard, Scope, Warning } from './types';
 
@@ -145,6 +146,79 @@ function renameFinder(
     (prefix && name.startsWith(prefix) ? index().get(name.slice(prefix.length).toLowerCase()) : undefined);
 }
 
+/** The settings of an alert without its name: what a rename in the console leaves unchanged. */
+function settingsKey(a: CanonicalAlert): string {
+  let key = '';
+  for (const field of SPEC_FIELDS) if (field !== 'name') key += JSON.stringify(a[field] ?? null) + '\u0000';
+  return key;
+}
+
+/**
+ * The one live alert outside the scope with no declared name and the settings of `spec`, if
+ * exactly one: a rename the plan may not make (see findRenames), only warn about. Indexed on
+ * the first call only.
+ */
+function sameSettingsOutside(
+  scope: Scope,
+  live: readonly LiveAlert[],
+  declared: ReadonlySet<string>,
+): (spec: CanonicalAlert) => LiveAlert | undefined {
+  let bySettings: Map<string, LiveAlert | null> | null = null;
+  const index = () => {
+    if (bySettings) return bySettings;
+    bySettings = new Map();
+    for (const a of live) {
+      if (declared.has(a.name) || inScope(scope, a.name, declared)) continue;
+      const key = settingsKey(a);
+      bySettings.set(key, bySettings.has(key) ? null : a);
+    }
+    return bySettings;
+  };
+  return (spec) => index().get(settingsKey(spec)) ?? undefined;
+}
+
+/**
+ * Renames made in the console, as one-to-one pairs: a declared alert that is missing, and a
+ * live alert the scope owns whose name is not declared, with equal settings. Only a pair with
+ * no other candidate on either side counts (two missing alerts with the settings of one live
+ * alert, or two live alerts for one missing alert, are left as creates and deletes). Only
+ * alerts the scope owns are renamed: in ownership "additive", and outside a prefix, an
+ * undeclared alert may be another app's or a person's, and renaming it would take it over
+ * (two such apps would rename it back and forth).
+ */
+function findRenames(
+  scope: Scope,
+  missing: readonly DeclaredAlert[],
+  owned: ReadonlyMap<string, LiveAlert[]>,
+  declared: ReadonlySet<string>,
+): Map<DeclaredAlert, LiveAlert> {
+  const renames = new Map<DeclaredAlert, LiveAlert>();
+  if (!missing.length || scope.ownership === 'additive') return renames;
+  const wanted = new Map<string, DeclaredAlert[]>();
+  for (const d of missing) {
+    const key = settingsKey(d.spec);
+    const list = wanted.get(key);
+    if (list) list.push(d);
+    else wanted.set(key, [d]);
+  }
+  const candidates = new Map<string, LiveAlert[]>();
+  for (const [name, alerts] of owned) {
+    if (declared.has(name)) continue;
+    for (const a of alerts) {
+      const key = settingsKey(a);
+      if (!wanted.has(key)) continue;
+      const list = candidates.get(key);
+      if (list) list.push(a);
+      else candidates.set(key, [a]);
+    }
+  }
+  for (const [key, alerts] of candidates) {
+    const ds = wanted.get(key)!;
+    if (ds.length === 1 && alerts.length === 1) renames.set(ds[0]!, alerts[0]!);
+  }
+  return renames;
+}
+
 /**
  * Plans one scope, level-based: compares the declared alerts with the live alerts of the
  * scope by name. `declared` must have resolved target ids. Live alerts outside the scope
@@ -167,6 +241,17 @@ export function planScope(
   let unchanged = 0;
   const canDelete = scope.ownership !== 'additive';
   const renamed = renameFinder(scope, live, names);
+  const renames =
+    mode === 'converge'
+      ? findRenames(
+          scope,
+          declared.filter((d) => !owned.has(d.spec.name)),
+          owned,
+          names,
+        )
+      : new Map<DeclaredAlert, LiveAlert>();
+  const renamedIds = new Set([...renames.values()].map((a) => a.id));
+  const outsideWithSettings = sameSettingsOutside(scope, live, names);
 
   const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change =>
     change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
@@ -179,10 +264,19 @@ export function planScope(
     }
     const [kept, ...extra] = matches;
     if (!kept) {
-      const like = renamed(d.spec.name);
-      if (like) {
+      const from = renames.get(d);
+      if (from) {
+        const fields = diffAlert(d.spec, from);
+        changes.push(change(scope, 'update', 'renamed', d.spec.name, from.id, d, specOf(from), d.spec, fields));
+        continue;
+      }
+      const like = renamed(d.spec.name) ?? outsideWithSettings(d.spec);
+      // One renamed back into another declared alert is not this one's.
+      if (like && !renamedIds.has(like.id)) {
         const fate = !owned.has(like.name)
-          ? 'leaves it alone (it is outside this scope)'
+          ? scope.ownership === 'additive'
+            ? 'leaves it alone (ownership "additive" never takes over an alert it does not declare)'
+            : 'leaves it alone (it is outside this scope)'
           : canDelete
             ? 'deletes it as undeclared'
             : 'leaves it alone';
@@ -219,7 +313,7 @@ export function planScope(
     const reason = mode === 'destroy' ? 'destroy' : 'undeclared';
     for (const name of [...owned.keys()].sort(compareNames)) {
       if (names.has(name)) continue;
-      for (const a of owned.get(name)!) changes.push(del(a, reason, null));
+      for (const a of owned.get(name)!) if (!renamedIds.has(a.id)) changes.push(del(a, reason, null));
     }
   }
   // destroy deletes on purpose; apply must not lose a scope's alerts to a broken declaration.

@@ -156,7 +156,10 @@ export function toJson(
  * (`DELETE_GUARD`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`).
  * None is retryable as it stands: each needs a change first.
  */
-export type RunErrorCode = 'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'PLAN_FILE' | 'STALE_PLAN';
+export type RunErrorCode = 'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
+
+/** Every command that prints a JSON document with `--json`. */
+export type JsonCommand = Command | 'export' | 'emulator' | 'provider install';
 
 export function runError(
   code: RunErrorCode,
@@ -174,7 +177,7 @@ export function runError(
  * synth reported them.
  */
 export function errorJson(
-  command: Command,
+  command: JsonCommand,
   problems: readonly string[],
   details?: readonly ConstructProblem[],
   code: RunErrorCode = 'CONFIG_ERROR',

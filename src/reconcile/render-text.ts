@@ -51,6 +51,8 @@ function reasonText(c: Change): string {
       return 'declared, not in the account';
     case 'changed':
       return 'differs from the declaration';
+    case 'renamed':
+      return `renamed in the account to ${JSON.stringify(c.before?.name)}; the update names it back, keeping id ${c.id}`;
     case 'undeclared':
       return 'not declared, in an owned scope';
     case 'duplicate':
@@ -60,8 +62,19 @@ function reasonText(c: Change): string {
   }
 }
 
-export function errorText(e: ErrorInfo): string {
-  return `${e.code}: ${e.message}`;
+/** The code once: a client message already names it (`listAlerts failed: NOT_AUTHORIZED (HTTP 401): …`). */
+export function errorText(e: Pick<ErrorInfo, 'code' | 'message'>): string {
+  return new RegExp(`\\b${e.code}\\b`).test(e.message) ? e.message : `${e.code}: ${e.message}`;
+}
+
+/**
+ * The error of one change or trigger, after a line that already names it: from the code on,
+ * without the client's `createAlert (alert "a") failed: ` lead.
+ */
+function errorReason(e: ErrorInfo): string {
+  const lead = `failed: ${e.code}`;
+  const at = e.operation && e.message.startsWith(e.operation) ? e.message.indexOf(lead) : -1;
+  return at >= 0 ? e.message.slice(at + 'failed: '.length) : errorText(e);
 }
 
 function targetLabel(t: PlannedTrigger): string {
@@ -96,7 +109,8 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
       const note = (field: string) =>
         field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '';
       return [
-        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) +
+          (comment || c.reason === 'renamed' ? s.dim(`  # ${comment ?? reasonText(c)}`) : ''),
         ...c.fields.map(
           (f) =>
             s.yellow(`      ${`${f.field}:`.padEnd(width + 2)}${formatValue(f.before)} → ${formatValue(f.after)}`) +
@@ -170,14 +184,14 @@ export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): str
 /** `detail`: repeat each error's message (where it was not already shown under its account). */
 export function failedAccountsLine(plans: readonly AccountPlan[], detail = true): string {
   const failed = plans.filter((p) => p.status === 'error');
-  const each = failed.map((p) => `${p.account.label} (${p.error!.code}${detail ? `: ${p.error!.message}` : ''})`);
+  const each = failed.map((p) => `${p.account.label} (${detail ? errorReason(p.error!) : p.error!.code})`);
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
   const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
   const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
-  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorText(r.error!)}`);
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorReason(r.error!)}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   const verb = r.status === 'adopted' ? 'adopted' : VERBS[c.action];
   return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
@@ -192,7 +206,7 @@ export function triggerResultLine(
   const who = `${p.account.label}: ${targetLabel(t)} report`;
   if (r.status === 'ok') return s.green(`  ✓ ${who}: ${r.reportUrl}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
-  return s.red(`  ✗ ${who} failed: ${errorText(r.error!)}`);
+  return s.red(`  ✗ ${who} failed: ${errorReason(r.error!)}`);
 }
 
 export function applySummary(
@@ -224,6 +238,7 @@ export function applySummary(
 export const DRIFT_WORDS: Readonly<Record<DriftKind, string>> = {
   missing: 'missing (deleted out of band); apply creates it',
   edited: 'edited out of band; apply restores it',
+  renamed: 'renamed out of band; apply names it back (one update, same id)',
   unmanaged: 'not declared (added out of band); apply deletes it',
   duplicate: 'duplicate name; apply deletes it',
 };

@@ -173,7 +173,7 @@ function checkChange(c: Checker, ch: unknown, where: string, scopeKeys: Readonly
     'create, update or delete',
   );
   c.check(
-    ['missing', 'changed', 'undeclared', 'duplicate', 'destroy'].includes(o.reason as string),
+    ['missing', 'changed', 'renamed', 'undeclared', 'duplicate', 'destroy'].includes(o.reason as string),
     `${where}.reason`,
     'a reason',
   );

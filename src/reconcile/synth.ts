@@ -11,11 +11,17 @@ export class ConfigError extends Error {
   readonly problems: string[];
   /** The problems of the app's constructs as data, when its synth reported them (for `--json`). */
   readonly details: ConstructProblem[] | undefined;
-  constructor(problems: string[], details?: ConstructProblem[]) {
+  /**
+   * What went wrong, in one sentence above the problems, when it is not "the configuration is
+   * not valid" (no credentials, no directory, nothing to report).
+   */
+  readonly summary: string | undefined;
+  constructor(problems: string[], details?: ConstructProblem[], summary?: string) {
     super(problems.join('\n'));
     this.name = 'ConfigError';
     this.problems = problems;
     this.details = details;
+    this.summary = summary;
   }
 }
 

@@ -90,10 +90,12 @@ export interface DeclaredTrigger {
 export type ChangeAction = 'create' | 'update' | 'delete';
 /**
  * Why a change is planned: `missing` (declared, not live), `changed` (live differs),
+ * `renamed` (an update: the live alert of the declared settings was renamed in the account; the
+ * PATCH names it back, keeping its id),
  * `undeclared` (live in an owned scope, not declared), `duplicate` (a second live alert with
  * a managed name), `destroy` (asked for by `ncalc destroy`).
  */
-export type ChangeReason = 'missing' | 'changed' | 'undeclared' | 'duplicate' | 'destroy';
+export type ChangeReason = 'missing' | 'changed' | 'renamed' | 'undeclared' | 'duplicate' | 'destroy';
 
 export interface Change {
   action: ChangeAction;

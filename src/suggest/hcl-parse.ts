@@ -83,10 +83,10 @@ export interface HclFile extends HclBody {
   lineStarts: number[];
 }
 
-const IDENT_START = /[\p{L}_]/u;
-const IDENT_PART = /[\p{L}\p{N}_-]/u;
+/** An identifier as HCL defines it: Unicode ID_Start (or `_`), then ID_Continue or `-`. */
+const IDENT = /[\p{ID_Start}_][\p{ID_Continue}-]*/uy;
 const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const HEREDOC_START = /<<(-?)([\p{L}_][\p{L}\p{N}_-]*)\r?\n/uy;
+const HEREDOC_START = /<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)\r?\n/uy;
 const OPERATORS = ['...', '==', '!=', '<=', '>=', '&&', '||', '=>'];
 const SINGLE = '{}[]()=,.:?!+-*/%<>';
 
@@ -146,9 +146,8 @@ class Scanner {
         NUMBER.lastIndex = this.pos;
         this.pos += NUMBER.exec(t)![0].length;
         this.push('number', start, line);
-      } else if (IDENT_START.test(c)) {
-        this.pos++;
-        while (this.pos < t.length && IDENT_PART.test(t[this.pos])) this.pos++;
+      } else if (((IDENT.lastIndex = this.pos), IDENT.test(t))) {
+        this.pos = IDENT.lastIndex;
         this.push('ident', start, line);
       } else {
         const op = OPERATORS.find((o) => t.startsWith(o, this.pos));
@@ -196,7 +195,14 @@ class Scanner {
       const c = t[this.pos];
       if (c === undefined) this.fail('unterminated ${ or %{ in a string', line);
       if (c === '"') this.quoted();
-      else if (c === '<' && t[this.pos + 1] === '<') {
+      else if (c === '#' || (c === '/' && t[this.pos + 1] === '/')) {
+        // A comment: a quote or a brace in it is text.
+        while (this.pos < t.length && t[this.pos] !== '\n') this.pos++;
+      } else if (c === '/' && t[this.pos + 1] === '*') {
+        const close = t.indexOf('*/', this.pos + 2);
+        if (close === -1) this.fail('unterminated /* comment', this.line);
+        this.step(close + 2 - this.pos);
+      } else if (c === '<' && t[this.pos + 1] === '<') {
         HEREDOC_START.lastIndex = this.pos;
         const m = HEREDOC_START.exec(t);
         if (m) this.heredoc(m[2], m[0].length);
@@ -216,13 +222,14 @@ class Scanner {
     let template = false;
     this.step(openLength);
     for (;;) {
-      // At a line's start: the closing marker, alone on its line (indentation allowed).
+      // At a line's start: the closing marker, alone on its line (spaces before and after allowed).
       let i = this.pos;
       while (t[i] === ' ' || t[i] === '\t') i++;
       if (t.startsWith(marker, i)) {
-        const after = i + marker.length;
+        let after = i + marker.length;
+        while (t[after] === ' ' || t[after] === '\t') after++;
         if (after === t.length || t[after] === '\n' || t[after] === '\r') {
-          this.pos = after;
+          this.pos = i + marker.length;
           return template;
         }
       }
@@ -266,6 +273,11 @@ class Parser {
     return this.tokens[this.i];
   }
 
+  /** Comments within a line: between a name and its `=`, or a block's type and labels. A line comment stops at its newline. */
+  private skipComments(): void {
+    while (this.peek()?.kind === 'comment') this.i++;
+  }
+
   private skipTrivia(): void {
     for (let t = this.peek(); t && (t.kind === 'newline' || t.kind === 'comment'); t = this.peek()) this.i++;
   }
@@ -286,6 +298,7 @@ class Parser {
       }
       if (t.kind !== 'ident') this.fail(`expected an argument name or a block type, found ${describe(t)}`, t);
       this.i++;
+      this.skipComments();
       const next = this.peek();
       if (next?.kind === 'punct' && next.text === '=') {
         this.i++;
@@ -328,6 +341,10 @@ class Parser {
   private block(type: Token): HclBlock {
     const labels: string[] = [];
     for (let t = this.peek(); ; t = this.peek()) {
+      if (t?.kind === 'comment') {
+        this.i++;
+        continue;
+      }
       if (!t) this.fail(`the block ${type.text} has no body`, type);
       if (t.kind === 'string' && !t.template) labels.push(decodeString(t.text));
       else if (t.kind === 'ident') labels.push(t.text);
@@ -417,19 +434,20 @@ export function decodeString(quoted: string): string {
   return out;
 }
 
-/** The value of a heredoc without interpolation: its body lines, `<<-` removing their common indentation. */
+/** Leading white space as HCL trims it for `<<-` (Go's unicode.IsSpace). */
+const LEADING_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
+
+/**
+ * The value of a heredoc without interpolation, as HCL reads it: its body lines with their
+ * line endings as written (a CRLF file gives `\r\n`). `<<-` removes the common indentation of
+ * the lines that are not blank; a blank line (white space only) keeps its spaces.
+ */
 function heredocValue(source: string): string {
   const lines = source.split('\n');
-  const body = lines.slice(1, -1).map((l) =>
-    l
-      .replace(/\r$/, '')
-      .replace(/\$\$\{/g, '${')
-      .replace(/%%\{/g, '%{'),
-  );
-  if (source.startsWith('<<-')) {
-    const indents = body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
-    const cut = indents.length ? Math.min(...indents) : 0;
-    return body.map((l) => `${l.slice(cut)}\n`).join('');
-  }
-  return body.map((l) => `${l}\n`).join('');
+  const body = lines.slice(1, -1).map((l) => `${l.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{')}\n`);
+  if (!source.startsWith('<<-')) return body.join('');
+  const blank = (l: string) => LEADING_SPACE.exec(l)![0].length === l.length;
+  const indents = body.filter((l) => !blank(l)).map((l) => [...LEADING_SPACE.exec(l)![0]].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return body.map((l) => (blank(l) ? l : l.slice(cut))).join('');
 }

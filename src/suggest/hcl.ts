@@ -30,6 +30,11 @@ export interface TerraformPlanSuggestions {
   snapshots: SourceSnapshot[];
   /** What stopped a suggestion or the whole run: a plan that is not one, a file that does not parse, a block not found. */
   problems: string[];
+  /**
+   * `.tf` files this reader could not parse that no suggestion needed (each `file:line: why`):
+   * the suggestions were still made (see `Sources`).
+   */
+  warnings?: string[];
 }
 
 export interface TerraformPlanOptions {
@@ -163,12 +168,21 @@ interface Located {
   block: HclBlock;
 }
 
-/** The `.tf` files of the directory, parsed. */
+/**
+ * The `.tf` files of the directory, parsed. A file this reader cannot parse (Terraform could,
+ * or it made no plan) stops only what it may hold: Terraform allows one block per resource
+ * address, so a block found in a parsed file is the one; but a missing block, a deletion
+ * (references and import blocks in the unread file are unknown) and any override file (it
+ * changes the blocks of the others) need every file.
+ */
 class Sources {
   readonly files: HclFile[] = [];
   readonly snapshots: SourceSnapshot[] = [];
   readonly problems: string[] = [];
   readonly jsonFiles: string[] = [];
+  /** Files that did not parse, as `file:line: why`. */
+  readonly unparsed: string[] = [];
+  overrideUnparsed = false;
 
   constructor(dir: string, planFileMtimeMs: number | undefined) {
     let names: string[];
@@ -204,9 +218,8 @@ class Sources {
         this.files.push(parseHcl(text, name));
       } catch (e) {
         if (!(e instanceof HclSyntaxError)) throw e;
-        this.problems.push(
-          `${e.message}: the file does not parse; fix it (terraform validate points at it too) and make the plan again`,
-        );
+        this.unparsed.push(e.message);
+        if (/(^|_)override\.tf$/.test(name)) this.overrideUnparsed = true;
       }
     }
   }
@@ -238,6 +251,12 @@ const lineText = (file: HclFile, line: number): string | undefined =>
   line < 1 || line > file.lineStarts.length
     ? undefined
     : file.text.slice(lineStart(file, line), lineStart(file, line + 1)).replace(/\r?\n$/, '');
+
+/** The file's line ending, from its first line: a line added to a CRLF file ends in CRLF. */
+const lineEnding = (file: HclFile): string => {
+  const first = file.text.indexOf('\n');
+  return first > 0 && file.text[first - 1] === '\r' ? '\r\n' : '\n';
+};
 
 const isUnset = (field: string, v: unknown): boolean =>
   v === null || v === undefined || (v === '' && OPTIONAL_FIELDS.has(field));
@@ -428,10 +447,11 @@ function editBlock(file: HclFile, block: HclBlock, diffs: [SpecField, unknown, u
             });
         }
       }
+    const eol = lineEnding(file);
     const lineFor = (anchor: HclAttribute, field: string) => {
       const indent = file.text.slice(lineStart(file, anchor.line), anchor.nameStart);
       const pad = ' '.repeat((widths.get(field) ?? field.length) - field.length + 1);
-      return `${indent}${field}${pad}= ${values.get(field)!}\n`;
+      return `${indent}${field}${pad}= ${values.get(field)!}${eol}`;
     };
     for (const [anchor, fields] of afterMap)
       out.edits.push({
@@ -572,6 +592,14 @@ export function suggestFromTerraformPlan(
   if (!read.drift.length) return { suggestions: [], snapshots: [], problems: [] };
   const sources = new Sources(dir, options.planFileMtimeMs);
   if (sources.problems.length) return { suggestions: [], snapshots: sources.snapshots, problems: sources.problems };
+  const unreadable = (why: string) =>
+    `${sources.unparsed.join('; ')}: ${sources.unparsed.length === 1 ? 'this file does' : 'these files do'} not parse here, and ${why}; fix ${sources.unparsed.length === 1 ? 'it' : 'them'} (terraform validate points there too) and make the plan again, or make the edit by hand`;
+  if (sources.overrideUnparsed)
+    return {
+      suggestions: [],
+      snapshots: sources.snapshots,
+      problems: [unreadable('an override file changes the blocks of every other file')],
+    };
 
   const suggestions: Suggestion[] = [];
   const problems: string[] = [];
@@ -602,6 +630,10 @@ export function suggestFromTerraformPlan(
       continue;
     }
     const found = sources.blocks('resource', RESOURCE_TYPE, entry.name);
+    if (!found.length && sources.unparsed.length) {
+      problems.push(unreadable(`the block of ${entry.address} is not in the other files`));
+      continue;
+    }
     if (!found.length) {
       problems.push(
         `${entry.address} is in the plan, but no resource "${RESOURCE_TYPE}" "${entry.name}" block is in the .tf files of ${dir}` +
@@ -653,6 +685,12 @@ export function suggestFromTerraformPlan(
     // Deleted live. Terraform refreshes it out of the state, so without its block the plan is
     // empty; `terraform apply -refresh-only` records that in the state. An import block of the
     // same address would be an error without the resource block, so it goes too.
+    if (sources.unparsed.length) {
+      problems.push(
+        unreadable(`references to ${entry.address} or an import block in it would break if its block were deleted`),
+      );
+      continue;
+    }
     const imports = sources.files.flatMap((f) =>
       f.blocks.filter((b) => importsTo(b, resourceAddress)).map((b) => ({ file: f, block: b })),
     );
@@ -695,7 +733,16 @@ export function suggestFromTerraformPlan(
         ),
       );
   }
-  return { suggestions: withoutOverlaps(suggestions, sources), snapshots: sources.snapshots, problems };
+  const warnings = sources.unparsed.map(
+    (u) =>
+      `${u}: this file does not parse here; the suggestions above did not need it (fix it, terraform validate points there too)`,
+  );
+  return {
+    suggestions: withoutOverlaps(suggestions, sources),
+    snapshots: sources.snapshots,
+    problems,
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 /**

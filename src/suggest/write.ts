@@ -5,8 +5,18 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import {
+  accessSync,
+  constants,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+  rmSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { applyEdits, unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './types';
 
@@ -33,6 +43,26 @@ function gitTracked(dir: string, files: readonly string[]): Set<string> | null {
   }
 }
 
+/** The top of the git work tree holding `dir`, or `dir` itself outside one; real paths. */
+function repositoryRoot(dir: string): string {
+  try {
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    if (top) return realpathSync(top);
+  } catch {
+    // Not in a work tree (or no git): the project directory is the boundary.
+  }
+  return realpathSync(dir);
+}
+
+const isInside = (root: string, file: string) => {
+  const rel = relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+};
+
 /** Writable by us, and not marked read-only for everyone (root may write anywhere; a cleared mode is still a no). */
 function writable(file: string): boolean {
   try {
@@ -45,6 +75,8 @@ function writable(file: string): boolean {
 
 interface FileEdits {
   file: string;
+  /** Where the file really is (links followed): the path written. */
+  real: string;
   /** The content the edits were computed on (checked against its snapshot). */
   text: string;
   edits: TextEdit[];
@@ -66,9 +98,24 @@ function gather(
   const names = [...byFile.keys()].sort();
   const problems: string[] = [];
   const tracked = options.forWrite && !options.force ? gitTracked(dir, names) : null;
+  const root = options.forWrite && names.length ? repositoryRoot(dir) : null;
   const files: FileEdits[] = [];
   for (const file of names) {
     const full = join(dir, file);
+    let real = full;
+    try {
+      real = realpathSync(full);
+    } catch {
+      // Unreadable: reported by the read below.
+    }
+    // Writes never leave the repository, --force or not: a link to a file elsewhere (or a path
+    // with ..) would change a file that git diff cannot show.
+    if (root && !isInside(root, real)) {
+      problems.push(
+        `${file} ${real === full ? 'is' : `is a link to ${real}, which is`} outside the repository ${root}; ncalc writes only inside it (--force does not change that): apply the diff to that file by hand`,
+      );
+      continue;
+    }
     const snapshot = snapshots.find((s) => s.file === file);
     let text: string;
     try {
@@ -93,7 +140,7 @@ function gather(
         continue;
       }
     }
-    files.push({ file, text, edits: byFile.get(file)! });
+    files.push({ file, real, text, edits: byFile.get(file)! });
   }
   return { files, problems };
 }
@@ -116,17 +163,17 @@ export function writeSuggestions(
   options: { force?: boolean } = {},
 ): WriteResult {
   const { files, problems } = gather(dir, suggestions, snapshots, { ...options, forWrite: true });
-  const next = new Map<string, string>();
+  const next = new Map<FileEdits, string>();
   for (const f of files) {
     try {
-      next.set(f.file, applyEdits(f.text, f.edits));
+      next.set(f, applyEdits(f.text, f.edits));
     } catch (e) {
       problems.push(`${f.file}: ${(e as Error).message}`);
     }
   }
   if (problems.length) return { written: [], problems };
-  for (const [file, text] of next) {
-    const path = join(dir, file);
+  for (const [{ real: path }, text] of next) {
+    // The link's target inside the repository is written; the link stays a link.
     // A temp file renamed over the original: a crash leaves the old file or the new one, never half.
     const temp = join(dirname(path), `.${basename(path)}.ncalc-${process.pid}.tmp`);
     try {
@@ -138,5 +185,5 @@ export function writeSuggestions(
       throw e;
     }
   }
-  return { written: [...next.keys()], problems: [] };
+  return { written: [...next.keys()].map((f) => f.file), problems: [] };
 }

@@ -66,7 +66,7 @@ describe('--json', () => {
     const both = await ncalc(['drift', '--json', '--format', 'markdown'], { cwd: a.dir, env: demoEnv() });
     expect(both.code).toBe(1);
     expect(both.stderr).toBe(
-      'error: --json and --format markdown ask for two formats; --json is --format json, so give one of them\n(run with --help for usage)\n',
+      'Error: --json and --format markdown ask for two formats; --json is --format json, so give one of them\n(run with --help for usage)\n',
     );
     expect(JSON.parse(both.stdout).error).toEqual({
       code: 'USAGE_ERROR',
@@ -138,7 +138,7 @@ describe('usage errors', () => {
     const r = await ncalc(['apply', '--json'], { cwd: a.dir, env: demoEnv() });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'error: --json needs --auto-approve: apply cannot ask for confirmation while writing JSON\n(run with --help for usage)\n',
+      'Error: --json needs --auto-approve: apply cannot ask for confirmation while writing JSON\n(run with --help for usage)\n',
     );
     expect(r.stderr).not.toContain('configuration');
     expect(JSON.parse(r.stdout)).toMatchObject({
@@ -152,10 +152,10 @@ describe('usage errors', () => {
   it.each([
     [
       ['apply', '--auto-approve', '--parallelism', '0'],
-      'error: --parallelism must be a whole number of at least 1, got "0"',
+      'Error: --parallelism must be a whole number of at least 1, got "0"',
     ],
-    [['plan', '--synth-timeout', 'soon'], 'error: --synth-timeout must be a whole number of at least 1, got "soon"'],
-    [['destroy', '--json'], 'error: --json needs --auto-approve: destroy cannot ask'],
+    [['plan', '--synth-timeout', 'soon'], 'Error: --synth-timeout must be a whole number of at least 1, got "soon"'],
+    [['destroy', '--json'], 'Error: --json needs --auto-approve: destroy cannot ask'],
   ])('%j', async (args, message) => {
     const r = await ncalc(args, { cwd: app().dir, env: demoEnv() });
     expect(r.code).toBe(1);

@@ -193,9 +193,11 @@ describe('generate: every domain and subdomain gets its alerts', () => {
     expect((await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: env() })).code).toBe(0);
     a.write({ main: policyStack({ policies: { Baseline_1: baseline() }, alerts: explicit }) });
     const r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: env() });
-    expect(r.stdout).toContain('+ alert "www certificate" (main/WwwCert)');
-    expect(r.stdout).toContain('- alert "certificate expiry · www.example.com"');
-    expect(r.stdout).toContain('Apply complete: 1 created, 0 updated, 1 deleted, 0 failed.');
+    // The generated alert has the explicit one's settings: it is renamed (id and history kept).
+    expect(r.stdout).toMatch(
+      /~ alert "www certificate" id \d+ \(main\/WwwCert\) {2}# renamed in the account to "certificate expiry · www\.example\.com"/,
+    );
+    expect(r.stdout).toContain('Apply complete: 0 created, 1 updated, 0 deleted, 0 failed.');
     const names = await liveNames();
     expect(names).toContain('www certificate');
     expect(names).not.toContain('certificate expiry · www.example.com');
@@ -445,8 +447,10 @@ describe('bad policies are refused before any call', () => {
       });
       expect(r.code).toBe(1);
       const problem =
-        'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md)';
-      expect(r.stderr).toBe(`Error: the configuration is not valid; nothing was changed.\n  - ${problem}\n`);
+        'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md), or check the alerts with ncalc drift';
+      expect(r.stderr).toBe(
+        `Error: nothing to report: the app declares no alert policy; nothing was called.\n  - ${problem}\n`,
+      );
       expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toBe(
         `## NetworkCalc alert coverage\n\n❌ **Not checked**: the configuration is not valid.\n\n- ${problem}\n\n\n`,
       );

@@ -152,8 +152,10 @@ it('a refused token: the advice names the variables of --account, not the defaul
   });
   expect(r.code).toBe(1);
   expect(r.stderr).toMatch(
-    /NOT_AUTHORIZED: .*set ACME_TOKEN to a valid access token, or set ACME_CLIENT_ID and ACME_CLIENT_SECRET/,
+    /NOT_AUTHORIZED \(HTTP 401\): .*set ACME_TOKEN to a valid access token, or set ACME_CLIENT_ID and ACME_CLIENT_SECRET/,
   );
+  // The code once.
+  expect(r.stderr.match(/NOT_AUTHORIZED/g)).toHaveLength(1);
   expect(r.stderr).not.toContain('NETWORKCALC_TOKEN');
 });
 

@@ -542,7 +542,9 @@ describe('many accounts', () => {
     expect(text.stdout).toContain('Plan (incomplete: 1 account not planned): 0 to create, 0 to update, 0 to delete.');
     expect(text.stdout).toMatch(/1 account failed: beta \(NOT_AUTHORIZED\); see above/);
     // The advice names the variable this account reads, not the default one.
-    expect(text.stdout).toMatch(/✗ NOT_AUTHORIZED: .*set BETA_TOKEN to a valid access token/);
+    expect(text.stdout).toMatch(
+      /✗ listAlerts failed: NOT_AUTHORIZED \(HTTP 401\): .*set BETA_TOKEN to a valid access token/,
+    );
     expect(text.stdout).not.toContain('NETWORKCALC_TOKEN');
     expect(text.stdout + text.stderr).not.toContain('stale');
   });

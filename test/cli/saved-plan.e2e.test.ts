@@ -182,7 +182,7 @@ describe('ncalc plan --save, then ncalc apply <file>', () => {
     const r = await ncalc(['apply', file, '--stack', 'main', '--no-synth'], { cwd: app.dir, env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `error: --no-synth, --stack cannot be used with a saved plan: ${file} already fixes the app`,
+      `Error: --no-synth, --stack cannot be used with a saved plan: ${file} already fixes the app`,
     );
     expect(r.stderr).toContain('(run with --help for usage)');
     expect(await live()).toEqual([]);

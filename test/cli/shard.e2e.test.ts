@@ -87,7 +87,7 @@ describe('--shard i/n', () => {
       await emulator().control.clearRequests();
       const r = await ncalc(['plan', '--shard', shard, '--json'], { cwd: app.dir, env: env() });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: --shard .*expected <i>\/<n> with 1 ≤ i ≤ n/);
+      expect(r.stderr).toMatch(/^Error: --shard .*expected <i>\/<n> with 1 ≤ i ≤ n/);
       expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'USAGE_ERROR', retryable: false });
       expect(await emulator().control.requests()).toEqual([]);
     },

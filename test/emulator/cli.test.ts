@@ -188,7 +188,7 @@ describe('ncalc emulator', () => {
       const p = run(['emulator', '--port', '0', '--data', data]);
       expect(await exitWithin(p, 15_000)).toBe(1);
       expect(p.err()).toBe(
-        `ncalc emulator: data file ${data} is in use by another emulator (pid ${process.pid}, lock file ${data}.lock); stop it or give another --data file\n`,
+        `Error: data file ${data} is in use by another emulator (pid ${process.pid}, lock file ${data}.lock); stop it or give another --data file\n`,
       );
     } finally {
       await holder.close();

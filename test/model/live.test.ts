@@ -64,6 +64,19 @@ describe('readLiveAlert', () => {
   it('refuses an alert without an id', () => {
     expect(() => readLiveAlert({ ...apiAlert, id: undefined })).toThrow(/no usable id/);
   });
+
+  it('refuses an alert without a name, with a name that is not a string, or without a target (one rule)', () => {
+    expect(() => readLiveAlert({ ...apiAlert, id: 4, name: undefined })).toThrow('alert 4 in API response has no name');
+    expect(() => readLiveAlert({ ...apiAlert, id: 4, name: 5 })).toThrow(
+      'alert 4 in API response has a name that is not a string (5)',
+    );
+    const { target_domain: _d, target_subdomain: _s, ...untargeted } = apiAlert as Record<string, unknown>;
+    expect(() =>
+      readLiveAlert({ ...untargeted, id: 4, name: 'x', target_type: undefined, target_id: undefined }),
+    ).toThrow(
+      'alert 4 "x" in API response has no target (neither target_domain nor target_subdomain, nor target_type and target_id)',
+    );
+  });
 });
 
 describe('diffAlert', () => {

@@ -57,7 +57,7 @@ describe('planScope', () => {
   it('creates what is missing, updates what differs, deletes what is undeclared (exclusive)', () => {
     // GIVEN
     const want = [declared('new'), declared('same'), declared('changed', { filter_value: '192.0.2.9' })];
-    const have = [live(1, 'same'), live(2, 'changed'), live(3, 'old')];
+    const have = [live(1, 'same'), live(2, 'changed'), live(3, 'old', { filter_value: '192.0.2.3' })];
     // WHEN
     const plan = planScope(scope(), want, have);
     // THEN
@@ -205,7 +205,8 @@ describe('planScope', () => {
   });
 
   it('warns when a missing alert looks renamed by hand (case only, or out of the prefix), never touching it', () => {
-    let plan = planScope(scope(), [declared('WWW cert')], [live(4, 'www cert')]);
+    // Other settings: not a rename the plan can make, only one to warn about.
+    let plan = planScope(scope(), [declared('WWW cert')], [live(4, 'www cert', { filter_value: '192.0.2.7' })]);
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
       ['create', 'WWW cert'],
       ['delete', 'www cert'],
@@ -227,11 +228,81 @@ describe('planScope', () => {
     ]);
   });
 
+  describe('a rename in the account', () => {
+    const renamesOf = (plan: ReturnType<typeof planScope>) =>
+      plan.changes.map((c) => [c.action, c.reason, c.name, c.id, c.fields.map((f) => [f.field, f.before, f.after])]);
+
+    it('exclusive: the live alert with the settings of a missing one is named back, one update, id kept', () => {
+      // GIVEN "www" renamed to "apex" in the console; "other" untouched
+      const want = [declared('www'), declared('other', { filter_value: '192.0.2.2' })];
+      const have = [live(5, 'apex'), live(6, 'other', { filter_value: '192.0.2.2' })];
+      // WHEN
+      const plan = planScope(scope(), want, have);
+      // THEN
+      expect(renamesOf(plan)).toEqual([['update', 'renamed', 'www', 5, [['name', 'apex', 'www']]]]);
+      expect(plan.changes[0]!.after).toEqual(spec('www'));
+      expect(plan.warnings).toEqual([]);
+      expect(plan.unchanged).toBe(1);
+    });
+
+    it('a case-only rename is a rename too', () => {
+      const plan = planScope(scope(), [declared('WWW cert')], [live(4, 'www cert')]);
+      expect(renamesOf(plan)).toEqual([['update', 'renamed', 'WWW cert', 4, [['name', 'www cert', 'WWW cert']]]]);
+    });
+
+    it('prefix: renamed inside the prefix is named back; renamed out of it is left alone, with a warning', () => {
+      const s = scope({ ownership: 'prefix', prefix: 'team-' });
+      let plan = planScope(s, [declared('team-www')], [live(5, 'team-apex')]);
+      expect(renamesOf(plan)).toEqual([['update', 'renamed', 'team-www', 5, [['name', 'team-apex', 'team-www']]]]);
+      plan = planScope(s, [declared('team-www')], [live(5, 'apex')]);
+      expect(renamesOf(plan)).toEqual([['create', 'missing', 'team-www', null, []]]);
+      expect(plan.warnings.map((w) => w.message)).toEqual([
+        '"team-www" is not in the account, but alert 5 "apex" looks like it renamed: apply creates a new alert and leaves it alone (it is outside this scope); to keep the old one, rename it back by hand',
+      ]);
+    });
+
+    it('additive: never renames an alert it does not declare, warns instead', () => {
+      const plan = planScope(scope({ ownership: 'additive' }), [declared('www')], [live(5, 'apex')]);
+      expect(renamesOf(plan)).toEqual([['create', 'missing', 'www', null, []]]);
+      expect(plan.warnings.map((w) => w.message)).toEqual([
+        '"www" is not in the account, but alert 5 "apex" looks like it renamed: apply creates a new alert and leaves it alone (ownership "additive" never takes over an alert it does not declare); to keep the old one, rename it back by hand',
+      ]);
+    });
+
+    it('two candidates on either side: no rename (creates and deletes, as before)', () => {
+      // Two live alerts with the settings of one missing alert.
+      let plan = planScope(scope(), [declared('www')], [live(5, 'a'), live(6, 'b')]);
+      expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+        ['create', 'www'],
+        ['delete', 'a'],
+        ['delete', 'b'],
+      ]);
+      // Two missing alerts with the settings of one live alert.
+      plan = planScope(scope(), [declared('www'), declared('www2')], [live(5, 'a')]);
+      expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
+        ['create', 'www'],
+        ['create', 'www2'],
+        ['delete', 'a'],
+      ]);
+    });
+
+    it('a live alert whose name is declared is never taken for a rename; destroy renames nothing', () => {
+      // "b" is declared and differs (an update); "a" missing with b's live settings.
+      let plan = planScope(scope(), [declared('a'), declared('b', { filter_value: '192.0.2.9' })], [live(5, 'b')]);
+      expect(plan.changes.map((c) => [c.action, c.reason, c.name])).toEqual([
+        ['create', 'missing', 'a'],
+        ['update', 'changed', 'b'],
+      ]);
+      plan = planScope(scope(), [declared('www')], [live(5, 'apex')], { mode: 'destroy' });
+      expect(plan.changes).toEqual([]);
+    });
+  });
+
   it('prefix scope: only names with the prefix are managed', () => {
     const plan = planScope(
       scope({ ownership: 'prefix', prefix: 'team-' }),
       [declared('team-a')],
-      [live(1, 'team-old'), live(2, 'other')],
+      [live(1, 'team-old', { filter_value: '192.0.2.3' }), live(2, 'other')],
     );
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
       ['create', 'team-a'],

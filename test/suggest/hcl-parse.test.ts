@@ -182,6 +182,59 @@ describe('parseHcl', () => {
     ]);
   });
 
+  describe('shapes Terraform reads (checked with terraform console)', () => {
+    test('a comment between a block type and its labels, and between a name and its =', () => {
+      const text = 'resource /* a */ "networkcalc_alert" /* c */ "b" {\n  name /* c */ = "x"\n  type/**/= "y"\n}\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(b.labels).toEqual(['networkcalc_alert', 'b']);
+      expect(expr(text, b, 'name')).toMatchObject({ text: '"x"', line: 2 });
+      expect(literalOf(b.attributes[1])).toEqual({ kind: 'string', value: 'y' });
+      // A line comment still ends the line: labels on the next line are an error, as in HCL.
+      expect(syntaxError('resource "a" # c\n "b" {\n}\n').line).toBe(1);
+    });
+
+    test('spaces after the closing marker of a heredoc', () => {
+      const text = 'locals {\n  a = <<EOT\nhi\nEOT   \n  b = <<-EOT\n    x\n    EOT\t\n  c = 1\n}\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(b.attributes.map((a) => a.name)).toEqual(['a', 'b', 'c']);
+      expect(expr(text, b, 'a').text).toBe('<<EOT\nhi\nEOT');
+      expect(literalOf(b.attributes[0])).toEqual({ kind: 'string', value: 'hi\n' });
+      expect(literalOf(b.attributes[1])).toEqual({ kind: 'string', value: 'x\n' });
+    });
+
+    test('identifiers are Unicode ID_Start then ID_Continue: a combining mark continues one', () => {
+      // "é" written as e + U+0301 COMBINING ACUTE ACCENT, and a digit of another script.
+      const text = 'locals {\n  cafe\u0301 = 1\n  n\u0663 = 2\n}\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(b.attributes.map((a) => a.name)).toEqual(['cafe\u0301', 'n\u0663']);
+    });
+
+    test('a quote or a brace inside a comment inside ${} is comment text', () => {
+      const text = 'locals {\n  a = "${1 /* it\'s "q" } */ + 1}"\n  b = "${x # "\n}"\n  c = 3\n}\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(b.attributes.map((a) => a.name)).toEqual(['a', 'b', 'c']);
+      expect(expr(text, b, 'a').text).toBe('"${1 /* it\'s "q" } */ + 1}"');
+      expect(expr(text, b, 'c').line).toBe(5);
+    });
+
+    test('a heredoc in a CRLF file keeps its \\r\\n line endings, as HCL does', () => {
+      const text =
+        'locals {\r\n  a = <<EOT\r\nhi\r\n  there\r\nEOT\r\n  b = <<-EOT\r\n    x\r\n      y\r\n    EOT\r\n}\r\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(literalOf(b.attributes[0])).toEqual({ kind: 'string', value: 'hi\r\n  there\r\n' });
+      expect(literalOf(b.attributes[1])).toEqual({ kind: 'string', value: 'x\r\n  y\r\n' });
+    });
+
+    test('<<-: a line of white space only keeps its spaces and does not count for the indentation', () => {
+      const text = 'locals {\n  a = <<-EOT\n    x\n   \n          \n      y\n    EOT\n}\n';
+      const [b] = parseHcl(text, 'main.tf').blocks;
+      expect(literalOf(b.attributes[0])).toEqual({ kind: 'string', value: 'x\n   \n          \n  y\n' });
+      const crlf = text.replace(/\n/g, '\r\n');
+      const [c] = parseHcl(crlf, 'main.tf').blocks;
+      expect(literalOf(c.attributes[0])).toEqual({ kind: 'string', value: 'x\r\n   \r\n          \r\n  y\r\n' });
+    });
+  });
+
   test('decodeString: the escapes of HCL', () => {
     expect(decodeString('"a\\nb\\t\\"\\\\ \\u00e9 $${x} %%{y}"')).toBe('a\nb\t"\\ é ${x} %{y}');
   });

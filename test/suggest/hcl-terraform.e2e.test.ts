@@ -363,7 +363,7 @@ describe('terraform drift → suggestions → edited .tf → empty plan', () => 
       const r = suggestFromTerraformPlan(drift.plan, pr.dir, { planFileMtimeMs: drift.mtimeMs });
       const line = config.split('\n').findIndex((l) => l.includes('filter_value = "30"')) + 1;
       expect(r.problems).toEqual([
-        `main.tf:${line}: unterminated string (a quoted string ends on its line): the file does not parse; fix it (terraform validate points at it too) and make the plan again`,
+        `main.tf:${line}: unterminated string (a quoted string ends on its line): this file does not parse here, and the block of networkcalc_alert.www_cert is not in the other files; fix it (terraform validate points there too) and make the plan again, or make the edit by hand`,
       ]);
       expect(r.suggestions).toEqual([]);
     });

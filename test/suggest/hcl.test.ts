@@ -442,14 +442,54 @@ describe('problems', () => {
     expect(run(plan([]))).toEqual({ suggestions: [], snapshots: [], problems: [] });
   });
 
-  test('a broken file among others stops every suggestion', () => {
+  test('a file that does not parse stops only what it may hold: a block found elsewhere is still edited', () => {
     write('resource "networkcalc_alert" "spf" {\n  name = "spf"\n}\n');
     write('locals {\n  a = (1\n}\n', 'other.tf');
     const r = run(plan([{ address: 'networkcalc_alert.spf', before: SPF, after: { ...SPF, name: 'x' } }]));
+    expect(r.problems).toEqual([]);
+    expect(r.suggestions.map((x) => [x.file, x.summary])).toEqual([
+      ['main.tf', 'networkcalc_alert.spf: name "spf" → "x"'],
+    ]);
+    expect(r.warnings).toEqual([
+      'other.tf:3: unexpected }: this file does not parse here; the suggestions above did not need it (fix it, terraform validate points there too)',
+    ]);
+  });
+
+  test('a file that does not parse stops a block not found, a deletion and everything when it is an override', () => {
+    write('resource "networkcalc_alert" "spf" {\n  name = "spf"\n}\n');
+    write('locals {\n  a = (1\n}\n', 'other.tf');
+    let r = run(plan([{ address: 'networkcalc_alert.gone', before: SPF, after: { ...SPF, name: 'x' } }]));
+    expect(r.problems).toEqual([
+      'other.tf:3: unexpected }: this file does not parse here, and the block of networkcalc_alert.gone is not in the other files; fix it (terraform validate points there too) and make the plan again, or make the edit by hand',
+    ]);
+    r = run(plan([{ address: 'networkcalc_alert.spf', before: SPF, after: null }]));
     expect(r.suggestions).toEqual([]);
     expect(r.problems).toEqual([
-      'other.tf:3: unexpected }: the file does not parse; fix it (terraform validate points at it too) and make the plan again',
+      'other.tf:3: unexpected }: this file does not parse here, and references to networkcalc_alert.spf or an import block in it would break if its block were deleted; fix it (terraform validate points there too) and make the plan again, or make the edit by hand',
     ]);
+    write('locals {\n  a = (1\n}\n', 'main_override.tf');
+    r = run(plan([{ address: 'networkcalc_alert.spf', before: SPF, after: { ...SPF, name: 'x' } }]));
+    expect(r.suggestions).toEqual([]);
+    expect(r.problems).toEqual([
+      'main_override.tf:3: unexpected }; other.tf:3: unexpected }: these files do not parse here, and an override file changes the blocks of every other file; fix them (terraform validate points there too) and make the plan again, or make the edit by hand',
+    ]);
+  });
+
+  test('a line added to a CRLF file ends in CRLF', () => {
+    const text = 'resource "networkcalc_alert" "spf" {\r\n  name = "spf"\r\n  type = "SPF Record"\r\n}\r\n';
+    write(text);
+    const [s] = run(
+      plan([
+        {
+          address: 'networkcalc_alert.spf',
+          before: SPF,
+          after: { ...SPF, type: 'DNS Record', subtype: 'A', filter: 'equals', filter_value: '192.0.2.1' },
+        },
+      ]),
+    ).suggestions;
+    const out = edited(text, s);
+    expect(out.split('\r\n').length - 1).toBe(out.split('\n').length - 1);
+    expect(out).toContain('  subtype      = "A"\r\n');
   });
 
   test('a block not found names .tf.json files, which are not edited', () => {

@@ -1,0 +1,82 @@
+/**
+ * Files and directories the commands are given, as sentences: what is wrong with a path and
+ * what to do, instead of a system error code (`ENOENT`, `EISDIR`, `ENOTDIR`). Checked before
+ * any API call, so a bad path costs nothing and writes nothing.
+ */
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** What the system errors of file operations mean, for people. */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'has a file where a directory should be',
+  EISDIR: 'is a directory',
+  EACCES: 'is not accessible (permission denied)',
+  EPERM: 'is not accessible (operation not permitted)',
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'is on a full disk',
+  EEXIST: 'already exists',
+  ELOOP: 'is a loop of symbolic links',
+  ENAMETOOLONG: 'has too long a name',
+};
+
+/** `<shown> <words>` for a failed file operation: the path and what the system said, in words. */
+export function fileErrorText(shown: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words = code ? ERRNO_WORDS[code] : undefined;
+  return words ? `${shown} ${words}` : `${shown}: ${(e as Error).message}`;
+}
+
+/** Why `dir` cannot be used as a directory (`no such directory`, …), or null when it can. */
+export function directoryProblem(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : 'a file, not a directory';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'no such directory';
+    if (code === 'ENOTDIR') return 'a part of the path is a file, not a directory';
+    return ERRNO_WORDS[code ?? ''] ?? (e as Error).message;
+  }
+}
+
+/**
+ * Why a file cannot be written at `file` (`shown` as the user gave it, after `flag`; `example`
+ * a file name to suggest), or null when it can: the path is a directory, or its directory does not exist. The directory is not
+ * created: a mistyped path would leave directories behind, so the message says how to make it.
+ */
+export function outputFileProblem(file: string, shown: string, flag: string, example: string): string | null {
+  try {
+    if (statSync(file).isDirectory())
+      return `${flag} ${shown} is a directory; give a file name, such as ${path.join(shown, example)}`;
+  } catch {
+    // Absent: its directory is checked below.
+  }
+  const dir = path.dirname(file);
+  const problem = directoryProblem(dir);
+  if (!problem) return null;
+  const shownDir = path.dirname(shown);
+  return problem === 'no such directory'
+    ? `${flag} ${shown}: the directory ${shownDir} does not exist; create it first (mkdir -p ${shownDir}) or give another path`
+    : `${flag} ${shown}: the directory ${shownDir}: ${problem}; give a path in an existing directory`;
+}
+
+/**
+ * Why a directory cannot be made at `dir` (it is created when missing, with its parents), or
+ * null when it can: the path, or a directory above it, is a file.
+ */
+export function creatableDirectoryProblem(dir: string, shown: string, flag: string): string | null {
+  // The nearest part of the path that exists must be a directory.
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(at).isDirectory();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(at) !== at) continue;
+      return `${flag} ${shown}: ${fileErrorText(at, e)}`;
+    }
+    if (isDirectory) return null;
+    const what = at === path.resolve(dir) ? shown : at;
+    return `${flag} ${shown}: ${what} is a file, not a directory; give a directory (it is created when missing)`;
+  }
+}
