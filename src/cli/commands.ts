@@ -6,6 +6,8 @@ import {
   COLOR,
   FORMAT_VERSION,
   PLAIN,
+  VERBS,
+  accountDoneLine,
   PlanFileError,
   StalePlanError,
   applyAll,
@@ -32,6 +34,7 @@ import {
   triggerResultLine,
   ConfigError,
   type AccountPlan,
+  type AccountTally,
   type ApplyEvent,
   type ApplyReport,
   type Command,
@@ -520,7 +523,9 @@ export async function applyCommand(
     }
   }
   if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
-  const progress = new Progress(io, work, !json && io.stderr.isTTY === true);
+  const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
+  const progress = new Progress(io, work, !json && io.stderr.isTTY === true, Date.now, accountWork);
+  const tallies = new Map<AccountPlan, AccountTally>();
   // Ctrl-C: let the writes in flight finish and report; a second one ends the process at once.
   const interrupt = new AbortController();
   const onSignal = (signal: string) => {
@@ -539,13 +544,21 @@ export async function applyCommand(
       triggers: source.triggers,
       signal: interrupt.signal,
       onEvent: (ev: ApplyEvent) => {
-        progress.tick();
+        const finished = progress.tick(ev.account);
         if (json) return;
         progress.line(
           ev.kind === 'change'
             ? changeResultLine(ev.account, ev.change, ev.result, style)
             : triggerResultLine(ev.account, ev.trigger, ev.result, style),
         );
+        const tally = tallies.get(ev.account) ?? { created: 0, updated: 0, deleted: 0, failed: 0, reports: 0 };
+        tallies.set(ev.account, tally);
+        if (ev.result.status === 'failed') tally.failed++;
+        else if (ev.kind === 'trigger') tally.reports += ev.result.status === 'ok' ? 1 : 0;
+        else if (ev.result.status !== 'skipped') tally[VERBS[ev.change.action]]++;
+        // Progress by account where there are several: the line to look for in a long log.
+        if (finished && progress.accounts > 1)
+          progress.line(accountDoneLine(finished, progress.accounts, ev.account.account.label, tally, style));
       },
     });
   } finally {

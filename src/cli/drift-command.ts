@@ -239,9 +239,29 @@ function terraformDrift(
   return suggest.suggestions.length ? EXIT.CHANGES : EXIT.OK;
 }
 
+/** Longest file name stem of a report; labels longer than this are cut (the hash keeps them apart). */
+const REPORT_NAME_MAX = 80;
+
 /**
- * `--report-dir`: one markdown report per account (`<marker hash>.md`, the account's marker
- * on its first line) and `index.json` listing them, for a workflow that keeps one issue or
+ * The file of each account's report, named by its label (`acct07.md`, the stack or alias,
+ * reduced to letters, digits, `.`, `_` and `-`). Labels that reduce to the same name, also
+ * when case is ignored (macOS, Windows), get the account's marker hash appended.
+ */
+export function reportFileNames(accounts: ReadonlyArray<{ label: string; id: string }>): string[] {
+  const stem = (label: string) =>
+    label
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+|[.-]+$/g, '')
+      .slice(0, REPORT_NAME_MAX) || 'account';
+  const key = (label: string) => stem(label).toLowerCase();
+  const count = new Map<string, number>();
+  for (const a of accounts) count.set(key(a.label), (count.get(key(a.label)) ?? 0) + 1);
+  return accounts.map((a) => `${stem(a.label)}${count.get(key(a.label))! > 1 ? `-${a.id}` : ''}.md`);
+}
+
+/**
+ * `--report-dir`: one markdown report per account (`<account>.md`, the account's marker on
+ * its first line) and `index.json` listing them, for a workflow that keeps one issue or
  * comment per account up to date.
  */
 function writeReportDir(
@@ -253,10 +273,13 @@ function writeReportDir(
   const out = path.resolve(cwd, dir);
   try {
     mkdirSync(out, { recursive: true });
-    const index = plans.map((p) => {
-      const marker = accountMarker(p);
-      const id = /account=([0-9a-f]+)/.exec(marker)![1];
-      const file = `${id}.md`;
+    const markers = plans.map((p) => accountMarker(p));
+    const files = reportFileNames(
+      plans.map((p, i) => ({ label: p.account.label, id: /account=([0-9a-f]+)/.exec(markers[i]!)![1]! })),
+    );
+    const index = plans.map((p, i) => {
+      const marker = markers[i]!;
+      const file = files[i]!;
       const drift =
         p.status === 'error'
           ? 'error'
@@ -266,6 +289,7 @@ function writeReportDir(
       writeFileSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));
       return {
         account: p.account.label,
+        stacks: [...new Set(p.account.scopes.map((sc) => sc.stack))],
         base_url: p.account.baseUrl,
         marker,
         file,
