@@ -111,7 +111,7 @@ const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === t
  * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
  * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
  */
-async function synthesize(
+export async function synthesize(
   io: CliIO,
   opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
   json: boolean,
@@ -284,6 +284,23 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
 
 export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseUrl?: string; json?: boolean };
 
+/** The checks of `validate` (no credentials, no API call) on synthesized stacks; throws a ConfigError listing every problem. */
+export function checkOffline(
+  stacks: Parameters<typeof readDesired>[0],
+  io: CliIO,
+  opts: Pick<CommonOptions, 'baseUrl'>,
+): ReturnType<typeof readDesired> {
+  const desired = readDesired(stacks);
+  const problems = [
+    ...desired.problems,
+    ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
+  ];
+  if (problems.length) throw new ConfigError(problems);
+  if (!desired.scopes.length)
+    throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+  return desired;
+}
+
 /**
  * Everything plan checks before its first API call, except credentials: for pull requests
  * whose pipelines get no secrets. Makes no API call.
@@ -291,14 +308,7 @@ export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseU
 export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
   const json = !!opts.json;
   try {
-    const desired = readDesired(await synthesize(io, opts, json));
-    const problems = [
-      ...desired.problems,
-      ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
-    ];
-    if (problems.length) throw new ConfigError(problems);
-    if (!desired.scopes.length)
-      throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+    const desired = checkOffline(await synthesize(io, opts, json), io, opts);
     const summary = {
       stacks: new Set(desired.scopes.map((s) => s.stack)).size,
       providers: desired.scopes.length,
