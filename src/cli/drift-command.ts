@@ -11,6 +11,7 @@ import {
   driftErrorMarkdown,
   driftMarkdown,
   driftText,
+  outDirOf,
   planAll,
   toJson,
   type AccountPlan,
@@ -41,6 +42,7 @@ import {
   type Loaded,
 } from './commands';
 import type { CliIO } from './io';
+import { SOURCES_FILE, readSynthSources } from './synth-sources';
 import { UsageError } from './usage';
 
 export interface DriftCommandFlags extends DriftFlags {
@@ -60,8 +62,6 @@ function checkFlags(opts: DriftCommandFlags): void {
     problems.push(
       '--terraform-plan is read by --suggest; give --suggest with it (terraform plan -refresh-only shows the drift itself)',
     );
-  if (opts.suggest && !opts.terraformPlan && !opts.synth)
-    problems.push('--suggest runs the app to learn where each alert is declared; leave out --no-synth');
   if (problems.length) throw new UsageError(problems);
 }
 
@@ -91,11 +91,12 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   let locations: SourceLocation[] = [];
   const synthStartedMs = Date.now();
   // The app writes where each construct was made here (src/constructs/source-locations.ts).
-  const locationsDir = opts.suggest ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
+  const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
   try {
     const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
     loaded = await load(io, opts, format !== 'text', file ? { [SOURCE_LOCATIONS_ENV]: file } : {});
     if (file) locations = readLocations(file);
+    if (opts.suggest && !opts.synth) locations = synthLocations(io, opts);
   } catch (e) {
     if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
@@ -161,6 +162,20 @@ async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory
       }
     }),
   );
+}
+
+/**
+ * --suggest --no-synth: the locations `ncalc synth` recorded in the output, its source files
+ * unchanged since (the check a fresh synth makes by time).
+ */
+function synthLocations(io: CliIO, opts: DriftCommandFlags): SourceLocation[] {
+  const outdir = outDirOf({ cwd: cwdOf(io, opts), out: opts.out });
+  const locations = readSynthSources(cwdOf(io, opts), outdir);
+  if (!locations)
+    throw new UsageError([
+      `--suggest needs to know where each alert is declared: ${path.relative(io.cwd, outdir) || outdir} holds no ${SOURCES_FILE}, which ncalc synth writes; run ncalc synth --out ${opts.out ?? path.relative(io.cwd, outdir)}, or leave out --no-synth`,
+    ]);
+  return locations;
 }
 
 function readLocations(file: string): SourceLocation[] {

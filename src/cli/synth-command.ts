@@ -3,7 +3,10 @@
  * credentials or API calls) and leave the output in --out, for the shards of a CI matrix to
  * read with `--no-synth --out <dir>` instead of each running the app again.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { SOURCE_LOCATIONS_ENV } from '../constructs/source-locations';
 import { FORMAT_VERSION, outDirOf } from '../reconcile';
 import {
   EXIT,
@@ -16,6 +19,7 @@ import {
   type CommonOptions,
 } from './commands';
 import type { CliIO } from './io';
+import { writeSynthSources } from './synth-sources';
 
 export type SynthFlags = Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synthTimeout' | 'baseUrl' | 'color'> & {
   json?: boolean;
@@ -23,11 +27,16 @@ export type SynthFlags = Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synthTim
 
 export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number> {
   const json = !!opts.json;
+  // The app records where each construct is declared, for drift --suggest in the shards.
+  const locationsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-locations-'));
   try {
-    const stacks = await synthesize(io, { ...opts, synth: true }, json);
+    const locations = path.join(locationsDir, 'locations.json');
+    const stacks = await synthesize(io, { ...opts, synth: true }, json, { [SOURCE_LOCATIONS_ENV]: locations });
     const desired = checkOffline(stacks, io, opts);
     const cwd = cwdOf(io, opts);
-    const out = path.relative(io.cwd, outDirOf({ cwd, out: opts.out })) || '.';
+    const outdir = outDirOf({ cwd, out: opts.out });
+    writeSynthSources(cwd, outdir, locations);
+    const out = path.relative(io.cwd, outdir) || '.';
     const summary = {
       stacks: stacks.length,
       providers: desired.scopes.length,
@@ -47,5 +56,7 @@ export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number>
     return EXIT.OK;
   } catch (e) {
     return reportError(io, 'synth', e, json);
+  } finally {
+    rmSync(locationsDir, { recursive: true, force: true });
   }
 }
