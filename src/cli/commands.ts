@@ -38,6 +38,7 @@ import {
   type ApplyEvent,
   type ApplyReport,
   type Command,
+  type PlanOptions,
   type Prepared,
   type RunErrorCode,
   type Shard,
@@ -45,7 +46,7 @@ import {
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
 import { useColor, type CliIO } from './io';
-import { Progress } from './progress';
+import { Progress, planningProgress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
 
 /** Exit codes shared by every command. */
@@ -224,6 +225,22 @@ export function reportError(io: CliIO, command: Command, e: unknown, json: boole
   return EXIT.ERROR;
 }
 
+/** planAll with a count of the accounts planned so far on a terminal. */
+export async function planAccounts(
+  io: CliIO,
+  loaded: Loaded,
+  factory: ClientFactory,
+  options: PlanOptions,
+  json: boolean,
+): Promise<AccountPlan[]> {
+  const progress = planningProgress(io, loaded.accounts.length, json);
+  try {
+    return await planAll(loaded, factory, { ...options, onPlanned: progress.onPlanned });
+  } finally {
+    progress.done();
+  }
+}
+
 export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
@@ -255,7 +272,7 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: true });
+  const plans = await planAccounts(io, loaded, clientFactory(io, !!opts.verbose), { triggers: true }, json);
   if (json) writeJson(io, toJson('plan', plans, undefined, shardJson(loaded)));
   else io.stdout.write(shardText(loaded) + planText(plans, 'plan', styleFor(io, opts)));
   if (opts.save !== undefined) {
@@ -430,11 +447,13 @@ async function freshPlan(
     throw new UsageError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
   const loaded = await load(io, opts, !!opts.json);
   const triggers = command === 'apply' && opts.triggers !== false;
-  const plans = await planAll(loaded, factory, {
-    mode: command === 'destroy' ? 'destroy' : 'converge',
-    includeUndeclared: !!opts.allInScope,
-    triggers,
-  });
+  const plans = await planAccounts(
+    io,
+    loaded,
+    factory,
+    { mode: command === 'destroy' ? 'destroy' : 'converge', includeUndeclared: !!opts.allInScope, triggers },
+    !!opts.json,
+  );
   return { plans, heading: shardText(loaded), json: shardJson(loaded), triggers, saved: false };
 }
 

@@ -12,7 +12,6 @@ import {
   driftMarkdown,
   driftText,
   outDirOf,
-  planAll,
   toJson,
   type AccountPlan,
 } from '../reconcile';
@@ -32,6 +31,7 @@ import {
   driftFormat,
   hasChanges,
   load,
+  planAccounts,
   problemsOf,
   reportError,
   shardJson,
@@ -105,7 +105,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   }
   // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
   const factory = clientFactory(io, !!opts.verbose);
-  const plans = await planAll(loaded, factory, { triggers: false });
+  const plans = await planAccounts(io, loaded, factory, { triggers: false }, format !== 'text');
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {

@@ -25,6 +25,8 @@ export class Progress {
     private readonly enabled: boolean,
     private readonly now: () => number = Date.now,
     accounts: ReadonlyMap<object, number> = new Map(),
+    /** What the counter counts: `… 12/50 accounts planned`. */
+    private readonly noun = 'done',
   ) {
     this.left = new Map([...accounts].filter(([, n]) => n > 0));
     this.accounts = this.left.size;
@@ -82,7 +84,7 @@ export class Progress {
   private draw(): void {
     if (this.done >= this.total) return this.erase();
     const accounts = this.accounts > 1 ? `[${this.accountsDone}/${this.accounts} accounts] ` : '';
-    this.io.stderr.write(`\r\u001b[K  … ${accounts}${this.done}/${this.total} done`);
+    this.io.stderr.write(`\r\u001b[K  … ${accounts}${this.done}/${this.total} ${this.noun}`);
     this.shown = true;
     this.draws++;
     this.lastDraw = this.now();
@@ -93,4 +95,18 @@ export class Progress {
     this.io.stderr.write('\r\u001b[K');
     this.shown = false;
   }
+}
+
+/**
+ * Plan options that count accounts planned on a terminal (`… 12/50 accounts planned`, on
+ * stderr, gone when planning ends); `done` removes the counter.
+ */
+export function planningProgress(
+  io: Pick<CliIO, 'stdout' | 'stderr'>,
+  accounts: number,
+  json: boolean,
+): { onPlanned: () => void; done: () => void } {
+  const enabled = !json && accounts > 1 && io.stdout.isTTY === true && io.stderr.isTTY === true;
+  const progress = new Progress(io, accounts, enabled, Date.now, new Map(), 'accounts planned');
+  return { onPlanned: () => void progress.tick(), done: () => progress.clear() };
 }

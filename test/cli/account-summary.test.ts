@@ -6,9 +6,11 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { EmulatorSeed } from '../../src/emulator';
 import { GITHUB_BODY_LIMIT } from '../../src/reconcile/render-markdown';
 import { reportFileNames } from '../../src/cli/drift-command';
+import { run as runCli } from '../../src/cli/program';
 import { useEmulator } from '../helpers/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 
@@ -177,6 +179,29 @@ describe('the per-account summary', () => {
       status: 'error',
     });
     expect(readFileSync(path.join(dir, 'acct07.md'), 'utf8')).toMatch(/^<!-- ncalc-drift account=[0-9a-f]{16} -->\n/);
+  });
+});
+
+describe('on a terminal', () => {
+  it('counts accounts while planning, and accounts done while applying, on stderr; gone at the end', async () => {
+    let stdout = '';
+    let stderr = '';
+    const tty = (args: string[]) =>
+      runCli(args, {
+        stdout: { write: (s: string) => (stdout += s), isTTY: true },
+        stderr: { write: (s: string) => (stderr += s), isTTY: true },
+        stdin: new PassThrough(),
+        env: env(),
+        cwd: app.dir,
+      });
+    expect(await tty(['plan'])).toBe(1);
+    expect(stderr).toContain(`\r\u001b[K  … 1/${N} accounts planned`);
+    expect(stderr.endsWith('\r\u001b[K')).toBe(true);
+    stderr = '';
+    expect(await tty(['apply', '--no-synth', '--auto-approve'])).toBe(1);
+    expect(stderr).toContain(`\r\u001b[K  … [0/${healthy.length} accounts] 1/${healthy.length * ALERTS} done`);
+    expect(stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect(stdout).toContain(`Accounts: ${N} (${healthy.length} applied, ${REFUSED.length} failed)`);
   });
 });
 
