@@ -329,6 +329,9 @@ describe('plan --json', () => {
       format_version: '1.0',
       command: 'plan',
       summary: { create: 1, update: 0, delete: 0, unchanged: 0, triggers: 1, failed_accounts: 0 },
+      account_summary: [
+        { account: 'main', stacks: ['main'], create: 1, update: 0, delete: 0, status: 'changes', error: null },
+      ],
       accounts: [
         {
           label: 'main',
