@@ -300,16 +300,17 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
 }
 
 /**
- * Runs the app into a directory of this run's own, beside the output directory (so on the same
- * file system), and reads the stacks from there: runs started at once from one checkout (the
+ * Runs the app into a directory of this run's own, inside the output directory (so on the
+ * same file system), and reads the stacks from there: runs started at once from one checkout (the
  * shards of a CI matrix on one machine) never read each other's half-written files. The
  * output is then moved into the output directory, for --no-synth and for tools that read it.
  * An app that ignores CDKTF_OUTDIR and writes the output directory itself is read from
  * there, as before.
  */
 async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: string): Promise<StackDocument[]> {
-  mkdirSync(path.dirname(outdir), { recursive: true });
-  const own = mkdtempSync(path.join(path.dirname(outdir), `.${path.basename(outdir)}.run-`));
+  // Inside the output directory: on its file system, and ignored wherever the output is.
+  mkdirSync(outdir, { recursive: true });
+  const own = mkdtempSync(path.join(outdir, '.ncalc-run-'));
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
     await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);

@@ -65,7 +65,7 @@ describe('parallel runs from one checkout', () => {
       expect(planned.sort()).toEqual(names);
     }
     // The private directories are gone; the output directory reads whole.
-    expect(readdirSync(app.dir).filter((f) => f.includes('.run-'))).toEqual([]);
+    expect(readdirSync(path.join(app.dir, 'cdktf.out')).filter((f) => f.startsWith('.ncalc-run-'))).toEqual([]);
     const r = await ncalc(['plan', '--no-synth', '--json'], { cwd: app.dir, env: env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).summary.create).toBe(N * 300);
