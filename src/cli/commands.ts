@@ -6,6 +6,8 @@ import {
   COLOR,
   FORMAT_VERSION,
   PLAIN,
+  VERBS,
+  accountDoneLine,
   PlanFileError,
   StalePlanError,
   applyAll,
@@ -32,18 +34,25 @@ import {
   triggerResultLine,
   ConfigError,
   type AccountPlan,
+  type AccountTally,
   type ApplyEvent,
   type ApplyReport,
   type Command,
+  type PlanOptions,
   type Prepared,
   type RunErrorCode,
   type Shard,
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
+<<<<<<< HEAD
 import { directoryProblem, fileErrorText, outputFileProblem } from './files';
 import { ERROR_PREFIX, useColor, type CliIO } from './io';
 import { Progress } from './progress';
+=======
+import { useColor, type CliIO } from './io';
+import { Progress, planningProgress } from './progress';
+>>>>>>> fleetout
 import { USAGE_HINT, UsageError } from './usage';
 
 /** Exit codes shared by every command. */
@@ -118,7 +127,7 @@ const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === t
  * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
  * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
  */
-async function synthesize(
+export async function synthesize(
   io: CliIO,
   opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
   json: boolean,
@@ -235,6 +244,22 @@ export function reportError(io: CliIO, command: Command, e: unknown, json: boole
   return EXIT.ERROR;
 }
 
+/** planAll with a count of the accounts planned so far on a terminal. */
+export async function planAccounts(
+  io: CliIO,
+  loaded: Loaded,
+  factory: ClientFactory,
+  options: PlanOptions,
+  json: boolean,
+): Promise<AccountPlan[]> {
+  const progress = planningProgress(io, loaded.accounts.length, json);
+  try {
+    return await planAll(loaded, factory, { ...options, onPlanned: progress.onPlanned });
+  } finally {
+    progress.done();
+  }
+}
+
 export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
@@ -270,7 +295,7 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: true });
+  const plans = await planAccounts(io, loaded, clientFactory(io, !!opts.verbose), { triggers: true }, json);
   if (json) writeJson(io, toJson('plan', plans, undefined, shardJson(loaded)));
   else io.stdout.write(shardText(loaded) + planText(plans, 'plan', styleFor(io, opts)));
   if (opts.save !== undefined) {
@@ -299,6 +324,23 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
 
 export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseUrl?: string; json?: boolean };
 
+/** The checks of `validate` (no credentials, no API call) on synthesized stacks; throws a ConfigError listing every problem. */
+export function checkOffline(
+  stacks: Parameters<typeof readDesired>[0],
+  io: CliIO,
+  opts: Pick<CommonOptions, 'baseUrl'>,
+): ReturnType<typeof readDesired> {
+  const desired = readDesired(stacks);
+  const problems = [
+    ...desired.problems,
+    ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
+  ];
+  if (problems.length) throw new ConfigError(problems);
+  if (!desired.scopes.length)
+    throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+  return desired;
+}
+
 /**
  * Everything plan checks before its first API call, except credentials: for pull requests
  * whose pipelines get no secrets. Makes no API call.
@@ -306,14 +348,7 @@ export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseU
 export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
   const json = !!opts.json;
   try {
-    const desired = readDesired(await synthesize(io, opts, json));
-    const problems = [
-      ...desired.problems,
-      ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
-    ];
-    if (problems.length) throw new ConfigError(problems);
-    if (!desired.scopes.length)
-      throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+    const desired = checkOffline(await synthesize(io, opts, json), io, opts);
     const summary = {
       stacks: new Set(desired.scopes.map((s) => s.stack)).size,
       providers: desired.scopes.length,
@@ -435,11 +470,13 @@ async function freshPlan(
     throw new UsageError([`--json needs --auto-approve: ${command} cannot ask for confirmation while writing JSON`]);
   const loaded = await load(io, opts, !!opts.json);
   const triggers = command === 'apply' && opts.triggers !== false;
-  const plans = await planAll(loaded, factory, {
-    mode: command === 'destroy' ? 'destroy' : 'converge',
-    includeUndeclared: !!opts.allInScope,
-    triggers,
-  });
+  const plans = await planAccounts(
+    io,
+    loaded,
+    factory,
+    { mode: command === 'destroy' ? 'destroy' : 'converge', includeUndeclared: !!opts.allInScope, triggers },
+    !!opts.json,
+  );
   return { plans, heading: shardText(loaded), json: shardJson(loaded), triggers, saved: false };
 }
 
@@ -538,7 +575,9 @@ export async function applyCommand(
     }
   }
   if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
-  const progress = new Progress(io, work, !json && io.stderr.isTTY === true);
+  const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
+  const progress = new Progress(io, work, !json && io.stderr.isTTY === true, Date.now, accountWork);
+  const tallies = new Map<AccountPlan, AccountTally>();
   // Ctrl-C: let the writes in flight finish and report; a second one ends the process at once.
   const interrupt = new AbortController();
   const onSignal = (signal: string) => {
@@ -557,13 +596,21 @@ export async function applyCommand(
       triggers: source.triggers,
       signal: interrupt.signal,
       onEvent: (ev: ApplyEvent) => {
-        progress.tick();
+        const finished = progress.tick(ev.account);
         if (json) return;
         progress.line(
           ev.kind === 'change'
             ? changeResultLine(ev.account, ev.change, ev.result, style)
             : triggerResultLine(ev.account, ev.trigger, ev.result, style),
         );
+        const tally = tallies.get(ev.account) ?? { created: 0, updated: 0, deleted: 0, failed: 0, reports: 0 };
+        tallies.set(ev.account, tally);
+        if (ev.result.status === 'failed') tally.failed++;
+        else if (ev.kind === 'trigger') tally.reports += ev.result.status === 'ok' ? 1 : 0;
+        else if (ev.result.status !== 'skipped') tally[VERBS[ev.change.action]]++;
+        // Progress by account where there are several: the line to look for in a long log.
+        if (finished && progress.accounts > 1)
+          progress.line(accountDoneLine(finished, progress.accounts, ev.account.account.label, tally, style));
       },
     });
   } finally {

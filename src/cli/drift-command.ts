@@ -11,7 +11,7 @@ import {
   driftErrorMarkdown,
   driftMarkdown,
   driftText,
-  planAll,
+  outDirOf,
   toJson,
   type AccountPlan,
 } from '../reconcile';
@@ -31,6 +31,7 @@ import {
   driftFormat,
   hasChanges,
   load,
+  planAccounts,
   problemsOf,
   reportError,
   shardJson,
@@ -41,6 +42,7 @@ import {
   type Loaded,
 } from './commands';
 import type { CliIO } from './io';
+import { SOURCES_FILE, readSynthSources } from './synth-sources';
 import { UsageError } from './usage';
 
 export interface DriftCommandFlags extends DriftFlags {
@@ -60,8 +62,6 @@ function checkFlags(opts: DriftCommandFlags): void {
     problems.push(
       '--terraform-plan is read by --suggest; give --suggest with it (terraform plan -refresh-only shows the drift itself)',
     );
-  if (opts.suggest && !opts.terraformPlan && !opts.synth)
-    problems.push('--suggest runs the app to learn where each alert is declared; leave out --no-synth');
   if (problems.length) throw new UsageError(problems);
 }
 
@@ -91,11 +91,12 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   let locations: SourceLocation[] = [];
   const synthStartedMs = Date.now();
   // The app writes where each construct was made here (src/constructs/source-locations.ts).
-  const locationsDir = opts.suggest ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
+  const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
   try {
     const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
     loaded = await load(io, opts, format !== 'text', file ? { [SOURCE_LOCATIONS_ENV]: file } : {});
     if (file) locations = readLocations(file);
+    if (opts.suggest && !opts.synth) locations = synthLocations(io, opts);
   } catch (e) {
     if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
@@ -104,7 +105,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   }
   // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
   const factory = clientFactory(io, !!opts.verbose);
-  const plans = await planAll(loaded, factory, { triggers: false });
+  const plans = await planAccounts(io, loaded, factory, { triggers: false }, format !== 'text');
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {
@@ -164,6 +165,7 @@ async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory
 }
 
 /**
+<<<<<<< HEAD
  * The TypeScript suggester finds a console rename as the pair it is made of: a declared alert
  * missing and an undeclared one with its settings. A plan names it one `renamed` update, so
  * it goes to the suggester as that pair.
@@ -188,6 +190,19 @@ function renamesAsPairs(plan: AccountPlan): AccountPlan {
         ],
   );
   return { ...plan, changes };
+=======
+ * --suggest --no-synth: the locations `ncalc synth` recorded in the output, its source files
+ * unchanged since (the check a fresh synth makes by time).
+ */
+function synthLocations(io: CliIO, opts: DriftCommandFlags): SourceLocation[] {
+  const outdir = outDirOf({ cwd: cwdOf(io, opts), out: opts.out });
+  const locations = readSynthSources(cwdOf(io, opts), outdir);
+  if (!locations)
+    throw new UsageError([
+      `--suggest needs to know where each alert is declared: ${path.relative(io.cwd, outdir) || outdir} holds no ${SOURCES_FILE}, which ncalc synth writes; run ncalc synth --out ${opts.out ?? path.relative(io.cwd, outdir)}, or leave out --no-synth`,
+    ]);
+  return locations;
+>>>>>>> fleetout
 }
 
 function readLocations(file: string): SourceLocation[] {
@@ -273,9 +288,29 @@ function terraformDrift(
   return suggest.suggestions.length ? EXIT.CHANGES : EXIT.OK;
 }
 
+/** Longest file name stem of a report; labels longer than this are cut (the hash keeps them apart). */
+const REPORT_NAME_MAX = 80;
+
 /**
- * `--report-dir`: one markdown report per account (`<marker hash>.md`, the account's marker
- * on its first line) and `index.json` listing them, for a workflow that keeps one issue or
+ * The file of each account's report, named by its label (`acct07.md`, the stack or alias,
+ * reduced to letters, digits, `.`, `_` and `-`). Labels that reduce to the same name, also
+ * when case is ignored (macOS, Windows), get the account's marker hash appended.
+ */
+export function reportFileNames(accounts: ReadonlyArray<{ label: string; id: string }>): string[] {
+  const stem = (label: string) =>
+    label
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+|[.-]+$/g, '')
+      .slice(0, REPORT_NAME_MAX) || 'account';
+  const key = (label: string) => stem(label).toLowerCase();
+  const count = new Map<string, number>();
+  for (const a of accounts) count.set(key(a.label), (count.get(key(a.label)) ?? 0) + 1);
+  return accounts.map((a) => `${stem(a.label)}${count.get(key(a.label))! > 1 ? `-${a.id}` : ''}.md`);
+}
+
+/**
+ * `--report-dir`: one markdown report per account (`<account>.md`, the account's marker on
+ * its first line) and `index.json` listing them, for a workflow that keeps one issue or
  * comment per account up to date.
  */
 function writeReportDir(
@@ -287,10 +322,13 @@ function writeReportDir(
   const out = path.resolve(cwd, dir);
   try {
     mkdirSync(out, { recursive: true });
-    const index = plans.map((p) => {
-      const marker = accountMarker(p);
-      const id = /account=([0-9a-f]+)/.exec(marker)![1];
-      const file = `${id}.md`;
+    const markers = plans.map((p) => accountMarker(p));
+    const files = reportFileNames(
+      plans.map((p, i) => ({ label: p.account.label, id: /account=([0-9a-f]+)/.exec(markers[i]!)![1]! })),
+    );
+    const index = plans.map((p, i) => {
+      const marker = markers[i]!;
+      const file = files[i]!;
       const drift =
         p.status === 'error'
           ? 'error'
@@ -300,6 +338,7 @@ function writeReportDir(
       writeFileSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));
       return {
         account: p.account.label,
+        stacks: [...new Set(p.account.scopes.map((sc) => sc.stack))],
         base_url: p.account.baseUrl,
         marker,
         file,

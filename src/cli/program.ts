@@ -16,6 +16,7 @@ import { registerEmulatorCommand } from './emulator-command';
 import { ERROR_PREFIX, type CliIO } from './io';
 import { FORMAT_VERSION, errorJson, type JsonCommand } from '../reconcile';
 import { registerProviderCommand } from './provider-command';
+import { synthCommand, type SynthFlags } from './synth-command';
 import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
@@ -101,10 +102,17 @@ From drift to code (--suggest):
   choice (ncalc apply re-creates it, or the diff deletes it). --write applies the diffs
   (then ncalc plan shows no change for those alerts); or pipe --json's suggest.patch to git apply.
 `;
+const SYNTH_ONCE_HELP = `
+Synthesize once: ncalc synth --out cdktf.out runs the app and checks it; the jobs of a CI
+matrix then read that output with --no-synth --out cdktf.out --shard i/n instead of each
+running the app (pass the directory between jobs as an artifact).
+`;
+
 const SHARD_HELP = `
 Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
 hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every account once.
-The whole app is still synthesized and validated in each job.
+Each job synthesizes and validates the whole app, unless it reads the output of one ncalc synth
+(--no-synth --out <dir>).
 `;
 
 const SAVED_PLAN_HELP = `
@@ -193,6 +201,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)')
     .action(async (opts: ValidateFlags) => {
       code = await validateCommand(io, opts);
+    });
+
+  program
+    .command('synth')
+    .description(
+      'Run the app once and check it (no credentials, no API call), leaving the output for --no-synth: synthesize once for many shards.',
+    )
+    .option('-C, --chdir <dir>', 'directory of the app (holding cdktf.json)', '.')
+    .option('--app <command>', 'command that synthesizes the app (default: "app" of cdktf.json)')
+    .option('--out <dir>', 'where to write the output (default: "output" of cdktf.json, then cdktf.out)')
+    .option('--synth-timeout <seconds>', 'time limit for synthesizing', '120')
+    .option('--base-url <url>', 'API base URL to check for every account (as --base-url of the other commands)')
+    .option('--json', 'machine-readable result')
+    .addHelpText(
+      'after',
+      SYNTH_ONCE_HELP + '\nExit codes:\n  0  synthesized and valid\n  1  it is not (every problem is listed)',
+    )
+    .action(async (opts: SynthFlags) => {
+      code = await synthCommand(io, opts);
     });
 
   shardOption(common(program.command('apply')))

@@ -5,10 +5,14 @@ export const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * A one-line counter on stderr, redrawn in place on a terminal (nothing otherwise), at most
- * once per PROGRESS_INTERVAL_MS. Result lines go to stdout above it.
+ * once per PROGRESS_INTERVAL_MS. Result lines go to stdout above it. Given the work of each
+ * account, it also counts accounts finished (`[12/50 accounts] 1234/1880 done`), and `tick`
+ * says when an account's last piece of work is done.
  */
 export class Progress {
   private done = 0;
+  private accountsDone = 0;
+  private readonly left: Map<object, number>;
   private shown = false;
   private lastDraw = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
@@ -20,7 +24,16 @@ export class Progress {
     private readonly total: number,
     private readonly enabled: boolean,
     private readonly now: () => number = Date.now,
-  ) {}
+    accounts: ReadonlyMap<object, number> = new Map(),
+    /** What the counter counts: `… 12/50 accounts planned`. */
+    private readonly noun = 'done',
+  ) {
+    this.left = new Map([...accounts].filter(([, n]) => n > 0));
+    this.accounts = this.left.size;
+  }
+
+  /** Accounts with work to do. */
+  readonly accounts: number;
 
   /** A result line, above the counter. */
   line(text: string): void {
@@ -29,9 +42,23 @@ export class Progress {
     this.schedule();
   }
 
-  tick(): void {
+  /**
+   * One piece of work done (of `account`, when given). Returns the account's place in the
+   * order accounts finished (1-based) when this was its last piece, else 0.
+   */
+  tick(account?: object): number {
     this.done++;
+    let finished = 0;
+    const left = account ? this.left.get(account) : undefined;
+    if (left !== undefined) {
+      if (left > 1) this.left.set(account!, left - 1);
+      else {
+        this.left.delete(account!);
+        finished = ++this.accountsDone;
+      }
+    }
     this.schedule();
+    return finished;
   }
 
   /** Removes the counter for good; call when the work is over. */
@@ -56,7 +83,8 @@ export class Progress {
 
   private draw(): void {
     if (this.done >= this.total) return this.erase();
-    this.io.stderr.write(`\r\u001b[K  … ${this.done}/${this.total} done`);
+    const accounts = this.accounts > 1 ? `[${this.accountsDone}/${this.accounts} accounts] ` : '';
+    this.io.stderr.write(`\r\u001b[K  … ${accounts}${this.done}/${this.total} ${this.noun}`);
     this.shown = true;
     this.draws++;
     this.lastDraw = this.now();
@@ -67,4 +95,18 @@ export class Progress {
     this.io.stderr.write('\r\u001b[K');
     this.shown = false;
   }
+}
+
+/**
+ * Plan options that count accounts planned on a terminal (`… 12/50 accounts planned`, on
+ * stderr, gone when planning ends); `done` removes the counter.
+ */
+export function planningProgress(
+  io: Pick<CliIO, 'stdout' | 'stderr'>,
+  accounts: number,
+  json: boolean,
+): { onPlanned: () => void; done: () => void } {
+  const enabled = !json && accounts > 1 && io.stdout.isTTY === true && io.stderr.isTTY === true;
+  const progress = new Progress(io, accounts, enabled, Date.now, new Map(), 'accounts planned');
+  return { onPlanned: () => void progress.tick(), done: () => progress.clear() };
 }

@@ -62,6 +62,8 @@ export interface PlanOptions {
   includeUndeclared?: boolean;
   /** Include report triggers (plan, apply); not for drift and destroy. */
   triggers?: boolean;
+  /** Called as each account's list calls are done (for progress by account). */
+  onPlanned?: (plan: AccountPlan) => void;
 }
 
 /** The plan of an account that could not be planned: no changes, only the error. */
@@ -169,7 +171,13 @@ export async function planAll(
   factory: ClientFactory,
   options: PlanOptions = {},
 ): Promise<AccountPlan[]> {
-  const plans = await Promise.all(prepared.accounts.map((a) => planAccount(a, prepared.desired, factory, options)));
+  const plans = await Promise.all(
+    prepared.accounts.map(async (a) => {
+      const plan = await planAccount(a, prepared.desired, factory, options);
+      options.onPlanned?.(plan);
+      return plan;
+    }),
+  );
   const failures = guardSharedAccounts(plans, prepared.desired.alerts);
   return plans.map((p) => {
     const error = failures.get(p);

@@ -4,7 +4,7 @@ import type { AccountPlan } from './account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
 import { coverageTotals } from './coverage';
 import { gapsJson } from './coverage-render';
-import { applyTotals, driftKind, totals, type Command } from './totals';
+import { accountRows, applyTotals, driftKind, totals, type Command } from './totals';
 import type { Change } from './types';
 
 /** Version of the `--json` document; bump the major part on incompatible changes. */
@@ -88,6 +88,17 @@ export function toJson(
     ...(drift ? { in_sync: changes === 0 && t.failedAccounts === 0 && gaps === 0 } : {}),
     ...extra,
     summary,
+    // One row per account: what the text output's table and the markdown report's show.
+    account_summary: accountRows(command, plans, report).map((r) => ({
+      account: r.account,
+      stacks: r.stacks,
+      create: r.create,
+      update: r.update,
+      delete: r.delete,
+      ...(report ? { failed: r.failed } : {}),
+      status: r.status,
+      error: r.reason,
+    })),
     accounts: plans.map((p) => {
       const outcome = report?.get(p);
       return {

@@ -7,7 +7,7 @@ import { code, md, notCheckedMarkdown } from './markdown';
 import { coverageTotals } from './coverage';
 import { gapsMarkdown } from './coverage-render';
 import { DRIFT_WORDS, failedAccountsLine, formatValue, scopeText } from './render-text';
-import { driftKind, totals } from './totals';
+import { accountRows, driftKind, totals, type AccountRow } from './totals';
 
 /** GitHub refuses a comment or issue body longer than this many characters. */
 export const GITHUB_BODY_LIMIT = 65_536;
@@ -67,6 +67,8 @@ function driftMarkdownOf(
         ? `❌ **Not fully checked**: no drift in the accounts checked (${t.unchanged} alert${t.unchanged === 1 ? '' : 's'}), ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked.`
         : `✅ **In sync**: ${t.unchanged} alert${t.unchanged === 1 ? '' : 's'} match the code.`;
   out.push(headline, '');
+  // Every account by name before any detail: a report cut at the size limit still names them all.
+  out.push(...accountTableMarkdown(accountRows('drift', plans)));
   for (const p of plans) {
     out.push(
       `### Account ${code(p.account.label)}`,
@@ -112,6 +114,27 @@ function driftMarkdownOf(
       );
   }
   return out.join('\n') + '\n';
+}
+
+const STATUS_MARK: Readonly<Record<string, string>> = { in_sync: 'in sync', drift: '⚠️ drift', failed: '❌ failed' };
+
+/** Longest error shown in a cell; the account's section below has all of it. */
+const CELL_REASON_LIMIT = 200;
+
+/** The per-account summary of a drift report (several accounts): account, counts, status, error. */
+export function accountTableMarkdown(rows: readonly AccountRow[]): string[] {
+  if (rows.length < 2) return [];
+  const reason = (r: AccountRow) =>
+    !r.reason ? '' : r.reason.length > CELL_REASON_LIMIT ? `${r.reason.slice(0, CELL_REASON_LIMIT - 1)}…` : r.reason;
+  return [
+    '| Account | Missing | Edited | To delete | Status | Error |',
+    '|---|--:|--:|--:|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${code(r.account)} | ${r.create} | ${r.update} | ${r.delete} | ${STATUS_MARK[r.status] ?? r.status} | ${md(reason(r))} |`,
+    ),
+    '',
+  ];
 }
 
 /** The drift report of a run whose configuration is not valid (nothing was checked). */

@@ -6,7 +6,18 @@ import { coverageTotals } from './coverage';
 import { gapLines, gapSummary } from './coverage-render';
 import type { ErrorInfo } from './error-info';
 import { targetNameOf, targetNames, type TargetNames } from './targets';
-import { VERBS, applyTotals, driftKind, guardsOf, totals, type Command, type DriftKind, type Totals } from './totals';
+import {
+  VERBS,
+  accountRows,
+  applyTotals,
+  driftKind,
+  guardsOf,
+  totals,
+  type AccountRow,
+  type Command,
+  type DriftKind,
+  type Totals,
+} from './totals';
 import type { Change, DeleteGuard, PlannedTrigger, Warning } from './types';
 
 export interface Style {
@@ -159,14 +170,75 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     out.push('');
   }
   const t = totals(plans);
+  // apply and destroy show the table once, after their results.
+  const rows = accountRows('plan', plans);
+  if (command === 'plan') out.push(...accountTable(rows, 'plan', s));
   out.push(s.bold(summaryLine(t, command)));
   const coverage = gapSummary(plans.map((p) => p.coverage));
   if (coverage) out.push(coverage);
   if (t.triggers) out.push(`Apply will also run ${t.triggers} report trigger${t.triggers === 1 ? '' : 's'}.`);
   const guards = guardsOf(plans);
   if (guards.length && command === 'plan') out.push(s.red(guardSummary(guards)));
-  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
+  out.push(...failedRowLines(rows, s));
   return out.join('\n') + '\n';
+}
+
+const COLUMNS: Readonly<Record<'plan' | 'drift' | 'apply', readonly string[]>> = {
+  plan: ['create', 'update', 'delete'],
+  drift: ['missing', 'edited', 'to delete'],
+  apply: ['created', 'updated', 'deleted', 'failed'],
+};
+
+/** Wide enough for a short reason; the whole line comes in the last lines of the output. */
+const TABLE_REASON_WIDTH = 72;
+
+const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+
+/**
+ * The per-account summary table: one row per account (account, counts, status, error),
+ * under a line of totals by status. Runs of one account have their total line instead.
+ */
+export function accountTable(rows: readonly AccountRow[], kind: 'plan' | 'drift' | 'apply', s: Style): string[] {
+  if (rows.length < 2) return [];
+  const columns = COLUMNS[kind];
+  const status = (r: AccountRow) => r.status.replace('_', ' ');
+  const byStatus = new Map<string, number>();
+  for (const r of rows) byStatus.set(status(r), (byStatus.get(status(r)) ?? 0) + 1);
+  const cells = rows.map((r) => [
+    r.account,
+    ...[r.create, r.update, r.delete, r.failed].slice(0, columns.length).map(String),
+    status(r),
+    r.reason ? clip(r.reason, TABLE_REASON_WIDTH) : '',
+  ]);
+  const head = ['account', ...columns, 'status', 'error'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  // Names and words left-aligned, counts right-aligned; no trailing blanks.
+  const line = (c: string[]) =>
+    `  ${c
+      .map((v, i) => (i > 0 && i <= columns.length ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd()}`;
+  const counts = [...byStatus].map(([k, n]) => `${n} ${k}`).join(', ');
+  const paint = (r: AccountRow, text: string) =>
+    r.status === 'failed' ? s.red(text) : r.status === 'changes' || r.status === 'drift' ? s.yellow(text) : text;
+  return [
+    s.bold(`Accounts: ${rows.length} (${counts})`),
+    s.dim(line(head)),
+    ...rows.map((r, i) => paint(r, line(cells[i]!))),
+    '',
+  ];
+}
+
+/** The failed accounts, each with its one-line reason: the last lines of the output. */
+export function failedRowLines(rows: readonly AccountRow[], s: Style): string[] {
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (!failed.length) return [];
+  return [
+    s.red(
+      `${failed.length}${rows.length > 1 ? ` of ${rows.length}` : ''} account${rows.length === 1 ? '' : 's'} failed:`,
+    ),
+    ...failed.map((r) => s.red(`  ✗ ${r.account}: ${r.reason}`)),
+  ];
 }
 
 /** A warning; one that apply enforces stands out. */
@@ -181,11 +253,16 @@ export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): str
   return `Apply will refuse: ${guards.length === 1 ? 'a scope' : `${guards.length} scopes`} would lose ${deletes} live alert${deletes === 1 ? '' : 's'} (see "!" above); pass ${flags.join(' and ')} to apply anyway.`;
 }
 
-/** `detail`: repeat each error's message (where it was not already shown under its account). */
-export function failedAccountsLine(plans: readonly AccountPlan[], detail = true): string {
+/** `2 accounts failed: a (CODE: message); b (…)`: the failed accounts in one line (the markdown report's head). */
+export function failedAccountsLine(plans: readonly AccountPlan[]): string {
   const failed = plans.filter((p) => p.status === 'error');
+<<<<<<< HEAD
   const each = failed.map((p) => `${p.account.label} (${detail ? errorReason(p.error!) : p.error!.code})`);
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
+=======
+  const each = failed.map((p) => `${p.account.label} (${p.error!.code}: ${p.error!.message})`);
+  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}`;
+>>>>>>> fleetout
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
@@ -195,6 +272,32 @@ export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: 
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   const verb = r.status === 'adopted' ? 'adopted' : VERBS[c.action];
   return s.green(`  ✓ ${who} ${verb}`) + (r.note ? s.dim(` — ${r.note}`) : '');
+}
+
+/** What apply did so far in one account, for its progress line. */
+export interface AccountTally {
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+  reports: number;
+}
+
+/** `[12/50 accounts] acct12: 40 created, 1 failed`: printed when an account's last change is done. */
+export function accountDoneLine(place: number, of: number, label: string, t: AccountTally, s: Style): string {
+  const parts = (
+    [
+      [t.created, 'created'],
+      [t.updated, 'updated'],
+      [t.deleted, 'deleted'],
+      [t.reports, `report${t.reports === 1 ? '' : 's'}`],
+      [t.failed, 'failed'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, w]) => `${n} ${w}`);
+  const text = `[${place}/${of} accounts] ${label}: ${parts.join(', ') || 'nothing to do'}`;
+  return t.failed ? s.red(text) : s.bold(text);
 }
 
 export function triggerResultLine(
@@ -221,17 +324,24 @@ export function applySummary(
   const skipped = t.skipped ? `, ${t.skipped} not started` : '';
   const interfered = plans.filter((p) => report.get(p)?.interference);
   const errors = t.failed || t.failedReports || interfered.length;
-  const outcome = t.skipped ? 'interrupted' : errors ? 'finished with errors' : 'complete';
   // A run whose alert changes all worked but whose reports failed says so in the headline.
   const reportsFailed = t.failedReports
     ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped`
     : '';
-  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${outcome}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}.`;
-  lines.push(errors || t.skipped ? s.red(line) : s.bold(line));
+  const rows = accountRows(command, plans, report);
+  lines.push(...accountTable(rows, 'apply', s));
+  // Whole accounts that could not be planned are errors too, though none of their changes ran.
+  const unplanned = plans.filter((p) => p.status === 'error').length;
+  const notPlanned = unplanned
+    ? `; ${unplanned} of ${plans.length} account${plans.length === 1 ? '' : 's'} could not be planned`
+    : '';
+  const headline = t.skipped ? 'interrupted' : errors || unplanned ? 'finished with errors' : 'complete';
+  const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${headline}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}${notPlanned}.`;
+  lines.push(errors || t.skipped || unplanned ? s.red(line) : s.bold(line));
   if (t.reports || t.failedReports)
     lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
   for (const p of interfered) lines.push(s.red(`✗ ${report.get(p)!.interference!.message}`));
-  if (plans.some((p) => p.status === 'error')) lines.push(s.red(failedAccountsLine(plans, false)));
+  lines.push(...failedRowLines(rows, s));
   return lines.join('\n') + '\n';
 }
 
@@ -273,9 +383,11 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
       : unchecked
         ? 'No drift in the accounts checked'
         : 'No drift';
+  const rows = accountRows('drift', plans);
+  out.push(...accountTable(rows, 'drift', s));
   out.push(s.bold(unchecked ? `${found}; ${unchecked}.` : `${found}.`));
   const coverage = gapSummary(plans.map((p) => p.coverage));
   if (coverage) out.push(coverage);
-  if (t.failedAccounts) out.push(s.red(failedAccountsLine(plans, false)));
+  out.push(...failedRowLines(rows, s));
   return out.join('\n') + '\n';
 }

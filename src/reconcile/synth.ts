@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../constructs/problems';
@@ -122,11 +122,12 @@ async function runApp(
   outdir: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  earlierOutdir: string,
 ): Promise<void> {
   // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
   const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
   try {
-    await runAppWith(command, cwd, outdir, env, timeoutMs, path.join(problemsDir, 'problems.json'));
+    await runAppWith(command, cwd, outdir, env, timeoutMs, path.join(problemsDir, 'problems.json'), earlierOutdir);
   } finally {
     rmSync(problemsDir, { recursive: true, force: true });
   }
@@ -151,6 +152,7 @@ async function runAppWith(
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   problemsFile: string,
+  earlierOutdir: string,
 ): Promise<void> {
   const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
   childEnv.CDKTF_OUTDIR = outdir;
@@ -158,7 +160,7 @@ async function runAppWith(
   childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
   const context = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
-  const secretNames = namedSecretVariables(outdir);
+  const secretNames = namedSecretVariables(earlierOutdir);
   await new Promise<void>((resolve, reject) => {
     // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
     const child = spawn(command, {
@@ -303,6 +305,62 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
   return { stacks };
 }
 
+/**
+ * Runs the app into a directory of this run's own, inside the output directory (so on the
+ * same file system), and reads the stacks from there: runs started at once from one checkout (the
+ * shards of a CI matrix on one machine) never read each other's half-written files. The
+ * output is then moved into the output directory, for --no-synth and for tools that read it.
+ * An app that ignores CDKTF_OUTDIR and writes the output directory itself is read from
+ * there, as before.
+ */
+async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: string): Promise<StackDocument[]> {
+  // Inside the output directory: on its file system, and ignored wherever the output is.
+  mkdirSync(outdir, { recursive: true });
+  const own = mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  const wanted = options.stacks?.length ? options.stacks : null;
+  try {
+    await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
+    if (!existsSync(path.join(own, 'manifest.json')) && existsSync(path.join(outdir, 'manifest.json')))
+      return readSynthesized(outdir, wanted).stacks;
+    let stacks: StackDocument[];
+    try {
+      stacks = readSynthesized(own, wanted).stacks;
+    } catch (e) {
+      // Messages name the output directory the user knows, not this run's copy.
+      if (e instanceof ConfigError)
+        throw new ConfigError(
+          e.problems.map((p) => p.split(own).join(outdir)),
+          e.details,
+        );
+      throw e;
+    }
+    publish(own, outdir);
+    return stacks;
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves a finished output into the output directory file by file, each in one rename: a
+ * reader never sees half a file, and what else the directory holds (a stack's .terraform)
+ * stays. Best effort: runs of one app write the same content, so a file another run put
+ * there a moment before is as good.
+ */
+function publish(own: string, outdir: string): void {
+  for (const entry of readdirSync(own, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const from = path.join(entry.parentPath, entry.name);
+    const to = path.join(outdir, path.relative(own, from));
+    try {
+      mkdirSync(path.dirname(to), { recursive: true });
+      renameSync(from, to);
+    } catch {
+      // Left for the next synth; this run has read its own copy already.
+    }
+  }
+}
+
 /** Synthesizes (unless told not to) and reads the selected stacks' cdk.tf.json. */
 export async function loadStacks(options: SynthOptions): Promise<{ outdir: string; stacks: StackDocument[] }> {
   const cfg = readCdktfJson(options.cwd);
@@ -316,7 +374,7 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
           : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
       ]);
     }
-    await runApp(app, options.cwd, outdir, options.env, options.timeoutMs);
+    return { outdir, stacks: await synthesizeOwnCopy(app, options, outdir) };
   }
   const { stacks } = readSynthesized(outdir, options.stacks?.length ? options.stacks : null);
   return { outdir, stacks };

@@ -131,7 +131,7 @@ describe('synthesis', () => {
       timeoutMs: 60_000,
     });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/1 account failed: staging \(NOT_AUTHORIZED/);
+    expect(r.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ staging: NOT_AUTHORIZED: /);
     const prod = await new NetworkCalcClient({ baseUrl: emulator().url, token: 'prod-token' }).listAlerts();
     expect(prod).toHaveLength(7);
     expect(prod.find((a) => a.name === 'www.example.com certificate expiry')).toMatchObject({
@@ -329,6 +329,9 @@ describe('plan --json', () => {
       format_version: '1.0',
       command: 'plan',
       summary: { create: 1, update: 0, delete: 0, unchanged: 0, triggers: 1, failed_accounts: 0 },
+      account_summary: [
+        { account: 'main', stacks: ['main'], create: 1, update: 0, delete: 0, status: 'changes', error: null },
+      ],
       accounts: [
         {
           label: 'main',

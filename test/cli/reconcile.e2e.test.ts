@@ -540,7 +540,7 @@ describe('many accounts', () => {
     expect((await liveAlerts('alpha-token')).map((x) => x.name)).toEqual(['alpha one']);
     const text = await ncalc(['plan'], { cwd: a.dir, env });
     expect(text.stdout).toContain('Plan (incomplete: 1 account not planned): 0 to create, 0 to update, 0 to delete.');
-    expect(text.stdout).toMatch(/1 account failed: beta \(NOT_AUTHORIZED\); see above/);
+    expect(text.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ beta: NOT_AUTHORIZED: .*\n$/);
     // The advice names the variable this account reads, not the default one.
     expect(text.stdout).toMatch(
       /✗ listAlerts failed: NOT_AUTHORIZED \(HTTP 401\): .*set BETA_TOKEN to a valid access token/,

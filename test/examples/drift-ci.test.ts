@@ -60,11 +60,12 @@ describe('runs', () => {
     const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
     const uses = steps.flatMap((s) => (s.uses ? [s.uses] : []));
     expect(uses.length).toBeGreaterThan(0);
+    // The first major of each whose action.yml says `using: node24` (artifact actions moved later).
     const NODE24_MAJOR: Record<string, number> = {
       'actions/checkout': 5,
       'actions/setup-node': 5,
-      'actions/upload-artifact': 5,
-      'actions/download-artifact': 5,
+      'actions/upload-artifact': 6,
+      'actions/download-artifact': 7,
     };
     for (const u of uses) {
       const [action, ref] = u.split('@') as [string, string];

@@ -429,8 +429,13 @@ describe('bad input: a clear error, nothing written', () => {
     let r = await run(a, 'drift', '--write');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--write writes the suggested edits; give --suggest with it');
+    // An output ncalc synth did not write records no declaration.
+    expect((await run(a, 'validate')).code).toBe(0);
     r = await run(a, 'drift', '--suggest', '--no-synth');
-    expect(r.stderr).toContain('--suggest runs the app to learn where each alert is declared; leave out --no-synth');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'error: --suggest needs to know where each alert is declared: cdktf.out holds no ncalc-sources.json, which ncalc synth writes; run ncalc synth --out cdktf.out, or leave out --no-synth',
+    );
   });
 
   it('--terraform-plan: a missing file, or JSON that is not a refresh-only plan, is an error that says what to run', async () => {

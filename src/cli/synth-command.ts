@@ -1,0 +1,62 @@
+/**
+ * `ncalc synth`: run the app once, check what it declares (as `validate` does, without
+ * credentials or API calls) and leave the output in --out, for the shards of a CI matrix to
+ * read with `--no-synth --out <dir>` instead of each running the app again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SOURCE_LOCATIONS_ENV } from '../constructs/source-locations';
+import { FORMAT_VERSION, outDirOf } from '../reconcile';
+import {
+  EXIT,
+  checkOffline,
+  cwdOf,
+  reportError,
+  styleFor,
+  synthesize,
+  writeJson,
+  type CommonOptions,
+} from './commands';
+import type { CliIO } from './io';
+import { writeSynthSources } from './synth-sources';
+
+export type SynthFlags = Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synthTimeout' | 'baseUrl' | 'color'> & {
+  json?: boolean;
+};
+
+export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number> {
+  const json = !!opts.json;
+  // The app records where each construct is declared, for drift --suggest in the shards.
+  const locationsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-locations-'));
+  try {
+    const locations = path.join(locationsDir, 'locations.json');
+    const stacks = await synthesize(io, { ...opts, synth: true }, json, { [SOURCE_LOCATIONS_ENV]: locations });
+    const desired = checkOffline(stacks, io, opts);
+    const cwd = cwdOf(io, opts);
+    const outdir = outDirOf({ cwd, out: opts.out });
+    writeSynthSources(cwd, outdir, locations);
+    const out = path.relative(io.cwd, outdir) || '.';
+    const summary = {
+      stacks: stacks.length,
+      providers: desired.scopes.length,
+      alerts: desired.alerts.length,
+      report_triggers: desired.triggers.length,
+      alert_policies: desired.policies.length,
+    };
+    if (json) writeJson(io, { format_version: FORMAT_VERSION, command: 'synth', out, summary, accounts: [] });
+    else {
+      const n = (k: number, word: string) => `${k.toLocaleString('en-US')} ${word}${k === 1 ? '' : 's'}`;
+      const chdir = opts.chdir && opts.chdir !== '.' ? ` -C ${opts.chdir}` : '';
+      io.stdout.write(
+        `${styleFor(io, opts).green('Synthesized')} ${n(summary.stacks, 'stack')} (${n(summary.alerts, 'alert')}, ${n(summary.providers, 'provider configuration')}) into ${out}; checked without credentials.\n` +
+          `Read it without running the app again: ncalc plan|apply|drift${chdir} --no-synth --out ${out} [--shard i/n]\n`,
+      );
+    }
+    return EXIT.OK;
+  } catch (e) {
+    return reportError(io, 'synth', e, json);
+  } finally {
+    rmSync(locationsDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Synthesize once, shard many: `ncalc synth --out <dir>` runs the app one time; the shards of
+ * a CI matrix read that output with `--no-synth --out <dir>`, never run the app, and together
+ * make the API calls of one unsharded run (one list per account), each only for its accounts.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { EmulatorSeed } from '../../src/emulator';
+import { useEmulator } from '../helpers/emulator';
+import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
+
+const N = 8;
+const names = Array.from({ length: N }, (_, i) => `acct${i + 1}`);
+
+const seed: EmulatorSeed = {
+  accounts: names.map((name, i) => ({
+    name,
+    user_id: i + 1,
+    tokens: [{ access_token: `${name}-token` }],
+    domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
+  })),
+};
+
+const emulator = useEmulator({ seed });
+let app: FixtureApp;
+const appRuns = () => readFileSync(path.join(app.dir, 'runs.log'), 'utf8').split('\n').filter(Boolean).length;
+
+beforeAll(() => {
+  app = new FixtureApp(
+    Object.fromEntries(
+      names.map((name, i) => [
+        name,
+        stack({
+          provider: { token_env: `${name.toUpperCase()}_TOKEN` },
+          alerts: { A: alert({ name: `alert of ${name}`, target_id: 100 * (i + 1) }) },
+        }),
+      ]),
+    ),
+  );
+  // The app counts its runs.
+  writeFileSync(path.join(app.dir, 'count.js'), "require('fs').appendFileSync(__dirname + '/runs.log', 'run\\n');\n");
+  writeFileSync(path.join(app.dir, 'runs.log'), '');
+  writeFileSync(path.join(app.dir, 'cdktf.json'), JSON.stringify({ app: 'node count.js && node synth.js' }));
+});
+afterAll(() => app.remove());
+
+const env = () =>
+  cliEnv({
+    NETWORKCALC_BASE_URL: emulator().url,
+    ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+  });
+const run = (...args: string[]) => ncalc(args, { cwd: app.dir, env: env() });
+
+describe('ncalc synth, then shards with --no-synth', () => {
+  it('runs the app once; four shards read its output and list each account exactly once', async () => {
+    const synth = await run('synth', '--out', 'shared-out');
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expect(synth.stdout).toBe(
+      `Synthesized ${N} stacks (${N} alerts, ${N} provider configurations) into shared-out; checked without credentials.\n` +
+        'Read it without running the app again: ncalc plan|apply|drift --no-synth --out shared-out [--shard i/n]\n',
+    );
+    expect(appRuns()).toBe(1);
+    // No credential was needed, no API call was made.
+    expect(await emulator().control.requests()).toEqual([]);
+
+    const shards = await Promise.all(
+      [1, 2, 3, 4].map((i) => run('drift', '--json', '--no-synth', '--out', 'shared-out', '--shard', `${i}/4`)),
+    );
+    expect(appRuns()).toBe(1);
+    const checked = shards.flatMap((r) => {
+      const labels: string[] = JSON.parse(r.stdout).accounts.map((a: { label: string }) => a.label);
+      // Every alert is missing; a shard the hash gave no account has nothing to check.
+      expect(r.code).toBe(labels.length ? 2 : 0);
+      return labels;
+    });
+    expect(checked.sort()).toEqual(names);
+    // Together the calls of one run: one list of alerts per account, nothing else.
+    const requests = await emulator().control.requests();
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.account}`).sort()).toEqual(
+      names.map((n) => `GET /api/alerts/ ${n}`).sort(),
+    );
+  });
+
+  it('a shard plans, saves and applies from the shared output', async () => {
+    expect((await run('synth', '--out', 'shared-out', '--json')).code).toBe(0);
+    const before = appRuns();
+    const plan = await run('plan', '--no-synth', '--out', 'shared-out', '--shard', '1/2', '--save', 'shard1.plan');
+    expect(plan.code).toBe(0);
+    const apply = await run('apply', 'shard1.plan');
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toMatch(/Apply complete: \d+ created/);
+    expect(appRuns()).toBe(before);
+  });
+
+  it('an app that does not synthesize fails ncalc synth with what to fix, and writes nothing for the shards', async () => {
+    const r = await ncalc(['synth', '--out', 'bad-out', '--app', 'node -e "process.exit(3)"'], {
+      cwd: app.dir,
+      env: env(),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error: the configuration is not valid; nothing was changed\.\n {2}- synth: the app .* exited with code 3/,
+    );
+    const shard = await run('drift', '--no-synth', '--out', 'bad-out', '--shard', '1/2');
+    expect(shard.code).toBe(1);
+    expect(shard.stderr).toContain('bad-out/manifest.json does not exist');
+  });
+});
