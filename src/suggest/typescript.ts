@@ -280,7 +280,7 @@ class Context {
     if (shared) {
       // Beside this account's declaration, the Alert would be made for every construct made there.
       const at = this.at(src, node);
-      const sharedLine = `the NetworkcalcAccount at ${this.where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so an Alert declared beside it would be created in all ${shared.length}`;
+      const sharedLine = `the NetworkcalcAccount at ${this.where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so an Alert declared beside it would be created in each of the ${shared.length} accounts`;
       const own = this.ownCallSite(account, shared, scope.stack);
       if ('reason' in own)
         return line(at, `${sharedLine}; ${own.reason}, so declare it for stack ${scope.stack} by hand`);

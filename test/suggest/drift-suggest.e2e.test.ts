@@ -376,7 +376,7 @@ describe('bad input: a clear error, nothing written', () => {
     expect(a.read('main.ts')).toBe(before + '// touched\n');
   });
 
-  it('a file that no longer parses: its line and the parser's message', async () => {
+  it('a file that no longer parses: its line and the parser message', async () => {
     const a = app(`${TWO}require('fs').appendFileSync(__filename, 'const = ;\\n');\n`);
     await CHANGE(a);
     a.git('checkout', 'main.ts');
