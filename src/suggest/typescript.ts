@@ -72,6 +72,8 @@ class Context {
   /** The constructs made at one file position: more than one is a loop, a helper or a class shared by stacks. */
   private readonly atPosition = new Map<string, SourceLocation[]>();
   private readonly policyPaths: Set<string>;
+  /** Construct ids taken under a parent path, the new declarations' included. */
+  private readonly usedIds = new Map<string, Set<string>>();
 
   constructor(private readonly input: TypeScriptSuggestInput) {
     for (const l of input.locations) {
@@ -398,13 +400,17 @@ class Context {
     return last;
   }
 
-  /** A construct id for a new child of `parentPath`, unused by the constructs recorded there. */
+  /** A construct id for a new child of `parentPath`, unused by the constructs recorded there and the ids given before. */
   private freeId(name: string, parentPath: string): string {
-    const used = new Set(
-      this.input.locations
-        .filter((l) => l.path.split('/').slice(0, -1).join('/') === parentPath)
-        .map((l) => l.path.split('/').pop()!),
-    );
+    let used = this.usedIds.get(parentPath);
+    if (!used) {
+      used = new Set(
+        this.input.locations
+          .filter((l) => l.path.split('/').slice(0, -1).join('/') === parentPath)
+          .map((l) => l.path.split('/').pop()!),
+      );
+      this.usedIds.set(parentPath, used);
+    }
     return constructId(name, used);
   }
 
@@ -563,7 +569,9 @@ class Context {
     const text = textOf(src, expr).replace(/\s+/g, ' ');
     if (expr.type !== 'Identifier') return text;
     // The nearest declaration of that name before it in the file.
-    const found = (src.declarations.get(expr.name) ?? []).filter((d) => d.start! < expr.start!).pop();
+    let found: Node | null = null;
+    for (const d of src.declarations.get(expr.name) ?? [])
+      if (d.start! < expr.start! && (!found || d.start! > found.start!)) found = d;
     return found ? `${text}, declared at ${this.where(src, found)}` : text;
   }
 

@@ -149,6 +149,7 @@ app.synth();
 `);
     await applied(a);
     await handMade('prod', 'prod extra');
+    await handMade('prod', 'prod-extra'); // the same construct id at first, and the same const
     await handMade('staging', 'staging extra');
     const { suggest: s } = await suggest(a, '--write');
     expect(s.problems).toEqual([]);
@@ -156,6 +157,11 @@ app.synth();
       [
         'prod',
         '"prod extra": `ncalc apply` deletes it (live in the scope, not declared); the NetworkcalcAccount at main.ts:8 is shared by 2 accounts (code shared by 2 stacks: prod, staging), so the edit declares it for stack prod alone, beside main.ts:14 (account prod)',
+        14,
+      ],
+      [
+        'prod',
+        '"prod-extra": `ncalc apply` deletes it (live in the scope, not declared); the NetworkcalcAccount at main.ts:8 is shared by 2 accounts (code shared by 2 stacks: prod, staging), so the edit declares it for stack prod alone, beside main.ts:14 (account prod)',
         14,
       ],
       [
@@ -167,6 +173,11 @@ app.synth();
     expect(a.read('main.ts')).toBe(`${CLASS}const prod = new AccountStack(app, 'prod', 'PROD_NETWORKCALC_TOKEN');
 new Alert(prod, 'ProdExtra', {
   name: 'prod extra',
+  target: AlertTarget.domain('example.org'),
+  spfRecord: { filter: 'validity' },
+});
+new Alert(prod, 'ProdExtra2', {
+  name: 'prod-extra',
   target: AlertTarget.domain('example.org'),
   spfRecord: { filter: 'validity' },
 });
