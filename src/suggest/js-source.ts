@@ -71,10 +71,8 @@ export function parseJsSource(file: string, text: string): JsSource {
     news: new Map(),
     declarations: new Map(),
     identifiers: new Set(),
-    quote: "'",
+    quote: dominantQuote(text),
   };
-  let single = 0;
-  let double = 0;
   const declare = (name: B.Node | null | undefined, at: Node) => {
     if (name?.type !== 'Identifier') return;
     if (!src.declarations.has(name.name)) src.declarations.set(name.name, []);
@@ -91,10 +89,6 @@ export function parseJsSource(file: string, text: string): JsSource {
         break;
       case 'Identifier':
         src.identifiers.add(node.name);
-        break;
-      case 'StringLiteral':
-        if (text[node.start!] === "'") single++;
-        else double++;
         break;
       case 'VariableDeclarator':
         declare(node.id, node);
@@ -126,7 +120,6 @@ export function parseJsSource(file: string, text: string): JsSource {
       }
     }
   }
-  src.quote = single >= double ? "'" : '"';
   return src;
 }
 
@@ -135,7 +128,7 @@ function isNode(v: unknown): v is Node {
 }
 
 /** Line starts: `\r\n`, `\n`, `\r`, U+2028 and U+2029 end a line, as in V8's positions. */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   const breaks = /\r\n|[\n\r\u2028\u2029]/g;
   for (let m = breaks.exec(text); m; m = breaks.exec(text)) starts.push(m.index + m[0].length);
@@ -143,7 +136,7 @@ function lineStartsOf(text: string): number[] {
 }
 
 /** 1-based line of `offset`. */
-export function lineOf(src: JsSource, offset: number): number {
+export function lineOf(src: Pick<JsSource, 'lineStarts'>, offset: number): number {
   let lo = 0;
   let hi = src.lineStarts.length - 1;
   while (lo < hi) {
@@ -155,10 +148,134 @@ export function lineOf(src: JsSource, offset: number): number {
 }
 
 /** The offset of a 1-based line and column. */
-export function offsetOf(src: JsSource, line: number, column: number): number {
+export function offsetOf(src: Pick<JsSource, 'lineStarts' | 'text'>, line: number, column: number): number {
   return (src.lineStarts[line - 1] ?? src.text.length) + column - 1;
 }
 
-export function textOf(src: JsSource, node: Node): string {
+export function textOf(src: Pick<JsSource, 'text'>, node: Node): string {
   return src.text.slice(node.start!, node.end!);
+}
+
+/**
+ * The `new …(…)` that starts at `offset`, parsed alone: its end is found by a scan for the
+ * matching parenthesis (strings, templates, comments and regular expressions skipped), and
+ * the parser checks the result, so a wrong end is a failure, never a wrong node. Most drift
+ * needs only the declaration of the alert: this spares the parse of a whole 5,000-line file.
+ * Null when it cannot be read this way (the caller parses the file).
+ */
+export function parseNewExpressionAt(file: string, text: string, offset: number): B.NewExpression | null {
+  // `new Name(` or `new ns.Name(` only: `new (factory())(…)` would end at the wrong parenthesis.
+  const callee = /new\s+[\w$.\s]+\(/y;
+  callee.lastIndex = offset;
+  if (!callee.test(text)) return null;
+  const end = closingParen(text, offset + 3);
+  if (end === -1) return null;
+  const { parseExpression } = require('@babel/parser') as typeof BabelParser;
+  try {
+    const node = parseExpression(text.slice(offset, end), {
+      startIndex: offset,
+      plugins: pluginsFor(file),
+      attachComment: false,
+    });
+    return node.type === 'NewExpression' ? node : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The offset just past the parenthesis that closes the first one at or after `from`; -1 when not found. */
+function closingParen(text: string, from: number): number {
+  const open = text.indexOf('(', from);
+  if (open === -1) return -1;
+  // Open brackets, and `` ` `` for a template whose `${` is open: a `}` then returns into it.
+  const stack: string[] = [];
+  let i = open;
+  let prev = '('; // the last significant character: tells a regular expression from a division
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') {
+      const nl = text.indexOf('\n', i);
+      if (nl === -1) return -1;
+      i = nl;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close === -1) return -1;
+      i = close + 2;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      i = skipQuoted(text, i, c);
+      if (i === -1) return -1;
+      prev = c;
+      continue;
+    }
+    if (c === '`' || (c === '}' && stack[stack.length - 1] === '`')) {
+      if (c === '}') stack.pop();
+      // In a template: up to its end, or into a `${`.
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        if (text[j] === '\\') j++;
+        else if (text[j] === '`') break;
+        else if (text[j] === '$' && text[j + 1] === '{') break;
+      }
+      if (j >= text.length) return -1;
+      if (text[j] === '$') {
+        stack.push('`');
+        i = j + 2;
+        prev = '{';
+      } else {
+        i = j + 1;
+        prev = '`';
+      }
+      continue;
+    }
+    if (c === '/' && '(,=:[!&|?{};+-*%<>~^'.includes(prev)) {
+      i = skipRegExp(text, i);
+      if (i === -1) return -1;
+      prev = '/';
+      continue;
+    }
+    if (c === '(' || c === '[' || c === '{') stack.push(c);
+    else if (c === ')' || c === ']' || c === '}') {
+      const want = c === ')' ? '(' : c === ']' ? '[' : '{';
+      if (stack.pop() !== want) return -1;
+      if (!stack.length) return i + 1;
+    }
+    if (!/\s/.test(c)) prev = c;
+    i++;
+  }
+  return -1;
+}
+
+function skipQuoted(text: string, at: number, quote: string): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i + 1;
+    else if (text[i] === '\n') return -1;
+  }
+  return -1;
+}
+
+function skipRegExp(text: string, at: number): number {
+  let inClass = false;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    else if (c === '/' && !inClass) return i + 1;
+    else if (c === '\n') return -1;
+  }
+  return -1;
+}
+
+/** The quote most string literals use, by a count of the quote characters (cheap, no parse). */
+export function dominantQuote(text: string): "'" | '"' {
+  let single = 0;
+  let double = 0;
+  for (let i = text.indexOf("'"); i !== -1; i = text.indexOf("'", i + 1)) single++;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i + 1)) double++;
+  return single >= double ? "'" : '"';
 }

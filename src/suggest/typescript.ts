@@ -24,7 +24,18 @@ import type { Desired } from '../reconcile/desired';
 import { constructId } from '../reconcile/export';
 import { indexDomains, type DomainIndex } from '../reconcile/targets';
 import type { Change } from '../reconcile/types';
-import { lineOf, offsetOf, parseJsSource, SourceSyntaxError, textOf, type JsSource, type Node } from './js-source';
+import {
+  dominantQuote,
+  lineOf,
+  lineStartsOf,
+  offsetOf,
+  parseJsSource,
+  parseNewExpressionAt,
+  SourceSyntaxError,
+  textOf,
+  type JsSource,
+  type Node,
+} from './js-source';
 import { unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './types';
 import { sha256 } from './write';
@@ -46,9 +57,18 @@ export interface SuggestOutput {
   problems: string[];
 }
 
-interface Source extends JsSource {
+/** A file of the app, read; parsed as a whole only when a suggestion needs more than one declaration. */
+interface Source {
+  file: string;
   rel: string;
+  text: string;
+  lineStarts: number[];
+  quote: "'" | '"';
+  /** The whole file parsed, once asked for; null when it does not parse (a problem says where). */
+  whole?: Whole | null;
 }
+
+type Whole = Source & JsSource;
 
 type Quote = Source['quote'];
 
@@ -225,7 +245,7 @@ class Context {
   private deleted(plan: AccountPlan, c: Change): void {
     const base = { kind: 'deleted' as const, account: plan.account.label, alert: c.name, path: c.path };
     const choice = `deleted in the account: \`ncalc apply\` re-creates it, or delete its declaration to accept the deletion`;
-    const found = this.declaration(c.path, 'Alert');
+    const found = this.declaration(c.path, 'Alert', true);
     if ('reason' in found)
       return this.push({ ...base, ...found.at, summary: `${c.path}: ${choice}; ${found.reason}`, edits: [] });
     const { src, node, loc } = found;
@@ -265,7 +285,7 @@ class Context {
         { file: null, line: null },
         `no NetworkcalcAccount of stack ${scope.stack} was found in the source to declare it beside`,
       );
-    const found = this.declaration(account.path, 'NetworkcalcAccount');
+    const found = this.declaration(account.path, 'NetworkcalcAccount', true);
     if ('reason' in found) return line(found.at, found.reason);
     const { src, node } = found;
     const target = targetPropsOf(
@@ -352,14 +372,15 @@ class Context {
     account: SourceLocation,
     shared: readonly SourceLocation[],
     stack: string,
-  ): { src: Source; statement: Node; variable: string; declare: TextEdit | null } | { reason: string } {
+  ): { src: Whole; statement: Node; variable: string; declare: TextEdit | null } | { reason: string } {
     const others = shared.filter((l) => l !== account);
     const own = (account.callers ?? []).find((f) =>
       others.every((o) => !(o.callers ?? []).some((g) => sameFrame(f, g))),
     );
     if (!own)
       return { reason: `no call site of stack ${stack}'s own was found (it is made in a loop or a helper too)` };
-    const src = this.source(own.file);
+    const read = this.source(own.file);
+    const src = read && this.whole(read);
     const at = `${path.relative(this.input.dir, own.file)}:${own.line}`;
     if (!src) return { reason: `${at} could not be read or parsed` };
     const made = src.news.get(offsetOf(src, own.line, own.column));
@@ -387,7 +408,7 @@ class Context {
    * The statement a new Alert goes after: the last statement of `statement`'s block that
    * declares an alert of the same stack on its own (not a loop or a helper), else `statement`.
    */
-  private lastAlertStatement(src: Source, statement: Node, stack: string): Node {
+  private lastAlertStatement(src: Whole, statement: Node, stack: string): Node {
     const block = src.parents.get(statement)!;
     let last = statement;
     for (const l of this.input.locations) {
@@ -450,11 +471,12 @@ class Context {
   }
 
   /** The `new <kind>(...)` that made the construct at `constructPath`, or why it is not found. */
-  private declaration(
+  private declaration<W extends boolean = false>(
     constructPath: string | null,
     kind: string,
+    whole?: W,
   ):
-    | { src: Source; node: B.NewExpression; loc: SourceLocation }
+    | { src: W extends true ? Whole : Source; node: B.NewExpression; loc: SourceLocation }
     | { reason: string; at: { file: string | null; line: number | null } } {
     const loc = constructPath ? this.byPath.get(constructPath) : undefined;
     if (constructPath && this.policyPaths.has(constructPath)) {
@@ -471,17 +493,49 @@ class Context {
       );
       return { reason: 'its declaration was not found in the source', at: { file: null, line: null } };
     }
-    const src = this.source(loc.file);
+    const read = this.source(loc.file);
     const at = this.relLoc(loc);
+    const src = read && whole ? this.whole(read) : read;
     if (!src) return { reason: `${at.file} could not be read or parsed`, at };
-    const node = src.news.get(offsetOf(src, loc.line, loc.column)) ?? null;
+    const node = this.newAt(src, offsetOf(src, loc.line, loc.column));
+    if (node === undefined) return { reason: `${at.file} could not be read or parsed`, at };
     if (!node) {
       this.problems.push(
         `${constructPath}: the app made it at ${at.file}:${at.line}:${loc.column}, but no \`new ${kind}(...)\` starts there in the source; the file may have changed since the synth: run again`,
       );
       return { reason: `its declaration was not found at ${at.file}:${at.line}`, at };
     }
-    return { src, node, loc };
+    return { src: src as W extends true ? Whole : Source, node, loc };
+  }
+
+  /**
+   * The `new` expression at `offset`: parsed alone when it can be, else from the whole file.
+   * Undefined when the file does not parse.
+   */
+  private newAt(src: Source, offset: number): B.NewExpression | null | undefined {
+    if (src.whole === undefined) {
+      const alone = parseNewExpressionAt(src.file, src.text, offset);
+      if (alone) return alone;
+    }
+    const whole = this.whole(src);
+    return whole ? (whole.news.get(offset) ?? null) : undefined;
+  }
+
+  /** The whole file parsed (once); null, and one problem naming file and line, when it does not parse. */
+  private whole(src: Source): Whole | null {
+    if (src.whole !== undefined) return src.whole;
+    try {
+      const whole: Whole = { ...parseJsSource(src.file, src.text), ...src };
+      whole.whole = whole; // a Whole is its own: its nodes are the ones its parents map knows
+      src.whole = whole;
+    } catch (e) {
+      if (!(e instanceof SourceSyntaxError)) throw e;
+      this.problems.push(
+        `${src.rel}:${e.line}: ${e.message}: the file does not parse, so no edit can be made in it; fix it and run again`,
+      );
+      src.whole = null;
+    }
+    return src.whole;
   }
 
   private relLoc(loc: Frame): { file: string; line: number } {
@@ -497,13 +551,9 @@ class Context {
       const changed = statSync(file).mtimeMs > this.input.synthStartedMs;
       this.snapshots.set(rel, { file: rel, sha256: sha256(text), ...(changed ? { changedSincePlan: true } : {}) });
       if (changed) this.problems.push(`${rel} changed after the app was synthesized; run ncalc drift --suggest again`);
-      src = { rel, ...parseJsSource(file, text) };
+      src = { file, rel, text, lineStarts: lineStartsOf(text), quote: dominantQuote(text) };
     } catch (e) {
-      if (e instanceof SourceSyntaxError)
-        this.problems.push(
-          `${rel}:${e.line}: ${e.message}: the file does not parse, so no edit can be made in it; fix it and run again`,
-        );
-      else this.problems.push(`${rel}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      this.problems.push(`${rel}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     this.sources.set(file, src);
     return src;
@@ -570,7 +620,7 @@ class Context {
     if (expr.type !== 'Identifier') return text;
     // The nearest declaration of that name before it in the file.
     let found: Node | null = null;
-    for (const d of src.declarations.get(expr.name) ?? [])
+    for (const d of this.whole(src)?.declarations.get(expr.name) ?? [])
       if (d.start! < expr.start! && (!found || d.start! > found.start!)) found = d;
     return found ? `${text}, declared at ${this.where(src, found)}` : text;
   }
@@ -659,7 +709,7 @@ class Context {
    * Alert and AlertTarget added to the import that brings in this package's constructs, when
    * missing. None when the file has no such import (a `require`, which the author extends).
    */
-  private importEdits(src: Source): TextEdit[] {
+  private importEdits(src: Whole): TextEdit[] {
     const names = ['Alert', 'AlertTarget'];
     for (const s of src.program.body) {
       if (s.type !== 'ImportDeclaration') continue;
