@@ -5,9 +5,10 @@
  * also checks what the suggestions need: the offset of a `new` expression and of a comment.
  *
  * `@babel/parser` (what ncalc uses) and `typescript` are in node_modules; for oxc-parser,
- * `npm install --no-save oxc-parser` first (it is measured when it can be loaded).
+ * `npm install --no-save oxc-parser` first (it is measured when it can be loaded). The row of
+ * declarations parsed alone needs the build.
  *
- *   npx tsx bench/parsers.ts [runs, default 7]
+ *   npm run build && npx tsx bench/parsers.ts [runs, default 7]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,17 @@ const PARSERS: Record<string, { packages: string[]; script: string }> = {
       const load = performance.now() - t0;
       const parse = () => p(text, { sourceType: 'unambiguous', plugins: ['typescript'], errorRecovery: true, attachComment: false });
       return { load, parse, check: (ast) => [ast.program.body[5].start, ast.comments[0].start] };`,
+  },
+  '@babel/parser 7, 100 declarations parsed alone (what --suggest does for 100 changed alerts)': {
+    packages: ['@babel/parser', '@babel/types', '@babel/helper-string-parser', '@babel/helper-validator-identifier'],
+    script: `
+      const t0 = performance.now();
+      const { parseNewExpressionAt } = require('./dist/suggest/js-source.js');
+      const load = performance.now() - t0;
+      const at = [];
+      for (let i = text.indexOf("new Alert("); i !== -1 && at.length < 100; i = text.indexOf("new Alert(", i + 1)) at.push(i);
+      const parse = () => at.map((o) => parseNewExpressionAt('main.ts', text, o));
+      return { load, parse, check: (nodes) => [nodes[0].start, nodes[0].arguments[2].properties[2].end + 2] };`,
   },
   'typescript 5.9 (createSourceFile)': {
     packages: ['typescript'],

@@ -5,6 +5,8 @@
  * test (it installs from the registry); the end-to-end tests cover no typescript, and one
  * whose main entry exports no compiler API.
  *
+ * NCALC_BIN=<another build's dist/cli/main.js> runs that build instead (a before/after).
+ *
  *   npm run build && npx tsx bench/suggest-typescript-versions.ts
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -33,7 +35,7 @@ app.synth();
 
 function ncalc(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NCALC, ...args], { cwd, env });
+    const child = spawn(process.execPath, [process.env.NCALC_BIN ?? NCALC, ...args], { cwd, env });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
         const drift = await ncalc(['drift', '--suggest', '--json'], dir, env);
         const suggest = JSON.parse(drift.stdout).suggest as { patch: string; problems: string[] };
         writeFileSync(path.join(dir, 'drift.patch'), suggest.patch);
-        git(dir, 'apply', 'drift.patch');
+        if (suggest.patch) git(dir, 'apply', 'drift.patch');
         const edited = readFileSync(path.join(dir, 'main.ts'), 'utf8').includes('expiresInDays: 30 }, // three weeks');
         const plan = await ncalc(['plan', '--detailed-exitcode'], dir, env);
         rows.push([
