@@ -3,8 +3,10 @@
  * with literal props (plain JS, so no compiler runs inside the app), every 10th changed out of
  * band. Runs alternate (drift, suggest, drift, …) against an in-process emulator with 10 ms
  * latency; wall, CPU (user + system, the synthesized app included: /usr/bin/time) and peak
- * RSS per command; --suggest both with the compiler's code cache and without (a fresh checkout). Then the round trip: --write, and `ncalc plan` must show no change; the
- * emulator's request counts show what each command called.
+ * RSS per command. With NCALC_BEFORE=<another build's dist/cli/main.js>, that build's
+ * --suggest runs in the same rounds (its own caches warm), for a before/after in one run.
+ * Then the round trip: --write, and `ncalc plan` must show no change; the emulator's request
+ * counts show what each command called.
  *
  *   npm run build && npx tsx bench/drift-suggest.ts [alerts, default 1000] [runs, default 5]
  */
@@ -43,7 +45,7 @@ function writeApp(dir: string): void {
   writeFileSync(path.join(dir, 'main.js'), lines.join('\n'));
   writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(path.join(dir, '.gitignore'), 'cdktf.out\nnode_modules\n');
-  // Where an app keeps its dependencies; ncalc keeps the compiler's code cache under it.
+  // Where an app keeps its dependencies (and tools their caches).
   mkdirSync(path.join(dir, 'node_modules'));
   const git = (...args: string[]) =>
     execFileSync('git', args, {
@@ -70,9 +72,9 @@ interface Timed {
 }
 
 /** Async: the emulator runs in this process and must keep answering while ncalc runs. */
-function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Timed> {
+function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string, ncalc = NCALC): Promise<Timed> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, NCALC, ...args], { cwd, env });
+    const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ncalc, ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -104,12 +106,11 @@ async function main(): Promise<void> {
         await emu.control.patchAlert('demo', a.id, { filter_value: String(Number(a.filter_value) + 30) });
         drifted++;
       }
-    const rows = { drift: [] as Timed[], cold: [] as Timed[], suggest: [] as Timed[] };
-    const cache = path.join(dir, 'node_modules', '.cache');
+    const before = process.env.NCALC_BEFORE;
+    const rows = { drift: [] as Timed[], before: [] as Timed[], suggest: [] as Timed[] };
     for (let r = 0; r < RUNS; r++) {
       rows.drift.push(await timed(['drift'], env, dir));
-      rmSync(cache, { recursive: true, force: true }); // a fresh CI checkout: no code cache yet
-      rows.cold.push(await timed(['drift', '--suggest', '--json'], env, dir));
+      if (before) rows.before.push(await timed(['drift', '--suggest', '--json'], env, dir, before));
       rows.suggest.push(await timed(['drift', '--suggest', '--json'], env, dir));
     }
     const doc = JSON.parse(rows.suggest[0].stdout);
@@ -126,12 +127,16 @@ async function main(): Promise<void> {
         ['command', 'wall s', 'CPU s', 'peak RSS MiB'],
         [
           ['ncalc drift', stat(rows.drift, 'wall'), stat(rows.drift, 'cpu'), stat(rows.drift, 'rssMb')],
-          [
-            'ncalc drift --suggest, no code cache',
-            stat(rows.cold, 'wall'),
-            stat(rows.cold, 'cpu'),
-            stat(rows.cold, 'rssMb'),
-          ],
+          ...(before
+            ? [
+                [
+                  'ncalc drift --suggest, before (NCALC_BEFORE)',
+                  stat(rows.before, 'wall'),
+                  stat(rows.before, 'cpu'),
+                  stat(rows.before, 'rssMb'),
+                ],
+              ]
+            : []),
           ['ncalc drift --suggest', stat(rows.suggest, 'wall'), stat(rows.suggest, 'cpu'), stat(rows.suggest, 'rssMb')],
         ],
       ),
@@ -139,7 +144,7 @@ async function main(): Promise<void> {
     const ratio = (xs: Timed[], k: 'wall' | 'cpu') =>
       (median(xs.map((x) => x[k])) / median(rows.drift.map((x) => x[k]))).toFixed(2);
     console.log(`\nratio --suggest / plain: wall ${ratio(rows.suggest, 'wall')}×, CPU ${ratio(rows.suggest, 'cpu')}×`);
-    console.log(`without the code cache: wall ${ratio(rows.cold, 'wall')}×, CPU ${ratio(rows.cold, 'cpu')}×`);
+    if (before) console.log(`before: wall ${ratio(rows.before, 'wall')}×, CPU ${ratio(rows.before, 'cpu')}×`);
     console.log(`suggestions with a diff: ${withDiff} of ${doc.suggest.suggestions.length}`);
     console.log(
       `--write: exit ${write.code}, ${calls} alert list call(s); then plan --detailed-exitcode: exit ${plan.code} (0 = no change)`,

@@ -27,23 +27,32 @@ export interface SourceLocation {
   column: number;
   /** The account's provider alias (NetworkcalcAccount only). */
   alias?: string | null;
+  /**
+   * The app's outer call sites, innermost first (the `new AccountStack(app, 'prod')` that ran
+   * the constructor holding the `new NetworkcalcAccount`): where code shared by several stacks
+   * was called for this one. Absent when there are none in the trace.
+   */
+  callers?: Frame[];
 }
+
+export type Frame = Pick<SourceLocation, 'file' | 'line' | 'column'>;
 
 // This package's own code (src/ or dist/): frames there are ours, not the app's.
 const OWN_CODE = path.resolve(__dirname, '..') + path.sep;
 const FRAME = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
 
-/** The first frame of `stack` in the app's own code. */
-export function appFrame(stack: string): Pick<SourceLocation, 'file' | 'line' | 'column'> | null {
+/** The frames of `stack` in the app's own code, innermost first. */
+export function appFrames(stack: string): Frame[] {
+  const frames: Frame[] = [];
   for (const line of stack.split('\n').slice(1)) {
     const m = FRAME.exec(line.trim());
     if (!m) continue;
     let file = m[1];
     if (file.startsWith('file://')) file = fileURLToPath(file);
     if (!path.isAbsolute(file) || file.startsWith(OWN_CODE) || file.split(path.sep).includes('node_modules')) continue;
-    return { file, line: Number(m[2]), column: Number(m[3]) };
+    frames.push({ file, line: Number(m[2]), column: Number(m[3]) });
   }
-  return null;
+  return frames;
 }
 
 function stackOf(frames: number): string {
@@ -54,7 +63,7 @@ function stackOf(frames: number): string {
   return stack;
 }
 
-const recorded: { construct: IConstruct; frame: NonNullable<ReturnType<typeof appFrame>> }[] = [];
+const recorded: { construct: IConstruct; frames: Frame[] }[] = [];
 let target: string | undefined;
 
 /** Called by every construct of this package as it is made; does nothing unless ncalc asked. */
@@ -63,23 +72,25 @@ export function recordSourceLocation(construct: IConstruct, env: Environment = p
   if (!file) return;
   // A short trace is enough for a construct made in the app's code; an L3 construct of a
   // library may sit deeper, so a longer one is taken only when the short one finds no frame.
-  const frame = appFrame(stackOf(12)) ?? appFrame(stackOf(64));
-  if (!frame) return;
+  let frames = appFrames(stackOf(12));
+  if (!frames.length) frames = appFrames(stackOf(64));
+  if (!frames.length) return;
   if (target === undefined) process.once('exit', () => writeSourceLocations(file));
   target = file;
-  recorded.push({ construct, frame });
+  recorded.push({ construct, frames });
 }
 
 function writeSourceLocations(file: string): void {
-  const locations: SourceLocation[] = recorded.map(({ construct, frame }) => {
+  const locations: SourceLocation[] = recorded.map(({ construct, frames }) => {
     const alias = (construct as { alias?: unknown }).alias;
     return {
       path: construct.node.path,
       kind: construct.constructor.name,
-      ...frame,
+      ...frames[0],
       ...(typeof alias === 'string' || construct.constructor.name === 'NetworkcalcAccount'
         ? { alias: typeof alias === 'string' ? alias : null }
         : {}),
+      ...(frames.length > 1 ? { callers: frames.slice(1) } : {}),
     };
   });
   try {
@@ -90,6 +101,9 @@ function writeSourceLocations(file: string): void {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isFrame = (v: unknown): v is Record<string, unknown> & Frame =>
+  isRecord(v) && typeof v.file === 'string' && Number.isInteger(v.line) && Number.isInteger(v.column);
 
 /** The locations of a file written above; null when it is not one. */
 export function parseSourceLocations(text: string): SourceLocation[] | null {
@@ -103,12 +117,10 @@ export function parseSourceLocations(text: string): SourceLocation[] | null {
   const out: SourceLocation[] = [];
   for (const l of doc.locations) {
     if (
-      !isRecord(l) ||
+      !isFrame(l) ||
       typeof l.path !== 'string' ||
       typeof l.kind !== 'string' ||
-      typeof l.file !== 'string' ||
-      !Number.isInteger(l.line) ||
-      !Number.isInteger(l.column)
+      (l.callers !== undefined && !(Array.isArray(l.callers) && l.callers.every(isFrame)))
     )
       return null;
     out.push({
@@ -118,6 +130,9 @@ export function parseSourceLocations(text: string): SourceLocation[] | null {
       line: l.line as number,
       column: l.column as number,
       ...(l.alias !== undefined ? { alias: typeof l.alias === 'string' ? l.alias : null } : {}),
+      ...(Array.isArray(l.callers)
+        ? { callers: (l.callers as Frame[]).map(({ file, line, column }) => ({ file, line, column })) }
+        : {}),
     });
   }
   return out;

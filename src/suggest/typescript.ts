@@ -1,13 +1,13 @@
 /**
  * Drift → edits of a cdktf app's TypeScript (or JavaScript) source. The app records where each
- * construct was made (src/constructs/source-locations.ts); the file is parsed with the
- * TypeScript compiler API and only the props that differ are rewritten, so formatting and
- * comments stay. A value that is not a literal of this one alert is named, not edited.
+ * construct was made (src/constructs/source-locations.ts); the file is parsed with this
+ * package's own parser (js-source.ts) and only the props that differ are rewritten, so
+ * formatting and comments stay. A value that is not a literal of this one alert is named, not
+ * edited; neither is a declaration that code shared by several stacks makes for each of them.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import type * as TS from 'typescript';
+import type * as B from '@babel/types';
 import {
   checkPropsOf,
   checkPropsSource,
@@ -16,7 +16,7 @@ import {
   tsValue,
   type CheckProps,
 } from '../constructs/alert-props';
-import type { SourceLocation } from '../constructs/source-locations';
+import type { Frame, SourceLocation } from '../constructs/source-locations';
 import type { AlertSpec } from '../model';
 import type { AccountPlan } from '../reconcile/account-plan';
 import { expandPolicies } from '../reconcile/coverage';
@@ -24,32 +24,21 @@ import type { Desired } from '../reconcile/desired';
 import { constructId } from '../reconcile/export';
 import { indexDomains, type DomainIndex } from '../reconcile/targets';
 import type { Change } from '../reconcile/types';
-import { cacheDirOf, requireWithCodeCache, type CachedModule } from './compile-cache';
+import {
+  dominantQuote,
+  lineOf,
+  lineStartsOf,
+  offsetOf,
+  parseJsSource,
+  parseNewExpressionAt,
+  SourceSyntaxError,
+  textOf,
+  type JsSource,
+  type Node,
+} from './js-source';
 import { unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './types';
 import { sha256 } from './write';
-
-type TypeScript = typeof TS;
-
-/** The app's own TypeScript when it has one (its version parses its syntax), else ours. */
-export function loadTypeScript(dir: string): CachedModule<TypeScript> {
-  for (const from of [path.join(dir, 'package.json'), __filename]) {
-    let file: string;
-    try {
-      file = createRequire(from).resolve('typescript');
-    } catch {
-      continue; // try the next
-    }
-    try {
-      return requireWithCodeCache<TypeScript>(file, cacheDirOf(dir));
-    } catch {
-      return { exports: createRequire(from)('typescript') as TypeScript, save: () => undefined };
-    }
-  }
-  throw new Error(
-    'ncalc drift --suggest reads the app with the TypeScript compiler, which is not installed; add it to the app: npm install --save-dev typescript',
-  );
-}
 
 export interface TypeScriptSuggestInput {
   /** The app's directory (paths in suggestions are relative to it). */
@@ -68,14 +57,18 @@ export interface SuggestOutput {
   problems: string[];
 }
 
+/** A file of the app, read; parsed as a whole only when a suggestion needs more than one declaration. */
 interface Source {
+  file: string;
   rel: string;
   text: string;
-  sf: TS.SourceFile;
+  lineStarts: number[];
   quote: "'" | '"';
-  /** Every `new …(…)` of the file by start offset, made on first use (one walk, not one per alert). */
-  news?: Map<number, TS.NewExpression>;
+  /** The whole file parsed, once asked for; null when it does not parse (a problem says where). */
+  whole?: Whole | null;
 }
+
+type Whole = Source & JsSource;
 
 type Quote = Source['quote'];
 
@@ -87,7 +80,6 @@ class NotLiteral {
 export function suggestTypeScript(input: TypeScriptSuggestInput): SuggestOutput {
   const ctx = new Context(input);
   for (const plan of input.plans) if (plan.status === 'ok') ctx.account(plan);
-  ctx.compiler?.save();
   return { suggestions: ctx.suggestions, snapshots: [...ctx.snapshots.values()], problems: ctx.problems };
 }
 
@@ -95,19 +87,20 @@ class Context {
   readonly suggestions: Suggestion[] = [];
   readonly snapshots = new Map<string, SourceSnapshot>();
   readonly problems: string[] = [];
-  private ts: TypeScript | null = null;
-  compiler: CachedModule<TypeScript> | null = null;
   private readonly sources = new Map<string, Source | null>();
   private readonly byPath = new Map<string, SourceLocation>();
-  /** How many constructs were made at one file position: more than one is a loop or a helper. */
-  private readonly atPosition = new Map<string, number>();
+  /** The constructs made at one file position: more than one is a loop, a helper or a class shared by stacks. */
+  private readonly atPosition = new Map<string, SourceLocation[]>();
   private readonly policyPaths: Set<string>;
+  /** Construct ids taken under a parent path, the new declarations' included. */
+  private readonly usedIds = new Map<string, Set<string>>();
 
   constructor(private readonly input: TypeScriptSuggestInput) {
     for (const l of input.locations) {
       this.byPath.set(l.path, l);
-      const key = `${l.file}:${l.line}:${l.column}`;
-      this.atPosition.set(key, (this.atPosition.get(key) ?? 0) + 1);
+      const key = positionKey(l);
+      if (!this.atPosition.has(key)) this.atPosition.set(key, []);
+      this.atPosition.get(key)!.push(l);
     }
     this.policyPaths = new Set(input.desired.policies.map((p) => p.path));
   }
@@ -168,9 +161,8 @@ class Context {
     const edits: TextEdit[] = [];
     const notLiteral: string[] = [];
     const wanted: string[] = [];
-    const props = node.arguments?.[2];
-    const ts = this.ts!;
-    if (!props || !ts.isObjectLiteralExpression(props)) {
+    const props = node.arguments[2];
+    if (props?.type !== 'ObjectExpression') {
       return this.push({
         ...base,
         ...this.at(src, props ?? node),
@@ -209,11 +201,12 @@ class Context {
         edits: [],
       });
     }
-    if (this.shared(loc)) {
+    const shared = this.shared(loc);
+    if (shared) {
       return this.push({
         ...base,
         ...this.at(src, node),
-        summary: `${c.path} is one of ${this.shared(loc)} alerts declared at ${this.where(src, node)} (a loop or a helper), so its props are not its own; set ${wanted.join(', ')} for this alert there`,
+        summary: `${c.path} is one of ${shared.length} alerts declared at ${this.where(src, node)} (${sharedBy(shared)}), so its props are not its own; set ${wanted.join(', ')} for this alert there`,
         edits: [],
       });
     }
@@ -232,13 +225,15 @@ class Context {
     if ('reason' in found) return this.push({ ...base, ...found.at, summary: found.reason, edits: [] });
     const { src, node, loc } = found;
     const summary = `${declared.path}: renamed in the account from ${JSON.stringify(declared.name)} to ${JSON.stringify(live.name)}`;
-    const props = node.arguments?.[2];
-    const ts = this.ts!;
+    const props = node.arguments[2];
     try {
-      if (!props || !ts.isObjectLiteralExpression(props))
+      if (props?.type !== 'ObjectExpression')
         throw new NotLiteral(`the props are not an object literal (${this.where(src, props ?? node)})`);
-      if (this.shared(loc))
-        throw new NotLiteral(`it is declared with ${this.shared(loc)! - 1} other alerts at ${this.where(src, node)}`);
+      const shared = this.shared(loc);
+      if (shared)
+        throw new NotLiteral(
+          `it is declared with ${shared.length - 1} other alerts at ${this.where(src, node)} (${sharedBy(shared)})`,
+        );
       const edit = this.replaceLiteral(src, props, 'name', live.name);
       this.push({ ...base, ...this.at(src, props), summary: `${summary}; the edit renames it`, edits: [edit], src });
     } catch (e) {
@@ -250,15 +245,15 @@ class Context {
   private deleted(plan: AccountPlan, c: Change): void {
     const base = { kind: 'deleted' as const, account: plan.account.label, alert: c.name, path: c.path };
     const choice = `deleted in the account: \`ncalc apply\` re-creates it, or delete its declaration to accept the deletion`;
-    const found = this.declaration(c.path, 'Alert');
+    const found = this.declaration(c.path, 'Alert', true);
     if ('reason' in found)
       return this.push({ ...base, ...found.at, summary: `${c.path}: ${choice}; ${found.reason}`, edits: [] });
     const { src, node, loc } = found;
-    const ts = this.ts!;
-    const statement = node.parent;
-    if (this.shared(loc) || !ts.isExpressionStatement(statement)) {
-      const why = this.shared(loc)
-        ? `it is one of ${this.shared(loc)} alerts declared at ${this.where(src, node)}; leave it out there`
+    const statement = src.parents.get(node);
+    const shared = this.shared(loc);
+    if (shared || statement?.type !== 'ExpressionStatement') {
+      const why = shared
+        ? `it is one of ${shared.length} alerts declared at ${this.where(src, node)} (${sharedBy(shared)}); leave it out there`
         : `its declaration at ${this.where(src, node)} is used as a value; remove it and its uses`;
       return this.push({ ...base, ...this.at(src, node), summary: `${c.path}: ${choice} (${why})`, edits: [] });
     }
@@ -266,7 +261,7 @@ class Context {
       ...base,
       ...this.at(src, statement),
       summary: `${c.path}: ${choice} (the edit deletes it)`,
-      edits: [wholeLines(src, statement.getStart(src.sf), statement.getEnd())],
+      edits: [wholeLines(src, statement.start!, statement.end!)],
       src,
     });
   }
@@ -282,90 +277,177 @@ class Context {
       (l) => l.kind === 'NetworkcalcAccount' && l.path.split('/')[0] === scope.stack,
     );
     const account = accounts.find((l) => (l.alias ?? null) === scope.alias);
-    const summaryHead = `${JSON.stringify(live.name)}: ${why}`;
-    if (!account) {
-      return this.push({
-        ...base,
-        file: null,
-        line: null,
-        summary: `${summaryHead}; no NetworkcalcAccount of stack ${scope.stack} was found in the source to declare it beside`,
-        edits: [],
-      });
-    }
-    const found = this.declaration(account.path, 'NetworkcalcAccount');
-    if ('reason' in found)
-      return this.push({ ...base, ...found.at, summary: `${summaryHead}; ${found.reason}`, edits: [] });
+    const head = `${JSON.stringify(live.name)}: ${why}`;
+    const line = (at: { file: string | null; line: number | null }, summary: string) =>
+      this.push({ ...base, ...at, summary: `${head}; ${summary}`, edits: [] });
+    if (!account)
+      return line(
+        { file: null, line: null },
+        `no NetworkcalcAccount of stack ${scope.stack} was found in the source to declare it beside`,
+      );
+    const found = this.declaration(account.path, 'NetworkcalcAccount', true);
+    if ('reason' in found) return line(found.at, found.reason);
     const { src, node } = found;
-    const ts = this.ts!;
-    const statement = enclosingStatement(ts, node);
-    const block = statement?.parent;
-    const scopeArg = node.arguments?.[0];
-    if (!statement || !block || !(ts.isBlock(block) || ts.isSourceFile(block)) || !scopeArg) {
-      return this.push({
-        ...base,
-        ...this.at(src, node),
-        summary: `${summaryHead}; the account at ${this.where(src, node)} is not a statement of a block, so add the Alert by hand`,
-        edits: [],
-      });
-    }
-    // Which account: needed when the stack has several (each has an alias then).
-    let accountProp = '';
-    if (accounts.length > 1) {
-      const variable =
-        ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : null;
-      if (!variable) {
-        return this.push({
-          ...base,
-          ...this.at(src, node),
-          summary: `${summaryHead}; stack ${scope.stack} has several accounts and the one at ${this.where(src, node)} is not held in a variable, so add the Alert with its account by hand`,
-          edits: [],
-        });
-      }
-      accountProp = `account: ${variable}`;
-    }
-    // After the last `new Alert(...)` of the block, else after the account.
-    const statements = [...(block as TS.Block).statements];
-    const alertStatements = statements.filter(
-      (s) =>
-        ts.isExpressionStatement(s) &&
-        ts.isNewExpression(s.expression) &&
-        s.expression.expression.getText(src.sf) === 'Alert',
-    );
-    const after = alertStatements.length ? alertStatements[alertStatements.length - 1] : statement;
-    const parentPath = account.path.split('/').slice(0, -1).join('/');
-    const used = new Set(
-      this.input.locations
-        .filter((l) => l.path.split('/').slice(0, -1).join('/') === parentPath)
-        .map((l) => l.path.split('/').pop()!),
-    );
-    const id = constructId(live.name, used);
-    const q = src.quote;
     const target = targetPropsOf(
       live.target_type as 'domain' | 'subdomain',
       index.names.get(`${live.target_type}:${live.target_id}`) ?? null,
       live.target_id as number,
     );
-    const indent = indentOf(src.text, after.getStart(src.sf));
-    const props = [
+    const alertProps = (q: Quote) => [
       `name: ${tsValue(live.name, q)}`,
       `target: ${targetSource(target, q)}`,
       checkPropsSource(checkPropsOf(live), q),
-      ...(accountProp ? [accountProp] : []),
     ];
-    const declaration =
-      `\n${indent}new Alert(${scopeArg.getText(src.sf)}, ${tsValue(id, q)}, {\n` +
-      props.map((p) => `${indent}  ${p},\n`).join('') +
-      `${indent}});`;
-    const edits: TextEdit[] = [{ start: after.getEnd(), end: after.getEnd(), text: declaration }];
-    const importEdit = this.importEdit(src, ['Alert', 'AlertTarget']);
-    if (importEdit) edits.push(importEdit);
+    const shared = this.shared(account);
+    if (shared) {
+      // Beside this account's declaration, the Alert would be made for every construct made there.
+      const at = this.at(src, node);
+      const sharedLine = `the NetworkcalcAccount at ${this.where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so an Alert declared beside it would be created in each of the ${shared.length} accounts`;
+      const own = this.ownCallSite(account, shared, scope.stack);
+      if ('reason' in own)
+        return line(at, `${sharedLine}; ${own.reason}, so declare it for stack ${scope.stack} by hand`);
+      if (accounts.length > 1)
+        return line(
+          at,
+          `${sharedLine}; stack ${scope.stack} has several accounts, so declare it with its account for stack ${scope.stack} by hand`,
+        );
+      const { src: ownSrc, statement, variable, declare } = own;
+      const props = alertProps(ownSrc.quote);
+      const anchor = this.lastAlertStatement(ownSrc, statement, scope.stack);
+      const edits = [
+        ...(declare ? [declare] : []),
+        this.newAlert(ownSrc, anchor, variable, this.freeId(live.name, scope.stack), props),
+        ...this.importEdits(ownSrc),
+      ];
+      return this.push({
+        ...base,
+        ...this.at(ownSrc, anchor),
+        summary: `${head}; the NetworkcalcAccount at ${this.where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so the edit declares it for stack ${scope.stack} alone, beside ${this.where(ownSrc, statement)} (account ${plan.account.label})`,
+        edits,
+        src: ownSrc,
+      });
+    }
+    const statement = enclosingStatement(src, node);
+    const scopeArg = node.arguments[0];
+    if (!statement || !scopeArg)
+      return line(
+        this.at(src, node),
+        `the account at ${this.where(src, node)} is not a statement of a block, so add the Alert by hand`,
+      );
+    const props = alertProps(src.quote);
+    // Which account: needed when the stack has several (each has an alias then).
+    if (accounts.length > 1) {
+      const holder = src.parents.get(node);
+      const variable = holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier' ? holder.id.name : null;
+      if (!variable)
+        return line(
+          this.at(src, node),
+          `stack ${scope.stack} has several accounts and the one at ${this.where(src, node)} is not held in a variable, so add the Alert with its account by hand`,
+        );
+      props.push(`account: ${variable}`);
+    }
+    const parentPath = account.path.split('/').slice(0, -1).join('/');
+    const anchor = this.lastAlertStatement(src, statement, scope.stack);
     this.push({
       ...base,
-      ...this.at(src, after),
-      summary: `${summaryHead}; the edit declares it in ${scope.stack} (account ${plan.account.label})`,
-      edits,
+      ...this.at(src, anchor),
+      summary: `${head}; the edit declares it in ${scope.stack} (account ${plan.account.label})`,
+      edits: [
+        this.newAlert(src, anchor, textOf(src, scopeArg), this.freeId(live.name, parentPath), props),
+        ...this.importEdits(src),
+      ],
       src,
     });
+  }
+
+  // ---- declarations to add -------------------------------------------------------------
+
+  /**
+   * Where shared code was called for this account's stack alone: the innermost call site of
+   * the app that no other construct made at the shared position went through. It must be the
+   * `new …(scope, '<stack>', …)` that made the stack, as a statement of a block, so that an
+   * Alert can be given that stack as its scope.
+   */
+  private ownCallSite(
+    account: SourceLocation,
+    shared: readonly SourceLocation[],
+    stack: string,
+  ): { src: Whole; statement: Node; variable: string; declare: TextEdit | null } | { reason: string } {
+    const others = shared.filter((l) => l !== account);
+    const own = (account.callers ?? []).find((f) =>
+      others.every((o) => !(o.callers ?? []).some((g) => sameFrame(f, g))),
+    );
+    if (!own)
+      return { reason: `no call site of stack ${stack}'s own was found (it is made in a loop or a helper too)` };
+    const read = this.source(own.file);
+    const src = read && this.whole(read);
+    const at = `${path.relative(this.input.dir, own.file)}:${own.line}`;
+    if (!src) return { reason: `${at} could not be read or parsed` };
+    const made = src.news.get(offsetOf(src, own.line, own.column));
+    const id = made?.arguments[1];
+    if (!made || id?.type !== 'StringLiteral' || id.value !== stack)
+      return { reason: `the code at ${at} that makes it for stack ${stack} is not a \`new …(scope, '${stack}', …)\`` };
+    const holder = src.parents.get(made);
+    const statement = enclosingStatement(src, made);
+    if (holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier' && statement)
+      return { src, statement, variable: holder.id.name, declare: null };
+    if (holder?.type === 'ExpressionStatement' && statement === holder) {
+      // Kept in a variable, so that the Alert can name the stack.
+      const variable = freeIdentifier(src, stack);
+      return {
+        src,
+        statement,
+        variable,
+        declare: { start: made.start!, end: made.start!, text: `const ${variable} = ` },
+      };
+    }
+    return { reason: `the stack made at ${this.where(src, made)} is used as a value, not held in a variable` };
+  }
+
+  /**
+   * The statement a new Alert goes after: the last statement of `statement`'s block that
+   * declares an alert of the same stack on its own (not a loop or a helper), else `statement`.
+   */
+  private lastAlertStatement(src: Whole, statement: Node, stack: string): Node {
+    const block = src.parents.get(statement)!;
+    let last = statement;
+    for (const l of this.input.locations) {
+      if (l.kind !== 'Alert' || l.path.split('/')[0] !== stack || this.shared(l)) continue;
+      if (path.resolve(l.file) !== path.resolve(this.input.dir, src.rel)) continue;
+      const made = src.news.get(offsetOf(src, l.line, l.column));
+      const s = made && enclosingStatement(src, made);
+      if (s && src.parents.get(s) === block && s.start! > last.start!) last = s;
+    }
+    return last;
+  }
+
+  /** A construct id for a new child of `parentPath`, unused by the constructs recorded there and the ids given before. */
+  private freeId(name: string, parentPath: string): string {
+    let used = this.usedIds.get(parentPath);
+    if (!used) {
+      used = new Set(
+        this.input.locations
+          .filter((l) => l.path.split('/').slice(0, -1).join('/') === parentPath)
+          .map((l) => l.path.split('/').pop()!),
+      );
+      this.usedIds.set(parentPath, used);
+    }
+    return constructId(name, used);
+  }
+
+  /** `new Alert(scope, 'Id', {…});` on the lines after `after` (after its trailing comment, which stays its own). */
+  private newAlert(src: Source, after: Node, scope: string, id: string, props: readonly string[]): TextEdit {
+    const indent = indentOf(src.text, after.start!);
+    const q = src.quote;
+    const at = afterTrailingComment(src.text, after.end!);
+    return {
+      start: at,
+      end: at,
+      text:
+        `\n${indent}new Alert(${scope}, ${tsValue(id, q)}, {\n` +
+        props.map((p) => `${indent}  ${p},\n`).join('') +
+        `${indent}});`,
+    };
   }
 
   // ---- finding things ------------------------------------------------------------------
@@ -389,11 +471,12 @@ class Context {
   }
 
   /** The `new <kind>(...)` that made the construct at `constructPath`, or why it is not found. */
-  private declaration(
+  private declaration<W extends boolean = false>(
     constructPath: string | null,
     kind: string,
+    whole?: W,
   ):
-    | { src: Source; node: TS.NewExpression; loc: SourceLocation }
+    | { src: W extends true ? Whole : Source; node: B.NewExpression; loc: SourceLocation }
     | { reason: string; at: { file: string | null; line: number | null } } {
     const loc = constructPath ? this.byPath.get(constructPath) : undefined;
     if (constructPath && this.policyPaths.has(constructPath)) {
@@ -410,21 +493,52 @@ class Context {
       );
       return { reason: 'its declaration was not found in the source', at: { file: null, line: null } };
     }
-    const src = this.source(loc.file);
+    const read = this.source(loc.file);
     const at = this.relLoc(loc);
+    const src = read && whole ? this.whole(read) : read;
     if (!src) return { reason: `${at.file} could not be read or parsed`, at };
-    const ts = this.ts!;
-    const node = newExpressions(ts, src).get(positionOf(src, loc.line, loc.column)) ?? null;
+    const node = this.newAt(src, offsetOf(src, loc.line, loc.column));
+    if (node === undefined) return { reason: `${at.file} could not be read or parsed`, at };
     if (!node) {
       this.problems.push(
         `${constructPath}: the app made it at ${at.file}:${at.line}:${loc.column}, but no \`new ${kind}(...)\` starts there in the source; the file may have changed since the synth: run again`,
       );
       return { reason: `its declaration was not found at ${at.file}:${at.line}`, at };
     }
-    return { src, node, loc };
+    return { src: src as W extends true ? Whole : Source, node, loc };
   }
 
-  private relLoc(loc: SourceLocation): { file: string; line: number } {
+  /**
+   * The `new` expression at `offset`: parsed alone when it can be, else from the whole file.
+   * Undefined when the file does not parse.
+   */
+  private newAt(src: Source, offset: number): B.NewExpression | null | undefined {
+    if (src.whole === undefined) {
+      const alone = parseNewExpressionAt(src.file, src.text, offset);
+      if (alone) return alone;
+    }
+    const whole = this.whole(src);
+    return whole ? (whole.news.get(offset) ?? null) : undefined;
+  }
+
+  /** The whole file parsed (once); null, and one problem naming file and line, when it does not parse. */
+  private whole(src: Source): Whole | null {
+    if (src.whole !== undefined) return src.whole;
+    try {
+      const whole: Whole = { ...parseJsSource(src.file, src.text), ...src };
+      whole.whole = whole; // a Whole is its own: its nodes are the ones its parents map knows
+      src.whole = whole;
+    } catch (e) {
+      if (!(e instanceof SourceSyntaxError)) throw e;
+      this.problems.push(
+        `${src.rel}:${e.line}: ${e.message}: the file does not parse, so no edit can be made in it; fix it and run again`,
+      );
+      src.whole = null;
+    }
+    return src.whole;
+  }
+
+  private relLoc(loc: Frame): { file: string; line: number } {
     return { file: path.relative(this.input.dir, loc.file), line: loc.line };
   }
 
@@ -437,137 +551,111 @@ class Context {
       const changed = statSync(file).mtimeMs > this.input.synthStartedMs;
       this.snapshots.set(rel, { file: rel, sha256: sha256(text), ...(changed ? { changedSincePlan: true } : {}) });
       if (changed) this.problems.push(`${rel} changed after the app was synthesized; run ncalc drift --suggest again`);
-      this.compiler ??= loadTypeScript(this.input.dir);
-      this.ts = this.compiler.exports;
-      const ts = this.ts;
-      const kind = /\.[cm]?jsx?$/.test(file)
-        ? ts.ScriptKind.JS
-        : file.endsWith('x')
-          ? ts.ScriptKind.TSX
-          : ts.ScriptKind.TS;
-      const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-      const syntax = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics ?? [];
-      if (syntax.length) {
-        const d = syntax[0];
-        const { line } = sf.getLineAndCharacterOfPosition(d.start ?? 0);
-        this.problems.push(
-          `${rel}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}: the file does not parse, so no edit can be made in it; fix it and run again`,
-        );
-      } else {
-        src = { rel, text, sf, quote: dominantQuote(ts, sf) };
-      }
+      src = { file, rel, text, lineStarts: lineStartsOf(text), quote: dominantQuote(text) };
     } catch (e) {
-      if ((e as Error).message.includes('TypeScript compiler')) throw e;
       this.problems.push(`${rel}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     this.sources.set(file, src);
     return src;
   }
 
-  private shared(loc: SourceLocation): number | null {
-    const n = this.atPosition.get(`${loc.file}:${loc.line}:${loc.column}`) ?? 1;
-    return n > 1 ? n : null;
+  /** The constructs made at `loc`'s position when there are several (a loop, a helper, a class shared by stacks). */
+  private shared(loc: Frame): SourceLocation[] | null {
+    const all = this.atPosition.get(positionKey(loc)) ?? [];
+    return all.length > 1 ? all : null;
   }
 
-  private at(src: Source, node: TS.Node): { file: string; line: number } {
-    return { file: src.rel, line: src.sf.getLineAndCharacterOfPosition(node.getStart(src.sf)).line + 1 };
+  private at(src: Source, node: Node): { file: string; line: number } {
+    return { file: src.rel, line: lineOf(src, node.start!) };
   }
 
-  private where(src: Source, node: TS.Node): string {
+  private where(src: Source, node: Node): string {
     const { file, line } = this.at(src, node);
     return `${file}:${line}`;
   }
 
   // ---- edits ---------------------------------------------------------------------------
 
-  private property(src: Source, obj: TS.ObjectLiteralExpression, key: string): TS.PropertyAssignment | null {
-    const ts = this.ts!;
+  private property(src: Source, obj: B.ObjectExpression, key: string): B.ObjectProperty | null {
     for (const p of obj.properties) {
-      const name = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : null;
+      if (p.type === 'SpreadElement') continue;
+      const name =
+        !p.computed && p.key.type === 'Identifier' ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : null;
       if (name !== key) continue;
-      if (ts.isPropertyAssignment(p)) return p;
-      throw new NotLiteral(`${key} is not a literal (${this.where(src, p)}: ${p.getText(src.sf)})`);
+      if (p.type === 'ObjectProperty' && !p.shorthand) return p;
+      throw new NotLiteral(`${key} is not a literal (${this.where(src, p)}: ${textOf(src, p)})`);
     }
-    const spread = obj.properties.find((p) => ts.isSpreadAssignment(p));
-    if (spread) throw new NotLiteral(`${key} may come from ${spread.getText(src.sf)} (${this.where(src, spread)})`);
+    const spread = obj.properties.find((p) => p.type === 'SpreadElement');
+    if (spread) throw new NotLiteral(`${key} may come from ${textOf(src, spread)} (${this.where(src, spread)})`);
     return null;
   }
 
   /** A string or number literal's replacement; anything else names where the value comes from. */
-  private replaceLiteral(src: Source, obj: TS.ObjectLiteralExpression, key: string, value: string | number): TextEdit {
-    const ts = this.ts!;
+  private replaceLiteral(src: Source, obj: B.ObjectExpression, key: string, value: string | number): TextEdit {
     const p = this.property(src, obj, key);
     if (!p) throw new NotLiteral(`${key} is not given (${this.where(src, obj)})`);
     const init = this.literalOf(src, p);
-    const quote = ts.isStringLiteral(init) ? (src.text[init.getStart(src.sf)] as Quote) : src.quote;
-    return { start: init.getStart(src.sf), end: init.getEnd(), text: tsValue(value, quote) };
+    const quote = init.type === 'StringLiteral' ? (src.text[init.start!] as Quote) : src.quote;
+    return { start: init.start!, end: init.end!, text: tsValue(value, quote) };
   }
 
   /** The property's value when it is a string or number literal; otherwise where it comes from, thrown. */
-  private literalOf(src: Source, p: TS.PropertyAssignment): TS.Expression {
-    const ts = this.ts!;
-    const key = p.name.getText(src.sf);
-    const init = p.initializer;
+  private literalOf(src: Source, p: B.ObjectProperty): Node {
+    const key = textOf(src, p.key);
+    const init = p.value;
     const literal =
-      ts.isStringLiteral(init) ||
-      ts.isNoSubstitutionTemplateLiteral(init) ||
-      ts.isNumericLiteral(init) ||
-      (ts.isPrefixUnaryExpression(init) && ts.isNumericLiteral(init.operand));
+      init.type === 'StringLiteral' ||
+      (init.type === 'TemplateLiteral' && init.expressions.length === 0) ||
+      init.type === 'NumericLiteral' ||
+      (init.type === 'UnaryExpression' &&
+        (init.operator === '-' || init.operator === '+') &&
+        init.argument.type === 'NumericLiteral');
     if (!literal) throw new NotLiteral(`${key} is not a literal (${this.where(src, init)}: ${this.origin(src, init)})`);
     return init;
   }
 
   /** `days` (main.ts:5), `props.days`, …: the expression, and where an identifier is declared. */
-  private origin(src: Source, expr: TS.Expression): string {
-    const ts = this.ts!;
-    const text = expr.getText(src.sf).replace(/\s+/g, ' ');
-    if (!ts.isIdentifier(expr)) return text;
-    // The nearest declaration of that name in an enclosing scope of this file.
-    let found: TS.Node | null = null;
-    const visit = (n: TS.Node): void => {
-      if (
-        (ts.isVariableDeclaration(n) || ts.isParameter(n)) &&
-        ts.isIdentifier(n.name) &&
-        n.name.text === expr.text &&
-        n.getStart(src.sf) < expr.getStart(src.sf)
-      )
-        found = n;
-      n.forEachChild(visit);
-    };
-    visit(src.sf);
+  private origin(src: Source, expr: Node): string {
+    const text = textOf(src, expr).replace(/\s+/g, ' ');
+    if (expr.type !== 'Identifier') return text;
+    // The nearest declaration of that name before it in the file.
+    let found: Node | null = null;
+    for (const d of this.whole(src)?.declarations.get(expr.name) ?? [])
+      if (d.start! < expr.start! && (!found || d.start! > found.start!)) found = d;
     return found ? `${text}, declared at ${this.where(src, found)}` : text;
   }
 
-  private replaceTarget(src: Source, obj: TS.ObjectLiteralExpression, replacement: string): TextEdit {
-    const ts = this.ts!;
+  private replaceTarget(src: Source, obj: B.ObjectExpression, replacement: string): TextEdit {
     const p = this.property(src, obj, 'target');
     if (!p) throw new NotLiteral(`target is not given (${this.where(src, obj)})`);
-    const init = p.initializer;
+    const init = p.value;
+    const arg = init.type === 'CallExpression' ? init.arguments : [];
     const isFactoryCall =
-      ts.isCallExpression(init) &&
-      ts.isPropertyAccessExpression(init.expression) &&
-      init.expression.expression.getText(src.sf) === 'AlertTarget' &&
-      init.arguments.length === 1 &&
-      (ts.isStringLiteral(init.arguments[0]) || ts.isNumericLiteral(init.arguments[0]));
+      init.type === 'CallExpression' &&
+      init.callee.type === 'MemberExpression' &&
+      !init.callee.computed &&
+      init.callee.object.type === 'Identifier' &&
+      init.callee.object.name === 'AlertTarget' &&
+      arg.length === 1 &&
+      (arg[0].type === 'StringLiteral' || arg[0].type === 'NumericLiteral');
     if (!isFactoryCall)
       throw new NotLiteral(`target is not a literal (${this.where(src, init)}: ${this.origin(src, init)})`);
-    return { start: init.getStart(src.sf), end: init.getEnd(), text: replacement };
+    return { start: init.start!, end: init.end!, text: replacement };
   }
 
   /** The edits that turn the check prop `code` into `live` in the props object. */
-  private checkEdits(src: Source, obj: TS.ObjectLiteralExpression, code: CheckProps, live: CheckProps): TextEdit[] {
-    const ts = this.ts!;
+  private checkEdits(src: Source, obj: B.ObjectExpression, code: CheckProps, live: CheckProps): TextEdit[] {
     const p = this.property(src, obj, code.prop);
     if (!p) throw new NotLiteral(`${code.prop} is not given (${this.where(src, obj)})`);
-    const init = p.initializer;
-    if (!ts.isObjectLiteralExpression(init))
+    const init = p.value;
+    if (init.type !== 'ObjectExpression')
       throw new NotLiteral(
         `${code.prop} is not an object literal (${this.where(src, init)}: ${this.origin(src, init)})`,
       );
     if (code.prop !== live.prop) {
       // Another kind of check: the whole prop is replaced, once every value in it is a literal.
       for (const key of Object.keys(code.fields)) this.replaceLiteral(src, init, key, code.fields[key]);
-      return [{ start: p.getStart(src.sf), end: p.getEnd(), text: checkPropsSource(live, src.quote) }];
+      return [{ start: p.start!, end: p.end!, text: checkPropsSource(live, src.quote) }];
     }
     const edits: TextEdit[] = [];
     const removed: string[] = [];
@@ -585,65 +673,75 @@ class Context {
       const key = added.shift()!;
       const p = this.property(src, init, removed.shift()!)!;
       this.literalOf(src, p);
-      edits.push({
-        start: p.getStart(src.sf),
-        end: p.getEnd(),
-        text: `${key}: ${tsValue(live.fields[key], src.quote)}`,
-      });
+      edits.push({ start: p.start!, end: p.end!, text: `${key}: ${tsValue(live.fields[key], src.quote)}` });
     }
     for (const key of removed) edits.push(this.removeProperty(src, init, key));
     for (const key of added) edits.push(this.addProperty(src, init, key, live.fields[key]));
     return edits;
   }
 
-  private removeProperty(src: Source, obj: TS.ObjectLiteralExpression, key: string): TextEdit {
+  private removeProperty(src: Source, obj: B.ObjectExpression, key: string): TextEdit {
     const p = this.property(src, obj, key)!;
-    const i = obj.properties.indexOf(p as TS.ObjectLiteralElementLike);
+    const i = obj.properties.indexOf(p);
     this.literalOf(src, p); // only a literal may go without a word
     const text = src.text;
     if (i > 0) {
       // From the comma after the previous property to the end of this one (a trailing comma stays).
       const prev = obj.properties[i - 1];
-      const comma = text.indexOf(',', prev.getEnd());
-      return { start: comma, end: p.getEnd(), text: '' };
+      const comma = text.indexOf(',', prev.end!);
+      return { start: comma, end: p.end!, text: '' };
     }
     // The first: up to the start of the next one (or the closing brace).
     const next = obj.properties[i + 1];
-    return { start: p.getStart(src.sf), end: next ? next.getStart(src.sf) : p.getEnd(), text: '' };
+    return { start: p.start!, end: next ? next.start! : p.end!, text: '' };
   }
 
-  private addProperty(src: Source, obj: TS.ObjectLiteralExpression, key: string, value: string | number): TextEdit {
+  private addProperty(src: Source, obj: B.ObjectExpression, key: string, value: string | number): TextEdit {
     const last = obj.properties[obj.properties.length - 1];
     const entry = `${key}: ${tsValue(value, src.quote)}`;
-    if (!last) return { start: obj.getStart(src.sf) + 1, end: obj.getStart(src.sf) + 1, text: ` ${entry} ` };
-    const multiline = src.text.slice(obj.getStart(src.sf), obj.getEnd()).includes('\n');
-    const text = multiline ? `,\n${indentOf(src.text, last.getStart(src.sf))}${entry}` : `, ${entry}`;
-    return { start: last.getEnd(), end: last.getEnd(), text };
+    if (!last) return { start: obj.start! + 1, end: obj.start! + 1, text: ` ${entry} ` };
+    const multiline = textOf(src, obj).includes('\n');
+    const text = multiline ? `,\n${indentOf(src.text, last.start!)}${entry}` : `, ${entry}`;
+    return { start: last.end!, end: last.end!, text };
   }
 
-  /** Named imports missing from the import that brings in this package's constructs. */
-  private importEdit(src: Source, names: readonly string[]): TextEdit | null {
-    const ts = this.ts!;
-    for (const s of src.sf.statements) {
-      if (!ts.isImportDeclaration(s) || !s.importClause?.namedBindings) continue;
-      const bindings = s.importClause.namedBindings;
-      if (!ts.isNamedImports(bindings)) continue;
-      const have = bindings.elements.map((e) => e.name.text);
-      if (!have.includes('NetworkcalcAccount')) continue;
+  /**
+   * Alert and AlertTarget added to the import that brings in this package's constructs, when
+   * missing. None when the file has no such import (a `require`, which the author extends).
+   */
+  private importEdits(src: Whole): TextEdit[] {
+    const names = ['Alert', 'AlertTarget'];
+    for (const s of src.program.body) {
+      if (s.type !== 'ImportDeclaration') continue;
+      const named = s.specifiers.filter((x): x is B.ImportSpecifier => x.type === 'ImportSpecifier');
+      const have = named.map((e) => e.local.name);
+      if (!have.some((n) => OWN_CONSTRUCTS.has(n))) continue;
       const missing = names.filter((n) => !have.includes(n));
-      if (!missing.length) return null;
-      const first = bindings.elements[0];
-      return {
-        start: first.getStart(src.sf),
-        end: first.getStart(src.sf),
-        text: missing.map((n) => `${n}, `).join(''),
-      };
+      if (!missing.length) return [];
+      return [{ start: named[0].start!, end: named[0].start!, text: missing.map((n) => `${n}, `).join('') }];
     }
-    return null;
+    return [];
   }
 }
 
+/** Names of this package's exports an app's import of it has; the one to extend. */
+const OWN_CONSTRUCTS = new Set(['NetworkcalcAccount', 'Alert', 'AlertTarget', 'AlertPolicy']);
+
 // ---- helpers -----------------------------------------------------------------------------
+
+function positionKey(f: Frame): string {
+  return `${f.file}:${f.line}:${f.column}`;
+}
+
+function sameFrame(a: Frame, b: Frame): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column;
+}
+
+/** Why several constructs share one declaration: `2 stacks: prod, staging`, or a loop or helper in one. */
+function sharedBy(shared: readonly SourceLocation[]): string {
+  const stacks = [...new Set(shared.map((l) => l.path.split('/')[0]))];
+  return stacks.length > 1 ? `code shared by ${stacks.length} stacks: ${stacks.join(', ')}` : 'a loop or a helper';
+}
 
 function sameSettings(a: AlertSpec, b: AlertSpec): boolean {
   return (
@@ -669,26 +767,29 @@ function describeSettings(live: AlertSpec, index: DomainIndex): string {
   return `target ${targetSource(t, "'")}, ${checkPropsSource(checkPropsOf(live), "'")}`;
 }
 
-function newExpressions(ts: TypeScript, src: Source): Map<number, TS.NewExpression> {
-  if (src.news) return src.news;
-  const news = new Map<number, TS.NewExpression>();
-  const visit = (n: TS.Node): void => {
-    if (ts.isNewExpression(n)) news.set(n.getStart(src.sf), n);
-    n.forEachChild(visit);
-  };
-  visit(src.sf);
-  src.news = news;
-  return news;
-}
-
-function positionOf(src: Source, line: number, column: number): number {
-  const lines = src.sf.getLineStarts();
-  return (lines[line - 1] ?? src.text.length) + column - 1;
-}
-
 function indentOf(text: string, offset: number): string {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
+}
+
+/**
+ * Where text goes after a statement ending at `end`: past the comments on the rest of its
+ * line (`}); // why`), which belong to it; at `end` when code follows on that line.
+ */
+function afterTrailingComment(text: string, end: number): number {
+  let i = end;
+  for (;;) {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text.startsWith('//', i)) {
+      const nl = text.slice(i).search(/[\r\n\u2028\u2029]/);
+      return nl === -1 ? text.length : i + nl;
+    }
+    if (!text.startsWith('/*', i)) break;
+    const close = text.indexOf('*/', i + 2);
+    if (close === -1 || /[\r\n\u2028\u2029]/.test(text.slice(i, close))) return end;
+    i = close + 2;
+  }
+  return i >= text.length || /[\r\n\u2028\u2029]/.test(text[i]) ? i : end;
 }
 
 /** The lines [start, end) span, whole: the statement and its line break go. */
@@ -698,23 +799,28 @@ function wholeLines(src: Source, start: number, end: number): TextEdit {
   return { start: from, end: nl === -1 ? src.text.length : nl + 1, text: '' };
 }
 
-function enclosingStatement(ts: TypeScript, node: TS.Node): TS.Statement | null {
-  for (let n: TS.Node | undefined = node; n; n = n.parent) {
-    if (n.parent && (ts.isBlock(n.parent) || ts.isSourceFile(n.parent))) return n as TS.Statement;
+/** The statement of a block (or of the file) that holds `node`. */
+function enclosingStatement(src: JsSource, node: Node): Node | null {
+  for (let n: Node | undefined = node; n; n = src.parents.get(n)) {
+    const parent = src.parents.get(n);
+    if (parent && (parent.type === 'BlockStatement' || parent.type === 'Program')) return n;
   }
   return null;
 }
 
-function dominantQuote(ts: TypeScript, sf: TS.SourceFile): Quote {
-  let single = 0;
-  let double = 0;
-  const visit = (n: TS.Node): void => {
-    if (ts.isStringLiteral(n)) {
-      if (sf.text[n.getStart(sf)] === "'") single++;
-      else double++;
-    }
-    n.forEachChild(visit);
-  };
-  visit(sf);
-  return single >= double ? "'" : '"';
+/** A variable name for stack `stack` that no identifier of the file uses. */
+function freeIdentifier(src: JsSource, stack: string): string {
+  const words = stack.split(/[^A-Za-z0-9_$]+/).filter(Boolean);
+  let base = words.map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w)).join('') || 'stack';
+  if (/^[0-9]/.test(base)) base = `stack${base}`;
+  if (RESERVED.has(base)) base = `${base}Stack`;
+  let name = base;
+  for (let n = 2; src.identifiers.has(name); n++) name = `${base}${n}`;
+  return name;
 }
+
+const RESERVED = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield await implements interface package private protected public'.split(
+    ' ',
+  ),
+);

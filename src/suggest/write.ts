@@ -90,10 +90,17 @@ function gather(
   options: { force?: boolean; forWrite: boolean },
 ): { files: FileEdits[]; problems: string[] } {
   const byFile = new Map<string, TextEdit[]>();
+  // Suggestions in one file may share an edit (the import both new declarations need): once.
+  const seen = new Set<string>();
   for (const s of suggestions) {
     if (!s.edits.length || !s.file) continue;
     if (!byFile.has(s.file)) byFile.set(s.file, []);
-    byFile.get(s.file)!.push(...s.edits);
+    for (const e of s.edits) {
+      const key = `${s.file}\0${e.start}\0${e.end}\0${e.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      byFile.get(s.file)!.push(e);
+    }
   }
   const names = [...byFile.keys()].sort();
   const problems: string[] = [];

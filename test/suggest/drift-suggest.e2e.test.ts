@@ -376,13 +376,19 @@ describe('bad input: a clear error, nothing written', () => {
     expect(a.read('main.ts')).toBe(before + '// touched\n');
   });
 
-  it('a file that no longer parses: its line and the compiler message', async () => {
-    const a = app(`${TWO}require('fs').appendFileSync(__filename, 'const = ;\\n');\n`);
+  it('a declaration the parser cannot read: the file and line, and the parser message', async () => {
+    // The app breaks the drifted alert's declaration as it runs (a bracket that does not close).
+    const a = app(
+      `${TWO}const fs = require('fs');\nfs.writeFileSync(__filename, fs.readFileSync(__filename, 'utf8').replace('expiresInDays: 21 },', 'expiresInDays: 21 ],'));\n`,
+    );
     await CHANGE(a);
     a.git('checkout', 'main.ts');
     const r = await run(a, 'drift', '--suggest', '--write');
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/main\.ts:21: Variable declaration expected\.: the file does not parse/);
+    expect(r.stdout).toMatch(
+      /✗ main\.ts:12: Unexpected token[^\n]*: the file does not parse, so no edit can be made in it/,
+    );
+    expect(r.stdout).not.toContain('Cannot read properties');
     expect(r.stdout).not.toContain('Wrote');
   });
 

@@ -10,15 +10,34 @@ import { ROOT } from '../cli/support';
 
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
+/**
+ * The app's own `typescript`: this repository's (5.9), none (tsx needs none), or one whose
+ * main entry has no compiler API and throws when loaded, as TypeScript 7's exports none.
+ */
+export type AppTypeScript = 'ours' | 'none' | 'no-compiler-api';
+
 export class TsApp {
   readonly dir: string;
-  constructor(files: Record<string, string>) {
+  constructor(files: Record<string, string>, typescript: AppTypeScript = 'ours') {
     this.dir = mkdtempSync(path.join(tmpdir(), 'ncalc-suggest-'));
     const modules = path.join(this.dir, 'node_modules');
     mkdirSync(modules);
     symlinkSync(ROOT, path.join(modules, 'cdktf-provider-networkcalc'));
-    for (const dep of ['cdktf', 'constructs', 'typescript'])
+    for (const dep of ['cdktf', 'constructs'])
       symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(modules, dep));
+    if (typescript === 'ours')
+      symlinkSync(path.join(ROOT, 'node_modules', 'typescript'), path.join(modules, 'typescript'));
+    if (typescript === 'no-compiler-api') {
+      mkdirSync(path.join(modules, 'typescript'));
+      writeFileSync(
+        path.join(modules, 'typescript', 'package.json'),
+        JSON.stringify({ name: 'typescript', version: '7.0.2', main: 'version.cjs' }),
+      );
+      writeFileSync(
+        path.join(modules, 'typescript', 'version.cjs'),
+        "throw new Error('the typescript of the app was loaded');\n",
+      );
+    }
     writeFileSync(path.join(this.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `${TSX} main.ts` }));
     writeFileSync(path.join(this.dir, '.gitignore'), 'node_modules\ncdktf.out\n');
     for (const [name, text] of Object.entries(files)) writeFileSync(path.join(this.dir, name), text);
