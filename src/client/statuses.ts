@@ -92,7 +92,7 @@ function requestUrl(c: StatusContext): string {
 
 function whoseToken(c: StatusContext): string {
   return c.tokenVariable === undefined
-    ? `${c.variables.clientId} and ${c.variables.clientSecret} are NetworkCalc client credentials`
+    ? `${c.variables.clientId ?? 'the client id'} and ${c.variables.clientSecret ?? 'the client secret'} are NetworkCalc client credentials`
     : `${c.tokenVariable} holds a NetworkCalc access token`;
 }
 

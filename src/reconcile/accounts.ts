@@ -83,8 +83,10 @@ function groupScopes(
     used.set(label, n);
     if (n > 1) label = `${label}#${n}`;
     a.label = label;
-    const names = (key: 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv') =>
-      [...new Set(a.scopes.map((s) => s[key]))].join(' or ');
+    const names = (key: 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv') => {
+      const named = [...new Set(a.scopes.map((s) => s[key]).filter((n): n is string => n !== null))];
+      return named.length ? named.join(' or ') : null;
+    };
     a.credentials.variables = {
       token: names('tokenEnv'),
       clientId: names('clientIdEnv'),
@@ -107,7 +109,7 @@ export function offlineAccountProblems(
   options: { baseUrlOverride?: string } = {},
 ): string[] {
   const { accounts, problems } = groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => ({
-    identity: `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`,
+    identity: `credentials from ${credentialHint(scope)}`,
     credentials: { baseUrl },
   }));
   for (const account of accounts) problems.push(...findScopeOverlaps(account, alerts));
@@ -127,18 +129,21 @@ export function resolveAccounts(
 }
 
 /**
- * One scope's credentials from the environment: the token, with the client credentials
- * beside it when both are set (the client falls back to them once the token is refused), or
- * the client credentials alone. Also used by `ncalc export` for an environment prefix.
+ * One scope's credentials from the environment, from the variables its block names and no
+ * other (the NETWORKCALC_* defaults only when it names none, src/schema/account-rules): the
+ * token, with the block's client credentials beside it when both are set (the client renews
+ * a refused token from them), or the client credentials alone. Also used by `ncalc export`
+ * for an environment prefix.
  */
 export function resolveCredentials(
   scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'maxRetries' | 'timeoutSeconds'>,
   env: NodeJS.ProcessEnv,
   baseUrl: string,
 ): { identity: string; credentials: Credentials } | { problem: string } {
-  const token = envValue(env, scope.tokenEnv);
-  const clientId = envValue(env, scope.clientIdEnv);
-  const clientSecret = envValue(env, scope.clientSecretEnv);
+  const read = (name: string | null) => (name === null ? undefined : envValue(env, name));
+  const token = read(scope.tokenEnv);
+  const clientId = read(scope.clientIdEnv);
+  const clientSecret = read(scope.clientSecretEnv);
   const credentials: Credentials = {
     baseUrl,
     variables: { token: scope.tokenEnv, clientId: scope.clientIdEnv, clientSecret: scope.clientSecretEnv },
@@ -158,9 +163,24 @@ export function resolveCredentials(
     : clientSecret
       ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)`
       : '';
-  return {
-    problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}`,
-  };
+  return { problem: `no credentials${half}; set ${credentialHint(scope)}` };
+}
+
+/** True when a scope's block names no credentials, so it reads the NETWORKCALC_* defaults. */
+export function readsDefaultCredentials(scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>): boolean {
+  return scope.tokenEnv === ENV.token && scope.clientIdEnv === ENV.clientId && scope.clientSecretEnv === ENV.clientSecret;
+}
+
+/**
+ * `A_TOKEN, or A_ID and A_SECRET`: the variables a scope reads its credentials from, and only
+ * those, so that no message sends the user to a variable another account may use.
+ */
+export function credentialHint(scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>): string {
+  const ways: string[] = [];
+  if (scope.tokenEnv !== null) ways.push(scope.tokenEnv);
+  if (scope.clientIdEnv !== null && scope.clientSecretEnv !== null)
+    ways.push(`${scope.clientIdEnv} and ${scope.clientSecretEnv}`);
+  return ways.join(', or ');
 }
 
 /** `stack teamA (provider networkcalc, prefix "team-a-")`. */
