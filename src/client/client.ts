@@ -11,7 +11,6 @@ import {
 import {
   DEFAULT_VARIABLES,
   NetworkCalcError,
-  credentialVariables,
   isNetworkCalcError,
   type ClientVariables,
 } from './errors';
@@ -125,7 +124,12 @@ export class NetworkCalcClient {
     }
     if (token === undefined && clientId === undefined) {
       throw configError(
-        `no NetworkCalc credentials: set ${credentialVariables(v)}`,
+        `no NetworkCalc credentials: set ${[
+          ...(v.token !== null ? [`${v.token} to an access token`] : []),
+          ...(v.clientId !== null && v.clientSecret !== null
+            ? [`${v.clientId} and ${v.clientSecret} to client credentials`]
+            : []),
+        ].join(', or ') || 'the token option, or the clientId and clientSecret options'}`,
       );
     }
     // Checked here, not left to the HTTP layer: there a bad header is an error that looks like

@@ -209,6 +209,9 @@ export function parseProviderBlock(
     );
   }
 
+  const token = text('token', true);
+  const clientId = text('client_id');
+  const clientSecret = text('client_secret', true);
   // Credentials belong to the block that names them: the defaults apply only to a block that
   // names none (docs/architecture.md, "Credentials bound to their account").
   const defaultCredentials = CREDENTIAL_FIELDS.every((f) => !given(f));
@@ -217,7 +220,8 @@ export function parseProviderBlock(
   const clientSecretEnv = defaultCredentials ? ENV.clientSecret : variable('client_secret_env');
   const idNamed = given('client_id') || given('client_id_env');
   const secretNamed = given('client_secret') || given('client_secret_env');
-  if (idNamed !== secretNamed) {
+  const pairFields: readonly ProviderField[] = ['client_id', 'client_id_env', 'client_secret', 'client_secret_env'];
+  if (idNamed !== secretNamed && !problems.some((p) => pairFields.includes(p.field))) {
     const half = idNamed ? 'client_id' : 'client_secret';
     const has: ProviderField = given(`${half}_env`) ? `${half}_env` : half;
     const lacks: ProviderField = idNamed ? 'client_secret_env' : 'client_id_env';
@@ -230,9 +234,9 @@ export function parseProviderBlock(
   const config: ProviderBlock = {
     alias,
     baseUrl,
-    token: text('token', true),
-    clientId: text('client_id'),
-    clientSecret: text('client_secret', true),
+    token,
+    clientId,
+    clientSecret,
     tokenEnv,
     clientIdEnv,
     clientSecretEnv,
