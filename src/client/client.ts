@@ -8,12 +8,7 @@ import {
   isFormNotUnderstood,
   type DeleteForm,
 } from './delete-forms';
-import {
-  DEFAULT_VARIABLES,
-  NetworkCalcError,
-  isNetworkCalcError,
-  type ClientVariables,
-} from './errors';
+import { DEFAULT_VARIABLES, NetworkCalcError, isNetworkCalcError, type ClientVariables } from './errors';
 import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, type Json } from './read';
 import { resolveRetryPolicy } from './retry';
 import { Secrets } from './secrets';
@@ -124,12 +119,14 @@ export class NetworkCalcClient {
     }
     if (token === undefined && clientId === undefined) {
       throw configError(
-        `no NetworkCalc credentials: set ${[
-          ...(v.token !== null ? [`${v.token} to an access token`] : []),
-          ...(v.clientId !== null && v.clientSecret !== null
-            ? [`${v.clientId} and ${v.clientSecret} to client credentials`]
-            : []),
-        ].join(', or ') || 'the token option, or the clientId and clientSecret options'}`,
+        `no NetworkCalc credentials: set ${
+          [
+            ...(v.token !== null ? [`${v.token} to an access token`] : []),
+            ...(v.clientId !== null && v.clientSecret !== null
+              ? [`${v.clientId} and ${v.clientSecret} to client credentials`]
+              : []),
+          ].join(', or ') || 'the token option, or the clientId and clientSecret options'
+        }`,
       );
     }
     // Checked here, not left to the HTTP layer: there a bad header is an error that looks like

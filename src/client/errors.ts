@@ -157,7 +157,9 @@ export function credentialVariables(v: ClientVariables): string {
 
 /** `ID and SECRET`, or a description when the client names no client credentials. */
 function clientPair(v: ClientVariables): string {
-  return v.clientId !== null && v.clientSecret !== null ? `${v.clientId} and ${v.clientSecret}` : 'the client credentials';
+  return v.clientId !== null && v.clientSecret !== null
+    ? `${v.clientId} and ${v.clientSecret}`
+    : 'the client credentials';
 }
 
 export const DEFAULT_VARIABLES: Readonly<ClientVariables> = Object.freeze({ ...ENV });

@@ -17,6 +17,12 @@ export interface RequestLogEntry {
   query: string;
   /** Name of the account the bearer token belongs to, when it is valid. */
   account: string | null;
+  /**
+   * Name of the account the request's credentials claim, accepted or not: the account of its
+   * bearer token (valid, expired, or dropped after expiry), or of the client id a token
+   * exchange sends; null when they name no account.
+   */
+  claimedAccount: string | null;
   status: number;
   /** The faults that hit the request (latency ones included); empty when none did. */
   faults: LoggedFault[];

@@ -168,7 +168,9 @@ export function resolveCredentials(
 
 /** True when a scope's block names no credentials, so it reads the NETWORKCALC_* defaults. */
 export function readsDefaultCredentials(scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>): boolean {
-  return scope.tokenEnv === ENV.token && scope.clientIdEnv === ENV.clientId && scope.clientSecretEnv === ENV.clientSecret;
+  return (
+    scope.tokenEnv === ENV.token && scope.clientIdEnv === ENV.clientId && scope.clientSecretEnv === ENV.clientSecret
+  );
 }
 
 /**

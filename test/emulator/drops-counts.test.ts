@@ -198,6 +198,7 @@ describe('RequestLog bounds', () => {
     path,
     query: '',
     account: null,
+    claimedAccount: null,
     status,
     faults: [],
     at: '2025-01-01T00:00:00.000Z',
