@@ -6,7 +6,11 @@ import type { Credentials, DeclaredAlert, Scope } from './types';
 
 /** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
 export interface Account {
-  /** Stable key: base URL + credential identity. */
+  /**
+   * Stable key: the base URL and the first (by key) of its scopes' `<stack>/<provider>`. Never
+   * derived from a credential, so a token rotation keeps the account's shard, concurrency
+   * group and drift report marker (docs/architecture.md, "A stable account identity").
+   */
   key: string;
   /** Short name for output: the provider aliases of its scopes, or their stack names. */
   label: string;
@@ -15,10 +19,20 @@ export interface Account {
   identity: string;
   credentials: Credentials;
   scopes: Scope[];
+  /**
+   * Why the account cannot be reached (missing credentials, a base URL that is not one): it
+   * fails alone, and the other accounts of the run go on.
+   */
+  problem?: string;
 }
 
 export interface AccountResolution {
+  /** Every account, those whose credentials are missing (with a `problem`) included. */
   accounts: Account[];
+  /**
+   * Base URLs that are not one (they may hold a secret, so the scope makes no account and
+   * no output shows the URL): a problem of the app, not of one account.
+   */
   problems: string[];
 }
 
@@ -50,9 +64,17 @@ function scopeBaseUrl(
 
 type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentials: Credentials } | { problem: string };
 
+/** `teamA/networkcalc.prod`: a scope's part of the stable account key. */
+function scopeName(scope: Scope): string {
+  return scope.key;
+}
+
 /**
- * Groups scopes into accounts: an account is a base URL plus a credential identity, found
- * by `identify`. Scopes it cannot place are listed as problems, each naming its stack.
+ * Groups scopes into accounts; a scope whose base URL is not one is a problem instead. Scopes
+ * are one account when they have one base URL and either
+ * read the same credential variables (whatever they hold) or hold credentials with the same
+ * identity (`identify`: a token's hash, a client id). A scope whose credentials are missing
+ * is an account of its own with a `problem`, named by its stack, so that it fails alone.
  */
 function groupScopes(
   scopes: Scope[],
@@ -61,21 +83,56 @@ function groupScopes(
   identify: Identify,
 ): AccountResolution {
   const problems: string[] = [];
-  const byKey = new Map<string, Account>();
-  for (const scope of scopes) {
-    const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
+  const entries = scopes.flatMap((scope) => {
     const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, baseUrlOverride);
-    const found = urlProblem ? { problem: urlProblem } : identify(scope, baseUrl);
-    if ('problem' in found) {
-      problems.push(`${where}: ${found.problem}`);
-      continue;
+    if (urlProblem) {
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
+      return [];
     }
-    const key = `${baseUrl} ${found.identity}`;
-    if (!byKey.has(key))
-      byKey.set(key, { key, label: '', baseUrl, identity: found.identity, credentials: found.credentials, scopes: [] });
-    byKey.get(key)!.scopes.push(scope);
+    return [{ scope, baseUrl, found: identify(scope, baseUrl) }];
+  });
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const firstWith = new Map<string, number>();
+  const join = (key: string, i: number) => {
+    const first = firstWith.get(key);
+    if (first === undefined) firstWith.set(key, i);
+    else parent[find(i)] = find(first);
+  };
+  entries.forEach(({ scope, baseUrl, found }, i) => {
+    join(`variables ${baseUrl} ${scope.tokenEnv} ${scope.clientIdEnv} ${scope.clientSecretEnv}`, i);
+    if (!('problem' in found)) join(`identity ${baseUrl} ${found.identity}`, i);
+  });
+  const groups = new Map<number, number[]>();
+  entries.forEach((_, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), i]));
+
+  const accounts: Account[] = [];
+  for (const members of groups.values()) {
+    const first = entries[members[0]];
+    const own = members.map((i) => entries[i].scope);
+    const key = `${first.baseUrl} ${own.map(scopeName).sort()[0]}`;
+    const failures = members
+      .map((i) => entries[i])
+      .filter((e) => 'problem' in e.found)
+      .map(
+        (e) => `stack ${e.scope.stack}, provider ${e.scope.providerKey}: ${(e.found as { problem: string }).problem}`,
+      );
+    const resolved = members.map((i) => entries[i].found).find((f) => !('problem' in f)) as
+      { identity: string; credentials: Credentials } | undefined;
+    const account: Account = {
+      key,
+      label: '',
+      baseUrl: first.baseUrl,
+      identity: resolved?.identity ?? 'no credentials',
+      credentials: resolved?.credentials ?? { baseUrl: first.baseUrl },
+      scopes: own,
+    };
+    if (failures.length) account.problem = failures.join('; ');
+    accounts.push(account);
   }
-  const accounts = [...byKey.values()];
   const used = new Map<string, number>();
   for (const a of accounts) {
     let label = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))].join('+');
@@ -117,8 +174,8 @@ export function offlineAccountProblems(
 }
 
 /**
- * Resolves each scope's credentials from the environment and groups scopes by account. An
- * account is its base URL plus its credential identity (a token's hash, or a client id).
+ * Resolves each scope's credentials from the environment and groups scopes by account (see
+ * `groupScopes`). An account whose credentials are missing comes back with a `problem`.
  */
 export function resolveAccounts(
   scopes: Scope[],

@@ -151,7 +151,7 @@ describe('accounts and scopes', () => {
     const d = readDesired([
       { name: 'a', json: stack({ provider: { client_id_env: 'CID', client_secret_env: 'CSEC' } }) },
     ]);
-    expect(resolveAccounts(d.scopes, { CID: 'x' }).problems).toEqual([
+    expect(resolveAccounts(d.scopes, { CID: 'x' }).accounts.map((a) => a.problem)).toEqual([
       'stack a, provider networkcalc: no credentials (CID is set but CSEC is not); set CID and CSEC',
     ]);
   });
@@ -162,8 +162,8 @@ describe('accounts and scopes', () => {
       { name: 'b', json: stack({ provider: { client_id_env: 'B_ID', client_secret_env: 'B_SECRET' } }) },
     ]);
     const env = { NETWORKCALC_TOKEN: 'shared-t', NETWORKCALC_CLIENT_ID: 'shared-id', NETWORKCALC_CLIENT_SECRET: 's' };
-    // Neither block is given the shared variables: each is missing its own.
-    expect(resolveAccounts(d.scopes, env).problems).toEqual([
+    // Neither block is given the shared variables: each is missing its own, and fails alone.
+    expect(resolveAccounts(d.scopes, env).accounts.map((a) => a.problem)).toEqual([
       'stack a, provider networkcalc: no credentials; set A_TOKEN',
       'stack b, provider networkcalc: no credentials; set B_ID and B_SECRET',
     ]);
