@@ -12,6 +12,7 @@ import {
   applyFailed,
   applySummary,
   changeResultLine,
+  defaultAccountParallelism,
   errorJson,
   guardsOf,
   inShard,
@@ -345,6 +346,8 @@ export interface ApplyFlags extends CommonOptions {
   json?: boolean;
   autoApprove?: boolean;
   parallelism: string;
+  /** Writes in flight per account; default from `defaultAccountParallelism`. */
+  accountParallelism?: string;
   triggers?: boolean;
   allInScope?: boolean;
   /** apply: let a scope that declares no alerts delete the live ones. */
@@ -469,10 +472,18 @@ export async function applyCommand(
 ): Promise<number> {
   const json = !!opts.json;
   let parallelism: number;
+  let accountParallelism: number | undefined;
   let source: ApplySource;
   const factory = clientFactory(io, !!opts.verbose);
   try {
     parallelism = positiveInt(opts.parallelism, '--parallelism');
+    if (opts.accountParallelism !== undefined) {
+      accountParallelism = positiveInt(opts.accountParallelism, '--account-parallelism');
+      if (accountParallelism > parallelism)
+        throw new UsageError([
+          `--account-parallelism ${accountParallelism} is more than --parallelism ${parallelism}; one account's writes are part of the run's, so give at most ${parallelism}`,
+        ]);
+    }
     source =
       planFile !== undefined
         ? await savedPlan(io, opts, planFile, given, factory)
@@ -519,7 +530,10 @@ export async function applyCommand(
       return EXIT.ERROR;
     }
   }
-  if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
+  const writing = plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+  const perAccount = accountParallelism ?? defaultAccountParallelism(parallelism, writing);
+  const limits = writing > 1 ? `parallelism ${parallelism}, ${perAccount} per account` : `parallelism ${perAccount}`;
+  if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…\n`);
   const progress = new Progress(io, work, !json && io.stderr.isTTY === true);
   // Ctrl-C: let the writes in flight finish and report; a second one ends the process at once.
   const interrupt = new AbortController();
@@ -536,6 +550,7 @@ export async function applyCommand(
   try {
     report = await applyAll(plans, factory, {
       parallelism,
+      accountParallelism: perAccount,
       triggers: source.triggers,
       signal: interrupt.signal,
       onEvent: (ev: ApplyEvent) => {

@@ -136,6 +136,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .description('Create, update and delete alerts to match the app, then run its report triggers.')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
+    .option(
+      '--account-parallelism <n>',
+      'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
+    )
     .option('--no-triggers', 'do not run report triggers')
     .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
     .option(
@@ -199,6 +203,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     )
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
+    .option(
+      '--account-parallelism <n>',
+      'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
+    )
     .option('--all-in-scope', 'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)')
     .option('--json', 'machine-readable result (needs --auto-approve)')
     .addHelpText('after', EXIT_HELP)

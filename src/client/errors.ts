@@ -213,7 +213,7 @@ export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAU
     case 'SYSTEM_ERROR':
       return 'the service had an internal error; try again';
     case 'RATE_LIMITED':
-      return 'the service is limiting requests; wait and try again, or lower parallelism';
+      return 'the service is limiting requests to this account; wait and try again, or send it fewer requests at once';
     case 'SERVER_ERROR':
       return 'the service answered with a server error; try again later';
     case 'TIMEOUT':

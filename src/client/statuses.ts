@@ -254,7 +254,7 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
     cause: (c) =>
       c.retryAfter
         ? adviceFor('RATE_LIMITED')
-        : 'the service, or a proxy in front of it, is limiting requests and did not say for how long (no Retry-After); the client backed off and retried where safe: wait a minute and try again, or send fewer requests at once (ncalc --parallelism, terraform -parallelism)',
+        : 'the service, or a proxy in front of it, is limiting requests and did not say for how long (no Retry-After); the client backed off and retried where safe: wait a minute and try again, or send fewer requests at once to this account (ncalc --account-parallelism, terraform -parallelism)',
   },
   431: {
     ...OTHER_4XX,
