@@ -41,9 +41,10 @@ From drift to code (--suggest):
   (then ncalc plan shows no change for those alerts); or pipe --json's suggest.patch to git apply.
 `;
 const SHARD_HELP = `
-Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
-hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every account once.
-The whole app is still synthesized and validated in each job.
+Sharding: --shard i/n takes only the accounts whose key (base URL and stack, never a
+credential) hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every
+account once. The whole app is still synthesized and validated in each job; a job needs only
+its own accounts' secrets.
 `;
 
 const SAVED_PLAN_HELP = `
