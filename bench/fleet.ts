@@ -166,7 +166,9 @@ async function main(): Promise<void> {
       PATH: process.env.PATH,
       NO_COLOR: '1',
       NETWORKCALC_BASE_URL: emu.url,
-      ...(NO_SHARED ? {} : { NETWORKCALC_CLIENT_ID: `${SHARED}-client`, NETWORKCALC_CLIENT_SECRET: `${SHARED}-secret` }),
+      ...(NO_SHARED
+        ? {}
+        : { NETWORKCALC_CLIENT_ID: `${SHARED}-client`, NETWORKCALC_CLIENT_SECRET: `${SHARED}-secret` }),
       ...Object.fromEntries(names.filter((n) => n !== MISSING).map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
     };
     const rows: string[][] = [];
