@@ -81,6 +81,22 @@ describe('the request log names the account credentials claim', () => {
     ]);
   });
 
+  test('the request counts filter by the account claimed', async () => {
+    await api('GET', '/api/alerts/', { token: 'alpha-token' });
+    await api('GET', '/api/alerts/', { token: 'alpha-old' });
+    await exchange('beta-id', 'beta-secret');
+    await api('GET', '/api/domains/', { token: 'beta-token' });
+    const control = emu().control;
+    expect(await control.countRequests({ account: 'alpha' })).toBe(2);
+    expect(await control.requestCounts({ account: 'alpha', method: 'GET', path: '/api/alerts' })).toMatchObject({
+      count: 2,
+      statuses: { '200': 1, '401': 1 },
+    });
+    expect(await control.countRequests({ account: 'beta' })).toBe(2);
+    expect(await control.countRequests({ account: 'nobody' })).toBe(0);
+    expect(await control.countRequests({})).toBe(4);
+  });
+
   test('a token dropped after it expired is still its account’s', async () => {
     const issued = (await exchange('beta-id', 'beta-secret')).body.token.access_token as string;
     await emu().control.expireTokens('beta', issued);
