@@ -67,11 +67,25 @@ describe('an account without its secret', () => {
 
     const apply = await ncalc(['apply', '--auto-approve'], { cwd: app.dir, env: env() });
     expect(apply.code).toBe(1);
+    // Five accounts with changes: each gets half of the run's writes at most.
+    expect(apply.stdout).toContain('Applying (parallelism 8, 4 per account)…');
     const state = await emulator().control.state();
     for (const account of state.accounts)
       expect([account.name, account.alerts.length]).toEqual([account.name, account.name === MISSING ? 0 : 1]);
     // Nothing was sent on behalf of the account without credentials.
     expect((await emulator().control.requests()).filter((r) => r.claimedAccount === MISSING)).toEqual([]);
+  });
+
+  it('--account-parallelism above --parallelism is a usage error, before anything runs', async () => {
+    const r = await ncalc(['apply', '--auto-approve', '--parallelism', '4', '--account-parallelism', '5'], {
+      cwd: app.dir,
+      env: env(),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "error: --account-parallelism 5 is more than --parallelism 4; one account's writes are part of the run's, so give at most 4",
+    );
+    expect(await emulator().control.requests()).toEqual([]);
   });
 
   it('drift --shard i/3: a shard needs only its own secrets; the one holding the account fails, after checking the rest', async () => {
