@@ -20,8 +20,8 @@ export interface Account {
   credentials: Credentials;
   scopes: Scope[];
   /**
-   * Why the account cannot be reached (missing credentials, a base URL that is not one): it
-   * fails alone, and the other accounts of the run go on.
+   * Why the account cannot be reached (its credentials are missing): it fails alone, and the
+   * other accounts of the run go on.
    */
   problem?: string;
 }
@@ -64,17 +64,13 @@ function scopeBaseUrl(
 
 type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentials: Credentials } | { problem: string };
 
-/** `teamA/networkcalc.prod`: a scope's part of the stable account key. */
-function scopeName(scope: Scope): string {
-  return scope.key;
-}
-
 /**
  * Groups scopes into accounts; a scope whose base URL is not one is a problem instead. Scopes
- * are one account when they have one base URL and either
- * read the same credential variables (whatever they hold) or hold credentials with the same
- * identity (`identify`: a token's hash, a client id). A scope whose credentials are missing
- * is an account of its own with a `problem`, named by its stack, so that it fails alone.
+ * are one account when they have one base URL and either read the same credential variables
+ * (whatever they hold) or hold credentials with the same identity (`identify`: a token's
+ * hash, a client id). Scopes whose credentials are missing make an account with a `problem`,
+ * named by their stacks, so that it fails alone. The key is the base URL and the first scope
+ * key (`<stack>/<provider>`) by name: nothing a credential changes.
  */
 function groupScopes(
   scopes: Scope[],
@@ -107,13 +103,18 @@ function groupScopes(
     if (!('problem' in found)) join(`identity ${baseUrl} ${found.identity}`, i);
   });
   const groups = new Map<number, number[]>();
-  entries.forEach((_, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), i]));
+  entries.forEach((_, i) => {
+    const root = find(i);
+    const members = groups.get(root);
+    if (members) members.push(i);
+    else groups.set(root, [i]);
+  });
 
   const accounts: Account[] = [];
   for (const members of groups.values()) {
     const first = entries[members[0]];
     const own = members.map((i) => entries[i].scope);
-    const key = `${first.baseUrl} ${own.map(scopeName).sort()[0]}`;
+    const key = `${first.baseUrl} ${own.map((s) => s.key).sort()[0]}`;
     const failures = members
       .map((i) => entries[i])
       .filter((e) => 'problem' in e.found)
