@@ -14,6 +14,7 @@ import {
   applyFailed,
   applySummary,
   changeResultLine,
+  defaultAccountParallelism,
   errorJson,
   guardsOf,
   inShard,
@@ -45,14 +46,9 @@ import {
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
-<<<<<<< HEAD
 import { directoryProblem, fileErrorText, outputFileProblem } from './files';
 import { ERROR_PREFIX, useColor, type CliIO } from './io';
-import { Progress } from './progress';
-=======
-import { useColor, type CliIO } from './io';
 import { Progress, planningProgress } from './progress';
->>>>>>> fleetout
 import { USAGE_HINT, UsageError } from './usage';
 
 /** Exit codes shared by every command. */
@@ -398,6 +394,8 @@ export interface ApplyFlags extends CommonOptions {
   json?: boolean;
   autoApprove?: boolean;
   parallelism: string;
+  /** Writes in flight per account; default from `defaultAccountParallelism`. */
+  accountParallelism?: string;
   triggers?: boolean;
   allInScope?: boolean;
   /** apply: let a scope that declares no alerts delete the live ones. */
@@ -524,10 +522,18 @@ export async function applyCommand(
 ): Promise<number> {
   const json = !!opts.json;
   let parallelism: number;
+  let accountParallelism: number | undefined;
   let source: ApplySource;
   const factory = clientFactory(io, !!opts.verbose);
   try {
     parallelism = positiveInt(opts.parallelism, '--parallelism');
+    if (opts.accountParallelism !== undefined) {
+      accountParallelism = positiveInt(opts.accountParallelism, '--account-parallelism');
+      if (accountParallelism > parallelism)
+        throw new UsageError([
+          `--account-parallelism ${accountParallelism} is more than --parallelism ${parallelism}; one account's writes are part of the run's, so give at most ${parallelism}`,
+        ]);
+    }
     source =
       planFile !== undefined
         ? await savedPlan(io, opts, planFile, given, factory)
@@ -574,7 +580,12 @@ export async function applyCommand(
       return EXIT.ERROR;
     }
   }
-  if (!json) io.stdout.write(`\n${command === 'destroy' ? 'Destroying' : 'Applying'} (parallelism ${parallelism})…\n`);
+  const writing = plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+  const perAccount = accountParallelism ?? defaultAccountParallelism(parallelism, writing);
+  const limits = writing > 1 ? `parallelism ${parallelism}, ${perAccount} per account` : `parallelism ${perAccount}`;
+  if (!json) io.stdout.write(`
+${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
+`);
   const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
   const progress = new Progress(io, work, !json && io.stderr.isTTY === true, Date.now, accountWork);
   const tallies = new Map<AccountPlan, AccountTally>();
@@ -593,6 +604,7 @@ export async function applyCommand(
   try {
     report = await applyAll(plans, factory, {
       parallelism,
+      accountParallelism: perAccount,
       triggers: source.triggers,
       signal: interrupt.signal,
       onEvent: (ev: ApplyEvent) => {

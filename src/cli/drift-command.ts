@@ -165,7 +165,6 @@ async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory
 }
 
 /**
-<<<<<<< HEAD
  * The TypeScript suggester finds a console rename as the pair it is made of: a declared alert
  * missing and an undeclared one with its settings. A plan names it one `renamed` update, so
  * it goes to the suggester as that pair.
@@ -190,7 +189,9 @@ function renamesAsPairs(plan: AccountPlan): AccountPlan {
         ],
   );
   return { ...plan, changes };
-=======
+}
+
+/**
  * --suggest --no-synth: the locations `ncalc synth` recorded in the output, its source files
  * unchanged since (the check a fresh synth makes by time).
  */
@@ -202,7 +203,6 @@ function synthLocations(io: CliIO, opts: DriftCommandFlags): SourceLocation[] {
       `--suggest needs to know where each alert is declared: ${path.relative(io.cwd, outdir) || outdir} holds no ${SOURCES_FILE}, which ncalc synth writes; run ncalc synth --out ${opts.out ?? path.relative(io.cwd, outdir)}, or leave out --no-synth`,
     ]);
   return locations;
->>>>>>> fleetout
 }
 
 function readLocations(file: string): SourceLocation[] {

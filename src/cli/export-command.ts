@@ -118,6 +118,7 @@ async function resolveExportAccount(
   if (blockProblems.length) throw new ConfigError(blockProblems);
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
   if (problems.length) throw new ConfigError(problems);
+  if (accounts[0].problem !== undefined) throw new ConfigError([accounts[0].problem]);
   const account: ExportAccount = {
     alias: scope.alias,
     baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl,

@@ -109,10 +109,10 @@ running the app (pass the directory between jobs as an artifact).
 `;
 
 const SHARD_HELP = `
-Sharding: --shard i/n takes only the accounts whose key (base URL and credential identity)
-hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every account once.
-Each job synthesizes and validates the whole app, unless it reads the output of one ncalc synth
-(--no-synth --out <dir>).
+Sharding: --shard i/n takes only the accounts whose key (base URL and stack, never a
+credential) hashes to shard i of n, so a CI matrix of n jobs (--shard 1/n … n/n) covers every
+account once, and a job needs only its own accounts' secrets. Each job synthesizes and
+validates the whole app, unless it reads the output of one ncalc synth (--no-synth --out <dir>).
 `;
 
 const SAVED_PLAN_HELP = `
@@ -230,6 +230,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .description('Create, update and delete alerts to match the app, then run its report triggers.')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
+    .option(
+      '--account-parallelism <n>',
+      'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
+    )
     .option('--no-triggers', 'do not run report triggers')
     .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
     .option(
@@ -293,6 +297,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     )
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--parallelism <n>', 'API writes in flight at once', '8')
+    .option(
+      '--account-parallelism <n>',
+      'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
+    )
     .option('--all-in-scope', 'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)')
     .option('--json', 'machine-readable result (needs --auto-approve)')
     .addHelpText('after', APPLY_EXIT_HELP('destroy'))

@@ -100,7 +100,9 @@ export class NetworkCalcClient {
     const v: ClientVariables = { ...DEFAULT_VARIABLES };
     for (const key of Object.keys(v) as Array<keyof ClientVariables>) {
       const name = options.variables?.[key];
-      if (name !== undefined && name.trim() !== '') v[key] = name.trim();
+      // null: the caller's configuration names no such variable; advice never suggests one.
+      if (name === null && key !== 'baseUrl') v[key] = null;
+      else if (name !== undefined && name !== null && name.trim() !== '') v[key] = name.trim();
     }
     this.#variables = v;
     const token = nonEmpty(options.token);
@@ -108,24 +110,31 @@ export class NetworkCalcClient {
     const clientSecret = nonEmpty(options.clientSecret);
     if (clientId !== undefined && clientSecret === undefined) {
       throw configError(
-        `a client id is set but no client secret: set ${v.clientSecret} (or the clientSecret option) as well, or use ${v.token}`,
+        `a client id is set but no client secret: set ${v.clientSecret ?? 'the client secret'} (or the clientSecret option) as well${v.token === null ? '' : `, or use ${v.token}`}`,
       );
     }
     if (clientSecret !== undefined && clientId === undefined) {
       throw configError(
-        `a client secret is set but no client id: set ${v.clientId} (or the clientId option) as well, or use ${v.token}`,
+        `a client secret is set but no client id: set ${v.clientId ?? 'the client id'} (or the clientId option) as well${v.token === null ? '' : `, or use ${v.token}`}`,
       );
     }
     if (token === undefined && clientId === undefined) {
       throw configError(
-        `no NetworkCalc credentials: set ${v.token} to an access token, or ${v.clientId} and ${v.clientSecret} to client credentials`,
+        `no NetworkCalc credentials: set ${
+          [
+            ...(v.token !== null ? [`${v.token} to an access token`] : []),
+            ...(v.clientId !== null && v.clientSecret !== null
+              ? [`${v.clientId} and ${v.clientSecret} to client credentials`]
+              : []),
+          ].join(', or ') || 'the token option, or the clientId and clientSecret options'
+        }`,
       );
     }
     // Checked here, not left to the HTTP layer: there a bad header is an error that looks like
     // a dropped connection, is retried, and ends blaming the base URL.
-    checkSendable(token, v.token);
-    checkSendable(clientId, v.clientId);
-    checkSendable(clientSecret, v.clientSecret);
+    checkSendable(token, v.token ?? 'the token option');
+    checkSendable(clientId, v.clientId ?? 'the clientId option');
+    checkSendable(clientSecret, v.clientSecret ?? 'the clientSecret option');
     checkSendable(options.userAgent, 'the userAgent option');
 
     const rawBase = nonEmpty(options.baseUrl) ?? DEFAULT_BASE_URL;
@@ -169,17 +178,24 @@ export class NetworkCalcClient {
 
   /**
    * A client configured from NETWORKCALC_BASE_URL, NETWORKCALC_TOKEN, NETWORKCALC_CLIENT_ID
-   * and NETWORKCALC_CLIENT_SECRET (or the names in `overrides.variables`); `overrides` win
-   * over the environment.
+   * and NETWORKCALC_CLIENT_SECRET, or only the credential variables named in
+   * `overrides.variables` when it names any (the defaults are never read beside them);
+   * `overrides` win over the environment.
    */
   static fromEnv(overrides: ClientOptions = {}, env: Environment = process.env): NetworkCalcClient {
-    const v = { ...DEFAULT_VARIABLES, ...overrides.variables };
+    const given = overrides.variables ?? {};
+    const named = given.token != null || given.clientId != null || given.clientSecret != null;
+    const v: ClientVariables = named
+      ? { token: null, clientId: null, clientSecret: null, baseUrl: DEFAULT_VARIABLES.baseUrl, ...given }
+      : { ...DEFAULT_VARIABLES, ...given };
+    const read = (name: string | null) => (name === null ? undefined : env[name]);
     return new NetworkCalcClient({
       ...overrides,
+      variables: v,
       baseUrl: overrides.baseUrl ?? env[v.baseUrl],
-      token: overrides.token ?? env[v.token],
-      clientId: overrides.clientId ?? env[v.clientId],
-      clientSecret: overrides.clientSecret ?? env[v.clientSecret],
+      token: overrides.token ?? read(v.token),
+      clientId: overrides.clientId ?? read(v.clientId),
+      clientSecret: overrides.clientSecret ?? read(v.clientSecret),
     });
   }
 
@@ -512,7 +528,7 @@ export class NetworkCalcClient {
 
   /** The variable a token came from, for messages; undefined for an issued one. */
   #tokenVariable(token: string): string | undefined {
-    return this.#auth.isConfigured(token) ? this.#variables.token : undefined;
+    return this.#auth.isConfigured(token) ? (this.#variables.token ?? 'the token option') : undefined;
   }
 
   #refused(
@@ -522,13 +538,19 @@ export class NetworkCalcClient {
     lifetime?: number,
   ): NetworkCalcError {
     const v = this.#variables;
+    // Client credentials are suggested only where the configuration names them: a default
+    // variable may hold another account's (docs/architecture.md, "Credentials bound to their account").
+    const renew =
+      v.clientId !== null && v.clientSecret !== null
+        ? `, or set ${v.clientId} and ${v.clientSecret} so tokens are renewed automatically`
+        : '';
     const advice =
       why === 'static'
-        ? `the token was refused (expired, invalid, or without permission for this operation); set ${v.token} to a valid access token, or set ${v.clientId} and ${v.clientSecret} so tokens are renewed automatically`
+        ? `the token was refused (expired, invalid, or without permission for this operation); set ${v.token ?? 'the token'} to a valid access token${renew}`
         : why === 'issued-expired'
           ? `the service issues tokens that are already expired (this one came with expires_in ${lifetime}) and refused it at once; ` +
             `the credentials were accepted, so this is the service's fault (or its clock's): try again later, or report it to NetworkCalc`
-          : `a freshly issued token was refused too, so the account lacks permission for this operation (the API needs a paid plan); check ${v.clientId} and ${v.clientSecret}`;
+          : `a freshly issued token was refused too, so the account lacks permission for this operation (the API needs a paid plan); check ${v.clientId ?? 'the client id'} and ${v.clientSecret ?? 'the client secret'}`;
     return new NetworkCalcError({
       operation: err.operation,
       code: err.code,

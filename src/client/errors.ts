@@ -135,13 +135,31 @@ export function isNotFound(value: unknown): boolean {
 
 /**
  * The names of the variables a client was configured from, so that advice names what the
- * user actually set (an account may read PROD_TOKEN instead of NETWORKCALC_TOKEN).
+ * user actually set (an account may read PROD_TOKEN instead of NETWORKCALC_TOKEN). null: the
+ * configuration names no such variable, and advice never suggests one (a default variable
+ * may hold another account's credentials).
  */
 export interface ClientVariables {
-  token: string;
-  clientId: string;
-  clientSecret: string;
+  token: string | null;
+  clientId: string | null;
+  clientSecret: string | null;
   baseUrl: string;
+}
+
+/** `PROD_TOKEN or the client credentials (ID, SECRET)`: the credential variables a client names. */
+export function credentialVariables(v: ClientVariables): string {
+  const named: string[] = [];
+  if (v.token !== null) named.push(v.token);
+  if (v.clientId !== null && v.clientSecret !== null)
+    named.push(`the client credentials (${v.clientId}, ${v.clientSecret})`);
+  return named.join(' or ') || 'the credentials';
+}
+
+/** `ID and SECRET`, or a description when the client names no client credentials. */
+function clientPair(v: ClientVariables): string {
+  return v.clientId !== null && v.clientSecret !== null
+    ? `${v.clientId} and ${v.clientSecret}`
+    : 'the client credentials';
 }
 
 export const DEFAULT_VARIABLES: Readonly<ClientVariables> = Object.freeze({ ...ENV });
@@ -157,7 +175,6 @@ export const EXPLAINED_BY_SERVER: ReadonlySet<NetworkCalcErrorCode> = new Set<Ne
 
 /** What the user should do, per code; `v` names the variables the client was configured from. */
 export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAULT_VARIABLES): string {
-  const credentials = `the client credentials (${v.clientId}, ${v.clientSecret})`;
   switch (code) {
     case 'NOT_FOUND':
       return 'it does not exist (it may have been deleted outside this tool); list again and use a current id';
@@ -170,9 +187,9 @@ export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAU
     case 'INVALID_REQUEST':
       return 'the Authorization header was missing; this is a client bug, please report it';
     case 'NOT_AUTHORIZED':
-      return `the token was refused; check ${v.token} or ${credentials}, and that the account has a paid plan`;
+      return `the token was refused; check ${credentialVariables(v)}, and that the account has a paid plan`;
     case 'INVALID_GRANT':
-      return `the access token is expired or invalid; check ${v.token} or ${credentials}`;
+      return `the access token is expired or invalid; check ${credentialVariables(v)}`;
     case 'NOT_GENERATED':
       return 'the service could not generate the report; try again later';
     case 'NOT_CREATED':
@@ -184,19 +201,19 @@ export function adviceFor(code: NetworkCalcErrorCode, v: ClientVariables = DEFAU
     case 'NOT_SAVED':
       return 'the service could not save it (a domain may already exist under that name)';
     case 'MISSING_CREDENTIALS':
-      return `the token exchange got no client id or secret; set ${v.clientId} and ${v.clientSecret}`;
+      return `the token exchange got no client id or secret; set ${clientPair(v)}`;
     case 'CREDENTIALS_NOT_FOUND':
-      return `the client id is unknown to the service; check ${v.clientId}`;
+      return `the client id is unknown to the service; check ${v.clientId ?? 'the client id'}`;
     case 'INVALID_CREDENTIALS':
-      return `the client secret was refused; check ${v.clientSecret}`;
+      return `the client secret was refused; check ${v.clientSecret ?? 'the client secret'}`;
     case 'REVOKED_CREDENTIALS':
-      return `these client credentials were revoked; create new ones and set ${v.clientId} and ${v.clientSecret}`;
+      return `these client credentials were revoked; create new ones and set ${clientPair(v)}`;
     case 'INVALID_GRANT_TYPE':
       return 'the token exchange used a grant type the service refuses; this is a client bug, please report it';
     case 'SYSTEM_ERROR':
       return 'the service had an internal error; try again';
     case 'RATE_LIMITED':
-      return 'the service is limiting requests; wait and try again, or lower parallelism';
+      return 'the service is limiting requests to this account; wait and try again, or send it fewer requests at once';
     case 'SERVER_ERROR':
       return 'the service answered with a server error; try again later';
     case 'TIMEOUT':

@@ -92,7 +92,7 @@ function requestUrl(c: StatusContext): string {
 
 function whoseToken(c: StatusContext): string {
   return c.tokenVariable === undefined
-    ? `${c.variables.clientId} and ${c.variables.clientSecret} are NetworkCalc client credentials`
+    ? `${c.variables.clientId ?? 'the client id'} and ${c.variables.clientSecret ?? 'the client secret'} are NetworkCalc client credentials`
     : `${c.tokenVariable} holds a NetworkCalc access token`;
 }
 
@@ -254,7 +254,7 @@ export const HTTP_STATUSES: Readonly<Record<number, StatusReading>> = Object.fre
     cause: (c) =>
       c.retryAfter
         ? adviceFor('RATE_LIMITED')
-        : 'the service, or a proxy in front of it, is limiting requests and did not say for how long (no Retry-After); the client backed off and retried where safe: wait a minute and try again, or send fewer requests at once (ncalc --parallelism, terraform -parallelism)',
+        : 'the service, or a proxy in front of it, is limiting requests and did not say for how long (no Retry-After); the client backed off and retried where safe: wait a minute and try again, or send fewer requests at once to this account (ncalc --account-parallelism, terraform -parallelism)',
   },
   431: {
     ...OTHER_4XX,

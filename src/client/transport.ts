@@ -442,7 +442,7 @@ export class Transport {
         req.subject,
         'CONFIG_ERROR',
         undefined,
-        `nothing was sent: this machine refused to build the request (${clean}); a configured value cannot go into an HTTP request: check ${v.token}, ${v.clientId}, ${v.clientSecret} and the userAgent option for line breaks or other control or non-ASCII characters`,
+        `nothing was sent: this machine refused to build the request (${clean}); a configured value cannot go into an HTTP request: check ${[v.token, v.clientId, v.clientSecret].filter((n) => n !== null).join(', ')} and the userAgent option for line breaks or other control or non-ASCII characters`,
       ),
     });
   }

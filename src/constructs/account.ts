@@ -47,25 +47,29 @@ export interface NetworkcalcAccountProps {
   readonly baseUrl?: string;
 
   /**
-   * Name of the environment variable that holds a ready access token.
+   * Name of the environment variable that holds a ready access token. An account that names
+   * any credential variable reads only the variables it names: the NETWORKCALC_* defaults
+   * apply only when none of `tokenEnv`, `clientIdEnv` and `clientSecretEnv` is given, so a
+   * default variable meant for another account is never used for this one.
    *
-   * @default 'NETWORKCALC_TOKEN'
+   * @default - 'NETWORKCALC_TOKEN' when no credential variable is named; otherwise no token
    * @example 'PROD_NETWORKCALC_TOKEN'
    */
   readonly tokenEnv?: string;
 
   /**
    * Name of the environment variable that holds the client id, exchanged with the client
-   * secret for a token when no token is set.
+   * secret for a token when no token is set. Give it together with `clientSecretEnv`.
    *
-   * @default 'NETWORKCALC_CLIENT_ID'
+   * @default - 'NETWORKCALC_CLIENT_ID' when no credential variable is named; otherwise no client credentials
    */
   readonly clientIdEnv?: string;
 
   /**
-   * Name of the environment variable that holds the client secret.
+   * Name of the environment variable that holds the client secret. Give it together with
+   * `clientIdEnv`.
    *
-   * @default 'NETWORKCALC_CLIENT_SECRET'
+   * @default - 'NETWORKCALC_CLIENT_SECRET' when no credential variable is named; otherwise no client credentials
    */
   readonly clientSecretEnv?: string;
 
@@ -124,12 +128,12 @@ export class NetworkcalcAccount extends Construct {
   public readonly alias?: string;
   /** The ownership scope of the account. */
   public readonly ownership: Ownership;
-  /** Name of the variable holding the token. */
-  public readonly tokenEnv: string;
-  /** Name of the variable holding the client id. */
-  public readonly clientIdEnv: string;
-  /** Name of the variable holding the client secret. */
-  public readonly clientSecretEnv: string;
+  /** Name of the variable holding the token; undefined when the account reads no token. */
+  public readonly tokenEnv?: string;
+  /** Name of the variable holding the client id; undefined when the account reads no client credentials. */
+  public readonly clientIdEnv?: string;
+  /** Name of the variable holding the client secret; undefined when the account reads no client credentials. */
+  public readonly clientSecretEnv?: string;
   /** The base URL, when one was given. */
   public readonly baseUrl?: string;
   /** Attempts per request, when given. */
@@ -180,14 +184,16 @@ export class NetworkcalcAccount extends Construct {
     this.baseUrl = config.baseUrl ?? undefined;
     // An invalid variable name falls back to the default, so a secret pasted there never
     // reaches the L1 (the synth fails on the problem anyway).
-    this.tokenEnv = config.tokenEnv;
-    this.clientIdEnv = config.clientIdEnv;
-    this.clientSecretEnv = config.clientSecretEnv;
+    this.tokenEnv = config.tokenEnv ?? undefined;
+    this.clientIdEnv = config.clientIdEnv ?? undefined;
+    this.clientSecretEnv = config.clientSecretEnv ?? undefined;
     this.maxRetries = config.maxRetries ?? undefined;
     this.timeoutSeconds = config.timeoutSeconds ?? undefined;
 
-    // Defaults are written out so that the JSON alone says where credentials come from.
-    // Values are literal text, escaped for Terraform's template syntax.
+    // The variables are written out (the defaults too, for an account that names none) so that
+    // the JSON alone says where credentials come from, and only those: a block that names its
+    // token gets no client credential defaults. Values are literal text, escaped for
+    // Terraform's template syntax.
     this.provider = new NetworkcalcProvider(this, 'Resource', {
       alias: renderable(this.alias),
       baseUrl: renderable(terraformLiteral(this.baseUrl)),

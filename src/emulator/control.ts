@@ -138,7 +138,7 @@ export class EmulatorControl {
   /** Counts of the requests since start or the last clear, by method and path; never capped by the log's size. */
   requestCounts(filter: RequestFilter = {}): Promise<RequestCounts> {
     const query = new URLSearchParams();
-    for (const key of ['method', 'path', 'pathPrefix'] as const) {
+    for (const key of ['method', 'path', 'pathPrefix', 'account'] as const) {
       const value = filter[key];
       if (value !== undefined) query.set(key, value);
     }
@@ -148,7 +148,8 @@ export class EmulatorControl {
 
   /**
    * How many requests match, e.g. `{method: 'GET', path: '/api/alerts/'}` (the list calls) or
-   * `{method: 'DELETE', pathPrefix: '/api/alerts'}`. Throws when the counters were full.
+   * `{method: 'DELETE', pathPrefix: '/api/alerts'}`, or `{account: 'beta'}` (every request made
+   * with account beta's credentials). Throws when the counters were full.
    */
   async countRequests(filter: RequestFilter = {}): Promise<number> {
     const counts = await this.requestCounts(filter);

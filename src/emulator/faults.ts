@@ -7,8 +7,12 @@ export type FaultPhase = 'before' | 'after';
 /** What a caller posts to /_emulator/faults. */
 export interface FaultSpec {
   kind: FaultKind;
-  /** Only requests with this method and a path starting with this prefix. */
-  match?: { method?: string; path?: string };
+  /**
+   * Only requests with this method, a path starting with this prefix and on behalf of this
+   * account (its name as in the seed: the account whose token the request carries, valid,
+   * expired or refused, or whose client id a token exchange sends).
+   */
+  match?: FaultMatch;
   /** Apply to the next n matching requests, then disappear; absent: until cleared. */
   count?: number;
   /** Probability (0..1) that a matching request is hit; default 1. */
@@ -37,6 +41,13 @@ export interface Fault extends FaultSpec {
   hits: number;
 }
 
+/** Which requests a fault applies to; every field given must match. */
+export interface FaultMatch {
+  method?: string;
+  path?: string;
+  account?: string;
+}
+
 /** The faults chosen for one request, decided once when it arrives. */
 export interface FaultPlan {
   delayBeforeMs: number;
@@ -53,13 +64,20 @@ export interface FaultPlan {
  * by the request counts.
  */
 export function requestMatches(
-  match: { method?: string; path?: string } | undefined,
+  match: FaultMatch | undefined,
   method: string,
   path: string,
+  account: string | null = null,
 ): boolean {
   if (match?.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
   if (match?.path && !path.startsWith(match.path)) return false;
+  if (match?.account !== undefined && match.account !== account) return false;
   return true;
+}
+
+/** True when some fault needs the request's account to decide whether it matches. */
+export function matchesByAccount(faults: readonly FaultSpec[]): boolean {
+  return faults.some((f) => f.match?.account !== undefined);
 }
 
 const KINDS: readonly FaultKind[] = ['latency', 'status', 'rate_limit', 'drop', 'reject'];
@@ -85,14 +103,18 @@ export function parseFaultSpec(input: unknown): FaultSpec {
     if (typeof f.match !== 'object' || f.match === null || Array.isArray(f.match)) bad('fault.match must be an object');
     const m = f.match as Record<string, unknown>;
     for (const k of Object.keys(m))
-      if (k !== 'method' && k !== 'path') bad(`fault.match.${k} is not a known field (known: method, path)`);
+      if (k !== 'method' && k !== 'path' && k !== 'account')
+        bad(`fault.match.${k} is not a known field (known: method, path, account)`);
     if (m.method !== undefined && (typeof m.method !== 'string' || !m.method))
       bad('fault.match.method must be an HTTP method');
     if (m.path !== undefined && (typeof m.path !== 'string' || !m.path.startsWith('/')))
       bad('fault.match.path must be a path prefix starting with "/"');
+    if (m.account !== undefined && (typeof m.account !== 'string' || !m.account))
+      bad('fault.match.account must be the name of an account, as in the seed');
     spec.match = {};
     if (m.method !== undefined) spec.match.method = (m.method as string).toUpperCase();
     if (m.path !== undefined) spec.match.path = m.path as string;
+    if (m.account !== undefined) spec.match.account = m.account as string;
   }
   if (f.count !== undefined) {
     if (typeof f.count !== 'number' || !Number.isSafeInteger(f.count) || f.count < 1)
@@ -193,15 +215,20 @@ export class FaultBook {
     return this.faults.map((f) => ({ ...f }));
   }
 
+  /** True when a fault matches by account (a token exchange then waits for its body to decide). */
+  get byAccount(): boolean {
+    return matchesByAccount(this.faults);
+  }
+
   /**
    * Decides which faults hit a request. In the order they were added: every latency fault
    * that matches adds its delay; the first other matching fault replaces the answer and the
    * rest are not consumed. A fault's count is used up only by requests it actually hits.
    */
-  plan(method: string, path: string): FaultPlan | undefined {
+  plan(method: string, path: string, account: string | null = null): FaultPlan | undefined {
     const plan: FaultPlan = { delayBeforeMs: 0, delayAfterMs: 0, hits: [] };
     for (const f of this.faults) {
-      if (!requestMatches(f.match, method, path)) continue;
+      if (!requestMatches(f.match, method, path, account)) continue;
       if (f.kind !== 'latency' && plan.terminal) continue;
       if ((f.rate ?? 1) < 1 && this.random() >= (f.rate ?? 1)) continue;
       f.hits++;

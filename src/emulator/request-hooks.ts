@@ -4,6 +4,7 @@ import { ApiError } from './errors';
 import type { RouteConfig } from './routes/shared';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const TOKEN_PATH = '/api/auth/token';
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,10 +35,10 @@ export function registerRequestHooks(app: FastifyInstance, core: EmulatorCore): 
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/_emulator')) return;
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    if (token !== undefined) state.account = core.store.accountForToken(token);
-
-    const plan = core.faults.plan(request.method, path);
-    state.plan = plan;
+    if (token !== undefined) {
+      state.account = core.store.accountForToken(token);
+      state.claimedAccount = core.accountClaimedBy(token);
+    }
 
     if (path.startsWith('/api')) {
       const q = request.url.indexOf('?');
@@ -47,13 +48,43 @@ export function registerRequestHooks(app: FastifyInstance, core: EmulatorCore): 
           path,
           query: q === -1 ? '' : request.url.slice(q + 1),
           account: state.account?.name ?? null,
+          claimedAccount: state.claimedAccount ?? null,
           status: reply.raw.writableFinished && !state.dropped ? reply.raw.statusCode : 0,
-          faults: (plan?.hits ?? []).map((f) => ({ id: f.id, kind: f.kind, phase: f.phase ?? 'before' })),
+          faults: (state.plan?.hits ?? []).map((f) => ({ id: f.id, kind: f.kind, phase: f.phase ?? 'before' })),
           at: new Date().toISOString(),
         });
       });
     }
 
+    // A token exchange names its account in the body: when a fault matches by account, its
+    // faults are decided once the body is read (preValidation).
+    const deferred = token === undefined && path === TOKEN_PATH && core.faults.byAccount;
+    if (deferred) {
+      state.faultsDeferred = true;
+      return;
+    }
+    return actBefore(request, reply, request.method, path, state.claimedAccount ?? null);
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    const state = request.emulator;
+    if (request.url.split('?')[0] !== TOKEN_PATH || state.claimedAccount !== undefined) return;
+    const body = request.body as { client_id?: unknown } | undefined;
+    state.claimedAccount = core.accountOfClientId(body?.client_id);
+    if (state.faultsDeferred)
+      return actBefore(request, reply, request.method, TOKEN_PATH, state.claimedAccount ?? null);
+  });
+
+  /** Decides the request's faults and acts on those that come before the handler. */
+  async function actBefore(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    method: string,
+    path: string,
+    account: string | null,
+  ): Promise<FastifyReply | undefined> {
+    const plan = core.faults.plan(method, path, account);
+    request.emulator.plan = plan;
     if (!plan) return;
     if (plan.delayBeforeMs > 0) await sleep(plan.delayBeforeMs);
     const f = plan.terminal;
@@ -72,7 +103,7 @@ export function registerRequestHooks(app: FastifyInstance, core: EmulatorCore): 
       default:
         return; // reject: answered in preHandler, once authorization has passed
     }
-  });
+  }
 
   app.addHook('preHandler', async (request) => {
     // Routes of the API and the report download have a group; unknown paths do not.

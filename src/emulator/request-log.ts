@@ -17,6 +17,12 @@ export interface RequestLogEntry {
   query: string;
   /** Name of the account the bearer token belongs to, when it is valid. */
   account: string | null;
+  /**
+   * Name of the account the request's credentials claim, accepted or not: the account of its
+   * bearer token (valid, expired, or dropped after expiry), or of the client id a token
+   * exchange sends; null when they name no account.
+   */
+  claimedAccount: string | null;
   status: number;
   /** The faults that hit the request (latency ones included); empty when none did. */
   faults: LoggedFault[];
@@ -30,6 +36,8 @@ export interface RequestFilter {
   path?: string;
   /** A prefix of the path, as faults match (`/api/alerts` also covers `/api/alerts/5`). */
   pathPrefix?: string;
+  /** The account the request's credentials claimed (`claimedAccount`), as faults match. */
+  account?: string;
 }
 
 /** Counts of the requests a filter covers, since the emulator started or the log was last cleared. */
@@ -48,12 +56,13 @@ export interface RequestCounts {
 
 /** Entries the request log keeps: the newest, in a ring buffer. */
 export const REQUEST_LOG_LIMIT = 10_000;
-/** Distinct method + path pairs the counters keep. */
+/** Distinct method + path + account triples the counters keep. */
 export const REQUEST_COUNTER_LIMIT = 10_000;
 
 interface Counter {
   method: string;
   path: string;
+  account: string | null;
   count: number;
   faulted: number;
   statuses: Map<number, number>;
@@ -88,14 +97,21 @@ export class RequestLog {
       this.ring[this.next] = entry;
       this.next = (this.next + 1) % this.limit;
     }
-    const key = `${entry.method} ${entry.path}`;
+    const key = `${entry.method} ${entry.path} ${entry.claimedAccount ?? ''}`;
     let c = this.counters.get(key);
     if (!c) {
       if (this.counters.size >= this.counterLimit) {
         this.uncounted++;
         return;
       }
-      c = { method: entry.method, path: entry.path, count: 0, faulted: 0, statuses: new Map() };
+      c = {
+        method: entry.method,
+        path: entry.path,
+        account: entry.claimedAccount,
+        count: 0,
+        faulted: 0,
+        statuses: new Map(),
+      };
       this.counters.set(key, c);
     }
     c.count++;
@@ -112,7 +128,8 @@ export class RequestLog {
     const out: RequestCounts = { count: 0, statuses: {}, faulted: 0, complete: this.uncounted === 0 };
     const exact = filter.path === undefined ? undefined : withoutTrailingSlash(filter.path);
     for (const c of this.counters.values()) {
-      if (!requestMatches({ method: filter.method, path: filter.pathPrefix }, c.method, c.path)) continue;
+      const match = { method: filter.method, path: filter.pathPrefix, account: filter.account };
+      if (!requestMatches(match, c.method, c.path, c.account)) continue;
       if (exact !== undefined && withoutTrailingSlash(c.path) !== exact) continue;
       out.count += c.count;
       out.faulted += c.faulted;

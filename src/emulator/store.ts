@@ -87,6 +87,11 @@ export class Store {
     return this.current.accounts.find((a) => a.name === name);
   }
 
+  /** The account holding a token, expired or not. */
+  accountHoldingToken(token: string): StoredAccount | undefined {
+    return this.current.accounts.find((a) => a.tokens.some((x) => x.access_token === token));
+  }
+
   /** The account a bearer token belongs to, when the token is known and not expired. */
   accountForToken(token: string, now = Date.now()): StoredAccount | undefined {
     for (const a of this.current.accounts) {

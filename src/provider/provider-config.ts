@@ -72,27 +72,39 @@ export async function configureProvider(
   }
   if (diags.hasError()) return undefined;
 
+  // Only what the block names: the NETWORKCALC_* defaults apply to a block that names no
+  // credential (src/schema/account-rules), so another account's variables are never read.
   const { tokenEnv, clientIdEnv: idEnv, clientSecretEnv: secretEnv } = block;
-  const fromEnv = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  const fromEnv = (name: string | null) => (name !== null && env[name]?.trim() ? env[name]!.trim() : undefined);
   const token = block.token ?? fromEnv(tokenEnv);
   const clientId = block.clientId ?? fromEnv(idEnv);
   const clientSecret = block.clientSecret ?? fromEnv(secretEnv);
   const baseUrl = block.baseUrl ?? fromEnv(ENV.baseUrl);
+  const tokenSource = block.token !== null ? 'token' : tokenEnv;
+  const idSource = block.clientId !== null ? 'client_id' : idEnv;
+  const secretSource = block.clientSecret !== null ? 'client_secret' : secretEnv;
 
   if (token === undefined && clientId === undefined && clientSecret === undefined) {
+    const sources = [
+      ...(tokenSource !== null ? [`${tokenSource} to an access token`] : []),
+      ...(idSource !== null && secretSource !== null ? [`${idSource} and ${secretSource} to client credentials`] : []),
+    ];
     diags.addError(
       'Missing NetworkCalc credentials',
-      `Set the environment variable ${tokenEnv} to an access token, or ${idEnv} and ${secretEnv} to client credentials. ` +
-        'The provider block can name other variables with token_env, client_id_env and client_secret_env ' +
-        '(token, client_id and client_secret also work, but write the secret into the configuration).',
+      block.defaultCredentials
+        ? `Set the environment variable ${tokenEnv} to an access token, or ${idEnv} and ${secretEnv} to client credentials. ` +
+            'The provider block can name other variables with token_env, client_id_env and client_secret_env ' +
+            '(token, client_id and client_secret also work, but write the secret into the configuration).'
+        : `This provider block reads its credentials only from what it names: set ${sources.join(', or ')}. ` +
+            'The NETWORKCALC_* variables apply only to a block that names no credential.',
     );
     return undefined;
   }
   if (token === undefined && (clientId === undefined || clientSecret === undefined)) {
-    const missing = clientId === undefined ? idEnv : secretEnv;
+    const missing = clientId === undefined ? idSource : secretSource;
     diags.addError(
       'Incomplete NetworkCalc client credentials',
-      `A client id needs its secret and the other way round: set ${missing} as well (or ${tokenEnv} to an access token instead).`,
+      `A client id needs its secret and the other way round: set ${missing} as well${tokenSource !== null ? ` (or ${tokenSource} to an access token instead)` : ''}.`,
     );
     return undefined;
   }
@@ -115,9 +127,9 @@ export async function configureProvider(
       stopSignal,
       // The client's messages name what this block was configured from, and the address used.
       variables: {
-        token: tokenEnv,
-        clientId: idEnv,
-        clientSecret: secretEnv,
+        token: tokenSource,
+        clientId: idSource,
+        clientSecret: secretSource,
         baseUrl: `${block.baseUrl === null && baseUrl !== undefined ? ENV.baseUrl : 'base_url'} (${baseUrl ?? DEFAULT_BASE_URL})`,
       },
     });

@@ -34,7 +34,12 @@ export interface Prepared {
   accounts: Account[];
 }
 
-/** Everything that can be checked without the network; throws a ConfigError listing all problems. */
+/**
+ * Everything that can be checked without the network; throws a ConfigError listing all
+ * problems of the app (its JSON, base URLs, scopes that overlap). An account whose own
+ * credentials are missing is not such a problem: it comes back with its `problem`,
+ * fails alone when planned, and the other accounts go on.
+ */
 export function prepare(
   stacks: StackDocument[],
   env: NodeJS.ProcessEnv,
@@ -94,6 +99,8 @@ async function planAccount(
   const policies = desired.policies.filter((p) => scopeKeys.has(p.scopeKey));
   let live: LiveAlert[] = [];
   let domains: ApiDomain[] | null = null;
+  if (account.problem !== undefined)
+    return failedPlan({ account, live, domains }, { code: 'CONFIG_ERROR', message: account.problem, retryable: false });
   try {
     const api = factory(account.credentials);
     const needsNames =

@@ -6,7 +6,11 @@ import type { Credentials, DeclaredAlert, Scope } from './types';
 
 /** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
 export interface Account {
-  /** Stable key: base URL + credential identity. */
+  /**
+   * Stable key: the base URL and the first (by key) of its scopes' `<stack>/<provider>`. Never
+   * derived from a credential, so a token rotation keeps the account's shard, concurrency
+   * group and drift report marker (docs/architecture.md, "A stable account identity").
+   */
   key: string;
   /** Short name for output: the provider aliases of its scopes, or their stack names. */
   label: string;
@@ -15,10 +19,20 @@ export interface Account {
   identity: string;
   credentials: Credentials;
   scopes: Scope[];
+  /**
+   * Why the account cannot be reached (its credentials are missing): it fails alone, and the
+   * other accounts of the run go on.
+   */
+  problem?: string;
 }
 
 export interface AccountResolution {
+  /** Every account, those whose credentials are missing (with a `problem`) included. */
   accounts: Account[];
+  /**
+   * Base URLs that are not one (they may hold a secret, so the scope makes no account and
+   * no output shows the URL): a problem of the app, not of one account.
+   */
   problems: string[];
 }
 
@@ -51,8 +65,12 @@ function scopeBaseUrl(
 type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentials: Credentials } | { problem: string };
 
 /**
- * Groups scopes into accounts: an account is a base URL plus a credential identity, found
- * by `identify`. Scopes it cannot place are listed as problems, each naming its stack.
+ * Groups scopes into accounts; a scope whose base URL is not one is a problem instead. Scopes
+ * are one account when they have one base URL and either read the same credential variables
+ * (whatever they hold) or hold credentials with the same identity (`identify`: a token's
+ * hash, a client id). Scopes whose credentials are missing make an account with a `problem`,
+ * named by their stacks, so that it fails alone. The key is the base URL and the first scope
+ * key (`<stack>/<provider>`) by name: nothing a credential changes.
  */
 function groupScopes(
   scopes: Scope[],
@@ -61,21 +79,61 @@ function groupScopes(
   identify: Identify,
 ): AccountResolution {
   const problems: string[] = [];
-  const byKey = new Map<string, Account>();
-  for (const scope of scopes) {
-    const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
+  const entries = scopes.flatMap((scope) => {
     const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, baseUrlOverride);
-    const found = urlProblem ? { problem: urlProblem } : identify(scope, baseUrl);
-    if ('problem' in found) {
-      problems.push(`${where}: ${found.problem}`);
-      continue;
+    if (urlProblem) {
+      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
+      return [];
     }
-    const key = `${baseUrl} ${found.identity}`;
-    if (!byKey.has(key))
-      byKey.set(key, { key, label: '', baseUrl, identity: found.identity, credentials: found.credentials, scopes: [] });
-    byKey.get(key)!.scopes.push(scope);
+    return [{ scope, baseUrl, found: identify(scope, baseUrl) }];
+  });
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const firstWith = new Map<string, number>();
+  const join = (key: string, i: number) => {
+    const first = firstWith.get(key);
+    if (first === undefined) firstWith.set(key, i);
+    else parent[find(i)] = find(first);
+  };
+  entries.forEach(({ scope, baseUrl, found }, i) => {
+    join(`variables ${baseUrl} ${scope.tokenEnv} ${scope.clientIdEnv} ${scope.clientSecretEnv}`, i);
+    if (!('problem' in found)) join(`identity ${baseUrl} ${found.identity}`, i);
+  });
+  const groups = new Map<number, number[]>();
+  entries.forEach((_, i) => {
+    const root = find(i);
+    const members = groups.get(root);
+    if (members) members.push(i);
+    else groups.set(root, [i]);
+  });
+
+  const accounts: Account[] = [];
+  for (const members of groups.values()) {
+    const first = entries[members[0]];
+    const own = members.map((i) => entries[i].scope);
+    const key = `${first.baseUrl} ${own.map((s) => s.key).sort()[0]}`;
+    const failures = members
+      .map((i) => entries[i])
+      .filter((e) => 'problem' in e.found)
+      .map(
+        (e) => `stack ${e.scope.stack}, provider ${e.scope.providerKey}: ${(e.found as { problem: string }).problem}`,
+      );
+    const resolved = members.map((i) => entries[i].found).find((f) => !('problem' in f)) as
+      { identity: string; credentials: Credentials } | undefined;
+    const account: Account = {
+      key,
+      label: '',
+      baseUrl: first.baseUrl,
+      identity: resolved?.identity ?? 'no credentials',
+      credentials: resolved?.credentials ?? { baseUrl: first.baseUrl },
+      scopes: own,
+    };
+    if (failures.length) account.problem = failures.join('; ');
+    accounts.push(account);
   }
-  const accounts = [...byKey.values()];
   const used = new Map<string, number>();
   for (const a of accounts) {
     let label = [...new Set(a.scopes.map((s) => s.alias ?? s.stack))].join('+');
@@ -83,8 +141,10 @@ function groupScopes(
     used.set(label, n);
     if (n > 1) label = `${label}#${n}`;
     a.label = label;
-    const names = (key: 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv') =>
-      [...new Set(a.scopes.map((s) => s[key]))].join(' or ');
+    const names = (key: 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv') => {
+      const named = [...new Set(a.scopes.map((s) => s[key]).filter((n): n is string => n !== null))];
+      return named.length ? named.join(' or ') : null;
+    };
     a.credentials.variables = {
       token: names('tokenEnv'),
       clientId: names('clientIdEnv'),
@@ -107,7 +167,7 @@ export function offlineAccountProblems(
   options: { baseUrlOverride?: string } = {},
 ): string[] {
   const { accounts, problems } = groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => ({
-    identity: `credentials from ${scope.tokenEnv} or ${scope.clientIdEnv}`,
+    identity: `credentials from ${credentialHint(scope)}`,
     credentials: { baseUrl },
   }));
   for (const account of accounts) problems.push(...findScopeOverlaps(account, alerts));
@@ -115,8 +175,8 @@ export function offlineAccountProblems(
 }
 
 /**
- * Resolves each scope's credentials from the environment and groups scopes by account. An
- * account is its base URL plus its credential identity (a token's hash, or a client id).
+ * Resolves each scope's credentials from the environment and groups scopes by account (see
+ * `groupScopes`). An account whose credentials are missing comes back with a `problem`.
  */
 export function resolveAccounts(
   scopes: Scope[],
@@ -127,18 +187,21 @@ export function resolveAccounts(
 }
 
 /**
- * One scope's credentials from the environment: the token, with the client credentials
- * beside it when both are set (the client falls back to them once the token is refused), or
- * the client credentials alone. Also used by `ncalc export` for an environment prefix.
+ * One scope's credentials from the environment, from the variables its block names and no
+ * other (the NETWORKCALC_* defaults only when it names none, src/schema/account-rules): the
+ * token, with the block's client credentials beside it when both are set (the client renews
+ * a refused token from them), or the client credentials alone. Also used by `ncalc export`
+ * for an environment prefix.
  */
 export function resolveCredentials(
   scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'maxRetries' | 'timeoutSeconds'>,
   env: NodeJS.ProcessEnv,
   baseUrl: string,
 ): { identity: string; credentials: Credentials } | { problem: string } {
-  const token = envValue(env, scope.tokenEnv);
-  const clientId = envValue(env, scope.clientIdEnv);
-  const clientSecret = envValue(env, scope.clientSecretEnv);
+  const read = (name: string | null) => (name === null ? undefined : envValue(env, name));
+  const token = read(scope.tokenEnv);
+  const clientId = read(scope.clientIdEnv);
+  const clientSecret = read(scope.clientSecretEnv);
   const credentials: Credentials = {
     baseUrl,
     variables: { token: scope.tokenEnv, clientId: scope.clientIdEnv, clientSecret: scope.clientSecretEnv },
@@ -158,9 +221,26 @@ export function resolveCredentials(
     : clientSecret
       ? ` (${scope.clientSecretEnv} is set but ${scope.clientIdEnv} is not)`
       : '';
-  return {
-    problem: `no credentials${half}; set ${scope.tokenEnv}, or ${scope.clientIdEnv} and ${scope.clientSecretEnv}`,
-  };
+  return { problem: `no credentials${half}; set ${credentialHint(scope)}` };
+}
+
+/** True when a scope's block names no credentials, so it reads the NETWORKCALC_* defaults. */
+export function readsDefaultCredentials(scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>): boolean {
+  return (
+    scope.tokenEnv === ENV.token && scope.clientIdEnv === ENV.clientId && scope.clientSecretEnv === ENV.clientSecret
+  );
+}
+
+/**
+ * `A_TOKEN, or A_ID and A_SECRET`: the variables a scope reads its credentials from, and only
+ * those, so that no message sends the user to a variable another account may use.
+ */
+export function credentialHint(scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv'>): string {
+  const ways: string[] = [];
+  if (scope.tokenEnv !== null) ways.push(scope.tokenEnv);
+  if (scope.clientIdEnv !== null && scope.clientSecretEnv !== null)
+    ways.push(`${scope.clientIdEnv} and ${scope.clientSecretEnv}`);
+  return ways.join(', or ');
 }
 
 /** `stack teamA (provider networkcalc, prefix "team-a-")`. */

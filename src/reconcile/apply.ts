@@ -111,7 +111,13 @@ export type ApplyEvent =
   | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult };
 
 export interface ApplyOptions {
+  /** API writes in flight at once, across every account. */
   parallelism: number;
+  /**
+   * API writes in flight at once in one account, within `parallelism`. Default: `parallelism`
+   * with one account, half of it (at least 1) with more (`defaultAccountParallelism`).
+   */
+  accountParallelism?: number;
   onEvent?: (event: ApplyEvent) => void;
   /** Run report triggers after the alerts converge. */
   triggers?: boolean;
@@ -167,12 +173,69 @@ async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change):
 
 type Limit = ReturnType<typeof pLimit>;
 
+/**
+ * How many writes one account may have in flight by default: all of `parallelism` when the
+ * run has one account, half of it (at least 1) with more, so that an account whose requests
+ * wait (a 429 and its Retry-After, a slow answer) leaves at least half of the budget to the
+ * others.
+ */
+export function defaultAccountParallelism(parallelism: number, accounts: number): number {
+  return accounts <= 1 ? parallelism : Math.max(1, Math.ceil(parallelism / 2));
+}
+
+/**
+ * A limit of one account's writes in flight that can be lowered while they run: an account
+ * the service rate limits drops to one write at a time, and only that account.
+ */
+export class AccountLimit {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(public concurrency: number) {}
+
+  /** Lowers the limit (never below 1); writes in flight finish, no new one starts above it. */
+  lower(to: number): void {
+    this.concurrency = Math.max(1, Math.min(this.concurrency, to));
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#active < this.concurrency) this.#active++;
+    // A slot freed by another write is handed over already counted (see #release).
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      this.#release();
+    }
+  }
+
+  #release(): void {
+    this.#active--;
+    while (this.#waiting.length && this.#active < this.concurrency) {
+      this.#active++;
+      this.#waiting.shift()!();
+    }
+  }
+}
+
+/** What a rate-limited account's failed write says after the client's message. */
+function rateLimitedNote(plan: AccountPlan, limit: AccountLimit): string {
+  return (
+    `account ${plan.account.label} is rate limited by the service: its remaining writes run one at a time (was ${limit.concurrency}), ` +
+    'the other accounts are not slowed; run apply again later, or give this run a lower --account-parallelism'
+  );
+}
+
 async function applyAccount(
   plan: AccountPlan,
   api: AlertsApi,
-  limit: Limit,
+  global: Limit,
+  accountLimit: AccountLimit,
   options: ApplyOptions,
 ): Promise<AccountOutcome> {
+  // The account's slot first, then the run's: a slow or throttled account holds at most its
+  // own share of the run's slots.
+  const limit = <T>(fn: () => Promise<T>) => accountLimit.run(() => global(fn));
   // The plan's list is the baseline: alerts in it existed before any create of this run. Only
   // creates whose answer was lost need a list here (ids are not learned), so a list starts as
   // soon as one asks, and those asking while it runs share the next.
@@ -186,6 +249,15 @@ async function applyAccount(
         // The check after apply starts with the last write, alongside the writes in flight.
         if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
         const result = await runChange(api, alerts, change);
+        // RATE_LIMITED, or the retries it led to exhausted (the last answer's status kept).
+        if (result.status === 'failed' && (result.error?.code === 'RATE_LIMITED' || result.error?.httpStatus === 429)) {
+          // In the error, so every output names the account the advice is about.
+          result.error = {
+            ...result.error,
+            message: `${result.error.message}; ${rateLimitedNote(plan, accountLimit)}`,
+          };
+          accountLimit.lower(1);
+        }
         options.onEvent?.({ kind: 'change', account: plan, change, result });
         return result;
       }),
@@ -245,8 +317,8 @@ async function applyAccount(
 }
 
 /**
- * Applies planned changes: accounts concurrently, every API write through one limiter of
- * `parallelism`. A failed change does not stop the others. An account's report triggers
+ * Applies planned changes: accounts concurrently, every API write through its account's
+ * limit (`accountParallelism`) and then the run's (`parallelism`). A failed change does not stop the others. An account's report triggers
  * run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
  * The plans are not touched: what happened comes back as the report.
  */
@@ -255,7 +327,16 @@ export async function applyAll(
   factory: ClientFactory,
   options: ApplyOptions,
 ): Promise<ApplyReport> {
-  const limit = pLimit(Math.max(1, options.parallelism));
+  const parallelism = Math.max(1, options.parallelism);
+  const limit = pLimit(parallelism);
+  const perAccount = Math.min(
+    parallelism,
+    Math.max(
+      1,
+      options.accountParallelism ??
+        defaultAccountParallelism(parallelism, plans.filter((p) => p.status === 'ok' && p.changes.length).length),
+    ),
+  );
   const report = new Map<AccountPlan, AccountOutcome>();
   await Promise.all(
     plans.map(async (plan) => {
@@ -268,7 +349,7 @@ export async function applyAll(
         report.set(plan, { results: plan.changes.map(() => ({ status: 'failed', error })), triggerResults: [] });
         return;
       }
-      report.set(plan, await applyAccount(plan, api, limit, options));
+      report.set(plan, await applyAccount(plan, api, limit, new AccountLimit(perAccount), options));
     }),
   );
   // In the order of the plans, whatever order the accounts finished in.

@@ -91,13 +91,22 @@ export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'd
 
 const q = (s: string) => JSON.stringify(s);
 
+/** True when the account reads exactly the NETWORKCALC_* credential variables. */
+function readsDefaults(a: ExportAccount): boolean {
+  return a.tokenEnv === ENV.token && a.clientIdEnv === ENV.clientId && a.clientSecretEnv === ENV.clientSecret;
+}
+
 function accountProps(a: ExportAccount): string {
   const props: string[] = [];
   if (a.alias) props.push(`alias: ${q(a.alias)}`);
   if (a.baseUrl) props.push(`baseUrl: ${q(a.baseUrl)}`);
-  if (a.tokenEnv !== ENV.token) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
-  if (a.clientIdEnv !== ENV.clientId) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
-  if (a.clientSecretEnv !== ENV.clientSecret) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  // Nothing for the defaults; otherwise every variable the account names, since naming one
+  // drops the defaults of the others.
+  if (!readsDefaults(a)) {
+    if (a.tokenEnv !== null) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
+    if (a.clientIdEnv !== null) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
+    if (a.clientSecretEnv !== null) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  }
   if (a.maxRetries != null) props.push(`maxRetries: ${a.maxRetries}`);
   if (a.timeoutSeconds != null) props.push(`timeoutSeconds: ${a.timeoutSeconds}`);
   const own = a.ownership === 'prefix' ? `Ownership.prefix(${q(a.prefix ?? '')})` : `Ownership.${a.ownership}()`;
@@ -184,9 +193,9 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
     ...hclBlock('provider "networkcalc"', [
       ...(a.alias ? [['alias', hclString(a.alias)] as Attr] : []),
       ...(a.baseUrl ? [['base_url', hclString(a.baseUrl)] as Attr] : []),
-      ['token_env', hclString(a.tokenEnv)],
-      ['client_id_env', hclString(a.clientIdEnv)],
-      ['client_secret_env', hclString(a.clientSecretEnv)],
+      ...(a.tokenEnv !== null ? [['token_env', hclString(a.tokenEnv)] as Attr] : []),
+      ...(a.clientIdEnv !== null ? [['client_id_env', hclString(a.clientIdEnv)] as Attr] : []),
+      ...(a.clientSecretEnv !== null ? [['client_secret_env', hclString(a.clientSecretEnv)] as Attr] : []),
       ...(a.maxRetries != null ? [['max_retries', String(a.maxRetries)] as Attr] : []),
       ...(a.timeoutSeconds != null ? [['timeout_seconds', String(a.timeoutSeconds)] as Attr] : []),
     ]),

@@ -15,7 +15,7 @@ export const GITHUB_BODY_LIMIT = 65_536;
 /** First line of every drift report, so a workflow finds the comment or issue it posted before. */
 export const DRIFT_MARKER = '<!-- ncalc-drift -->';
 
-/** The marker of one account's report: stable across runs (a hash of base URL and credential identity). */
+/** The marker of one account's report: stable across runs and token rotations (a hash of the account key: base URL and stack). */
 export function accountMarker(p: Pick<AccountPlan, 'account'>): string {
   return `<!-- ncalc-drift account=${createHash('sha256').update(p.account.key).digest('hex').slice(0, 16)} -->`;
 }

@@ -256,13 +256,8 @@ export function guardSummary(guards: ReadonlyArray<{ guard: DeleteGuard }>): str
 /** `2 accounts failed: a (CODE: message); b (…)`: the failed accounts in one line (the markdown report's head). */
 export function failedAccountsLine(plans: readonly AccountPlan[]): string {
   const failed = plans.filter((p) => p.status === 'error');
-<<<<<<< HEAD
-  const each = failed.map((p) => `${p.account.label} (${detail ? errorReason(p.error!) : p.error!.code})`);
-  return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}${detail ? '' : '; see above'}`;
-=======
-  const each = failed.map((p) => `${p.account.label} (${p.error!.code}: ${p.error!.message})`);
+  const each = failed.map((p) => `${p.account.label} (${errorReason(p.error!)})`);
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}`;
->>>>>>> fleetout
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {

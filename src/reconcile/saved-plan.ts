@@ -140,9 +140,9 @@ class Checker {
 function checkScope(c: Checker, s: unknown, where: string): void {
   if (!c.check(isObject(s), where, 'a scope')) return;
   const o = s as Json;
-  for (const k of ['key', 'stack', 'providerKey', 'tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const)
-    c.check(isString(o[k]), `${where}.${k}`, 'a string');
-  for (const k of ['alias', 'baseUrl', 'prefix'] as const)
+  for (const k of ['key', 'stack', 'providerKey'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  // null: the block names no such variable (it names others, so the defaults do not apply).
+  for (const k of ['alias', 'baseUrl', 'prefix', 'tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const)
     c.check(isStringOrNull(o[k]), `${where}.${k}`, 'a string or null');
   for (const k of ['maxRetries', 'timeoutSeconds'] as const)
     c.check(isNumberOrNull(o[k]), `${where}.${k}`, 'a number or null');

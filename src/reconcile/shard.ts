@@ -21,9 +21,10 @@ export function parseShard(text: string): Shard | { problem: string } {
 }
 
 /**
- * The shard (1-based) an account falls in: a hash of its key (base URL and credential
- * identity, never a secret) modulo the number of shards. The same account lands in the same
- * shard on every machine and in every run, whatever other accounts the app has.
+ * The shard (1-based) an account falls in: a hash of its key (base URL and stack / provider,
+ * never a credential) modulo the number of shards. The same account lands in the same shard
+ * on every machine and in every run, whatever other accounts the app has, and stays there
+ * when its token is rotated; a shard needs only the secrets of its own accounts.
  */
 export function shardOfKey(key: string, count: number): number {
   return (createHash('sha256').update(key).digest().readUInt32BE(0) % count) + 1;

@@ -87,7 +87,9 @@ const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
 function namedSecretVariables(outdir: string): string[] {
   try {
     const { stacks } = readSynthesized(outdir);
-    return readDesired(stacks).scopes.flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv]);
+    return readDesired(stacks)
+      .scopes.flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv])
+      .filter((n): n is string => n !== null);
   } catch {
     // No earlier output, or not ours: the name pattern alone applies.
     return [];

@@ -38,7 +38,7 @@ export interface Credentials {
    * The names of the variables these credentials came from ("A_TOKEN or B_TOKEN" when scopes
    * of one account name different ones), so the client's messages name them.
    */
-  variables?: { token: string; clientId: string; clientSecret: string };
+  variables?: { token: string | null; clientId: string | null; clientSecret: string | null };
 }
 
 export type ClientFactory = (credentials: Credentials) => AlertsApi;
@@ -52,9 +52,10 @@ export interface Scope {
   providerKey: string;
   alias: string | null;
   baseUrl: string | null;
-  tokenEnv: string;
-  clientIdEnv: string;
-  clientSecretEnv: string;
+  /** The variables of its credentials; null where the block names none (see ProviderBlock). */
+  tokenEnv: string | null;
+  clientIdEnv: string | null;
+  clientSecretEnv: string | null;
   ownership: OwnershipMode;
   prefix: string | null;
   /** Provider `max_retries` / `timeout_seconds`, when set. */

@@ -16,6 +16,16 @@ export const MAX_RETRIES = { min: 1, max: 20 } as const;
 /** `timeout_seconds`: more than `above` and at most `max`. */
 export const TIMEOUT_SECONDS = { above: 0, max: 3600 } as const;
 
+/** The attributes that name a credential: a block that gives any of them reads no default. */
+export const CREDENTIAL_FIELDS = [
+  'token',
+  'client_id',
+  'client_secret',
+  'token_env',
+  'client_id_env',
+  'client_secret_env',
+] as const satisfies readonly ProviderField[];
+
 const ENV_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Terraform's rule for a provider alias (an identifier; `-` allowed after the first character). */
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -49,9 +59,17 @@ export interface ProviderBlock {
   token: string | null;
   clientId: string | null;
   clientSecret: string | null;
-  tokenEnv: string;
-  clientIdEnv: string;
-  clientSecretEnv: string;
+  /**
+   * The variables the block reads its credentials from; null where it names none. A block that
+   * names no credential at all (no variable name, no literal) reads the NETWORKCALC_* defaults
+   * (`defaultCredentials`); a block that names any reads only what it names, so a variable
+   * meant for another account is never read on its behalf.
+   */
+  tokenEnv: string | null;
+  clientIdEnv: string | null;
+  clientSecretEnv: string | null;
+  /** True when the block names no credential, so the NETWORKCALC_* variables are its own. */
+  defaultCredentials: boolean;
   ownership: OwnershipMode;
   /** The ownership prefix; null unless ownership is "prefix". */
   prefix: string | null;
@@ -110,17 +128,26 @@ export function parseProviderBlock(
     return v.trim() === '' ? null : v;
   };
 
-  /** A variable name; never echoed, since a secret pasted here must not reach a log. */
-  const variable = (field: ProviderField, fallback: string): string => {
+  /** True when the attribute is given (not absent, null or blank). */
+  const given = (field: ProviderField): boolean => {
     const v = raw[field];
-    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return fallback;
+    return !(v === undefined || v === null || (typeof v === 'string' && v.trim() === ''));
+  };
+
+  /**
+   * A variable name, null when not given; never echoed, since a secret pasted here must not
+   * reach a log. An invalid name reads as not given (the problem stops the run anyway).
+   */
+  const variable = (field: ProviderField): string | null => {
+    const v = raw[field];
+    if (!given(field)) return null;
     if (unknown(v)) return v as string;
     if (isEnvVariableName(v)) return v;
     problem(
       field,
       `${label(field)} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`,
     );
-    return fallback;
+    return null;
   };
 
   /** A number (Terraform also converts a numeric string) within the rule; null when unset. */
@@ -182,15 +209,38 @@ export function parseProviderBlock(
     );
   }
 
+  const token = text('token', true);
+  const clientId = text('client_id');
+  const clientSecret = text('client_secret', true);
+  // Credentials belong to the block that names them: the defaults apply only to a block that
+  // names none (docs/architecture.md, "Credentials bound to their account").
+  const defaultCredentials = CREDENTIAL_FIELDS.every((f) => !given(f));
+  const tokenEnv = defaultCredentials ? ENV.token : variable('token_env');
+  const clientIdEnv = defaultCredentials ? ENV.clientId : variable('client_id_env');
+  const clientSecretEnv = defaultCredentials ? ENV.clientSecret : variable('client_secret_env');
+  const idNamed = given('client_id') || given('client_id_env');
+  const secretNamed = given('client_secret') || given('client_secret_env');
+  const pairFields: readonly ProviderField[] = ['client_id', 'client_id_env', 'client_secret', 'client_secret_env'];
+  if (idNamed !== secretNamed && !problems.some((p) => pairFields.includes(p.field))) {
+    const half = idNamed ? 'client_id' : 'client_secret';
+    const has: ProviderField = given(`${half}_env`) ? `${half}_env` : half;
+    const lacks: ProviderField = idNamed ? 'client_secret_env' : 'client_id_env';
+    problem(
+      lacks,
+      `${label(has)} is set but ${label(lacks)} is not; a block that names a credential reads only what it names (never ${idNamed ? ENV.clientSecret : ENV.clientId}), so name both halves of the client credentials, or neither`,
+    );
+  }
+
   const config: ProviderBlock = {
     alias,
     baseUrl,
-    token: text('token', true),
-    clientId: text('client_id'),
-    clientSecret: text('client_secret', true),
-    tokenEnv: variable('token_env', ENV.token),
-    clientIdEnv: variable('client_id_env', ENV.clientId),
-    clientSecretEnv: variable('client_secret_env', ENV.clientSecret),
+    token,
+    clientId,
+    clientSecret,
+    tokenEnv,
+    clientIdEnv,
+    clientSecretEnv,
+    defaultCredentials,
     ownership,
     prefix: ownership === 'prefix' || unknown(mode) ? prefix : null,
     maxRetries: number(

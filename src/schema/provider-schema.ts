@@ -49,17 +49,20 @@ const providerConfig: BlockSchema = {
     token_env: {
       type: 'string',
       optional: true,
-      description: 'Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN.',
+      description:
+        'Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN, only when the block names no credential (a block that names any reads only what it names).',
     },
     client_id_env: {
       type: 'string',
       optional: true,
-      description: 'Name of the environment variable that holds the client id. Default: NETWORKCALC_CLIENT_ID.',
+      description:
+        'Name of the environment variable that holds the client id; give it with client_secret_env. Default: NETWORKCALC_CLIENT_ID, only when the block names no credential.',
     },
     client_secret_env: {
       type: 'string',
       optional: true,
-      description: 'Name of the environment variable that holds the client secret. Default: NETWORKCALC_CLIENT_SECRET.',
+      description:
+        'Name of the environment variable that holds the client secret; give it with client_id_env. Default: NETWORKCALC_CLIENT_SECRET, only when the block names no credential.',
     },
     ownership: {
       type: 'string',

@@ -200,13 +200,15 @@ describe('plan and apply', () => {
     expect(await emulator().control.requests()).toEqual([]);
   });
 
-  it('says which credentials are missing, before any call', async () => {
+  it('says which credentials are missing, as the failure of that account, without calling it', async () => {
     const a = app({ main: baseline() });
     const r = await ncalc(['plan'], { cwd: a.dir, env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      'no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    expect(r.stdout).toContain(
+      '✗ CONFIG_ERROR: stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
     );
+    expect(r.stdout).toContain('1 account failed: main (CONFIG_ERROR)');
+    expect(await emulator().control.requests()).toEqual([]);
   });
 
   it('an unknown domain name is a clear error for that account', async () => {
@@ -459,7 +461,7 @@ describe('drift', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('an invalid configuration is in the markdown report and the job summary too (exit 1)', async () => {
+  it('an account without credentials is in the markdown report and the job summary too (exit 1)', async () => {
     const a = app({ main: baseline() });
     const dir = mkdtempSync(path.join(tmpdir(), 'ncalc-summary-'));
     const file = path.join(dir, 'summary.md');
@@ -468,10 +470,10 @@ describe('drift', () => {
       env: cliEnv({ NETWORKCALC_BASE_URL: emulator().url, GITHUB_STEP_SUMMARY: file }),
     });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('❌ **Not checked**: the configuration is not valid.');
-    expect(r.stdout).toContain('- stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN');
+    expect(r.stdout).toContain(
+      '❌ 1 account failed: main (CONFIG_ERROR: stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN',
+    );
     expect(readFileSync(file, 'utf8')).toBe(r.stdout + '\n');
-    expect(r.stderr).toContain('no credentials');
     rmSync(dir, { recursive: true, force: true });
   });
 

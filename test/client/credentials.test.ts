@@ -79,6 +79,13 @@ describe('credentials an HTTP request cannot carry are a CONFIG_ERROR at constru
         .message,
     ).toMatch(/\(from PROD_BASE_URL\).*; fix PROD_BASE_URL$/);
   });
+
+  it('reads only the credential variables named: a named token never brings the default client credentials', () => {
+    const env = { NETWORKCALC_CLIENT_ID: 'other-id', NETWORKCALC_CLIENT_SECRET: 'other-secret' };
+    expect(configError(() => NetworkCalcClient.fromEnv({ variables: { token: 'ACCT07_TOKEN' } }, env)).message).toBe(
+      'no NetworkCalc credentials: set ACCT07_TOKEN to an access token',
+    );
+  });
 });
 
 describe('what undici refuses before sending', () => {

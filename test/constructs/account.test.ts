@@ -51,6 +51,31 @@ describe('NetworkcalcAccount', () => {
     ]);
   });
 
+  test('GIVEN only tokenEnv THEN only token_env is written: no default client credentials beside it', () => {
+    const json = Testing.synthScope((scope) => {
+      new NetworkcalcAccount(scope, 'Account', { tokenEnv: 'ACCT07_TOKEN' });
+    });
+    // A default written here would be read for this account, and may hold another account's
+    // client credentials (a refused token then fell back to them).
+    expect(parse(json).provider.networkcalc).toEqual([{ token_env: 'ACCT07_TOKEN', ownership: 'exclusive' }]);
+    const stack = new TerraformStack(Testing.app(), 'stack');
+    const account = new NetworkcalcAccount(stack, 'Account', { tokenEnv: 'ACCT07_TOKEN' });
+    expect([account.tokenEnv, account.clientIdEnv, account.clientSecretEnv]).toEqual([
+      'ACCT07_TOKEN',
+      undefined,
+      undefined,
+    ]);
+  });
+
+  test('GIVEN half of the client credentials THEN the synth fails naming the missing half', () => {
+    const { app } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    new NetworkcalcAccount(stack, 'Account', { tokenEnv: 'A_TOKEN', clientIdEnv: 'A_ID' });
+    expect(synthError(app)).toContain(
+      'clientIdEnv is set but clientSecretEnv is not; a block that names a credential reads only what it names (never NETWORKCALC_CLIENT_SECRET)',
+    );
+  });
+
   test('GIVEN additive ownership THEN ownership is "additive" and no prefix is written', () => {
     const json = Testing.synthScope((scope) => {
       new NetworkcalcAccount(scope, 'Account', { ownership: Ownership.additive() });

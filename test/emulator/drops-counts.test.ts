@@ -164,7 +164,7 @@ describe('request counts', () => {
   });
 
   it.each([
-    ['?colour=red', 'colour is not a filter of the request counts (known: method, path, pathPrefix)'],
+    ['?colour=red', 'colour is not a filter of the request counts (known: method, path, pathPrefix, account)'],
     ['?path=api', 'path must be given once, starting with "/"'],
     ['?method=GET&method=POST', 'method must be given once'],
   ])('a bad filter %s is refused with a message', async (query, message) => {
@@ -198,6 +198,7 @@ describe('RequestLog bounds', () => {
     path,
     query: '',
     account: null,
+    claimedAccount: null,
     status,
     faults: [],
     at: '2025-01-01T00:00:00.000Z',

@@ -44,9 +44,27 @@ describe('configure', () => {
     expect(data).toBeUndefined();
     expect(diags.items).toHaveLength(1);
     expect(diags.items[0]!.summary).toBe('Missing NetworkCalc credentials');
-    expect(diags.items[0]!.detail).toContain(
-      'Set the environment variable ACME_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    // The block names its token: it reads nothing else, and is sent to nothing else.
+    expect(diags.items[0]!.detail).toBe(
+      'This provider block reads its credentials only from what it names: set ACME_TOKEN to an access token. The NETWORKCALC_* variables apply only to a block that names no credential.',
     );
+    const defaults = await configured({});
+    expect(defaults.diags.items[0]!.detail).toContain(
+      'Set the environment variable NETWORKCALC_TOKEN to an access token, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
+    );
+  });
+
+  test('GIVEN a block naming its token THEN the default client credentials are never read', async () => {
+    const { data, diags } = await configured(
+      {
+        NETWORKCALC_BASE_URL: emulator().url,
+        NETWORKCALC_CLIENT_ID: DEMO_ACCOUNT.clientId,
+        NETWORKCALC_CLIENT_SECRET: DEMO_ACCOUNT.clientSecret,
+      },
+      { token_env: 'ACME_TOKEN' },
+    );
+    expect(data).toBeUndefined();
+    expect(diags.items.map((d) => d.summary)).toEqual(['Missing NetworkCalc credentials']);
   });
 
   test('GIVEN a client id without its secret THEN the missing variable is named', async () => {

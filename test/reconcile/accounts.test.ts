@@ -1,4 +1,4 @@
-import { resolveAccounts } from '../../src/reconcile';
+import { resolveAccounts, shardOfKey } from '../../src/reconcile';
 import { normalizeBaseUrl } from '../../src/schema/base-url';
 import type { Scope } from '../../src/reconcile/types';
 
@@ -40,5 +40,51 @@ describe('one account, however its base URL is spelled', () => {
     expect(problems).toEqual([]);
     expect(accounts).toHaveLength(1);
     expect(accounts[0]).toMatchObject({ baseUrl: 'https://networkcalc.com', label: 'one+two' });
+  });
+});
+
+describe('a stable account identity', () => {
+  const own = (stack: string, tokenEnv: string): Scope => ({
+    ...scope(stack, 'http://127.0.0.1:8787'),
+    tokenEnv,
+    clientIdEnv: null,
+    clientSecretEnv: null,
+  });
+  const app = [own('acct01', 'ACCT01_TOKEN'), own('acct02', 'ACCT02_TOKEN'), own('acct03', 'ACCT03_TOKEN')];
+
+  it('GIVEN a token rotation THEN the key and the shard stay: they come from the base URL and the stack', () => {
+    const before = resolveAccounts(app, { ACCT01_TOKEN: 'a', ACCT02_TOKEN: 'b', ACCT03_TOKEN: 'c' }).accounts;
+    const after = resolveAccounts(app, { ACCT01_TOKEN: 'rotated', ACCT02_TOKEN: 'b', ACCT03_TOKEN: 'c' }).accounts;
+    expect(before.map((a) => a.key)).toEqual([
+      'http://127.0.0.1:8787 acct01/networkcalc',
+      'http://127.0.0.1:8787 acct02/networkcalc',
+      'http://127.0.0.1:8787 acct03/networkcalc',
+    ]);
+    expect(after.map((a) => a.key)).toEqual(before.map((a) => a.key));
+    expect(after[0].identity).not.toBe(before[0].identity);
+    for (const n of [2, 3, 4, 7])
+      expect(after.map((a) => shardOfKey(a.key, n))).toEqual(before.map((a) => shardOfKey(a.key, n)));
+    // Nothing secret in a key.
+    expect(JSON.stringify(after.map((a) => a.key))).not.toMatch(/rotated|sha256/);
+  });
+
+  it('GIVEN one stack without its secret THEN that account alone has a problem, the others resolve', () => {
+    const { accounts, problems } = resolveAccounts(app, { ACCT01_TOKEN: 'a', ACCT03_TOKEN: 'c' });
+    expect(problems).toEqual([]);
+    expect(accounts.map((a) => [a.label, a.problem ?? null])).toEqual([
+      ['acct01', null],
+      ['acct02', 'stack acct02, provider networkcalc: no credentials; set ACCT02_TOKEN'],
+      ['acct03', null],
+    ]);
+    // The key of the failing account is the one it has with its secret: it stays in its shard.
+    expect(accounts[1].key).toBe('http://127.0.0.1:8787 acct02/networkcalc');
+  });
+
+  it('GIVEN two stacks whose variables hold one token THEN one account, keyed by the first stack', () => {
+    const { accounts } = resolveAccounts([own('zeta', 'Z_TOKEN'), own('alpha', 'A_TOKEN')], {
+      Z_TOKEN: 'same',
+      A_TOKEN: 'same',
+    });
+    expect(accounts.map((a) => [a.key, a.label])).toEqual([['http://127.0.0.1:8787 alpha/networkcalc', 'zeta+alpha']]);
   });
 });

@@ -120,6 +120,31 @@ describe('a saved plan', () => {
     expect(revived.coverage).toBeUndefined();
   });
 
+  it('of an account naming only its token: read back with no client variable, and the defaults still unread', async () => {
+    const { factory } = counting();
+    const stacks = [
+      { name: 'main', json: stack({ provider: { token_env: 'MAIN_TOKEN' }, alerts: { A: alert({ name: 'a' }) } }) },
+    ];
+    const ownEnv = { MAIN_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url };
+    const [plan] = await planAll(prepare(stacks, ownEnv), factory, {});
+    const text = savedPlanText([plan], { triggers: false, shard: null });
+    expect(JSON.parse(text).accounts[0].scopes[0]).toMatchObject({
+      tokenEnv: 'MAIN_TOKEN',
+      clientIdEnv: null,
+      clientSecretEnv: null,
+    });
+    const saved = readSavedPlan(text, 'plan.json');
+    expect((await revivePlan(saved, ownEnv, factory))[0].account.credentials).toMatchObject({
+      token: 'demo-token',
+      variables: { token: 'MAIN_TOKEN', clientId: null, clientSecret: null },
+    });
+    // The token gone, the default client credentials set: refused, not used in its place.
+    const others = { NETWORKCALC_CLIENT_ID: 'demo-client', NETWORKCALC_CLIENT_SECRET: 'demo-secret' };
+    await expect(revivePlan(saved, { ...others, NETWORKCALC_BASE_URL: emulator().url }, factory)).rejects.toThrow(
+      'no credentials; set MAIN_TOKEN',
+    );
+  });
+
   it("keeps the coverage of the app's alert policies, to show it again at apply", async () => {
     const { factory } = counting();
     const json = stack({ provider: {} });

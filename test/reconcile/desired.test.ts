@@ -151,8 +151,26 @@ describe('accounts and scopes', () => {
     const d = readDesired([
       { name: 'a', json: stack({ provider: { client_id_env: 'CID', client_secret_env: 'CSEC' } }) },
     ]);
-    expect(resolveAccounts(d.scopes, { CID: 'x' }).problems).toEqual([
-      'stack a, provider networkcalc: no credentials (CID is set but CSEC is not); set NETWORKCALC_TOKEN, or CID and CSEC',
+    expect(resolveAccounts(d.scopes, { CID: 'x' }).accounts.map((a) => a.problem)).toEqual([
+      'stack a, provider networkcalc: no credentials (CID is set but CSEC is not); set CID and CSEC',
+    ]);
+  });
+
+  it('reads only the variables a block names: the defaults never stand in beside them', () => {
+    const d = readDesired([
+      { name: 'a', json: stack({ provider: { token_env: 'A_TOKEN' } }) },
+      { name: 'b', json: stack({ provider: { client_id_env: 'B_ID', client_secret_env: 'B_SECRET' } }) },
+    ]);
+    const env = { NETWORKCALC_TOKEN: 'shared-t', NETWORKCALC_CLIENT_ID: 'shared-id', NETWORKCALC_CLIENT_SECRET: 's' };
+    // Neither block is given the shared variables: each is missing its own, and fails alone.
+    expect(resolveAccounts(d.scopes, env).accounts.map((a) => a.problem)).toEqual([
+      'stack a, provider networkcalc: no credentials; set A_TOKEN',
+      'stack b, provider networkcalc: no credentials; set B_ID and B_SECRET',
+    ]);
+    const { accounts } = resolveAccounts(d.scopes, { ...env, A_TOKEN: 'a-t', B_ID: 'b', B_SECRET: 'bs' });
+    expect(accounts.map((a) => [a.credentials.token, a.credentials.clientId])).toEqual([
+      ['a-t', undefined],
+      [undefined, 'b'],
     ]);
   });
 

@@ -133,3 +133,34 @@ describe('guardSharedAccounts', () => {
     expect(guardSharedAccounts(plans, [declared('a', 'a-www'), declared('b', 'b-www')]).size).toBe(0);
   });
 });
+
+describe('the block whose credentials were not its own', () => {
+  const defaults = {
+    tokenEnv: 'NETWORKCALC_TOKEN',
+    clientIdEnv: 'NETWORKCALC_CLIENT_ID',
+    clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
+  };
+  const own = { tokenEnv: 'ACCT50_TOKEN', clientIdEnv: null, clientSecretEnv: null };
+
+  it('GIVEN a block reading the defaults and one naming its own, one user THEN only the one reading the defaults fails', () => {
+    const acct50 = planned('acct50', [50], { scope: own });
+    const legacy = planned('legacy', [50], { scope: defaults });
+    const failures = guardSharedAccounts([acct50, legacy], []);
+    expect([...failures.keys()].map((p) => p.account.label)).toEqual(['legacy']);
+    const message = failures.get(legacy)!.message;
+    expect(message).toContain(
+      'the provider configuration of stack legacy names no credentials, so it read the default NETWORKCALC_TOKEN / NETWORKCALC_CLIENT_ID / NETWORKCALC_CLIENT_SECRET, and they reach the NetworkCalc account (user 50) of acct50 (ACCT50_TOKEN), which names its own. Nothing is planned for legacy',
+    );
+  });
+
+  it('GIVEN two blocks both naming their own variables, one user THEN both fail, each variable named', () => {
+    const a = planned('acct07', [50], { scope: { ...own, tokenEnv: 'ACCT07_TOKEN' } });
+    const b = planned('acct50', [50], { scope: own });
+    const failures = guardSharedAccounts([a, b], []);
+    expect([...failures.keys()].map((p) => p.account.label).sort()).toEqual(['acct07', 'acct50']);
+    expect(failures.get(a)!.message).toContain(
+      'acct07: token acct07 from ACCT07_TOKEN; acct50: token acct50 from ACCT50_TOKEN',
+    );
+    expect(failures.get(a)!.message).toContain("check which of these variables holds another account's credentials");
+  });
+});

@@ -27,6 +27,7 @@ describe('parseProviderBlock', () => {
         tokenEnv: ENV.token,
         clientIdEnv: ENV.clientId,
         clientSecretEnv: ENV.clientSecret,
+        defaultCredentials: true,
         ownership: 'exclusive',
         prefix: null,
         maxRetries: null,
@@ -61,6 +62,7 @@ describe('parseProviderBlock', () => {
       tokenEnv: 'A_TOKEN',
       clientIdEnv: 'A_ID',
       clientSecretEnv: 'A_SECRET',
+      defaultCredentials: false,
       ownership: 'prefix',
       prefix: 'team-a-',
       maxRetries: 3,
@@ -122,11 +124,46 @@ describe('parseProviderBlock', () => {
     });
   });
 
+  describe('credentials belong to the block that names them', () => {
+    test('GIVEN only token_env THEN no client credential variable is read (no default beside it)', () => {
+      const { config, problems } = parseProviderBlock({ token_env: 'ACCT07_TOKEN' });
+      expect(problems).toEqual([]);
+      expect(config).toMatchObject({
+        tokenEnv: 'ACCT07_TOKEN',
+        clientIdEnv: null,
+        clientSecretEnv: null,
+        defaultCredentials: false,
+      });
+    });
+    test('GIVEN only client credential variables THEN no token variable is read', () => {
+      const { config, problems } = parseProviderBlock({ client_id_env: 'B_ID', client_secret_env: 'B_SECRET' });
+      expect(problems).toEqual([]);
+      expect(config).toMatchObject({ tokenEnv: null, clientIdEnv: 'B_ID', clientSecretEnv: 'B_SECRET' });
+    });
+    test('GIVEN a literal token THEN it names the credentials: no default variable', () => {
+      expect(parseProviderBlock({ token: 't' }).config).toMatchObject({
+        tokenEnv: null,
+        clientIdEnv: null,
+        clientSecretEnv: null,
+        defaultCredentials: false,
+      });
+    });
+    test('GIVEN half of the client credentials THEN a problem: the other half is never a default', () => {
+      expect(messages({ token_env: 'A_TOKEN', client_id_env: 'A_ID' })).toEqual([
+        'client_id_env is set but client_secret_env is not; a block that names a credential reads only what it names (never NETWORKCALC_CLIENT_SECRET), so name both halves of the client credentials, or neither',
+      ]);
+      expect(messages({ client_secret: 's' })).toEqual([
+        'client_secret is set but client_id_env is not; a block that names a credential reads only what it names (never NETWORKCALC_CLIENT_ID), so name both halves of the client credentials, or neither',
+      ]);
+    });
+  });
+
   describe('variable names', () => {
     test.each([['token_env'], ['client_id_env'], ['client_secret_env']] as Array<[ProviderField]>)(
       '%s must name a variable, and the value is never echoed',
       (field) => {
         const { config, problems } = parseProviderBlock({ [field]: 'sk-live secret' });
+        // The bad name is the problem; the half it leaves is not reported on top of it.
         expect(problems).toEqual([
           {
             field,
@@ -134,7 +171,7 @@ describe('parseProviderBlock', () => {
             message: `${field} is not a valid environment variable name; give the NAME of the variable (letters, digits and _, not starting with a digit), never the secret itself`,
           },
         ]);
-        // The default stands in, so the secret goes no further.
+        // Nothing stands in (the block names a credential), so the secret goes no further.
         expect(JSON.stringify(config)).not.toContain('sk-live');
       },
     );

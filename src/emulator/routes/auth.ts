@@ -58,6 +58,7 @@ export async function authRoutes(app: FastifyInstance, { core }: { core: Emulato
       const changes: Change[] = [{ op: 'put', account, list: 'tokens', item: token }];
       if (gone.length) changes.unshift({ op: 'remove', account, list: 'tokens', keys: gone });
       await store.commit(changes);
+      core.retireTokens(gone, account);
       return { status: 'OK', token: { access_token: token.access_token, token_type: 'bearer', expires_in: lifetime } };
     },
   });

@@ -278,19 +278,16 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     const filter: RequestFilter = {};
     for (const key of Object.keys(query)) {
       const value = query[key];
-      if (key !== 'method' && key !== 'path' && key !== 'pathPrefix') {
+      if (key !== 'method' && key !== 'path' && key !== 'pathPrefix' && key !== 'account') {
         throw new ControlError(
           400,
           'INVALID_BODY',
-          `${key} is not a filter of the request counts (known: method, path, pathPrefix)`,
+          `${key} is not a filter of the request counts (known: method, path, pathPrefix, account)`,
         );
       }
-      if (typeof value !== 'string' || value === '' || (key !== 'method' && !value.startsWith('/'))) {
-        throw new ControlError(
-          400,
-          'INVALID_BODY',
-          `${key} must be given once${key === 'method' ? '' : ', starting with "/"'}`,
-        );
+      const isPath = key === 'path' || key === 'pathPrefix';
+      if (typeof value !== 'string' || value === '' || (isPath && !value.startsWith('/'))) {
+        throw new ControlError(400, 'INVALID_BODY', `${key} must be given once${isPath ? ', starting with "/"' : ''}`);
       }
       filter[key] = value;
     }

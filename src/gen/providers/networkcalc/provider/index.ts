@@ -32,19 +32,19 @@ export interface NetworkcalcProviderConfig {
   */
   readonly clientSecret?: string;
   /**
-  * Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN.
+  * Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN, only when the block names no credential (a block that names any reads only what it names).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#token_env NetworkcalcProvider#token_env}
   */
   readonly tokenEnv?: string;
   /**
-  * Name of the environment variable that holds the client id. Default: NETWORKCALC_CLIENT_ID.
+  * Name of the environment variable that holds the client id; give it with client_secret_env. Default: NETWORKCALC_CLIENT_ID, only when the block names no credential.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#client_id_env NetworkcalcProvider#client_id_env}
   */
   readonly clientIdEnv?: string;
   /**
-  * Name of the environment variable that holds the client secret. Default: NETWORKCALC_CLIENT_SECRET.
+  * Name of the environment variable that holds the client secret; give it with client_id_env. Default: NETWORKCALC_CLIENT_SECRET, only when the block names no credential.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs#client_secret_env NetworkcalcProvider#client_secret_env}
   */
