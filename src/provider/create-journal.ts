@@ -17,7 +17,17 @@
  * fsync. An end needs no fsync: losing it only makes a later create check the live list.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, openSync, readFileSync, statSync, write, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  openSync,
+  readFileSync,
+  statSync,
+  write,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { canonicalizeAlert, type AlertSpec } from '../model';
 
@@ -49,7 +59,10 @@ export function stateScope(dataDir: string, env: NodeJS.ProcessEnv, cwd: string)
   } catch {
     // An unreadable backend file: the workspace and the directory still separate states.
   }
-  return createHash('sha256').update(`${path.resolve(cwd)}\0${workspace}\0${backend}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${path.resolve(cwd)}\0${workspace}\0${backend}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export class CreateJournal {
