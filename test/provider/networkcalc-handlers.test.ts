@@ -127,7 +127,7 @@ describe('networkcalc_alert handlers', () => {
     subtype: 'A',
     filter: 'equals',
     filter_value: '1.1.1.1',
-    target_type: 'domain',
+    target_type: 'domain' as const,
     target_id: 1,
   });
   const posts = async () => (await emulator().control.requests()).filter((q) => q.method === 'POST').length;

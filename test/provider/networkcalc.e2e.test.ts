@@ -238,12 +238,14 @@ resource "networkcalc_report_trigger" "huge" {
     expect(sb.readState()).not.toContain(TOKEN);
   });
 
-  test('server-side status changes are not drift', async () => {
+  test('server-side status changes show in a refresh-only plan, and plan nothing', async () => {
     await emu.control.patchAlert('acme', idOf('networkcalc_alert.apex_a'), {
       current_status: 'triggered',
       last_triggered_at: '2026-01-02T03:04:05Z',
     });
-    expectStatus(await sb.terraform(['plan', '-refresh-only', '-detailed-exitcode']), 0);
+    const refresh = await sb.terraform(['plan', '-refresh-only', '-detailed-exitcode']);
+    expectStatus(refresh, 2);
+    expect(refresh.stdout).toMatch(/~ current_status\s+= "healthy" -> "triggered"/);
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
@@ -260,7 +262,7 @@ resource "networkcalc_report_trigger" "huge" {
     expectStatus(apply, 0);
     expect(apply.stdout).toContain('Resources: 0 added, 1 changed, 0 destroyed.');
     expect((await liveAlerts()).find((a) => a.id === id)).toMatchObject({ filter_value: '5.6.7.8' });
-    // The write refreshed the server-owned values.
+    // The refresh before the write recorded the server-owned values; the update kept them.
     expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({
       id,
       current_status: 'triggered',
