@@ -93,7 +93,8 @@ export class Alert extends AlertBase {
 
   /** Id assigned by the service (a token resolved at apply). @attribute */
   public get alertId(): number {
-    return this.resource.get().id;
+    // Terraform holds the id as a string of its digits.
+    return Token.asNumber(this.resource.get().id);
   }
 
   /** Current status, e.g. healthy or triggered (a token). @attribute */

@@ -30,7 +30,7 @@ import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
 import { AlertNames, type NameHolder } from './alert-names';
-import { isUnknown, isWhollyKnown, type Value } from './values';
+import { blockType, decodeJson, isUnknown, isWhollyKnown, type Value } from './values';
 
 const TYPE = 'networkcalc_alert';
 type Data = NetworkcalcData | undefined;
@@ -85,7 +85,7 @@ function readOnlyOf(live: LiveAlert): Model {
  */
 export function refreshedState(prior: Model, live: LiveAlert): Model {
   const canonicalPrior = canonicalizeAlert(specInput(prior));
-  const state: Model = { id: live.id };
+  const state: Model = { id: stateId(live.id) };
   for (const f of SPEC_FIELDS) {
     state[f] = canonicalPrior[f] === live[f] && prior[f] !== undefined ? prior[f]! : specValue(live, f);
   }
@@ -94,7 +94,7 @@ export function refreshedState(prior: Model, live: LiveAlert): Model {
 
 /** After a write: the planned values where known (terraform insists), live values for the rest. */
 function appliedState(plan: Model, live: LiveAlert): Model {
-  const fromLive: Model = { id: live.id, ...readOnlyOf(live) };
+  const fromLive: Model = { id: stateId(live.id), ...readOnlyOf(live) };
   for (const f of SPEC_FIELDS) fromLive[f] = specValue(live, f);
   const state: Model = {};
   for (const name of Object.keys(PROVIDER_SCHEMA.resources[TYPE]!.attributes)) {
@@ -104,9 +104,12 @@ function appliedState(plan: Model, live: LiveAlert): Model {
   return state;
 }
 
+/** The id as terraform holds it: a string, so progress lines read `[id=42]` and import takes it as is. */
+const stateId = (id: number): string => String(id);
+
 /** The id in state; null when a create never learned it (resolved by name on the next read). */
 function idOf(m: Model): number | null {
-  return typeof m.id === 'number' ? m.id : null;
+  return typeof m.id === 'string' && /^[0-9]+$/.test(m.id) ? Number(m.id) : null;
 }
 
 /** The alert behind a state: by id, or by name and spec when the id was never learned. */
@@ -392,6 +395,13 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return null;
     }
-    return { id: n };
+    return { id: stateId(n) };
+  },
+
+  // Version 0 held the id as a number.
+  upgradeState({ version, rawState }) {
+    const state = { ...rawState } as Record<string, unknown>;
+    if (version < 1 && typeof state.id === 'number') state.id = stateId(state.id);
+    return decodeJson(blockType(PROVIDER_SCHEMA.resources[TYPE]!), JSON.stringify(state)) as Model;
   },
 };

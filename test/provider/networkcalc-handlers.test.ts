@@ -77,7 +77,7 @@ describe('configure', () => {
   test('GIVEN a refused token or an unreachable API THEN the message names the configured variable and address', async () => {
     const read = async (data: NetworkcalcData) => {
       const diags = new Diagnostics();
-      await alertResource.read({ state: { id: 1 }, diagnostics: diags, providerData: data });
+      await alertResource.read({ state: { id: '1' }, diagnostics: diags, providerData: data });
       return diags.items[0]!.detail!;
     };
     const refused = await configured(
@@ -96,7 +96,7 @@ describe('configure', () => {
     const url = emulator().url;
     const { data } = await configured({ NETWORKCALC_TOKEN: 'demo-token' }, { base_url: `${url}/api` });
     const readDiags = new Diagnostics();
-    const state = { id: 1, name: 'web' };
+    const state = { id: '1', name: 'web' };
     // The emulator answers the unknown route /api/api/alerts/ with 404 {"status": "NOT_FOUND"}.
     expect(await alertResource.read({ state, diagnostics: readDiags, providerData: data })).toBe(state);
     expect(readDiags.items).toHaveLength(1);
@@ -104,7 +104,7 @@ describe('configure', () => {
       `base_url is ${url}/api, and this client adds /api/... itself, so the path is doubled; set base_url to ${url}`,
     );
     const updateDiags = new Diagnostics();
-    const planned = { ...plan('web'), id: 1 };
+    const planned = { ...plan('web'), id: '1' };
     await alertResource.update({
       prior: planned,
       plan: planned,
@@ -194,7 +194,7 @@ describe('networkcalc_alert handlers', () => {
       expect(readFileSync(journal.file, 'utf8')).toMatch(/"t":"end"/);
       // Returned: no later create of this state may take it over.
       expect(CreateJournal.open('acct', {}, dir)!.interrupted(journal.keyOf(toAlertSpec(plan('durable'))))).toBe(false);
-      expect(state!.id).toEqual(expect.any(Number));
+      expect(state!.id).toMatch(/^[0-9]+$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -232,7 +232,7 @@ describe('networkcalc_alert handlers', () => {
         providerData: same,
       });
       expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted from an interrupted run']);
-      expect(state!.id).toBe(created.id);
+      expect(state!.id).toBe(String(created.id));
       same.journal!.close();
       other.journal!.close();
       killed.close();
@@ -288,7 +288,7 @@ describe('networkcalc_alert handlers', () => {
     expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted after an unclear create']);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.filter((a) => a.name === 'lost answer')).toHaveLength(1);
-    expect(state!.id).toBe(alerts[0]!.id);
+    expect(state!.id).toBe(String(alerts[0]!.id));
     const posts = (await emulator().control.requests()).filter((q) => q.method === 'POST');
     expect(posts).toHaveLength(1);
   });
@@ -311,7 +311,7 @@ describe('networkcalc_alert handlers', () => {
     expect(diags.items).toEqual([]);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['never']);
-    expect(state!.id).toBe(alerts[0]!.id);
+    expect(state!.id).toBe(String(alerts[0]!.id));
     expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(2);
   });
 
@@ -319,7 +319,7 @@ describe('networkcalc_alert handlers', () => {
     const data = await demo();
     // The baseline list succeeds; every list after the POST fails.
     await alertResource.read({
-      state: { id: 999, is_active: null },
+      state: { id: '999', is_active: null },
       diagnostics: new Diagnostics(),
       providerData: data,
     });
@@ -339,13 +339,13 @@ describe('networkcalc_alert handlers', () => {
     const read = await alertResource.read({ state: state!, diagnostics: new Diagnostics(), providerData: fresh });
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['kept']);
-    expect(read).toMatchObject({ id: alerts[0]!.id, name: 'kept' });
+    expect(read).toMatchObject({ id: String(alerts[0]!.id), name: 'kept' });
   });
 
   test('GIVEN an unknown outcome that no list can settle THEN the alert is kept in state (tainted), never dropped', async () => {
     const data = await demo();
     await alertResource.read({
-      state: { id: 999, is_active: null },
+      state: { id: '999', is_active: null },
       diagnostics: new Diagnostics(),
       providerData: data,
     });
@@ -385,7 +385,11 @@ describe('networkcalc_alert handlers', () => {
     const ids = (await emulator().control.state()).accounts[0]!.alerts.map((a) => a.id);
     const states = await Promise.all(
       ids.map((id) =>
-        alertResource.read({ state: { id, is_active: null }, diagnostics: new Diagnostics(), providerData: data }),
+        alertResource.read({
+          state: { id: String(id), is_active: null },
+          diagnostics: new Diagnostics(),
+          providerData: data,
+        }),
       ),
     );
     expect(states.map((s) => s!.name)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
@@ -412,7 +416,7 @@ describe('refreshedState', () => {
     target_subdomain: null,
   });
   const prior: ObjectValue = {
-    id: 3,
+    id: '3',
     name: 'cert',
     type: 'certificate (tls)',
     subtype: null,
@@ -479,7 +483,7 @@ describe('refreshedState', () => {
 
   test('GIVEN an imported (id-only) state THEN everything comes from live, "no value" as null', () => {
     const imported = {
-      id: 3,
+      id: '3',
       name: null,
       type: null,
       subtype: null,
@@ -502,6 +506,38 @@ describe('refreshedState', () => {
       current_status: 'triggered',
       user_id: 1,
     });
+  });
+});
+
+describe('state upgrade', () => {
+  test('GIVEN a state of schema version 0 (a numeric id) THEN it upgrades to the string id, the rest as it was', async () => {
+    const { ProviderServer } = await import('../../src/provider/server');
+    const { networkcalcProvider } = await import('../../src/provider/networkcalc');
+    const { decodeObject } = await import('../../src/provider/values');
+    const server = new ProviderServer(networkcalcProvider({}));
+    const old = {
+      id: 42,
+      name: 'www',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+      user_id: 1,
+      is_active: true,
+      current_status: 'healthy',
+      action: 'email',
+      last_triggered_at: null,
+    };
+    const r = (await server.UpgradeResourceState({
+      type_name: 'networkcalc_alert',
+      version: 0,
+      raw_state: { json: Buffer.from(JSON.stringify(old)) },
+    })) as { upgraded_state: { msgpack: Buffer }; diagnostics: unknown[] };
+    expect(r.diagnostics).toEqual([]);
+    expect(decodeObject(alertResource.schema, r.upgraded_state)).toEqual({ ...old, id: '42' });
+    expect(alertResource.schema.version).toBe(1);
   });
 });
 

@@ -8,6 +8,8 @@
  * - read-only values refreshed (refresh-only shows them, a normal plan stays empty) and kept
  *   through an update; a respelling plans nothing.
  */
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
@@ -128,8 +130,25 @@ describe('one owner per alert', () => {
   test('GIVEN a deployed alert THEN a status change shows in refresh-only but not in a plan, survives an update unchanged, and a respelling plans nothing', async () => {
     sb.writeConfig(`${REQUIRED_PROVIDERS}\nprovider "networkcalc" {}\n${resource('a', '"status"')}`);
     expectStatus(await sb.terraform(['init']), 0);
-    expectStatus(await sb.terraform(['apply', '-auto-approve']), 0);
+    const created = await sb.terraform(['apply', '-auto-approve']);
+    expectStatus(created, 0);
     const id = (await emu.control.state()).accounts[0]!.alerts[0]!.id;
+    // The id is a string, as terraform users expect: progress lines name it.
+    expect(created.output).toContain(`networkcalc_alert.a: Creation complete after`);
+    expect(created.output).toContain(`[id=${id}]`);
+
+    // A state written before the id became a string (schema version 0) upgrades in place.
+    const state = JSON.parse(sb.readState()) as {
+      resources: { instances: { schema_version: number; attributes: Record<string, unknown> }[] }[];
+    };
+    state.resources[0]!.instances[0]!.schema_version = 0;
+    state.resources[0]!.instances[0]!.attributes.id = id;
+    writeFileSync(path.join(sb.workDir, 'terraform.tfstate'), JSON.stringify(state));
+    expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
+    expectStatus(await sb.terraform(['apply', '-refresh-only', '-auto-approve']), 0);
+    expect(sb.stateOf('networkcalc_alert.a').id).toBe(String(id));
+    expect(sb.readState()).toContain('"schema_version": 1');
+
     await emu.control.patchAlert('demo', id, {
       is_active: false,
       current_status: 'triggered',
