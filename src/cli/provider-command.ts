@@ -168,6 +168,14 @@ export function isAppOrConfig(dir: string): boolean {
   }
 }
 
+/** Whether the wrapper finds this package from `dir`, as it looks: the nearest node_modules above. */
+function packageAbove(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
 /** Where an install goes: the app's own mirror unless --dir names another. */
 function installTarget(io: ProviderCommandIO, flags: ProviderInstallFlags): { mirrorDir: string; appDir?: string } {
   const cwd = path.resolve(io.cwd ?? process.cwd());
@@ -258,6 +266,11 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   if (result.mirrorDir === DEFAULT_MIRROR_DIR) {
     lines.push(
       '~/.terraform.d/plugins is also searched by terraform when the CLI configuration has no provider_installation block.\n',
+    );
+  }
+  if (appDir && !packageAbove(appDir)) {
+    lines.push(
+      `Note: there is no node_modules/${PACKAGE_NAME} in ${appDir} or above it, which the provider runs from: install the package in the app (npm install ${PACKAGE_NAME}) before running terraform.\n`,
     );
   }
   if (!appDir) {

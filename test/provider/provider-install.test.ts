@@ -108,6 +108,10 @@ describe('ncalc provider install', () => {
     expect(readFileSync(path.join(mirror, '.gitignore'), 'utf8')).toBe('cli.tfrc\n');
     expect(readFileSync(path.join(mirror, 'cli.tfrc'), 'utf8')).toContain(`path    = ${JSON.stringify(mirror)}`);
     expect(r.stdout).toContain(`export TF_CLI_CONFIG_FILE='${path.join(mirror, 'cli.tfrc')}'`);
+    // The app has no node_modules yet: the provider would not start, and the output says so.
+    expect(r.stdout).toContain(
+      `Note: there is no node_modules/cdktf-provider-networkcalc in ${app} or above it, which the provider runs from`,
+    );
     const lock = readFileSync(path.join(app, '.terraform.lock.hcl'), 'utf8');
     expect(lock).toMatch(
       /provider "registry\.terraform\.io\/networkcalc\/networkcalc" \{\n {2}version {5}= "0\.1\.0"\n {2}constraints = "0\.1\.0"\n {2}hashes = \[\n {4}"h1:[A-Za-z0-9+/=]+",\n {2}\]\n\}/,
