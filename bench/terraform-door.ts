@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { cliConfigText, installProvider } from '../src/cli/provider-command';
+import { cliConfigText, installProvider, PACKAGE_NAME } from '../src/cli/provider-command';
 import { EmulatorControl } from '../src/emulator/control';
 import {
   ACCOUNT,
@@ -211,7 +211,10 @@ function cleanEnv(): NodeJS.ProcessEnv {
 function makeVersion(name: Version['name'], root: string, apiUrl: string, preload: string): Version {
   const sandbox = path.join(scratch!, `tf-${name}`);
   const mirror = path.join(sandbox, 'mirror');
-  installProvider({ dir: mirror, entry: path.join(root, 'dist', 'provider', 'bin.js') });
+  // The wrapper runs the package in the nearest node_modules above the mirror: this version's.
+  mkdirSync(path.join(sandbox, 'node_modules'), { recursive: true });
+  symlinkSync(root, path.join(sandbox, 'node_modules', PACKAGE_NAME), 'dir');
+  installProvider({ dir: mirror });
   const rc = path.join(sandbox, 'terraform.rc');
   writeFileSync(rc, cliConfigText(mirror));
   const workDir = path.join(sandbox, 'work');

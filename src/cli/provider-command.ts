@@ -1,27 +1,42 @@
 /**
  * `ncalc provider install`: puts this package's Terraform provider into a filesystem mirror,
- * so terraform (and cdktf) install it offline, and prints the CLI configuration that uses it.
+ * so terraform (and cdktf) install it offline. By default the mirror is the app's own
+ * (`terraform-providers/` next to cdktf.json or the .tf files) and its lock file is written:
+ * the wrapper names no path of the machine, so the lock file is the same everywhere and is
+ * committed with the app. Another mirror (e.g. ~/.terraform.d/plugins) with --dir.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../reconcile/synth';
-import { PROVIDER_NAMESPACE, PROVIDER_SOURCE, PROVIDER_TYPE, PROVIDER_VERSION, terraformSchemaJson } from '../schema';
+import {
+  PROVIDER_ADDRESS,
+  PROVIDER_NAMESPACE,
+  PROVIDER_SOURCE,
+  PROVIDER_TYPE,
+  PROVIDER_VERSION,
+  terraformSchemaJson,
+} from '../schema';
+import { mergeCliConfig } from './cli-config';
 import { creatableDirectoryProblem } from './files';
-import { writeProviderLocks } from './provider-lock';
+import { LOCK_FILE, writeProviderLocks } from './provider-lock';
 
 const HOST = 'registry.terraform.io';
 /** An implied local mirror of terraform: found even without any CLI configuration. */
 export const DEFAULT_MIRROR_DIR = path.join(homedir(), '.terraform.d', 'plugins');
+/** The mirror of an app, next to its cdktf.json or .tf files: the same bytes on every machine. */
+export const APP_MIRROR_DIR = 'terraform-providers';
+/** The CLI configuration written into an app's mirror; it names this machine's path, so the mirror's .gitignore leaves it out. */
+export const APP_CLI_CONFIG = 'cli.tfrc';
+/** The npm package whose provider the wrapper runs. */
+export const PACKAGE_NAME = 'cdktf-provider-networkcalc';
+/** Set by the wrapper for the provider, which refuses to serve under another version's name. */
+export const WRAPPER_VERSION_ENV = 'NETWORKCALC_PROVIDER_WRAPPER';
 
 export interface InstallOptions {
   /** Mirror directory. @default ~/.terraform.d/plugins */
   dir?: string;
-  /** Provider entry script to run. @default the compiled provider of this package */
-  entry?: string;
-  /** Node binary the wrapper execs. @default the node running this command */
-  node?: string;
   platform?: NodeJS.Platform;
   arch?: string;
 }
@@ -46,33 +61,57 @@ export function terraformPlatform(platform: NodeJS.Platform = process.platform, 
   return `${os}_${cpu}`;
 }
 
-/** The compiled provider entry of this installed package. */
-export function providerEntry(): string {
-  // From dist/cli this is dist/provider/bin.js; from src/cli (tests) the build in dist as well.
-  const candidates = [
-    path.resolve(__dirname, '..', 'provider', 'bin.js'),
-    path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin.js'),
-  ];
-  const found = candidates.find((c) => existsSync(c));
-  if (!found)
-    throw new Error(
-      `the compiled provider is missing (looked for ${candidates.join(', ')}); build the package first (npm run build)`,
-    );
-  return found;
-}
+/** The filesystem_mirror block of our provider (and the direct exclusion that goes with it). */
+export const PROVIDER_INCLUDE = `${HOST}/${PROVIDER_NAMESPACE}/*`;
 
 export function cliConfigText(mirrorDir: string): string {
-  const include = `${HOST}/${PROVIDER_NAMESPACE}/*`;
   return [
     'provider_installation {',
     '  filesystem_mirror {',
     `    path    = ${JSON.stringify(mirrorDir)}`,
-    `    include = [${JSON.stringify(include)}]`,
+    `    include = [${JSON.stringify(PROVIDER_INCLUDE)}]`,
     '  }',
     '  direct {',
-    `    exclude = [${JSON.stringify(include)}]`,
+    `    exclude = [${JSON.stringify(PROVIDER_INCLUDE)}]`,
     '  }',
     '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The wrapper terraform runs. It names no path of this machine: it finds this package in the
+ * nearest node_modules above its own location (an app's mirror) or above terraform's working
+ * directory, and node on PATH ($NETWORKCALC_NODE overrides). So its bytes, and the `h1:`
+ * checksum in .terraform.lock.hcl, are one per version. Only shell built-ins: no PATH needed
+ * but node's. `exec`: terraform may SIGKILL the provider; no shell must survive as an orphan.
+ */
+export function wrapperScript(): string {
+  const rel = `node_modules/${PACKAGE_NAME}/dist/provider/bin.js`;
+  return [
+    '#!/bin/sh',
+    `# Terraform provider ${PROVIDER_SOURCE} ${PROVIDER_VERSION}, written by "ncalc provider install".`,
+    `# Runs the provider of the npm package ${PACKAGE_NAME} found in the nearest node_modules`,
+    '# above this file or above the working directory, with the node on PATH ($NETWORKCALC_NODE',
+    '# overrides). It names no path of any machine: its checksum is the same everywhere.',
+    'find_provider() {',
+    '  dir=$1',
+    '  while [ -n "$dir" ]; do',
+    `    if [ -f "$dir/${rel}" ]; then`,
+    `      provider="$dir/${rel}"`,
+    '      return 0',
+    '    fi',
+    '    dir=${dir%/*}',
+    '  done',
+    '  return 1',
+    '}',
+    'case $0 in */*) here=${0%/*} ;; *) here=. ;; esac',
+    'here=$(cd "$here" && pwd -P) || here=',
+    'if ! find_provider "$here" && ! find_provider "$(pwd -P)"; then',
+    `  echo "networkcalc provider: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P); run npm ci (or npm install) in the app."`,
+    '  exit 1',
+    'fi',
+    `${WRAPPER_VERSION_ENV}=${PROVIDER_VERSION} exec "\${NETWORKCALC_NODE:-node}" "$provider" "$@"`,
     '',
   ].join('\n');
 }
@@ -82,8 +121,6 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Installs (or confirms) the wrapper; writes nothing when it is already as wanted. */
 export function installProvider(opts: InstallOptions = {}): InstallResult {
   const mirrorDir = path.resolve(opts.dir ?? DEFAULT_MIRROR_DIR);
-  const entry = path.resolve(opts.entry ?? providerEntry());
-  const node = opts.node ?? process.execPath;
   const binDir = path.join(
     mirrorDir,
     HOST,
@@ -93,8 +130,7 @@ export function installProvider(opts: InstallOptions = {}): InstallResult {
     terraformPlatform(opts.platform, opts.arch),
   );
   const binaryPath = path.join(binDir, `terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}`);
-  // exec: terraform may SIGKILL the provider; no shell must survive it as an orphan.
-  const script = `#!/bin/sh\nexec ${shellQuote(node)} ${shellQuote(entry)} "$@"\n`;
+  const script = wrapperScript();
   let changed = true;
   if (existsSync(binaryPath) && readFileSync(binaryPath, 'utf8') === script) {
     changed = false;
@@ -107,6 +143,7 @@ export function installProvider(opts: InstallOptions = {}): InstallResult {
 }
 
 interface ProviderInstallFlags {
+  /** A mirror directory instead of the app's own (terraform-providers/ in the app). */
   dir?: string;
   printCliConfig?: boolean;
   cliConfig?: string;
@@ -122,21 +159,90 @@ export interface ProviderCommandIO {
   cwd?: string;
 }
 
-/** Runs `provider install`; returns the exit code. */
+/** A cdktf/cdktn app or a Terraform configuration: a directory with an app to lock. */
+export function isAppOrConfig(dir: string): boolean {
+  if (existsSync(path.join(dir, 'cdktf.json'))) return true;
+  try {
+    return readdirSync(dir).some((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the wrapper finds this package from `dir`, as it looks: the nearest node_modules above. */
+function packageAbove(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+/** Where an install goes: the app's own mirror unless --dir names another. */
+function installTarget(io: ProviderCommandIO, flags: ProviderInstallFlags): { mirrorDir: string; appDir?: string } {
+  const cwd = path.resolve(io.cwd ?? process.cwd());
+  const lockDir = flags.lock === undefined ? undefined : path.resolve(cwd, flags.lock);
+  if (flags.dir !== undefined) return { mirrorDir: path.resolve(cwd, flags.dir), appDir: lockDir };
+  const appDir = lockDir ?? cwd;
+  if (!isAppOrConfig(appDir)) {
+    throw new Error(
+      `${appDir} is neither a cdktf/cdktn app (no cdktf.json) nor a Terraform configuration (no .tf file): run ncalc provider install in the app's directory (or give --lock <app dir>), or --dir <mirror dir> for a mirror elsewhere`,
+    );
+  }
+  return { mirrorDir: path.join(appDir, APP_MIRROR_DIR), appDir };
+}
+
+/** Writes `text` to `file` unless it already holds it; true when written. */
+function writeIfChanged(file: string, text: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return true;
+}
+
+/** `--cli-config <file>`: a new file, or our mirror merged into the user's; never their settings lost. */
+function writeCliConfig(file: string, mirrorDir: string): string {
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new Error(`--cli-config ${file} is a directory; give a file`);
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (existing === undefined || existing.trim() === '') {
+    writeIfChanged(file, cliConfigText(mirrorDir));
+    return `Wrote the terraform CLI configuration to ${file}.`;
+  }
+  const merged = mergeCliConfig(existing, file, mirrorDir, PROVIDER_INCLUDE, PROVIDER_ADDRESS);
+  if (!merged.ok) {
+    throw new Error(
+      `could not merge the provider mirror into ${file}: ${merged.reason}. Nothing was written. Add this block to its provider_installation block yourself:\n\n` +
+        `  filesystem_mirror {\n    path    = ${JSON.stringify(mirrorDir)}\n    include = [${JSON.stringify(PROVIDER_INCLUDE)}]\n  }\n\n` +
+        `and "${PROVIDER_INCLUDE}" to the exclude list of every other method (direct, network_mirror).`,
+    );
+  }
+  if (!merged.changed) return `${file} already uses this mirror; left as it is.`;
+  writeFileSync(file, merged.text);
+  return `Added this mirror to the provider_installation of ${file}; every other setting kept${merged.excluded ? ` (${merged.excluded} other method${merged.excluded === 1 ? '' : 's'} now exclude ${PROVIDER_INCLUDE})` : ''}.`;
+}
+
+/** Runs `provider install` without the lock files; returns the exit code. */
 export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderInstallFlags): number {
   let result: InstallResult;
+  let appDir: string | undefined;
+  let cliConfigFile: string | undefined;
+  let cliConfigNote: string | undefined;
   try {
-    const problem = creatableDirectoryProblem(
-      flags.dir ?? DEFAULT_MIRROR_DIR,
-      flags.dir ?? DEFAULT_MIRROR_DIR,
-      '--dir',
-    );
+    const target = installTarget(io, flags);
+    const problem = creatableDirectoryProblem(target.mirrorDir, flags.dir ?? target.mirrorDir, '--dir');
     if (problem) throw new Error(problem);
-    result = installProvider({ dir: flags.dir });
+    appDir = target.appDir;
+    result = installProvider({ dir: target.mirrorDir });
+    if (flags.dir === undefined) {
+      // The app's mirror: the same bytes everywhere, except the CLI configuration naming this
+      // machine's path, which its own .gitignore leaves out.
+      writeIfChanged(path.join(result.mirrorDir, '.gitignore'), `${APP_CLI_CONFIG}\n`);
+      cliConfigFile = path.join(result.mirrorDir, APP_CLI_CONFIG);
+      writeIfChanged(cliConfigFile, result.cliConfig);
+    }
     if (flags.cliConfig) {
-      const file = path.resolve(flags.cliConfig);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, result.cliConfig);
+      cliConfigFile = path.resolve(io.cwd ?? process.cwd(), flags.cliConfig);
+      cliConfigNote = writeCliConfig(cliConfigFile, result.mirrorDir);
     }
   } catch (err) {
     io.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -150,14 +256,13 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
     return 0;
   }
   const lines = [status];
-  if (flags.cliConfig) {
-    lines.push(
-      `Wrote the terraform CLI configuration to ${path.resolve(flags.cliConfig)}. Use it with:\n\n  export TF_CLI_CONFIG_FILE=${shellQuote(path.resolve(flags.cliConfig))}\n`,
-    );
+  if (cliConfigFile) {
+    if (cliConfigNote) lines.push(cliConfigNote);
+    lines.push(`Point terraform (and cdktf) at it with:\n\n  export TF_CLI_CONFIG_FILE=${shellQuote(cliConfigFile)}\n`);
   } else {
     lines.push(
       'Terraform CLI configuration for this mirror (put it in a file and set TF_CLI_CONFIG_FILE to that file,',
-      'or use --cli-config <file> to have it written):\n',
+      'or use --cli-config <file> to have it written, or merged into your own):\n',
       result.cliConfig,
     );
   }
@@ -166,43 +271,47 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
       '~/.terraform.d/plugins is also searched by terraform when the CLI configuration has no provider_installation block.\n',
     );
   }
-  lines.push(
-    'Then, in a configuration with  required_providers { networkcalc = { source = "networkcalc/networkcalc" } }:',
-    '  terraform init && terraform plan',
-    `If terraform had already locked an earlier install, run terraform init -upgrade.`,
-  );
-  if (!flags.lock)
+  if (appDir && !packageAbove(appDir)) {
     lines.push(
-      'For cdktf deploy or cdktn deploy without --skip-provider-lock, lock the provider in the app: ncalc provider install --lock <app dir>',
+      `Note: there is no node_modules/${PACKAGE_NAME} in ${appDir} or above it, which the provider runs from: install the package in the app (npm install ${PACKAGE_NAME}) before running terraform.\n`,
     );
+  }
+  if (!appDir) {
+    lines.push(
+      'Then, in a configuration with  required_providers { networkcalc = { source = "networkcalc/networkcalc" } }:',
+      '  terraform init && terraform plan',
+      'For cdktf deploy or cdktn deploy, lock the provider in the app: ncalc provider install --lock <app dir>',
+    );
+  }
   io.stdout.write(lines.join('\n') + '\n');
   return 0;
 }
 
-/** `provider install`, then with --lock the lock files; returns the exit code. */
+/** `provider install`, then the lock files of the app; returns the exit code. */
 export async function providerInstallAndLockCommand(
   io: ProviderCommandIO,
   flags: ProviderInstallFlags,
 ): Promise<number> {
   const code = providerInstallCommand(io, flags);
-  if (code !== 0 || !flags.lock) return code;
+  if (code !== 0) return code;
+  const { mirrorDir, appDir } = installTarget(io, flags);
+  if (!appDir) return 0;
   // With --print-cli-config stdout carries only the configuration.
   const out = flags.printCliConfig ? io.stderr : io.stdout;
-  const dir = path.resolve(io.cwd ?? process.cwd(), flags.lock);
   try {
     // Installed a moment ago, so this only locates the wrapper.
-    const { binaryPath } = installProvider({ dir: flags.dir });
-    const { files, hash } = await writeProviderLocks(dir, path.dirname(binaryPath), io.env ?? process.env);
+    const { binaryPath } = installProvider({ dir: mirrorDir });
+    const { files, hash, changed } = await writeProviderLocks(appDir, path.dirname(binaryPath), io.env ?? process.env);
     out.write(
-      `\nLocked ${PROVIDER_SOURCE} ${PROVIDER_VERSION} (${hash}) in\n${files.map((f) => `  ${path.relative(dir, f) || f}\n`).join('')}` +
-        `so cdktf deploy and cdktn deploy in ${dir} run without --skip-provider-lock (terraform still finds the provider through the mirror above).\n` +
-        'Run this again when the package or node moves, and after renaming a stack.\n',
+      `\n${changed.length ? 'Locked' : 'Already locked:'} ${PROVIDER_SOURCE} ${PROVIDER_VERSION} (${hash}) in\n${files.map((f) => `  ${path.relative(appDir, f) || f}${changed.includes(f) ? '' : ' (unchanged)'}\n`).join('')}` +
+        `The checksum is the same on every machine: commit ${LOCK_FILE} with the app, and check in CI that this command leaves it unchanged.\n` +
+        `Run this again after upgrading ${PACKAGE_NAME}, and after adding or renaming a stack.\n`,
     );
     return 0;
   } catch (err) {
     const problems = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
     io.stderr.write(
-      `Error: could not lock the provider in ${dir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`,
+      `Error: could not lock the provider in ${appDir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`,
     );
     return 1;
   }
@@ -217,22 +326,30 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO,
   provider
     .command('install')
     .description(
-      `Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider into a filesystem mirror, for offline use.`,
+      `Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider for offline use: into the app's own mirror (${APP_MIRROR_DIR}/) and its lock file, run in the app's directory.`,
     )
-    .option('--dir <mirror dir>', 'mirror directory', DEFAULT_MIRROR_DIR)
+    .option(
+      '--dir <mirror dir>',
+      `a mirror directory instead of the app's ${APP_MIRROR_DIR}/ (e.g. ~/.terraform.d/plugins)`,
+    )
     .option('--print-cli-config', 'print only the terraform CLI configuration on stdout (messages go to stderr)')
-    .option('--cli-config <file>', 'also write the terraform CLI configuration to this file')
+    .option(
+      '--cli-config <file>',
+      'also write the terraform CLI configuration to this file; an existing file keeps every setting, the mirror is merged into it',
+    )
     .option(
       '--lock <dir>',
-      'also record the provider in .terraform.lock.hcl: of each stack of the cdktf/cdktn app in <dir> (synthesized first), or of the Terraform configuration in <dir>',
+      'the app to lock (default: the current directory): .terraform.lock.hcl of the cdktf/cdktn app in <dir> and of each of its stacks (synthesized first), or of the Terraform configuration in <dir>',
     )
     .addHelpText(
       'after',
-      `\nThe provider is a small shell script that runs this package's provider with the node running this command:\n` +
-        `  <dir>/${HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}/${PROVIDER_VERSION}/<os>_<arch>/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}\n` +
-        'Running it again changes nothing unless the package or node moved.\n' +
-        '\nExample:\n  ncalc provider install --dir ./terraform-mirror --cli-config ./terraform.rc\n  export TF_CLI_CONFIG_FILE=$PWD/terraform.rc\n  terraform init\n' +
-        '\nA cdktf or cdktn app, deployed without --skip-provider-lock:\n  ncalc provider install --lock .\n  cdktf deploy\n',
+      `\nIn the app's directory (cdktf.json, or .tf files):\n` +
+        `  ncalc provider install\n  export TF_CLI_CONFIG_FILE=$PWD/${APP_MIRROR_DIR}/${APP_CLI_CONFIG}\n  cdktf deploy            # or terraform init && terraform apply\n` +
+        `\nThe provider is a small shell script that runs this package's provider from the app's node_modules with the node on PATH:\n` +
+        `  ${APP_MIRROR_DIR}/${HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}/${PROVIDER_VERSION}/<os>_<arch>/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}\n` +
+        `It names no path, so its checksum in ${LOCK_FILE} is the same on every machine: commit the lock file.\n` +
+        `${APP_MIRROR_DIR}/${APP_CLI_CONFIG} names this machine's path; the mirror's .gitignore leaves it out.\n` +
+        '\nCI: run it, then check that it changed nothing:\n  npx ncalc provider install && git diff --exit-code -- .terraform.lock.hcl\n',
     )
     .action(async (flags: ProviderInstallFlags) => {
       onExit(await providerInstallAndLockCommand(io, flags));

@@ -1,6 +1,7 @@
 /**
- * `ncalc provider install --lock <dir>`: records the mirrored provider in the dependency lock
- * file (.terraform.lock.hcl) of an app's synthesized stacks, or of a Terraform configuration.
+ * `ncalc provider install` (in an app, or with --lock <dir>): records the mirrored provider in
+ * the dependency lock file (.terraform.lock.hcl) of the app and of its synthesized stacks, or of
+ * a Terraform configuration.
  *
  * `cdktf deploy` / `cdktn deploy` run `terraform providers lock` against the public registry
  * when a stack's lock file lacks a required provider; this provider is not there, so they fail
@@ -48,8 +49,8 @@ const HEADER =
 const BLOCK = new RegExp(`^provider "${PROVIDER_ADDRESS.replace(/[./]/g, '\\$&')}" \\{\\n[\\s\\S]*?^\\}\\n?`, 'm');
 
 /**
- * The lock file with this provider's block set to `hash` (the wrapper is specific to this
- * machine's paths, so earlier hashes are dropped); other providers' blocks are kept.
+ * The lock file with this provider's block set to `hash` (one wrapper per version, the same on
+ * every machine, so one hash); other providers' blocks are kept.
  */
 export function lockFileText(existing: string | undefined, hash: string, constraint?: string): string {
   const block = [
@@ -113,6 +114,8 @@ async function lockTargets(dir: string, env: NodeJS.ProcessEnv): Promise<LockTar
           ]
         : [];
     });
+    // The app's own lock file, committed with it (cdktf.out usually is not).
+    if (targets.length) targets.unshift({ dir, constraint: targets[0]!.constraint });
     if (!targets.length) {
       throw new ConfigError([
         `no stack of the app in ${dir} uses ${PROVIDER_SOURCE} (stacks: ${stacks.map((s) => s.name).join(', ') || 'none'}); add a NetworkcalcAccount to a stack`,
@@ -157,15 +160,19 @@ export async function writeProviderLocks(
   dir: string,
   providerDir: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ files: string[]; hash: string }> {
+): Promise<{ files: string[]; hash: string; changed: string[] }> {
   const hash = packageHashV1(providerDir);
   const files: string[] = [];
+  const changed: string[] = [];
   for (const target of await lockTargets(dir, env)) {
     const file = path.join(target.dir, LOCK_FILE);
     const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const text = lockFileText(existing, hash, target.constraint);
-    if (text !== existing) writeFileSync(file, text);
+    if (text !== existing) {
+      writeFileSync(file, text);
+      changed.push(file);
+    }
     files.push(file);
   }
-  return { files, hash };
+  return { files, hash, changed };
 }

@@ -7,7 +7,7 @@ import { filterValueKind } from '../model/matrix';
 import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
 import { DeferredAlertResource } from './alert-blocks';
-import { isAlertTarget } from './target';
+import { isAlertTarget, type AlertTarget } from './target';
 import { isPlainText, terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
 
@@ -86,9 +86,16 @@ export class Alert extends AlertBase {
   // asked for: each read makes a cdktf token, and cdktf captures a stack trace per token.
   private readonly resource: DeferredAlertResource;
 
+  /**
+   * What a ReportTrigger of the same target re-runs on: the target and the declared values.
+   * @internal
+   */
+  public readonly _declared?: { readonly target: AlertTarget; readonly values: Readonly<Record<string, unknown>> };
+
   /** Id assigned by the service (a token resolved at apply). @attribute */
   public get alertId(): number {
-    return this.resource.get().id;
+    // Terraform holds the id as a string of its digits.
+    return Token.asNumber(this.resource.get().id);
   }
 
   /** Current status, e.g. healthy or triggered (a token). @attribute */
@@ -140,6 +147,7 @@ export class Alert extends AlertBase {
     const filterValue = canonical.filter_value;
     const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && filterValue === '';
     this.alertName = name as string;
+    if (target) this._declared = { target, values: canonical };
 
     // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
     this.resource = new DeferredAlertResource(

@@ -1,4 +1,7 @@
-import { Fn, Token } from '../cdk';
+import { createHash } from 'node:crypto';
+import { Fn, Lazy, TerraformStack, Token } from '../cdk';
+import { normalizeHostName } from '../model/hostname';
+import { Alert } from './alert';
 import { Construct } from 'constructs';
 import { ReportTrigger as ReportTriggerResource } from '../gen/providers/networkcalc/report-trigger';
 import { type NetworkcalcAccount, resolveAccount } from './account';
@@ -20,11 +23,26 @@ export interface ReportTriggerProps extends AccountOptions {
    * Arbitrary values; a new report is generated when the trigger is created and whenever
    * one of them changes. Give `{}` for one report at creation only.
    *
-   * @default - a new report on every apply (`{ always: "${timestamp()}" }`)
+   * @default - a new report when the trigger is created and whenever the alerts this stack
+   * declares for the same target (in the same account) change: `{ alerts: "<digest>" }`
    * @example { release: '2024-06' }
    */
   readonly triggers?: Readonly<Record<string, string>>;
+
+  /**
+   * A new report on every apply (`{ always: "${timestamp()}" }`): every plan then shows the
+   * trigger as replaced, so `terraform plan -detailed-exitcode` never exits 0. Not with
+   * `triggers`.
+   *
+   * @default false
+   */
+  readonly everyApply?: boolean;
 }
+
+/** The trigger key of the default: a digest of the alerts of the target. */
+export const ALERTS_TRIGGER_KEY = 'alerts';
+/** The trigger key of `everyApply`; `ncalc` runs a trigger holding `${timestamp()}` on every apply. */
+export const EVERY_APPLY_TRIGGER_KEY = 'always';
 
 /**
  * Triggers an on-demand report for a domain or subdomain (`networkcalc_report_trigger`,
@@ -71,7 +89,10 @@ export class ReportTrigger extends Construct {
       subdomainId: isSubdomain ? renderable(targetId) : undefined,
       triggers: triggersObject
         ? mapValues(triggers, (v) => renderable(terraformLiteral(v))!)
-        : { always: Fn.timestamp() },
+        : p.everyApply === true
+          ? { [EVERY_APPLY_TRIGGER_KEY]: Fn.timestamp() }
+          : // Read at synthesis: alerts declared after the trigger count too.
+            { [ALERTS_TRIGGER_KEY]: Lazy.stringValue({ produce: () => alertsDigest(this, target) }) },
       provider: account?.alias ? account._provider : undefined,
     });
 
@@ -106,6 +127,23 @@ export class ReportTrigger extends Construct {
             );
           }
         }
+        if (p.everyApply !== undefined && typeof p.everyApply !== 'boolean') {
+          errors.push(
+            finding(
+              `everyApply ${JSON.stringify(p.everyApply)} is not valid; give true or false`,
+              'everyApply',
+              p.everyApply,
+            ),
+          );
+        } else if (p.everyApply === true && triggers !== undefined && triggers !== null) {
+          errors.push(
+            finding(
+              'everyApply and triggers cannot both be given; everyApply already makes a new report on every apply',
+              'everyApply',
+              true,
+            ),
+          );
+        }
         if (triggers !== undefined && triggers !== null && !triggersObject) {
           errors.push(
             finding(
@@ -130,6 +168,29 @@ export class ReportTrigger extends Construct {
       })(),
     );
   }
+}
+
+/** A target as written, so that two ways of writing one name compare equal. */
+function targetKey(target: AlertTarget): string {
+  return `${target.targetType}:${target.name !== undefined ? normalizeHostName(target.name) : `#${String(target.id)}`}`;
+}
+
+/**
+ * The digest of the alerts this trigger's stack declares for its target in its account:
+ * their names and canonical values, sorted. Equal declarations give an equal digest in every
+ * synthesis, so a plan with nothing changed leaves the trigger alone.
+ */
+function alertsDigest(trigger: ReportTrigger, target: AlertTarget | undefined): string {
+  if (!target) return '';
+  const key = targetKey(target);
+  const declared: string[] = [];
+  for (const c of TerraformStack.of(trigger).node.findAll()) {
+    if (!(c instanceof Alert) || c.account !== trigger.account || !c._declared) continue;
+    if (targetKey(c._declared.target) !== key) continue;
+    const v = c._declared.values;
+    declared.push(JSON.stringify([v.name, v.type, v.subtype, v.filter, v.filter_value]));
+  }
+  return createHash('sha256').update(declared.sort().join('\n')).digest('hex').slice(0, 32);
 }
 
 function mapValues<T>(record: Readonly<Record<string, T>>, f: (v: T) => T): Record<string, T> {

@@ -4,8 +4,10 @@
  * - validation at plan time, on the values already known, pointing at the attribute;
  * - reads from one list call per process (providerData.alerts), never a GET per alert;
  * - the state keeps the user's spelling while it is canonically equal to the live value;
- * - read-only fields are recorded at create, import and update, and kept on refresh, so a
- *   status change on the server is never drift;
+ * - read-only fields are refreshed (a refresh-only plan shows a status change) and kept from
+ *   the prior state through an update plan, so an update shows only what it changes;
+ * - equal spellings of one value (the model's canonical form) plan no change;
+ * - a create never makes a second alert of a name the account already has;
  * - creates go through the shared ambiguous-create policy (src/converge): ids are learned from
  *   coalesced lists; an alert that may exist is never dropped from state, so no run creates
  *   it twice; a state without an id is resolved by name and settings on the next read.
@@ -14,7 +16,6 @@ import { isNetworkCalcError } from '../client/errors';
 import { createAlertOnce, takeMatching, type CreateOutcome, type Listing } from '../converge';
 import {
   canonicalizeAlert,
-  FIXED_ATTRIBUTES,
   parseAlert,
   READ_ONLY_ATTRIBUTES,
   SPEC_FIELDS,
@@ -28,15 +29,14 @@ import type { Diagnostics } from './diagnostics';
 import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import { isUnknown, isWhollyKnown, type Value } from './values';
+import { AlertNames, type NameHolder } from './alert-names';
+import { blockType, decodeJson, isUnknown, isWhollyKnown, type Value } from './values';
 
 const TYPE = 'networkcalc_alert';
 type Data = NetworkcalcData | undefined;
 
 /** Server-owned attributes; never compared, never sent. */
 const READ_ONLY = READ_ONLY_ATTRIBUTES;
-/** Of those, the ones no write changes: kept in update plans instead of becoming unknown. */
-const FIXED = FIXED_ATTRIBUTES;
 
 /** The spec fields of a model as plain input for the model; unknown values left out. */
 function specInput(m: Model): Record<string, unknown> {
@@ -79,24 +79,22 @@ function readOnlyOf(live: LiveAlert): Model {
 /**
  * The state after a refresh. Spec fields: the prior spelling while canonically equal to the
  * live value (so "21" vs "021" or "dns record" vs "DNS Record" is never a diff), the live
- * value otherwise. Read-only fields: kept from a full prior state, taken from live after import.
+ * value otherwise. Read-only fields: always the live ones, so `plan -refresh-only` shows an
+ * alert paused or triggered in the console; nothing in a configuration sets them, so a normal
+ * plan stays empty.
  */
 export function refreshedState(prior: Model, live: LiveAlert): Model {
   const canonicalPrior = canonicalizeAlert(specInput(prior));
-  const state: Model = { id: live.id };
+  const state: Model = { id: stateId(live.id) };
   for (const f of SPEC_FIELDS) {
     state[f] = canonicalPrior[f] === live[f] && prior[f] !== undefined ? prior[f]! : specValue(live, f);
   }
-  // is_active is set by every full read; null means the prior state came from an import.
-  const full = typeof prior.is_active === 'boolean';
-  const ro = readOnlyOf(live);
-  for (const f of READ_ONLY) state[f] = full ? (prior[f] ?? null) : ro[f]!;
-  return state;
+  return Object.assign(state, readOnlyOf(live));
 }
 
 /** After a write: the planned values where known (terraform insists), live values for the rest. */
 function appliedState(plan: Model, live: LiveAlert): Model {
-  const fromLive: Model = { id: live.id, ...readOnlyOf(live) };
+  const fromLive: Model = { id: stateId(live.id), ...readOnlyOf(live) };
   for (const f of SPEC_FIELDS) fromLive[f] = specValue(live, f);
   const state: Model = {};
   for (const name of Object.keys(PROVIDER_SCHEMA.resources[TYPE]!.attributes)) {
@@ -106,9 +104,12 @@ function appliedState(plan: Model, live: LiveAlert): Model {
   return state;
 }
 
+/** The id as terraform holds it: a string, so progress lines read `[id=42]` and import takes it as is. */
+const stateId = (id: number): string => String(id);
+
 /** The id in state; null when a create never learned it (resolved by name on the next read). */
 function idOf(m: Model): number | null {
-  return typeof m.id === 'number' ? m.id : null;
+  return typeof m.id === 'string' && /^[0-9]+$/.test(m.id) ? Number(m.id) : null;
 }
 
 /** The alert behind a state: by id, or by name and spec when the id was never learned. */
@@ -134,6 +135,28 @@ function unresolvedState(plan: Model): Model {
   return state;
 }
 
+/** The name index of each provider process's account (one per configured provider). */
+const nameIndexes = new WeakMap<NetworkcalcData, AlertNames>();
+function namesOf(data: NetworkcalcData): AlertNames {
+  let names = nameIndexes.get(data);
+  if (!names) nameIndexes.set(data, (names = new AlertNames()));
+  return names;
+}
+
+/** One account, one owner: an existing alert is imported, never created a second time. */
+function nameTaken(diagnostics: Diagnostics, name: string, holder: NameHolder | undefined): void {
+  const quotedName = JSON.stringify(name);
+  diagnostics.addError(
+    'Alert already exists',
+    holder?.kind === 'live'
+      ? `Alert ${quotedName} already exists in this account (id ${holder.id}) and this state does not hold it. An alert is identified by its name within its account, so a second one is not created. ` +
+          `To manage the existing alert here, import it: terraform import <this resource's address> ${holder.id}, or an import block { to = <address>, id = "${holder.id}" }. ` +
+          `If ncalc or another Terraform state manages it, move it first (docs/terraform.md, "One account, one owner"), or give this alert another name.`
+      : `Another alert of this configuration is already being created with the name ${quotedName} in this run; names identify alerts within an account, so give each a different name (e.g. with count.index or each.key).`,
+    ['name'],
+  );
+}
+
 export const alertResource: ResourceHandler<Data> = {
   typeName: TYPE,
   schema: PROVIDER_SCHEMA.resources[TYPE]!,
@@ -142,52 +165,77 @@ export const alertResource: ResourceHandler<Data> = {
     validateAlertConfig(config, diagnostics);
   },
 
-  modifyPlan({ prior, config, planned, diagnostics }) {
+  modifyPlan({ prior, config, planned, requiresReplace, diagnostics }) {
     // Values unknown at validation may be known now (e.g. target_id from a data source).
     validateAlertConfig(config, diagnostics);
     if (prior === null) return;
-    for (const f of FIXED) {
-      if (isUnknown(planned[f]) && prior[f] !== null && prior[f] !== undefined) planned[f] = prior[f]!;
+    // Equal spellings of one value are no change: keep the prior spelling (terraform accepts
+    // the prior value for a configured one as "functionally equivalent").
+    const canonicalPlan = canonicalizeAlert(specInput(planned));
+    const canonicalPrior = canonicalizeAlert(specInput(prior));
+    let changed = false;
+    for (const f of SPEC_FIELDS) {
+      const value = planned[f] ?? null;
+      if (value === null || isUnknown(value) || prior[f] === null || prior[f] === undefined) {
+        if (!isUnknown(value) && value !== (prior[f] ?? null)) changed = true;
+        if (isUnknown(value)) changed = true;
+        continue;
+      }
+      if (value === prior[f]) continue;
+      if (canonicalPlan[f] === canonicalPrior[f]) {
+        planned[f] = prior[f]!;
+        requiresReplace.delete(f);
+      } else {
+        changed = true;
+      }
     }
+    // Nothing the service stores changes in an update (a PATCH leaves status, activity and
+    // history alone), and with no change at all the plan is the prior state.
+    for (const f of READ_ONLY) {
+      if ((isUnknown(planned[f]) || !changed) && prior[f] !== undefined) planned[f] = prior[f]!;
+    }
+    if (!changed) planned.id = prior.id ?? null;
   },
 
   async create({ plan, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return null;
     const spec = parseSpec(plan, diagnostics);
     if (!spec) return null;
-    const { client, alerts } = providerData;
-    // A create recognises its alert as one not listed before its POST: list once beforehand.
-    if (!alerts.hasBaseline) {
-      try {
-        await alerts.current();
-      } catch (err) {
-        alerts.invalidate();
-        addClientError(diagnostics, 'Could not list alerts before creating', err);
-        return null;
-      }
+    const { client, alerts, journal } = providerData;
+    const names = namesOf(providerData);
+    // A create recognises its alert as one not listed before its POST, and refuses a name
+    // that exists: both need the account's alerts as they were before this process wrote.
+    try {
+      // One list per process: later calls share the first.
+      await names.load(() => alerts.current());
+    } catch (err) {
+      alerts.invalidate();
+      addClientError(diagnostics, 'Could not list alerts before creating', err);
+      return null;
     }
-    const journal = providerData.journal;
     const key = journal?.keyOf(spec);
-    const unfinished = key === undefined ? undefined : journal!.unfinished(key);
-    if (unfinished) {
-      // An earlier run died with this create in flight: its alert may exist without a state.
-      const listing = await alerts.current().catch(() => undefined);
-      const previous =
-        listing === undefined
-          ? undefined
-          : unfinished.kind === 'created'
-            ? takeMatching(listing, alerts, spec, (a) => a.id === unfinished.id)
-            : takeMatching(listing, alerts, spec);
+    if (key !== undefined && journal!.interrupted(key)) {
+      // An earlier run of this state died with this create in flight: its alert may exist
+      // with no state holding it.
+      const previous = await alerts.current().then(
+        (listing) => takeMatching(listing, alerts, spec),
+        () => undefined,
+      );
       if (previous) {
-        journal!.created(key!, previous.id);
+        journal!.end(key);
+        names.holds(previous.id, previous.name);
         diagnostics.addWarning(
           'Alert adopted from an interrupted run',
-          `An earlier run was stopped while creating alert ${JSON.stringify(spec.name)}; alert ${previous.id} with these settings exists and no state holds it, so it was adopted instead of creating another.`,
+          `An earlier run of this workspace was stopped while creating alert ${JSON.stringify(spec.name)}, before terraform could record it; alert ${previous.id} with these settings exists, so it was adopted instead of creating another.`,
         );
         return appliedState(plan, previous);
       }
     }
-    if (key !== undefined) journal!.intent(key);
+    if (!names.reserve(spec.name)) {
+      nameTaken(diagnostics, spec.name, names.holder(spec.name));
+      return null;
+    }
+    if (key !== undefined) await journal!.intent(key);
     let outcome: CreateOutcome;
     try {
       outcome = await createAlertOnce(client, alerts, spec, { identify: true });
@@ -201,13 +249,14 @@ export const alertResource: ResourceHandler<Data> = {
         );
         return unresolvedState(plan);
       }
-      if (key !== undefined) journal!.clear(key);
+      names.release(spec.name);
       addClientError(diagnostics, 'Could not create the alert', err);
       return null;
     } finally {
       alerts.invalidate();
+      // Returned to terraform: whatever came of it is in a state (or certainly not created).
+      if (key !== undefined) journal!.end(key);
     }
-    if (key !== undefined && outcome.kind !== 'unidentified') journal!.created(key, outcome.alert!.id);
     if (outcome.kind === 'unidentified') {
       diagnostics.addWarning(
         'Alert created; its id is learned on the next refresh',
@@ -215,13 +264,15 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return unresolvedState(plan);
     }
+    const created = outcome.alert!;
+    names.holds(created.id, created.name);
     if (outcome.kind === 'adopted') {
       diagnostics.addWarning(
         'Alert adopted after an unclear create',
         `The create's answer was lost; alert ${outcome.alert.id} (${JSON.stringify(outcome.alert.name)}) appeared with these settings and was adopted instead of creating another.`,
       );
     }
-    return appliedState(plan, outcome.alert!);
+    return appliedState(plan, created);
   },
 
   async read({ state, diagnostics, providerData }) {
@@ -242,15 +293,6 @@ export const alertResource: ResourceHandler<Data> = {
           : `Alert ${id}${quoted(state.name)} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
       );
       return null;
-    }
-    // The state holds it now: a create record of an earlier run is finished.
-    const journal = providerData.journal;
-    if (journal) {
-      if (idOf(state) === null) {
-        const parsed = parseAlert(specInput(state));
-        if (parsed.ok) journal.clear(journal.keyOf(parsed.alert));
-      }
-      journal.done(live.id);
     }
     return refreshedState(state, live);
   },
@@ -299,6 +341,7 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return null;
     }
+    namesOf(providerData).holds(live.id, live.name);
     return appliedState(plan, live);
   },
 
@@ -324,7 +367,7 @@ export const alertResource: ResourceHandler<Data> = {
     } finally {
       providerData.alerts.invalidate();
     }
-    providerData.journal?.done(id);
+    namesOf(providerData).gone(id);
   },
 
   async importState({ id, diagnostics, providerData }) {
@@ -352,6 +395,13 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return null;
     }
-    return { id: n };
+    return { id: stateId(n) };
+  },
+
+  // Version 0 held the id as a number.
+  upgradeState({ version, rawState }) {
+    const state = { ...rawState } as Record<string, unknown>;
+    if (version < 1 && typeof state.id === 'number') state.id = stateId(state.id);
+    return decodeJson(blockType(PROVIDER_SCHEMA.resources[TYPE]!), JSON.stringify(state)) as Model;
   },
 };

@@ -136,9 +136,10 @@ async function planAccount(
       unchanged += p.unchanged;
       for (const w of p.warnings) warnings.push(w);
     }
-    const planned: PlannedTrigger[] = triggers.map((t) => {
+    const planned: PlannedTrigger[] = [];
+    for (const t of triggers) {
       const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
-      return {
+      const trigger: PlannedTrigger = {
         stack: t.stack,
         logicalId: t.logicalId,
         path: t.path,
@@ -148,7 +149,10 @@ async function planAccount(
         targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null,
         triggers: t.triggers,
       };
-    });
+      // As in terraform: a report re-runs when the alerts of its target change, or on every
+      // apply when asked to (a `${timestamp()}` trigger); an unchanged account runs none.
+      if (runsEveryApply(trigger) || changes.some((c) => changesTarget(c, trigger))) planned.push(trigger);
+    }
     const coverage = expansion?.report(live, changes, options.mode);
     return {
       account,
@@ -190,4 +194,14 @@ export async function planAll(
     const error = failures.get(p);
     return error ? failedPlan(p, error) : p;
   });
+}
+
+/** A trigger holding `${timestamp()}` (ReportTrigger's `everyApply`) runs on every apply. */
+function runsEveryApply(t: PlannedTrigger): boolean {
+  return Object.values(t.triggers).some((v) => /\btimestamp\(\s*\)/.test(v));
+}
+
+/** Whether a change creates, edits or deletes an alert of the trigger's target. */
+function changesTarget(c: Change, t: PlannedTrigger): boolean {
+  return [c.before, c.after].some((a) => a?.target_type === t.targetType && a.target_id === t.targetId);
 }

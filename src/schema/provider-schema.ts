@@ -88,11 +88,17 @@ const providerConfig: BlockSchema = {
 };
 
 const alert: ResourceSchema = {
-  version: 0,
+  // 1: id is a string (the numeric id in decimal), as terraform's progress lines and import expect.
+  version: 1,
   description:
     'An alert of a NetworkCalc account: watches a domain or subdomain for a DNS record, an SPF record or a TLS certificate condition, and sends an e-mail when it triggers.',
   attributes: {
-    id: { type: 'number', computed: true, stable: true, description: 'Id of the alert, assigned by the service.' },
+    id: {
+      type: 'string',
+      computed: true,
+      stable: true,
+      description: 'Id of the alert, assigned by the service: its number in decimal, as `terraform import` takes it.',
+    },
     name: {
       type: 'string',
       required: true,

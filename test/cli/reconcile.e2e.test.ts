@@ -557,10 +557,11 @@ describe('report triggers', () => {
     const a = app({
       main: stack({
         provider: {},
-        alerts: { A: alert({ name: 'x' }) },
+        alerts: { A: alert({ name: 'x' }), M: alert({ name: 'mail', target_type: 'subdomain', target_id: 3 }) },
         triggers: {
-          Rep: { domain_id: '${data.networkcalc_domain.org.id}' },
+          Rep: { domain_id: '${data.networkcalc_domain.org.id}', triggers: { always: '${timestamp()}' } },
           Sub: { subdomain_id: 3, triggers: { release: 'v2' } },
+          Idle: { domain_id: 2, triggers: { alerts: '0123' } },
         },
         data: { networkcalc_domain: { org: { name: 'example.org' } } },
       }),
@@ -582,6 +583,18 @@ describe('report triggers', () => {
     const lastCreate = reqs.lastIndexOf('POST /api/alerts/');
     expect(reqs.indexOf('POST /api/reports/domain-reports/4')).toBeGreaterThan(lastCreate);
     expect(reqs).toContain('POST /api/reports/subdomain-reports/3');
+    // No alert of domain 2 changed: its trigger is left alone, as terraform leaves it.
+    expect(reqs).not.toContain('POST /api/reports/domain-reports/2');
+    expect(plan.stdout).not.toContain('main/Idle');
+
+    // Nothing changed: only the every-apply trigger runs.
+    await emulator().control.clearRequests();
+    const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: a.dir, env: demoEnv() });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('main/Rep');
+    expect(again.stdout).not.toContain('main/Sub');
+    const second = await ncalc(['apply', '--auto-approve', '--json'], { cwd: a.dir, env: demoEnv() });
+    expect(JSON.parse(second.stdout).accounts[0].triggers.map((t: { path: string }) => t.path)).toEqual(['main/Rep']);
   });
 
   it('NOT_GENERATED is reported as a failed trigger (exit 1)', async () => {

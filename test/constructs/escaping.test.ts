@@ -53,7 +53,7 @@ describe('literal text is escaped for Terraform in the synthesized JSON', () => 
           dnsRecord: { record: 'MX', filter: 'contains', value: 'mail' },
         });
         new ReportTrigger(stack, 'Fixed', { target: ReportTarget.domainId(1), triggers: { release: '${v}' } });
-        new ReportTrigger(stack, 'Always', { target: ReportTarget.domainId(2) });
+        new ReportTrigger(stack, 'Always', { target: ReportTarget.domainId(2), everyApply: true });
       }),
     );
     const provider = [json.provider.networkcalc].flat()[0];

@@ -1,5 +1,5 @@
 import { Testing, TerraformOutput, TerraformStack } from 'cdktf';
-import { NetworkcalcAccount, ReportTarget, ReportTrigger } from '../../src/constructs';
+import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from '../../src/constructs';
 import { ReportTriggerL1, parse, synthError, synthWithAccount, tempApp } from './support';
 
 function triggersOf(json: string): Record<string, any>[] {
@@ -10,11 +10,62 @@ function triggersOf(json: string): Record<string, any>[] {
 }
 
 describe('ReportTrigger', () => {
-  test('GIVEN a domain id THEN domain_id is set and a report runs on every apply', () => {
+  test('GIVEN a domain id THEN domain_id is set and the report re-runs when the alerts of the domain change', () => {
     const json = synthWithAccount((stack) => {
       new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1) });
     });
+    expect(triggersOf(json)).toEqual([{ domain_id: 1, triggers: { alerts: expect.stringMatching(/^[0-9a-f]{32}$/) } }]);
+  });
+
+  const www = (value: string, target = AlertTarget.domain('example.com')) => ({
+    name: 'www',
+    target,
+    dnsRecord: { record: 'A' as const, filter: 'equals' as const, value },
+  });
+  const digest = (build: (stack: TerraformStack) => void) =>
+    triggersOf(synthWithAccount(build)).map((t) => t.triggers.alerts as string)[0]!;
+
+  test('the default digest is stable across syntheses, follows the alerts of its target only, and sees alerts declared after it', () => {
+    const report = (stack: TerraformStack) =>
+      new ReportTrigger(stack, 'Report', { target: ReportTarget.domain('Example.com.') });
+    const base = digest((stack) => {
+      report(stack);
+      new Alert(stack, 'Www', www('192.0.2.1'));
+    });
+    expect(
+      digest((stack) => {
+        report(stack);
+        new Alert(stack, 'Www', www('192.0.2.1'));
+      }),
+    ).toBe(base);
+    // Another target's alert: no new report.
+    expect(
+      digest((stack) => {
+        report(stack);
+        new Alert(stack, 'Www', www('192.0.2.1'));
+        new Alert(stack, 'Other', { ...www('192.0.2.9', AlertTarget.domain('example.org')), name: 'other' });
+      }),
+    ).toBe(base);
+    // A changed alert of the target: a new report.
+    expect(
+      digest((stack) => {
+        report(stack);
+        new Alert(stack, 'Www', www('192.0.2.2'));
+      }),
+    ).not.toBe(base);
+    expect(digest((stack) => report(stack))).not.toBe(base);
+  });
+
+  test('everyApply: a new report on every apply; with triggers it is refused', () => {
+    const json = synthWithAccount((stack) => {
+      new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1), everyApply: true });
+    });
     expect(triggersOf(json)).toEqual([{ domain_id: 1, triggers: { always: '${timestamp()}' } }]);
+    const { app } = tempApp();
+    const stack = new TerraformStack(app, 'stack');
+    new NetworkcalcAccount(stack, 'Account');
+    new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1), everyApply: true, triggers: { a: 'b' } });
+    expect(synthError(app)).toContain('[stack/Report] everyApply and triggers cannot both be given');
   });
 
   test('GIVEN a subdomain id THEN subdomain_id is set', () => {
@@ -37,8 +88,8 @@ describe('ReportTrigger', () => {
     expect(Object.keys(data.networkcalc_domain)).toHaveLength(1);
     expect(triggersOf(json)).toEqual(
       expect.arrayContaining([
-        { domain_id: `\${data.networkcalc_domain.${domain}.id}`, triggers: { always: '${timestamp()}' } },
-        { subdomain_id: `\${data.networkcalc_subdomain.${sub}.id}`, triggers: { always: '${timestamp()}' } },
+        { domain_id: `\${data.networkcalc_domain.${domain}.id}`, triggers: { alerts: expect.any(String) } },
+        { subdomain_id: `\${data.networkcalc_subdomain.${sub}.id}`, triggers: { alerts: expect.any(String) } },
       ]),
     );
   });

@@ -110,7 +110,8 @@ describe('the provider schema', () => {
     expect(sorted(Object.keys(resource))).toEqual(where('attribute'));
     for (const [name, attr] of Object.entries(resource)) {
       const f = row(name);
-      expect([name, attr.type]).toEqual([name, TERRAFORM_TYPE[f.type]]);
+      // Terraform users expect a resource id to be a string: the number in decimal.
+      expect([name, attr.type]).toEqual([name, name === 'id' ? 'string' : TERRAFORM_TYPE[f.type]]);
       const mode = attr.computed ? 'computed' : attr.required ? 'required' : 'optional';
       expect([name, mode]).toEqual([name, f.kind !== 'spec' ? 'computed' : f.optional ? 'optional' : 'required']);
     }

@@ -5,10 +5,10 @@
  * bounded by a timeout each.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { cliConfigText, installProvider } from '../../src/cli/provider-command';
+import { cliConfigText, installProvider, PACKAGE_NAME } from '../../src/cli/provider-command';
 import { requireFreshBuild, requireTerraform, REPO_ROOT, type TfResult } from './harness';
 
 export { requireTerraform, type TfResult };
@@ -72,7 +72,10 @@ export class NetworkcalcSandbox {
   constructor(apiEnv: Record<string, string>, workName = 'work') {
     this.root = mkdtempSync(path.join(tmpdir(), 'nc-tfp-'));
     this.mirrorDir = path.join(this.root, 'mirror');
-    installProvider({ dir: this.mirrorDir, entry: PROVIDER_ENTRY });
+    // As in an app: the wrapper finds the package in the nearest node_modules above the mirror.
+    mkdirSync(path.join(this.root, 'node_modules'));
+    symlinkSync(REPO_ROOT, path.join(this.root, 'node_modules', PACKAGE_NAME), 'dir');
+    installProvider({ dir: this.mirrorDir });
     this.cliConfig = path.join(this.root, 'terraform.rc');
     writeFileSync(this.cliConfig, cliConfigText(this.mirrorDir));
     this.workDir = path.join(this.root, workName);

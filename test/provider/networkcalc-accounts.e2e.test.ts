@@ -97,8 +97,8 @@ describe('two accounts through provider aliases', () => {
     expect(beta).toHaveLength(1);
     expect(alpha[0]).toMatchObject({ filter_value: 'mx.example.com', target_id: 1 });
     expect(beta[0]).toMatchObject({ filter_value: 'mx.example.net', target_id: 10 });
-    expect(sb.stateOf('networkcalc_alert.alpha')).toMatchObject({ id: alpha[0]!.id, user_id: 11 });
-    expect(sb.stateOf('networkcalc_alert.beta')).toMatchObject({ id: beta[0]!.id, user_id: 22 });
+    expect(sb.stateOf('networkcalc_alert.alpha')).toMatchObject({ id: String(alpha[0]!.id), user_id: 11 });
+    expect(sb.stateOf('networkcalc_alert.beta')).toMatchObject({ id: String(beta[0]!.id), user_id: 22 });
     // Each data source sees its own account's alert only.
     expect(flat(apply.stdout)).toContain(`alpha_ids = [ ${alpha[0]!.id}, ]`);
     expect(flat(apply.stdout)).toContain(`beta_ids = [ ${beta[0]!.id}, ]`);

@@ -9,7 +9,11 @@ import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
+import { CreateJournal } from '../../src/provider/create-journal';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 
 const emulator = useEmulator();
 
@@ -91,7 +95,7 @@ describe('configure', () => {
   test('GIVEN a refused token or an unreachable API THEN the message names the configured variable and address', async () => {
     const read = async (data: NetworkcalcData) => {
       const diags = new Diagnostics();
-      await alertResource.read({ state: { id: 1 }, diagnostics: diags, providerData: data });
+      await alertResource.read({ state: { id: '1' }, diagnostics: diags, providerData: data });
       return diags.items[0]!.detail!;
     };
     const refused = await configured(
@@ -110,7 +114,7 @@ describe('configure', () => {
     const url = emulator().url;
     const { data } = await configured({ NETWORKCALC_TOKEN: 'demo-token' }, { base_url: `${url}/api` });
     const readDiags = new Diagnostics();
-    const state = { id: 1, name: 'web' };
+    const state = { id: '1', name: 'web' };
     // The emulator answers the unknown route /api/api/alerts/ with 404 {"status": "NOT_FOUND"}.
     expect(await alertResource.read({ state, diagnostics: readDiags, providerData: data })).toBe(state);
     expect(readDiags.items).toHaveLength(1);
@@ -118,7 +122,7 @@ describe('configure', () => {
       `base_url is ${url}/api, and this client adds /api/... itself, so the path is doubled; set base_url to ${url}`,
     );
     const updateDiags = new Diagnostics();
-    const planned = { ...plan('web'), id: 1 };
+    const planned = { ...plan('web'), id: '1' };
     await alertResource.update({
       prior: planned,
       plan: planned,
@@ -135,34 +139,152 @@ describe('networkcalc_alert handlers', () => {
   const demo = async () =>
     (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
 
-  test('GIVEN a create WHEN the response has no id THEN the newest equal alert is taken, never one already claimed', async () => {
+  const dnsAlert = (name: string) => ({
+    name,
+    type: 'DNS Record',
+    subtype: 'A',
+    filter: 'equals',
+    filter_value: '1.1.1.1',
+    target_type: 'domain' as const,
+    target_id: 1,
+  });
+  const posts = async () => (await emulator().control.requests()).filter((q) => q.method === 'POST').length;
+
+  test('GIVEN an alert of that name in the account WHEN creating THEN refused with the import command, and nothing sent', async () => {
     const data = await demo();
-    const older = await emulator().control.createAlert('demo', {
-      name: 'twin',
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '1.1.1.1',
-      target_type: 'domain',
-      target_id: 1,
-    });
+    const existing = await emulator().control.createAlert('demo', dnsAlert('Twin'));
+    const before = await posts();
     const diags = new Diagnostics();
-    const first = await alertResource.create({
+    const state = await alertResource.create({
       plan: plan('twin'),
       config: plan('twin'),
       diagnostics: diags,
       providerData: data,
     });
-    const second = await alertResource.create({
-      plan: plan('twin'),
-      config: plan('twin'),
-      diagnostics: diags,
-      providerData: data,
-    });
-    expect(diags.items).toEqual([]);
-    expect(first!.id).toBeGreaterThan(older.id);
-    expect(second!.id).toBeGreaterThan(first!.id as number);
-    expect(first).toMatchObject({ name: 'twin', user_id: 1, action: 'email', is_active: true });
+    expect(state).toBeNull();
+    expect(diags.items).toHaveLength(1);
+    expect(diags.items[0]).toMatchObject({ summary: 'Alert already exists', path: ['name'] });
+    expect(diags.items[0]!.detail).toContain(`(id ${existing.id})`);
+    expect(diags.items[0]!.detail).toContain(`terraform import <this resource's address> ${existing.id}`);
+    expect(diags.items[0]!.detail).toContain(`id = "${existing.id}"`);
+    expect(await posts()).toBe(before);
+  });
+
+  test('GIVEN two creates of one name in one run THEN one alert and one clear refusal; distinct names each get their own id', async () => {
+    const data = await demo();
+    const diags = new Diagnostics();
+    const create = (name: string) =>
+      alertResource.create({ plan: plan(name), config: plan(name), diagnostics: diags, providerData: data });
+    const [a, b, c] = await Promise.all([create('same'), create('same'), create('other')]);
+    expect([a, b].filter((x) => x !== null)).toHaveLength(1);
+    expect(diags.items.map((d) => d.summary)).toEqual(['Alert already exists']);
+    expect(diags.items[0]!.detail).toContain('count.index or each.key');
+    expect(c!.id).not.toBe((a ?? b)!.id);
+    const names = (await emulator().control.state()).accounts[0]!.alerts.map((x) => x.name);
+    expect(names.filter((n) => n === 'same')).toHaveLength(1);
+    expect(names.filter((n) => n === 'other')).toHaveLength(1);
+  });
+
+  test('GIVEN a journal WHEN creating THEN the intent is on disk before the POST is sent, and the create ends it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nc-journal-'));
+    try {
+      mkdirSync(path.join(dir, '.terraform'));
+      const base = await demo();
+      const journal = CreateJournal.open('acct', {}, dir)!;
+      const seenAtPost: string[] = [];
+      const client = Object.create(base.client) as typeof base.client;
+      client.createAlert = (spec) => {
+        seenAtPost.push(readFileSync(journal.file, 'utf8'));
+        return base.client.createAlert(spec);
+      };
+      const data = { ...base, client, journal };
+      const diags = new Diagnostics();
+      const state = await alertResource.create({
+        plan: plan('durable'),
+        config: plan('durable'),
+        diagnostics: diags,
+        providerData: data,
+      });
+      expect(diags.items).toEqual([]);
+      expect(seenAtPost).toHaveLength(1);
+      expect(seenAtPost[0]).toMatch(/^\{"t":"intent","k":"[0-9a-f]{32}","at":\d+\}\n$/);
+      journal.close();
+      expect(readFileSync(journal.file, 'utf8')).toMatch(/"t":"end"/);
+      // Returned: no later create of this state may take it over.
+      expect(CreateJournal.open('acct', {}, dir)!.interrupted(journal.keyOf(toAlertSpec(plan('durable'))))).toBe(false);
+      expect(state!.id).toMatch(/^[0-9]+$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('GIVEN a create interrupted in this workspace THEN its alert is adopted; another workspace refuses it instead', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nc-journal-'));
+    try {
+      mkdirSync(path.join(dir, '.terraform'));
+      const account = 'acct';
+      const spec = toAlertSpec(plan('interrupted'));
+      // The earlier run: intent on disk, POST sent, then killed before the create returned.
+      const killed = CreateJournal.open(account, {}, dir)!;
+      await killed.intent(killed.keyOf(spec));
+      const created = await emulator().control.createAlert('demo', dnsAlert('interrupted'));
+
+      const other = { ...(await demo()), journal: CreateJournal.open(account, { TF_WORKSPACE: 'y' }, dir) };
+      const refused = new Diagnostics();
+      expect(
+        await alertResource.create({
+          plan: plan('interrupted'),
+          config: plan('interrupted'),
+          diagnostics: refused,
+          providerData: other,
+        }),
+      ).toBeNull();
+      expect(refused.items.map((d) => d.summary)).toEqual(['Alert already exists']);
+
+      const same = { ...(await demo()), journal: CreateJournal.open(account, {}, dir) };
+      const diags = new Diagnostics();
+      const state = await alertResource.create({
+        plan: plan('interrupted'),
+        config: plan('interrupted'),
+        diagnostics: diags,
+        providerData: same,
+      });
+      expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted from an interrupted run']);
+      expect(state!.id).toBe(String(created.id));
+      same.journal!.close();
+      other.journal!.close();
+      killed.close();
+      expect(CreateJournal.open(account, {}, dir)!.interrupted(killed.keyOf(spec))).toBe(false);
+      expect(
+        (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === 'interrupted'),
+      ).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the journal of a directory is one per workspace and backend', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nc-journal-'));
+    try {
+      const data = path.join(dir, '.terraform');
+      mkdirSync(data);
+      const files = new Set([
+        CreateJournal.open('a', {}, dir)!.file,
+        CreateJournal.open('a', { TF_WORKSPACE: 'x' }, dir)!.file,
+      ]);
+      writeFileSync(path.join(data, 'environment'), 'y');
+      files.add(CreateJournal.open('a', {}, dir)!.file);
+      writeFileSync(
+        path.join(data, 'terraform.tfstate'),
+        JSON.stringify({ backend: { type: 'local', config: { path: 'b.tfstate' } } }),
+      );
+      files.add(CreateJournal.open('a', {}, dir)!.file);
+      expect(files.size).toBe(4);
+      for (const f of files) expect(path.dirname(f)).toBe(data);
+      expect(CreateJournal.open('a', {}, path.join(dir, 'nowhere'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('GIVEN a create whose answer is lost after the server saved it THEN the alert is adopted, not created twice', async () => {
@@ -184,7 +306,7 @@ describe('networkcalc_alert handlers', () => {
     expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted after an unclear create']);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.filter((a) => a.name === 'lost answer')).toHaveLength(1);
-    expect(state!.id).toBe(alerts[0]!.id);
+    expect(state!.id).toBe(String(alerts[0]!.id));
     const posts = (await emulator().control.requests()).filter((q) => q.method === 'POST');
     expect(posts).toHaveLength(1);
   });
@@ -207,7 +329,7 @@ describe('networkcalc_alert handlers', () => {
     expect(diags.items).toEqual([]);
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['never']);
-    expect(state!.id).toBe(alerts[0]!.id);
+    expect(state!.id).toBe(String(alerts[0]!.id));
     expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(2);
   });
 
@@ -215,7 +337,7 @@ describe('networkcalc_alert handlers', () => {
     const data = await demo();
     // The baseline list succeeds; every list after the POST fails.
     await alertResource.read({
-      state: { id: 999, is_active: null },
+      state: { id: '999', is_active: null },
       diagnostics: new Diagnostics(),
       providerData: data,
     });
@@ -235,13 +357,13 @@ describe('networkcalc_alert handlers', () => {
     const read = await alertResource.read({ state: state!, diagnostics: new Diagnostics(), providerData: fresh });
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['kept']);
-    expect(read).toMatchObject({ id: alerts[0]!.id, name: 'kept' });
+    expect(read).toMatchObject({ id: String(alerts[0]!.id), name: 'kept' });
   });
 
   test('GIVEN an unknown outcome that no list can settle THEN the alert is kept in state (tainted), never dropped', async () => {
     const data = await demo();
     await alertResource.read({
-      state: { id: 999, is_active: null },
+      state: { id: '999', is_active: null },
       diagnostics: new Diagnostics(),
       providerData: data,
     });
@@ -281,7 +403,11 @@ describe('networkcalc_alert handlers', () => {
     const ids = (await emulator().control.state()).accounts[0]!.alerts.map((a) => a.id);
     const states = await Promise.all(
       ids.map((id) =>
-        alertResource.read({ state: { id, is_active: null }, diagnostics: new Diagnostics(), providerData: data }),
+        alertResource.read({
+          state: { id: String(id), is_active: null },
+          diagnostics: new Diagnostics(),
+          providerData: data,
+        }),
       ),
     );
     expect(states.map((s) => s!.name)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
@@ -308,7 +434,7 @@ describe('refreshedState', () => {
     target_subdomain: null,
   });
   const prior: ObjectValue = {
-    id: 3,
+    id: '3',
     name: 'cert',
     type: 'certificate (tls)',
     subtype: null,
@@ -323,17 +449,59 @@ describe('refreshedState', () => {
     last_triggered_at: null,
   };
 
-  test('GIVEN canonically equal values THEN the prior spelling and the prior read-only values stay', () => {
-    expect(refreshedState(prior, live)).toEqual(prior);
+  const refreshedReadOnly = { current_status: 'triggered', last_triggered_at: '2026-01-01T00:00:00Z' };
+
+  test('GIVEN canonically equal values THEN the prior spelling stays, and the read-only values are the live ones', () => {
+    expect(refreshedState(prior, live)).toEqual({ ...prior, ...refreshedReadOnly });
   });
 
   test('GIVEN a real change THEN the live value replaces it', () => {
-    expect(refreshedState(prior, { ...live, filter_value: '30' })).toEqual({ ...prior, filter_value: '30' });
+    expect(refreshedState(prior, { ...live, filter_value: '30' })).toEqual({
+      ...prior,
+      ...refreshedReadOnly,
+      filter_value: '30',
+    });
+  });
+
+  test('GIVEN a configuration that only respells values THEN the plan keeps the prior state: no change', () => {
+    const state = { ...prior, type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21' };
+    const planned: ObjectValue = { ...prior, current_status: UNKNOWN, is_active: UNKNOWN, last_triggered_at: UNKNOWN };
+    const requiresReplace = new Set<string>();
+    const diagnostics = new Diagnostics();
+    alertResource.modifyPlan!({
+      prior: state,
+      config: prior,
+      planned,
+      requiresReplace,
+      diagnostics,
+      providerData: undefined,
+    });
+    expect(diagnostics.items).toEqual([]);
+    expect(planned).toEqual(state);
+  });
+
+  test('GIVEN a real change in an update plan THEN only it changes: read-only values stay as they are, not unknown', () => {
+    const planned: ObjectValue = {
+      ...prior,
+      filter_value: '30',
+      current_status: UNKNOWN,
+      is_active: UNKNOWN,
+      last_triggered_at: UNKNOWN,
+    };
+    alertResource.modifyPlan!({
+      prior,
+      config: prior,
+      planned,
+      requiresReplace: new Set(),
+      diagnostics: new Diagnostics(),
+      providerData: undefined,
+    });
+    expect(planned).toEqual({ ...prior, filter_value: '30' });
   });
 
   test('GIVEN an imported (id-only) state THEN everything comes from live, "no value" as null', () => {
     const imported = {
-      id: 3,
+      id: '3',
       name: null,
       type: null,
       subtype: null,
@@ -356,6 +524,38 @@ describe('refreshedState', () => {
       current_status: 'triggered',
       user_id: 1,
     });
+  });
+});
+
+describe('state upgrade', () => {
+  test('GIVEN a state of schema version 0 (a numeric id) THEN it upgrades to the string id, the rest as it was', async () => {
+    const { ProviderServer } = await import('../../src/provider/server');
+    const { networkcalcProvider } = await import('../../src/provider/networkcalc');
+    const { decodeObject } = await import('../../src/provider/values');
+    const server = new ProviderServer(networkcalcProvider({}));
+    const old = {
+      id: 42,
+      name: 'www',
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+      user_id: 1,
+      is_active: true,
+      current_status: 'healthy',
+      action: 'email',
+      last_triggered_at: null,
+    };
+    const r = (await server.UpgradeResourceState({
+      type_name: 'networkcalc_alert',
+      version: 0,
+      raw_state: { json: Buffer.from(JSON.stringify(old)) },
+    })) as { upgraded_state: { msgpack: Buffer }; diagnostics: unknown[] };
+    expect(r.diagnostics).toEqual([]);
+    expect(decodeObject(alertResource.schema, r.upgraded_state)).toEqual({ ...old, id: '42' });
+    expect(alertResource.schema.version).toBe(1);
   });
 });
 

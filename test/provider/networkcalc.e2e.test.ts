@@ -107,7 +107,7 @@ describe('networkcalc provider through terraform', () => {
     (await emu.control.state()).accounts.find((a: { name: string }) => a.name === 'acme')!.alerts as unknown as Array<
       Record<string, unknown>
     >;
-  const idOf = (address: string) => sb.stateOf(address).id as number;
+  const idOf = (address: string) => Number(sb.stateOf(address).id);
 
   beforeAll(async () => {
     requirePrerequisites();
@@ -213,7 +213,7 @@ resource "networkcalc_report_trigger" "huge" {
       target_id: 2,
     });
     expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({
-      id: apex.id,
+      id: String(apex.id),
       type: 'dns record',
       subtype: 'a',
       filter: 'Equals',
@@ -238,12 +238,14 @@ resource "networkcalc_report_trigger" "huge" {
     expect(sb.readState()).not.toContain(TOKEN);
   });
 
-  test('server-side status changes are not drift', async () => {
+  test('server-side status changes show in a refresh-only plan, and plan nothing', async () => {
     await emu.control.patchAlert('acme', idOf('networkcalc_alert.apex_a'), {
       current_status: 'triggered',
       last_triggered_at: '2026-01-02T03:04:05Z',
     });
-    expectStatus(await sb.terraform(['plan', '-refresh-only', '-detailed-exitcode']), 0);
+    const refresh = await sb.terraform(['plan', '-refresh-only', '-detailed-exitcode']);
+    expectStatus(refresh, 2);
+    expect(refresh.stdout).toMatch(/~ current_status\s+= "healthy" -> "triggered"/);
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
@@ -254,15 +256,15 @@ resource "networkcalc_report_trigger" "huge" {
     expectStatus(plan, 2);
     expect(plan.stdout).toContain('networkcalc_alert.apex_a will be updated in-place');
     expect(plan.stdout).toMatch(/~ filter_value\s+= "1\.2\.3\.4" -> "5\.6\.7\.8"/);
-    expect(plan.stdout).toMatch(new RegExp(`id\\s+= ${id}\\n`));
+    expect(plan.stdout).toMatch(new RegExp(`id\\s+= "${id}"\\n`));
     expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
     const apply = await sb.terraform(['apply', '-auto-approve']);
     expectStatus(apply, 0);
     expect(apply.stdout).toContain('Resources: 0 added, 1 changed, 0 destroyed.');
     expect((await liveAlerts()).find((a) => a.id === id)).toMatchObject({ filter_value: '5.6.7.8' });
-    // The write refreshed the server-owned values.
+    // The refresh before the write recorded the server-owned values; the update kept them.
     expect(sb.stateOf('networkcalc_alert.apex_a')).toMatchObject({
-      id,
+      id: String(id),
       current_status: 'triggered',
       last_triggered_at: '2026-01-02T03:04:05Z',
     });
@@ -302,7 +304,7 @@ resource "networkcalc_report_trigger" "huge" {
     expectStatus(r, 0);
     expect(r.stdout).toContain('Import successful!');
     expect(sb.stateOf('networkcalc_alert.spf')).toMatchObject({
-      id,
+      id: String(id),
       name: 'apex SPF',
       type: 'SPF Record',
       filter: 'validity',

@@ -116,7 +116,7 @@ export class Alert extends cdktf.TerraformResource {
 
   // id - computed: true, optional: false, required: false
   public get id() {
-    return this.getNumberAttribute('id');
+    return this.getStringAttribute('id');
   }
 
   // name - computed: false, optional: false, required: true

@@ -1,0 +1,122 @@
+/**
+ * `ncalc provider install --cli-config <file>` into a file the user already has: our mirror is
+ * merged into its `provider_installation`, and every other setting and method stays (credentials,
+ * plugin_cache_dir, network mirrors, direct with its excludes). Every other method gets our
+ * provider added to its `exclude`, so terraform never asks a registry or a network mirror for
+ * it. What cannot be merged safely is refused with the lines to add by hand.
+ */
+import { HclSyntaxError, literalOf, parseHcl, type HclAttribute, type HclBlock } from '../suggest/hcl-parse';
+
+export type CliConfigMerge =
+  { ok: true; text: string; changed: boolean; excluded: number } | { ok: false; reason: string };
+
+const METHODS = new Set(['filesystem_mirror', 'network_mirror', 'direct']);
+
+/** Whether a provider source pattern (`host/namespace/type`, `*` wildcards, host optional) matches `address`. */
+export function patternMatches(pattern: string, address: string): boolean {
+  const parts = pattern.trim().toLowerCase().split('/');
+  const full = parts.length === 2 ? ['registry.terraform.io', ...parts] : parts;
+  const want = address.toLowerCase().split('/');
+  return full.length === 3 && full.every((p, i) => p === '*' || p === want[i]);
+}
+
+/** The strings of a literal list attribute (`["a", "b"]`), or undefined for any other expression. */
+function stringList(attr: HclAttribute): string[] | undefined {
+  const e = attr.expr;
+  if (e.length < 2 || e[0]!.text !== '[' || e[e.length - 1]!.text !== ']') return undefined;
+  const out: string[] = [];
+  for (const t of e.slice(1, -1)) {
+    if (t.kind === 'punct' && t.text === ',') continue;
+    const lit = literalOf({ ...attr, expr: [t] });
+    if (lit?.kind !== 'string') return undefined;
+    out.push(lit.value);
+  }
+  return out;
+}
+
+/** Offset just after a block's opening brace. */
+function bodyStart(text: string, block: HclBlock): number {
+  return text.indexOf('{', block.start) + 1;
+}
+
+/**
+ * Merges the mirror block `ours` (a `filesystem_mirror` for `mirrorDir` including `include`)
+ * into `text`. `address` is a provider address the include covers, to recognise exclusions.
+ */
+export function mergeCliConfig(
+  text: string,
+  file: string,
+  mirrorDir: string,
+  include: string,
+  address: string,
+): CliConfigMerge {
+  const mirrorBlock = (indent: string) =>
+    `${indent}filesystem_mirror {\n${indent}  path    = ${JSON.stringify(mirrorDir)}\n${indent}  include = [${JSON.stringify(include)}]\n${indent}}\n`;
+  const fullBlock = `provider_installation {\n${mirrorBlock('  ')}  direct {\n    exclude = [${JSON.stringify(include)}]\n  }\n}\n`;
+  if (/^\s*\{/.test(text)) {
+    return { ok: false, reason: `${file} is in JSON syntax, which this merge does not edit` };
+  }
+  let parsed;
+  try {
+    parsed = parseHcl(text, file);
+  } catch (err) {
+    if (err instanceof HclSyntaxError) return { ok: false, reason: `${file} line ${err.line}: ${err.reason}` };
+    throw err;
+  }
+  const installs = parsed.blocks.filter((b) => b.type === 'provider_installation');
+  if (installs.length > 1) {
+    return { ok: false, reason: `${file} has ${installs.length} provider_installation blocks (terraform accepts one)` };
+  }
+  if (installs.length === 0) {
+    const sep = text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+    return { ok: true, text: `${text}${sep}${fullBlock}`, changed: true, excluded: 0 };
+  }
+  const install = installs[0]!;
+  const edits: { at: number; insert: string }[] = [];
+  let hasOurs = false;
+  let excluded = 0;
+  for (const method of install.blocks) {
+    if (!METHODS.has(method.type)) continue; // dev_overrides and the like stay as they are
+    const pathAttr = method.attributes.find((a) => a.name === 'path');
+    const pathLit = pathAttr && literalOf(pathAttr);
+    if (method.type === 'filesystem_mirror' && pathLit?.kind === 'string' && pathLit.value === mirrorDir) {
+      hasOurs = true;
+      continue;
+    }
+    const exclude = method.attributes.find((a) => a.name === 'exclude');
+    if (!exclude) {
+      const indent = `${' '.repeat(Math.max(0, method.start - parsed.text.lastIndexOf('\n', method.start) - 1))}  `;
+      edits.push({ at: bodyStart(text, method), insert: `\n${indent}exclude = [${JSON.stringify(include)}]` });
+      excluded++;
+      continue;
+    }
+    const list = stringList(exclude);
+    if (!list) {
+      return {
+        ok: false,
+        reason: `the exclude of the ${method.type} block on line ${method.line} of ${file} is not a plain list of strings`,
+      };
+    }
+    if (list.some((p) => patternMatches(p, address))) continue;
+    const close = exclude.expr[exclude.expr.length - 1]!;
+    const before = exclude.expr[exclude.expr.length - 2]!;
+    if (before.text !== '[' && text.slice(before.end, close.start).includes('\n')) {
+      // One entry per line: ours on a line of its own, indented as the last one.
+      const lineStart = text.lastIndexOf('\n', before.start) + 1;
+      const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+      edits.push({
+        at: before.end,
+        insert: `${before.text === ',' ? '' : ','}\n${indent}${JSON.stringify(include)},`,
+      });
+    } else {
+      const bare = before.text === '[' || before.text === ',';
+      edits.push({ at: close.start, insert: `${bare ? '' : ', '}${JSON.stringify(include)}` });
+    }
+    excluded++;
+  }
+  if (!hasOurs) edits.push({ at: bodyStart(text, install), insert: `\n${mirrorBlock('  ').replace(/\n$/, '')}` });
+  if (!edits.length) return { ok: true, text, changed: false, excluded: 0 };
+  let out = text;
+  for (const e of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
+  return { ok: true, text: out, changed: true, excluded };
+}
