@@ -41,6 +41,7 @@ import {
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
+import { lookupsFromFlags, previewJson, previewPlans, previewText, type PreviewFlags } from '../preview';
 import { useColor, type CliIO } from './io';
 import { Progress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
@@ -225,8 +226,11 @@ export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 
-export interface PlanFlags extends CommonOptions {
+export interface PlanFlags extends CommonOptions, PreviewFlags {
   json?: boolean;
+  /** Also evaluate the alerts now (`ncalc preview`); `changesOnly`: only those the plan changes. */
+  preview?: boolean;
+  changesOnly?: boolean;
   detailedExitcode?: boolean;
   /** Write the plan to this file for `ncalc apply <file>`. */
   save?: string;
@@ -247,14 +251,29 @@ function writeAtomically(file: string, text: string): void {
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
+  const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : null;
   try {
+    if (lookups && 'problems' in lookups) throw new UsageError(lookups.problems);
+    if (!opts.preview && opts.changesOnly)
+      throw new UsageError(['--changes-only chooses what --preview evaluates; give --preview with it']);
     loaded = await load(io, opts, json);
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
   const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: true });
-  if (json) writeJson(io, toJson('plan', plans, undefined, shardJson(loaded)));
-  else io.stdout.write(shardText(loaded) + planText(plans, 'plan', styleFor(io, opts)));
+  const preview =
+    lookups && !('problems' in lookups) ? await previewPlans(plans, lookups, { changesOnly: opts.changesOnly }) : null;
+  if (json)
+    writeJson(io, {
+      ...toJson('plan', plans, undefined, shardJson(loaded)),
+      ...(preview ? { preview: previewJson(preview) } : {}),
+    });
+  else
+    io.stdout.write(
+      shardText(loaded) +
+        planText(plans, 'plan', styleFor(io, opts)) +
+        (preview ? '\n' + previewText(preview, styleFor(io, opts), loaded.accounts.length > 1) : ''),
+    );
   if (opts.save !== undefined) {
     const file = path.resolve(io.cwd, opts.save);
     // A plan that missed an account would apply as if that account needed nothing.

@@ -15,6 +15,7 @@ import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
 import { registerProviderCommand } from './provider-command';
+import { previewOptions, registerPreviewCommand } from './preview-command';
 import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
@@ -108,8 +109,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  shardOption(common(program.command('plan')))
+  previewOptions(shardOption(common(program.command('plan'))))
     .description('Show what apply would change: one list call per account, then a diff by alert name.')
+    .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
     .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
@@ -176,6 +178,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .action(async (opts: DriftCommandFlags, cmd: Command) => {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
+
+  registerPreviewCommand(
+    program,
+    (cmd) => shardOption(common(cmd)),
+    io,
+    (c) => {
+      code = c;
+    },
+  );
 
   shardOption(common(program.command('coverage')))
     .description(

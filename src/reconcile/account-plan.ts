@@ -25,6 +25,8 @@ export interface AccountPlan {
   /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
   readonly live: readonly LiveAlert[];
   readonly domains: readonly ApiDomain[] | null;
+  /** The account's declared alerts, target ids resolved and policies expanded (what `ncalc preview` evaluates). */
+  readonly declared?: readonly DeclaredAlert[];
   /** What the account's alert policies cover once the changes are made; absent without policies (and for destroy). */
   readonly coverage?: CoverageReport;
 }
@@ -142,6 +144,7 @@ async function planAccount(
       triggers: planned,
       live,
       domains,
+      declared: resolved,
       ...(coverage ? { coverage } : {}),
     };
   } catch (e) {

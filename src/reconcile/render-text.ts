@@ -6,6 +6,7 @@ import { coverageTotals } from './coverage';
 import { gapLines, gapSummary } from './coverage-render';
 import type { ErrorInfo } from './error-info';
 import { targetNameOf, targetNames, type TargetNames } from './targets';
+import { triggeredLines } from './triggered';
 import { VERBS, applyTotals, driftKind, guardsOf, totals, type Command, type DriftKind, type Totals } from './totals';
 import type { Change, DeleteGuard, PlannedTrigger, Warning } from './types';
 
@@ -129,6 +130,7 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
       continue;
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
+    if (command === 'plan') out.push(...triggeredLines(p, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
@@ -237,6 +239,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
       continue;
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
+    out.push(...triggeredLines(p, s));
     if (!p.changes.length)
       out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);

@@ -3,7 +3,7 @@ import type { ApplyReport } from './apply';
 import type { Change, DeleteGuard, Warning } from './types';
 
 /** The commands whose results the renderers show. */
-export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage';
+export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'preview';
 
 export interface Totals {
   create: number;
