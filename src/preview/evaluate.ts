@@ -153,12 +153,23 @@ function certificateData(c: ObservedCertificate): Record<string, unknown> {
   };
 }
 
+/** OpenSSL's verification codes that a preview meets most, in words. */
+const VERIFICATION_WORDS: Readonly<Record<string, string>> = {
+  SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a root this machine does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its issuer is not trusted here, or the server sends no chain',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its issuer is not trusted here, or the server sends no chain',
+  CERT_HAS_EXPIRED: 'expired',
+  CERT_NOT_YET_VALID: 'not valid yet',
+};
+const verificationWords = (code: string) => (VERIFICATION_WORDS[code] ? `${VERIFICATION_WORDS[code]} (${code})` : code);
+
 /** `self-signed; does not cover www.example.com`: what the certificate's verification said. */
 function verificationNote(c: ObservedCertificate, host: string): string {
   const notes: string[] = [];
   if (c.selfSigned) notes.push('self-signed');
   if (!c.nameMatches) notes.push(`does not cover ${host}`);
-  else if (c.verificationError && !c.selfSigned) notes.push(`does not verify: ${c.verificationError}`);
+  else if (c.verificationError && !c.selfSigned)
+    notes.push(`does not verify: ${verificationWords(c.verificationError)}`);
   return notes.length ? ` [${notes.join('; ')}]` : '';
 }
 

@@ -19,6 +19,10 @@ export const MAX_DNS_TERMS = 10;
 export const MAX_VOID_LOOKUPS = 2;
 export const MAX_MX_RECORDS = 10;
 
+/** `11th`, `3rd`. */
+const ordinal = (n: number) =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
 export type SpfOutcome =
   /** The records were read; `problem` is null for a valid record. */
   | { ok: true; record: string | null; problem: string | null; dnsTerms: number; voidLookups: number }
@@ -143,14 +147,14 @@ export async function checkSpf(host: string, lookups: Lookups): Promise<SpfOutco
       if (!querying) continue;
       state.dnsTerms++;
       if (state.dnsTerms > MAX_DNS_TERMS)
-        return `more than ${MAX_DNS_TERMS} DNS-querying terms (include, a, mx, ptr, exists, redirect): the ${state.dnsTerms}th is "${term.text}" in the record of ${domain} (RFC 7208 4.6.4)`;
+        return `more than ${MAX_DNS_TERMS} DNS-querying terms (include, a, mx, ptr, exists, redirect): the ${ordinal(state.dnsTerms)} is "${term.text}" in the record of ${domain} (RFC 7208 4.6.4)`;
       const target = (term.domain ?? domain).toLowerCase().replace(/\.$/, '');
       // A macro (%{i}, %{s} …) expands only for a real sender; the term still counts.
       if (target.includes('%') || term.name === 'ptr') continue;
       const countVoid = (what: string): string | null => {
         state.voidLookups++;
         return state.voidLookups > MAX_VOID_LOOKUPS
-          ? `more than ${MAX_VOID_LOOKUPS} void lookups (no record or NXDOMAIN): the ${state.voidLookups}th is "${term.text}" in the record of ${domain}, ${what} (RFC 7208 4.6.4)`
+          ? `more than ${MAX_VOID_LOOKUPS} void lookups (no record or NXDOMAIN): the ${ordinal(state.voidLookups)} is "${term.text}" in the record of ${domain}, ${what} (RFC 7208 4.6.4)`
           : null;
       };
       if (term.name === 'include' || term.name === 'redirect') {
