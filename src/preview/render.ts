@@ -32,7 +32,7 @@ function detailOf(a: AlertPreview): string {
 }
 
 function stateText(a: AlertPreview, s: Style): string {
-  const word = STATE_WORDS[a.state].padEnd(15);
+  const word = STATE_WORDS[a.state].padEnd(16);
   return a.state === 'fires' ? s.red(`● ${word}`) : a.state === 'quiet' ? s.green(`○ ${word}`) : s.yellow(`? ${word}`);
 }
 
