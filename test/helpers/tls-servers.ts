@@ -95,7 +95,10 @@ export interface RunningTls {
  * Starts the servers. `certificates`: SNI name (or `*.example.test`) → certificate. A name with
  * no certificate gets the first one (as a server's default certificate would be sent).
  */
-export async function startTlsServers(certificates: Record<string, CertificateSpec>): Promise<RunningTls> {
+export async function startTlsServers(
+  certificates: Record<string, CertificateSpec>,
+  opts: { delayMs?: number } = {},
+): Promise<RunningTls> {
   const contexts = new Map<string, SecureContext>();
   for (const [name, spec] of Object.entries(certificates))
     contexts.set(name, createSecureContext({ key: keyPem, cert: makeCertificate(spec) }));
@@ -106,9 +109,11 @@ export async function startTlsServers(certificates: Record<string, CertificateSp
   const tls: TlsServer = createServer({
     key: keyPem,
     cert: makeCertificate(Object.values(certificates)[0]),
+    // `delayMs`: the answer to the client's hello comes this much later (a distant server).
     SNICallback: (name, cb) => {
       handshakes.push(name);
-      cb(null, contextFor(name));
+      if (opts.delayMs) setTimeout(() => cb(null, contextFor(name)), opts.delayMs);
+      else cb(null, contextFor(name));
     },
   });
   const sockets = new Set<Socket>();
