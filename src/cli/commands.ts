@@ -41,7 +41,15 @@ import {
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
-import { lookupsFromFlags, previewJson, previewPlans, previewText, type PreviewFlags } from '../preview';
+import {
+  certificateLifetimes,
+  lookupFlagProblems,
+  lookupsFromFlags,
+  previewJson,
+  previewPlans,
+  previewText,
+  type PreviewFlags,
+} from '../preview';
 import { useColor, type CliIO } from './io';
 import { Progress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
@@ -49,7 +57,7 @@ import { USAGE_HINT, UsageError } from './usage';
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
 
-export interface CommonOptions {
+export interface CommonOptions extends PreviewFlags {
   chdir?: string;
   app?: string;
   out?: string;
@@ -97,6 +105,14 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
       }),
   );
 }
+
+/**
+ * Certificate reads for alert policy checks whose threshold is "before renewal fails", with the
+ * lookup flags a command has (none: the system resolver); nothing is looked up unless a plan
+ * has such a check.
+ */
+export const certificateLookups = (io: CliIO, flags: PreviewFlags = {}) =>
+  certificateLifetimes(() => lookupsFromFlags(flags, io.env));
 
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
   return path.resolve(io.cwd, opts.chdir ?? '.');
@@ -151,6 +167,9 @@ export async function load(
   appEnv: NodeJS.ProcessEnv = {},
 ): Promise<Loaded> {
   const shard = shardFlag(opts.shard);
+  // --resolver and the other lookup flags of the commands that have them, before anything runs.
+  const lookupProblems = lookupFlagProblems(opts, io.env);
+  if (lookupProblems.length) throw new UsageError(lookupProblems);
   const stacks = await synthesize(io, opts, json, appEnv);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
@@ -260,7 +279,12 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: true });
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), {
+    triggers: true,
+    // One set of lookups for the policies' certificates and the preview: each host read once.
+    certificateLifetime:
+      lookups && !('problems' in lookups) ? certificateLifetimes(() => lookups) : certificateLookups(io, opts),
+  });
   const preview =
     lookups && !('problems' in lookups) ? await previewPlans(plans, lookups, { changesOnly: opts.changesOnly }) : null;
   if (json)
@@ -340,7 +364,7 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
   }
 }
 
-export interface DriftFlags extends CommonOptions {
+export interface DriftFlags extends CommonOptions, PreviewFlags {
   format: string;
   /** The same as `--format json`. */
   json?: boolean;
@@ -360,7 +384,7 @@ export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
   return 'json';
 }
 
-export interface ApplyFlags extends CommonOptions {
+export interface ApplyFlags extends CommonOptions, PreviewFlags {
   json?: boolean;
   autoApprove?: boolean;
   parallelism: string;
@@ -437,6 +461,7 @@ async function freshPlan(
   const loaded = await load(io, opts, !!opts.json);
   const triggers = command === 'apply' && opts.triggers !== false;
   const plans = await planAll(loaded, factory, {
+    certificateLifetime: certificateLookups(io, opts),
     mode: command === 'destroy' ? 'destroy' : 'converge',
     includeUndeclared: !!opts.allInScope,
     triggers,

@@ -26,6 +26,7 @@ import type { ClientFactory } from '../reconcile/types';
 import {
   EXIT,
   anyFailed,
+  certificateLookups,
   clientFactory,
   cwdOf,
   driftFormat,
@@ -104,7 +105,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   }
   // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
   const factory = clientFactory(io, !!opts.verbose);
-  const plans = await planAll(loaded, factory, { triggers: false });
+  const plans = await planAll(loaded, factory, { triggers: false, certificateLifetime: certificateLookups(io, opts) });
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {

@@ -4,16 +4,17 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { FORMAT_VERSION, planAll, planText, type AccountPlan } from '../reconcile';
+import { FORMAT_VERSION, planAll, planText } from '../reconcile';
 import {
+  certificateLifetimes,
   lookupsFromFlags,
   previewJson,
   previewMarkdown,
   previewPlans,
   previewText,
   previewTotals,
+  type Lookups,
   type PreviewFlags,
-  type PreviewReport,
 } from '../preview';
 import {
   DRIFT_FORMATS,
@@ -55,13 +56,20 @@ at a third of the certificate's lifetime. Host names come from the plan's domain
 live alerts: no API request is added. Lookups go to the system resolver unless --resolver.
 `;
 
-/** Adds the lookup options of a preview to a command (`preview`, and `plan` for --preview). */
-export function previewOptions(cmd: Command): Command {
+/**
+ * The lookup options of every planning command: a preview's lookups, and the certificates that
+ * alert policy checks "before renewal fails" read at plan time.
+ */
+export function lookupOptions(cmd: Command): Command {
   return cmd
-    .option('--changes-only', 'evaluate only the alerts the plan creates or changes')
-    .option('--resolver <ip[:port]>', 'DNS server for the lookups (default: the system resolver)')
+    .option('--resolver <ip[:port]>', 'DNS server for DNS and TLS lookups (default: the system resolver)')
     .option('--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', '3000')
     .option('--lookup-concurrency <n>', 'lookups in flight at once', '16');
+}
+
+/** Adds the options of a preview to a command (`preview`, and `plan` for --preview). */
+export function previewOptions(cmd: Command): Command {
+  return lookupOptions(cmd).option('--changes-only', 'evaluate only the alerts the plan creates or changes');
 }
 
 export function registerPreviewCommand(
@@ -83,35 +91,25 @@ export function registerPreviewCommand(
     });
 }
 
-/** Evaluates the plans' alerts; throws a UsageError for bad lookup flags. */
-export async function runPreview(
-  io: CliIO,
-  opts: PreviewFlags & { changesOnly?: boolean },
-  plans: readonly AccountPlan[],
-): Promise<PreviewReport> {
-  const lookups = lookupsFromFlags(opts, io.env);
-  if ('problems' in lookups) throw new UsageError(lookups.problems);
-  return previewPlans(plans, lookups, { changesOnly: opts.changesOnly });
-}
-
-/** Checks the lookup flags before anything runs. */
-export function checkPreviewFlags(io: CliIO, opts: PreviewFlags): void {
-  const lookups = lookupsFromFlags(opts, io.env);
-  if ('problems' in lookups) throw new UsageError(lookups.problems);
-}
-
 export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, formatGiven = false): Promise<number> {
   let format: string;
   let loaded: Loaded;
+  let lookups: Lookups;
   try {
     format = driftFormat(opts, formatGiven);
-    checkPreviewFlags(io, opts);
+    const made = lookupsFromFlags(opts, io.env);
+    if ('problems' in made) throw new UsageError(made.problems);
+    lookups = made;
     loaded = await load(io, opts, format !== 'text');
   } catch (e) {
     return reportError(io, 'preview', e, !!opts.json || opts.format === 'json');
   }
-  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), { triggers: false });
-  const report = await runPreview(io, opts, plans);
+  // The same lookups read the certificates of "before renewal fails" policy checks: each host once.
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), {
+    triggers: false,
+    certificateLifetime: certificateLifetimes(() => lookups),
+  });
+  const report = await previewPlans(plans, lookups, { changesOnly: opts.changesOnly });
   const style = styleFor(io, opts);
   if (format === 'json') {
     writeJson(io, { format_version: FORMAT_VERSION, command: 'preview', ...shardJson(loaded), ...previewJson(report) });

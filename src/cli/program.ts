@@ -15,7 +15,7 @@ import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import type { CliIO } from './io';
 import { registerProviderCommand } from './provider-command';
-import { previewOptions, registerPreviewCommand } from './preview-command';
+import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
 import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
@@ -130,7 +130,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await validateCommand(io, opts);
     });
 
-  shardOption(common(program.command('apply')))
+  lookupOptions(shardOption(common(program.command('apply'))))
     .argument(
       '[plan-file]',
       'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)',
@@ -150,7 +150,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await applyCommand(io, opts, 'apply', planFile, givenFlags(cmd));
     });
 
-  shardOption(common(program.command('drift')))
+  lookupOptions(shardOption(common(program.command('drift'))))
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
@@ -188,7 +188,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     },
   );
 
-  shardOption(common(program.command('coverage')))
+  lookupOptions(shardOption(common(program.command('coverage'))))
     .description(
       "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
     )

@@ -5,7 +5,14 @@
  */
 import type { AlertSpec } from '../model';
 import { asciiHost, type DnsKind, type Lookups } from './lookups';
-import { DAY_MS, firesBeforeRenewal, isoDate, largestQuietThreshold, lifetimeDays, renewalDaysLeft } from './renewal';
+import {
+  DAY_MS,
+  firesBeforeRenewal,
+  isoDate,
+  largestQuietThreshold,
+  lifetimeDays,
+  renewalDaysLeft,
+} from '../model/renewal';
 import { checkSpf } from './spf';
 import type { ObservedCertificate } from './tls';
 

@@ -2,10 +2,11 @@ export * from './evaluate';
 export * from './lookups';
 export * from './preview';
 export * from './render';
-export * from './renewal';
+export * from '../model/renewal';
 export * from './spf';
 export * from './tls';
-import { DEFAULT_CONCURRENCY, DEFAULT_LOOKUP_TIMEOUT_MS, Lookups, resolverProblem } from './lookups';
+import { lifetimeDays } from '../model/renewal';
+import { DEFAULT_CONCURRENCY, DEFAULT_LOOKUP_TIMEOUT_MS, Lookups, asciiHost, resolverProblem } from './lookups';
 
 /** The lookup flags of `preview` and `plan --preview`, as given on the command line. */
 export interface PreviewFlags {
@@ -42,4 +43,30 @@ export function lookupsFromFlags(flags: PreviewFlags, env: NodeJS.ProcessEnv): L
   const tlsPort = port === undefined || port === '' ? undefined : whole(port, TLS_PORT_ENV, 443, 65535);
   if (problems.length) return { problems };
   return new Lookups({ resolver: flags.resolver, timeoutMs, concurrency, tlsPort });
+}
+
+/** What is wrong with a command's lookup flags (and the TLS port variable); empty when nothing. */
+export function lookupFlagProblems(flags: PreviewFlags, env: NodeJS.ProcessEnv): string[] {
+  const made = lookupsFromFlags(flags, env);
+  return 'problems' in made ? made.problems : [];
+}
+
+/**
+ * The lifetime of the certificate each host serves, for policy checks whose threshold is
+ * "before renewal fails" (`PlanOptions.certificateLifetime`), read with `lookups` (made when
+ * first needed: a plan without such a check makes no lookup).
+ */
+export function certificateLifetimes(
+  lookups: () => Lookups | { problems: string[] },
+): (host: string) => Promise<{ lifetimeDays: number } | { reason: string }> {
+  let made: Lookups | { problems: string[] } | null = null;
+  return async (host) => {
+    made ??= lookups();
+    if ('problems' in made) return { reason: made.problems.join('; ') };
+    const ascii = asciiHost(host);
+    if (ascii === null) return { reason: `${JSON.stringify(host)} is not a host name DNS can look up` };
+    const got = await made.certificate(ascii);
+    if (!got.ok) return { reason: got.reason };
+    return { lifetimeDays: lifetimeDays(got.certificate.notBefore, got.certificate.notAfter) };
+  };
 }
