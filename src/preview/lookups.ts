@@ -70,13 +70,16 @@ export class Limiter {
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly n: number) {}
   async run<T>(work: () => Promise<T>): Promise<T> {
+    // A finished task hands its slot to the next waiter: counting it free first would let a
+    // newcomer take it before the waiter resumes, and more than n would run.
     if (this.active >= this.n) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+    else this.active++;
     try {
       return await work();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
