@@ -171,6 +171,7 @@ async function main(): Promise<void> {
           'wall, median (min–max)',
           'over plan',
           'floor: lookups × latency ÷ concurrency',
+          'CPU of ncalc, median',
           'peak RSS',
           'DNS queries',
           'TLS handshakes',
@@ -188,6 +189,7 @@ async function main(): Promise<void> {
               : r.floorMs === 0
                 ? '0 (no latency)'
                 : `${LOOKUPS} × ${LATENCY_MS} ms ÷ ${r.label.split(' ').pop()} = ${fmtMs(r.floorMs)}`,
+            fmtMs(median(r.runs.map((x) => x.cpuMs))),
             `${Math.round(median(r.runs.map((x) => x.rssMb)))} MiB`,
             String(r.dns),
             String(r.tls),
