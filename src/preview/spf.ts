@@ -123,7 +123,8 @@ function voidOrFailure(answer: DnsAnswer): 'void' | { reason: string } | null {
 /** Checks the SPF record of `host` (ASCII). */
 export async function checkSpf(host: string, lookups: Lookups): Promise<SpfOutcome> {
   const txt = await lookups.dns(host, 'TXT');
-  if (!txt.ok && !txt.nxdomain) return { ok: false, reason: txt.reason };
+  // A target that does not exist is not evaluated, as for DNS Record alerts (docs/architecture.md).
+  if (!txt.ok) return { ok: false, reason: txt.reason };
   const own = txt.ok ? spfRecords(txt.records) : [];
   const state = { dnsTerms: 0, voidLookups: 0 };
   const done = (problem: string | null) => ({
@@ -133,7 +134,6 @@ export async function checkSpf(host: string, lookups: Lookups): Promise<SpfOutco
     dnsTerms: state.dnsTerms,
     voidLookups: state.voidLookups,
   });
-  if (!txt.ok) return done(`${host} does not exist (NXDOMAIN), so it has no SPF record`);
   if (own.length === 0) return done(`${host} has no v=spf1 record`);
   if (own.length > 1) return done(`${host} has ${own.length} v=spf1 records; exactly one is allowed (RFC 7208 4.5)`);
 

@@ -185,7 +185,6 @@ describe('SPF Record alerts', () => {
   test.each([
     ['two-spf.test', 'two-spf.test has 2 v=spf1 records; exactly one is allowed (RFC 7208 4.5)'],
     ['empty.test', 'empty.test has no v=spf1 record'],
-    ['nx.test', 'nx.test does not exist (NXDOMAIN), so it has no SPF record'],
     ['bad-syntax.test', 'the SPF record of bad-syntax.test: "ip4:300.1.1.1" is not an IPv4 network'],
     ['unknown-term.test', 'the SPF record of unknown-term.test: "foo:bar" is not a known mechanism or modifier'],
     [
@@ -206,6 +205,10 @@ describe('SPF Record alerts', () => {
     ],
   ])('validity of %s fires, naming the first problem', async (host, problem) => {
     expect(brief(await spf(host))).toEqual({ state: 'fires', text: `SPF is not valid: ${problem}` });
+  });
+
+  test('a target that does not exist cannot be evaluated, as for DNS Record alerts', async () => {
+    expect(brief(await spf('nx.test'))).toEqual({ state: 'unknown', text: 'nx.test does not exist (NXDOMAIN)' });
   });
 
   test('comparisons on the one v=spf1 record; none to compare is a reason', async () => {
