@@ -177,6 +177,8 @@ export interface RunResult {
   ms: number;
   /** Peak RSS of the ncalc process in MiB (getrusage of the process itself, read at exit). */
   rssMb: number;
+  /** CPU time (user + system) of the ncalc process in ms, read at exit. */
+  cpuMs: number;
   stdout: string;
   stderr: string;
 }
@@ -195,7 +197,7 @@ export function runNcalc(
   const rssFile = path.join(scratch, 'rss.txt');
   writeFileSync(
     preload,
-    "process.on('exit', () => require('fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.BENCH_RSS_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
   );
   rmSync(rssFile, { force: true });
   return new Promise((resolve, reject) => {
@@ -217,8 +219,9 @@ export function runNcalc(
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (signal) return reject(new Error(`ncalc ${args[0]} killed by ${signal} (time limit ${timeoutMs} ms)`));
       let rssKb = NaN;
+      let cpuUs = NaN;
       try {
-        rssKb = Number(readFileSync(rssFile, 'utf8'));
+        [rssKb, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
       } catch {
         /* reported as NaN */
       }
@@ -226,6 +229,7 @@ export function runNcalc(
         code: code ?? 1,
         ms,
         rssMb: rssKb / 1024,
+        cpuMs: cpuUs / 1000,
         stdout: Buffer.concat(out).toString('utf8'),
         stderr: Buffer.concat(err).toString('utf8'),
       });

@@ -42,6 +42,7 @@ export type {
   AlertPolicyProps,
   AlertPolicyTargets,
   PolicyCheck,
+  PolicyCertificateCheck,
 } from './constructs';
 export type { ConstructProblem } from './constructs/problems';
 export type { AlertBody } from './constructs/alert-body';

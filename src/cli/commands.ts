@@ -46,6 +46,15 @@ import {
   type Style,
 } from '../reconcile';
 import type { ClientFactory } from '../reconcile/types';
+import {
+  certificateLifetimes,
+  lookupFlagProblems,
+  lookupsFromFlags,
+  previewJson,
+  previewPlans,
+  previewText,
+  type PreviewFlags,
+} from '../preview';
 import { directoryProblem, fileErrorText, outputFileProblem } from './files';
 import { ERROR_PREFIX, useColor, type CliIO } from './io';
 import { Progress, planningProgress } from './progress';
@@ -54,7 +63,7 @@ import { USAGE_HINT, UsageError } from './usage';
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
 
-export interface CommonOptions {
+export interface CommonOptions extends PreviewFlags {
   chdir?: string;
   app?: string;
   out?: string;
@@ -102,6 +111,14 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
       }),
   );
 }
+
+/**
+ * Certificate reads for alert policy checks whose threshold is "before renewal fails", with the
+ * lookup flags a command has (none: the system resolver); nothing is looked up unless a plan
+ * has such a check.
+ */
+export const certificateLookups = (io: CliIO, flags: PreviewFlags = {}) =>
+  certificateLifetimes(() => lookupsFromFlags(flags, io.env));
 
 /** The app's directory (`-C`); a ConfigError naming it when it is not a directory. */
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
@@ -165,6 +182,9 @@ export async function load(
   appEnv: NodeJS.ProcessEnv = {},
 ): Promise<Loaded> {
   const shard = shardFlag(opts.shard);
+  // --resolver and the other lookup flags of the commands that have them, before anything runs.
+  const lookupProblems = lookupFlagProblems(opts, io.env);
+  if (lookupProblems.length) throw new UsageError(lookupProblems);
   const stacks = await synthesize(io, opts, json, appEnv);
   const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
   if (!prepared.accounts.length) {
@@ -260,8 +280,11 @@ export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 
-export interface PlanFlags extends CommonOptions {
+export interface PlanFlags extends CommonOptions, PreviewFlags {
   json?: boolean;
+  /** Also evaluate the alerts now (`ncalc preview`); `changesOnly`: only those the plan changes. */
+  preview?: boolean;
+  changesOnly?: boolean;
   detailedExitcode?: boolean;
   /** Write the plan to this file for `ncalc apply <file>`. */
   save?: string;
@@ -282,18 +305,44 @@ function writeAtomically(file: string, text: string): void {
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
+  const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : null;
   try {
     // A plan that cannot be saved is found out before the app runs or any account is called.
     const saveProblem =
       opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
     if (saveProblem) throw new UsageError([saveProblem]);
+    if (lookups && 'problems' in lookups) throw new UsageError(lookups.problems);
+    if (!opts.preview && opts.changesOnly)
+      throw new UsageError(['--changes-only chooses what --preview evaluates; give --preview with it']);
     loaded = await load(io, opts, json);
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
-  const plans = await planAccounts(io, loaded, clientFactory(io, !!opts.verbose), { triggers: true }, json);
-  if (json) writeJson(io, toJson('plan', plans, undefined, shardJson(loaded)));
-  else io.stdout.write(shardText(loaded) + planText(plans, 'plan', styleFor(io, opts)));
+  const plans = await planAccounts(
+    io,
+    loaded,
+    clientFactory(io, !!opts.verbose),
+    {
+      triggers: true,
+      // One set of lookups for the policies' certificates and the preview: each host read once.
+      certificateLifetime:
+        lookups && !('problems' in lookups) ? certificateLifetimes(() => lookups) : certificateLookups(io, opts),
+    },
+    json,
+  );
+  const preview =
+    lookups && !('problems' in lookups) ? await previewPlans(plans, lookups, { changesOnly: opts.changesOnly }) : null;
+  if (json)
+    writeJson(io, {
+      ...toJson('plan', plans, undefined, shardJson(loaded)),
+      ...(preview ? { preview: previewJson(preview) } : {}),
+    });
+  else
+    io.stdout.write(
+      shardText(loaded) +
+        planText(plans, 'plan', styleFor(io, opts)) +
+        (preview ? '\n' + previewText(preview, styleFor(io, opts), loaded.accounts.length > 1) : ''),
+    );
   if (opts.save !== undefined) {
     const file = path.resolve(io.cwd, opts.save);
     // A plan that missed an account would apply as if that account needed nothing.
@@ -370,7 +419,7 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
   }
 }
 
-export interface DriftFlags extends CommonOptions {
+export interface DriftFlags extends CommonOptions, PreviewFlags {
   format: string;
   /** The same as `--format json`. */
   json?: boolean;
@@ -390,7 +439,7 @@ export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
   return 'json';
 }
 
-export interface ApplyFlags extends CommonOptions {
+export interface ApplyFlags extends CommonOptions, PreviewFlags {
   json?: boolean;
   autoApprove?: boolean;
   parallelism: string;
@@ -472,7 +521,12 @@ async function freshPlan(
     io,
     loaded,
     factory,
-    { mode: command === 'destroy' ? 'destroy' : 'converge', includeUndeclared: !!opts.allInScope, triggers },
+    {
+      certificateLifetime: certificateLookups(io, opts),
+      mode: command === 'destroy' ? 'destroy' : 'converge',
+      includeUndeclared: !!opts.allInScope,
+      triggers,
+    },
     !!opts.json,
   );
   return { plans, heading: shardText(loaded), json: shardJson(loaded), triggers, saved: false };

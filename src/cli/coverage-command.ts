@@ -14,6 +14,7 @@ import {
 } from '../reconcile/coverage-render';
 import {
   EXIT,
+  certificateLookups,
   clientFactory,
   driftFormat,
   load,
@@ -65,7 +66,10 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   // Only the accounts a policy belongs to: the others have nothing to report.
   const withPolicies = new Set(loaded.desired.policies.map((p) => p.scopeKey));
   const accounts = loaded.accounts.filter((a) => a.scopes.some((s) => withPolicies.has(s.key)));
-  const plans = await planAll({ ...loaded, accounts }, clientFactory(io, !!opts.verbose), { triggers: false });
+  const plans = await planAll({ ...loaded, accounts }, clientFactory(io, !!opts.verbose), {
+    triggers: false,
+    certificateLifetime: certificateLookups(io, opts),
+  });
   const failed = plans.some((p) => p.status === 'error');
   const covered = !failed && fullyCovered(plans);
   if (format === 'json') {

@@ -26,6 +26,7 @@ import type { Change, ClientFactory } from '../reconcile/types';
 import {
   EXIT,
   anyFailed,
+  certificateLookups,
   clientFactory,
   cwdOf,
   driftFormat,
@@ -105,7 +106,13 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   }
   // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
   const factory = clientFactory(io, !!opts.verbose);
-  const plans = await planAccounts(io, loaded, factory, { triggers: false }, format !== 'text');
+  const plans = await planAccounts(
+    io,
+    loaded,
+    factory,
+    { triggers: false, certificateLifetime: certificateLookups(io, opts) },
+    format !== 'text',
+  );
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {

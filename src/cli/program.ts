@@ -17,6 +17,7 @@ import { ERROR_PREFIX, type CliIO } from './io';
 import { FORMAT_VERSION, errorJson, type JsonCommand } from '../reconcile';
 import { registerProviderCommand } from './provider-command';
 import { synthCommand, type SynthFlags } from './synth-command';
+import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
 import { MASS_DELETE } from '../reconcile/plan';
 import { PACKAGE_VERSION } from '../version';
 
@@ -183,8 +184,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  shardOption(common(program.command('plan')))
+  previewOptions(shardOption(common(program.command('plan'))))
     .description('Show what apply would change: one list call per account, then a diff by alert name.')
+    .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
     .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
@@ -222,7 +224,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await synthCommand(io, opts);
     });
 
-  shardOption(common(program.command('apply')))
+  lookupOptions(shardOption(common(program.command('apply'))))
     .argument(
       '[plan-file]',
       'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)',
@@ -246,7 +248,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await applyCommand(io, opts, 'apply', planFile, givenFlags(cmd));
     });
 
-  shardOption(common(program.command('drift')))
+  lookupOptions(shardOption(common(program.command('drift'))))
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
@@ -275,7 +277,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await driftCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
-  shardOption(common(program.command('coverage')))
+  registerPreviewCommand(
+    program,
+    (cmd) => shardOption(common(cmd)),
+    io,
+    (c) => {
+      code = c;
+    },
+  );
+
+  lookupOptions(shardOption(common(program.command('coverage'))))
     .description(
       "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
     )

@@ -349,7 +349,7 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO,
         `  ${APP_MIRROR_DIR}/${HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}/${PROVIDER_VERSION}/<os>_<arch>/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}\n` +
         `It names no path, so its checksum in ${LOCK_FILE} is the same on every machine: commit the lock file.\n` +
         `${APP_MIRROR_DIR}/${APP_CLI_CONFIG} names this machine's path; the mirror's .gitignore leaves it out.\n` +
-        '\nCI: run it, then check that it changed nothing:\n  npx ncalc provider install && git diff --exit-code -- .terraform.lock.hcl\n',
+        '\nCI: run it, then check that it changed nothing:\n  npx --no-install ncalc provider install && git diff --exit-code -- .terraform.lock.hcl\n',
     )
     .action(async (flags: ProviderInstallFlags) => {
       onExit(await providerInstallAndLockCommand(io, flags));

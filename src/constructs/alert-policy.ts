@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { canonicalizeAlert } from '../model/canonical';
 import { normalizeHostName } from '../model/hostname';
 import {
+  BEFORE_RENEWAL_FAILS,
   POLICY_DOCUMENT_KEY,
   POLICY_MODES,
   checkKey,
@@ -68,11 +69,33 @@ export interface PolicyCheck {
    */
   readonly spfRecord?: SpfRecordCheck;
   /**
-   * A TLS certificate condition.
+   * A TLS certificate condition; for an expiry check, `expiresBeforeRenewalFails` can choose the
+   * days per target.
    *
    * @default - not a certificate check
    */
-  readonly certificate?: CertificateCheck;
+  readonly certificate?: PolicyCertificateCheck;
+}
+
+/**
+ * A certificate condition of a policy check: as for an {@link Alert}, or an expiry check whose
+ * days `ncalc` chooses per target when it plans.
+ *
+ * @example { expiresBeforeRenewalFails: true }
+ */
+export interface PolicyCertificateCheck extends CertificateCheck {
+  /**
+   * Instead of `expiresInDays`: for each target, the largest number of days that fires only when
+   * renewal has failed, from the certificate the target serves when `ncalc` plans. ACME clients
+   * renew at about a third of the lifetime left (notAfter − notBefore), so a 47-day certificate
+   * gets 15, a 100-day one 33, a 200-day one 66, a 398-day one 132. A certificate that cannot be
+   * read gets the value for the longest lifetime allowed that day (CA/Browser Forum SC-081v3:
+   * 200 days from 2026-03-15, 100 from 2027-03-15, 47 from 2029-03-15). The alerts are written
+   * with that number, and a certificate of another lifetime changes it on the next apply.
+   *
+   * @default false
+   */
+  readonly expiresBeforeRenewalFails?: boolean;
 }
 
 /** Which domains and subdomains of the account a policy covers, as the Domains API lists them when ncalc plans. */
@@ -234,6 +257,7 @@ export class AlertPolicy extends Construct {
         ...(c.subtype !== null ? { subtype: c.subtype } : {}),
         filter: c.filter,
         ...(c.filter_value !== '' ? { filter_value: c.filter_value } : {}),
+        ...(c.threshold ? { threshold: c.threshold } : {}),
       })),
     });
 
@@ -286,8 +310,39 @@ function readChecks(raw: unknown, prefix: string, errors: Finding[]): PolicyChec
       );
       return;
     }
+    // "Before renewal fails" is an expiry check whose days come at plan time: map it with a stand-in.
+    const cert = isRecord(c.certificate) ? c.certificate : null;
+    const renewal = cert?.expiresBeforeRenewalFails;
+    if (renewal !== undefined && typeof renewal !== 'boolean') {
+      errors.push(
+        finding(
+          `${at}.certificate.expiresBeforeRenewalFails is ${describe(renewal)}; give true or false`,
+          `${at}.certificate.expiresBeforeRenewalFails`,
+          renewal,
+        ),
+      );
+      return;
+    }
+    if (renewal && (cert!.expiresInDays !== undefined || cert!.subject !== undefined)) {
+      errors.push(
+        finding(
+          `${at}.certificate has expiresBeforeRenewalFails with ${cert!.subject !== undefined ? 'subject' : 'expiresInDays'}; give expiresBeforeRenewalFails alone (it chooses the days per target)`,
+          `${at}.certificate`,
+        ),
+      );
+      return;
+    }
+    const checkProps = renewal ? { ...c, certificate: { expiresInDays: 1 } } : c;
     // The alert's own mapping of typed props to wire fields; the name comes from the label.
-    const { body, sources, problems } = alertBody({ ...c, name: '', target: undefined } as unknown as AlertCheckSpec);
+    const { body, sources, problems } = alertBody({
+      ...checkProps,
+      name: '',
+      target: undefined,
+    } as unknown as AlertCheckSpec);
+    if (renewal) {
+      delete body.filter_value;
+      body.threshold = BEFORE_RENEWAL_FAILS;
+    }
     if (problems.length) {
       for (const m of problems) errors.push(finding(`${at}: ${m}`, at));
       return;

@@ -32,4 +32,5 @@ export {
   type AlertPolicyProps,
   type AlertPolicyTargets,
   type PolicyCheck,
+  type PolicyCertificateCheck,
 } from './alert-policy';

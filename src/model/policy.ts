@@ -96,14 +96,22 @@ export function describeTargets(t: PolicyTargets): string {
   return `${kinds}${include}${exclude}`;
 }
 
+/**
+ * The `threshold` of a certificate-expiry check that asks for the largest number of days that
+ * fires only when renewal has failed, chosen per target when `ncalc` plans (src/model/renewal).
+ */
+export const BEFORE_RENEWAL_FAILS = 'before renewal fails';
+
 /** One check of a policy: its label and the wire fields of the alerts it stands for (canonical). */
 export interface PolicyCheckSpec {
   readonly label: string;
   readonly type: AlertType;
   readonly subtype: string | null;
   readonly filter: string;
-  /** `""` for filters that take no value. */
+  /** `""` for filters that take no value, and for a `threshold` chosen at plan time. */
   readonly filter_value: string;
+  /** Set for an `expires in (days)` check whose days are chosen per target at plan time. */
+  readonly threshold?: typeof BEFORE_RENEWAL_FAILS;
 }
 
 /**
@@ -144,7 +152,40 @@ export function parsePolicyCheck(
     });
   }
   const name = typeof label === 'string' && label.trim() !== '' ? generatedAlertName(label.trim(), SAMPLE_HOST) : 'x';
-  const result = parseAlert({ ...input, name, target_type: 'domain', target_id: 1 });
+  const threshold = input.threshold;
+  if (threshold !== undefined) {
+    if (threshold !== BEFORE_RENEWAL_FAILS)
+      problems.push({
+        field: 'threshold',
+        value: threshold,
+        kind: 'invalid',
+        allowed: [BEFORE_RENEWAL_FAILS],
+        message: `threshold ${JSON.stringify(threshold)} is not valid; the only threshold is ${JSON.stringify(BEFORE_RENEWAL_FAILS)}`,
+      });
+    else if (input.filter_value !== undefined && input.filter_value !== null && input.filter_value !== '')
+      problems.push({
+        field: 'filter_value',
+        value: input.filter_value,
+        kind: 'invalid',
+        message: `filter_value and threshold ${JSON.stringify(BEFORE_RENEWAL_FAILS)} are both given; the threshold chooses the days per target, so leave filter_value out`,
+      });
+  }
+  // A threshold chosen at plan time stands in for a number of days: validate the rest with one.
+  const result = parseAlert({
+    ...input,
+    ...(threshold === BEFORE_RENEWAL_FAILS ? { filter_value: 1 } : {}),
+    threshold: undefined,
+    name,
+    target_type: 'domain',
+    target_id: 1,
+  });
+  if (result.ok && threshold === BEFORE_RENEWAL_FAILS && result.alert.filter !== 'expires in (days)')
+    problems.push({
+      field: 'threshold',
+      value: threshold,
+      kind: 'invalid',
+      message: `threshold ${JSON.stringify(BEFORE_RENEWAL_FAILS)} is for Certificate (TLS) checks with filter "expires in (days)", not ${result.alert.type} ${JSON.stringify(result.alert.filter)}`,
+    });
   if (!result.ok) {
     for (const p of result.problems) {
       problems.push(
@@ -161,7 +202,14 @@ export function parsePolicyCheck(
   }
   if (problems.length || !result.ok) return { ok: false, problems };
   const { type, subtype, filter, filter_value } = result.alert;
-  return { ok: true, check: { label: (label as string).trim(), type, subtype, filter, filter_value } };
+  const base = { label: (label as string).trim(), type, subtype, filter };
+  return {
+    ok: true,
+    check:
+      threshold === BEFORE_RENEWAL_FAILS
+        ? { ...base, filter_value: '', threshold: BEFORE_RENEWAL_FAILS }
+        : { ...base, filter_value },
+  };
 }
 
 /** The part of an alert that makes it "the same check on the same target": everything but its name, canonical. */
@@ -170,20 +218,24 @@ export function checkKey(alert: Omit<AlertSpec, 'name'>): string {
   return `${String(c.target_type)}:${String(c.target_id)}\u0000${String(c.type)}\u0000${String(c.subtype)}\u0000${String(c.filter)}\u0000${String(c.filter_value)}`;
 }
 
-/** The alert a check stands for on one target. */
+/**
+ * The alert a check stands for on one target. `days`: the threshold chosen for this target,
+ * for a check with `threshold` (see `thresholdFor`).
+ */
 export function checkAlert(
   check: PolicyCheckSpec,
   targetType: 'domain' | 'subdomain',
   targetId: number,
   host: string,
+  days?: number,
 ): CanonicalAlert {
-  // Made of canonical, valid parts: the check (parsePolicyCheck) and a listed host.
+  // Made of canonical, valid parts: the check (parsePolicyCheck), a listed host, a whole number of days.
   return canonicalAlert({
     name: generatedAlertName(check.label, host),
     type: check.type,
     subtype: check.subtype,
     filter: check.filter,
-    filter_value: check.filter_value,
+    filter_value: check.threshold && days !== undefined ? String(days) : check.filter_value,
     target_type: targetType,
     target_id: targetId,
   });

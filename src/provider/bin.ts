@@ -10,7 +10,7 @@ const wrapper = process.env.NETWORKCALC_PROVIDER_WRAPPER;
 if (wrapper !== undefined && wrapper !== PROVIDER_VERSION) {
   // stdout: terraform shows the plugin's first line when the handshake fails.
   process.stdout.write(
-    `networkcalc provider: the wrapper is for ${wrapper}, but the package in node_modules serves ${PROVIDER_VERSION}; run npx ncalc provider install in the app, then terraform init -upgrade.\n`,
+    `networkcalc provider: the wrapper is for ${wrapper}, but the package in node_modules serves ${PROVIDER_VERSION}; run npx --no-install ncalc provider install in the app, then terraform init -upgrade.\n`,
   );
   process.exit(1);
 }

@@ -4,7 +4,8 @@ import { readDesired, type Desired, type StackDocument } from './desired';
 import { toErrorInfo, type ErrorInfo } from './error-info';
 import { planScope, type PlanMode } from './plan';
 import { guardSharedAccounts } from './shared-accounts';
-import { expandPolicies, type CoverageReport } from './coverage';
+import { expandPolicies, thresholdHosts, type CoverageReport, type DeclaredPolicy } from './coverage';
+import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from './synth';
 import { indexDomains, resolveTarget } from './targets';
 import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Warning } from './types';
@@ -25,6 +26,8 @@ export interface AccountPlan {
   /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
   readonly live: readonly LiveAlert[];
   readonly domains: readonly ApiDomain[] | null;
+  /** The account's declared alerts, target ids resolved and policies expanded (what `ncalc preview` evaluates). */
+  readonly declared?: readonly DeclaredAlert[];
   /** What the account's alert policies cover once the changes are made; absent without policies (and for destroy). */
   readonly coverage?: CoverageReport;
 }
@@ -69,6 +72,47 @@ export interface PlanOptions {
   triggers?: boolean;
   /** Called as each account's list calls are done (for progress by account). */
   onPlanned?: (plan: AccountPlan) => void;
+  /**
+   * The lifetime (notAfter − notBefore, days) of the certificate a host serves, for policy
+   * checks whose threshold is "before renewal fails"; without it, or when it cannot be read,
+   * the longest lifetime allowed today is assumed (src/model/renewal).
+   */
+  certificateLifetime?: CertificateLifetime;
+}
+
+export type CertificateLifetime = (host: string) => Promise<{ lifetimeDays: number } | { reason: string }>;
+
+/**
+ * Days of each host for "before renewal fails" checks: the largest threshold that fires only
+ * once a renewal at a third of the served certificate's lifetime has failed. A certificate
+ * that cannot be read gets the threshold of the longest lifetime allowed today, and a warning.
+ */
+async function renewalThresholds(
+  policies: readonly DeclaredPolicy[],
+  domains: readonly ApiDomain[],
+  lifetime: CertificateLifetime | undefined,
+): Promise<{ days: Map<string, number>; warnings: Warning[] }> {
+  const days = new Map<string, number>();
+  const warnings: Warning[] = [];
+  const longest = maxLifetimeDays(new Date());
+  const fallback = largestQuietThreshold(longest);
+  await Promise.all(
+    thresholdHosts(policies, domains).map(async (host) => {
+      const got = lifetime ? await lifetime(host) : { reason: 'no certificate lookups in this run' };
+      if ('lifetimeDays' in got) {
+        days.set(host, largestQuietThreshold(got.lifetimeDays));
+        return;
+      }
+      days.set(host, fallback);
+      warnings.push({
+        scopeKey: null,
+        message: `the certificate of ${host} could not be read (${got.reason}); its "before renewal fails" threshold is ${fallback} days, for the longest lifetime allowed today (${longest} days)`,
+      });
+    }),
+  );
+  // In host order whatever order the lookups finished in.
+  warnings.sort((a, b) => (a.message < b.message ? -1 : 1));
+  return { days, warnings };
 }
 
 /** The plan of an account that could not be planned: no changes, only the error. */
@@ -119,10 +163,13 @@ async function planAccount(
         a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
     }));
     // Policies expand into declared alerts from the domains list (src/reconcile/coverage).
-    const expansion = policies.length ? expandPolicies(policies, resolved, domains!) : null;
+    const thresholds = policies.length
+      ? await renewalThresholds(policies, domains!, options.certificateLifetime)
+      : null;
+    const expansion = policies.length ? expandPolicies(policies, resolved, domains!, thresholds!.days) : null;
     for (const a of expansion?.alerts ?? []) resolved.push(a);
     const changes: Change[] = [];
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = [...(thresholds?.warnings ?? [])];
     let unchanged = 0;
     for (const scope of account.scopes) {
       const p = planScope(
@@ -164,6 +211,7 @@ async function planAccount(
       triggers: planned,
       live,
       domains,
+      declared: resolved,
       ...(coverage ? { coverage } : {}),
     };
   } catch (e) {

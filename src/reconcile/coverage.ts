@@ -7,7 +7,7 @@ import { normalizeHostName, type AlertSpec, type LiveAlert } from '../model';
 import {
   POLICY_DOCUMENT_KEY,
   POLICY_MODES,
-  checkAlert,
+  checkAlert as alertOfCheck,
   checkKey,
   hostPatternProblem,
   parsePolicyCheck,
@@ -38,7 +38,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 const POLICY_KEYS = new Set(['path', 'provider', 'mode', 'targets', 'checks']);
 const TARGET_KEYS = new Set(['domains', 'subdomains', 'include', 'exclude']);
-const CHECK_KEYS = new Set(['label', 'type', 'subtype', 'filter', 'filter_value']);
+const CHECK_KEYS = new Set(['label', 'type', 'subtype', 'filter', 'filter_value', 'threshold']);
 
 function unknownKeys(where: string, body: Json, allowed: ReadonlySet<string>, problems: string[]): void {
   for (const key of Object.keys(body)) {
@@ -284,12 +284,16 @@ export function expandPolicies(
   policies: readonly DeclaredPolicy[],
   declared: readonly DeclaredAlert[],
   domains: readonly ApiDomain[],
+  thresholds: ReadonlyMap<string, number> = new Map(),
 ): Expansion {
   const ordered = [...policies].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const targets = targetsOf(domains);
   const selected = new Map(
     ordered.map((p) => [p, targets.filter((t) => selectsHost(p.targets, t.targetType, t.host))]),
   );
+  // A check whose days are chosen per target takes them from `thresholds` (see thresholdHosts).
+  const checkAlert = (check: PolicyCheckSpec, t: CoverageTarget) =>
+    alertOfCheck(check, t.targetType, t.targetId, t.host, thresholds.get(t.host));
   const taken = new Set(declared.map((a) => checkKey(a.spec)));
   const names = new Set(declared.map((a) => `${a.scopeKey}\u0000${a.spec.name}`));
   const alerts: DeclaredAlert[] = [];
@@ -297,7 +301,7 @@ export function expandPolicies(
     if (p.mode !== 'generate') continue;
     for (const t of selected.get(p)!) {
       for (const check of p.checks) {
-        const spec = checkAlert(check, t.targetType, t.targetId, t.host);
+        const spec = checkAlert(check, t);
         const key = checkKey(spec);
         // The reader refuses declared names a policy generates; this only keeps a plan sane.
         if (taken.has(key) || names.has(`${p.scopeKey}\u0000${spec.name}`)) continue;
@@ -330,7 +334,7 @@ export function expandPolicies(
           rows: selected.get(p)!.map((t) => ({
             ...t,
             cells: p.checks.map((check): CoverageCell => {
-              const key = checkKey(checkAlert(check, t.targetType, t.targetId, t.host));
+              const key = checkKey(checkAlert(check, t));
               const isNow = now.get(key);
               const isAfter = after.get(key);
               if (isAfter === undefined) return { status: 'gap', alert: null };
@@ -341,6 +345,20 @@ export function expandPolicies(
       };
     },
   };
+}
+
+/**
+ * The hosts whose certificate sets a check's days (`threshold: before renewal fails`): the
+ * targets that policies with such a check select, in list order, each once.
+ */
+export function thresholdHosts(policies: readonly DeclaredPolicy[], domains: readonly ApiDomain[]): string[] {
+  const wanted = policies.filter((p) => p.checks.some((c) => c.threshold));
+  if (!wanted.length) return [];
+  const hosts = new Set<string>();
+  for (const t of targetsOf(domains)) {
+    if (wanted.some((p) => selectsHost(p.targets, t.targetType, t.host))) hosts.add(t.host);
+  }
+  return [...hosts];
 }
 
 /** Check key → the name of an alert making that check (the lowest id). */

@@ -5,6 +5,7 @@ import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
 import { coverageTotals } from './coverage';
 import { gapsJson } from './coverage-render';
 import { accountRows, applyTotals, driftKind, totals, type Command } from './totals';
+import { triggeredJson } from './triggered';
 import type { Change } from './types';
 
 /** Version of the `--json` document; bump the major part on incompatible changes. */
@@ -138,6 +139,8 @@ export function toJson(
           ];
         }),
         ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
+        // Live alerts whose current_status is triggered (plan and drift only).
+        ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
         changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
         triggers: drift
           ? []

@@ -8,6 +8,7 @@ import { coverageTotals } from './coverage';
 import { gapsMarkdown } from './coverage-render';
 import { DRIFT_WORDS, failedAccountsLine, formatValue, scopeText } from './render-text';
 import { accountRows, driftKind, totals, type AccountRow } from './totals';
+import { triggeredMarkdown } from './triggered';
 
 /** GitHub refuses a comment or issue body longer than this many characters. */
 export const GITHUB_BODY_LIMIT = 65_536;
@@ -81,6 +82,7 @@ function driftMarkdownOf(
       continue;
     }
     for (const w of p.warnings) out.push(`> ⚠️ ${md(w.message)}`, '');
+    out.push(...triggeredMarkdown(p));
     out.push(...gapsMarkdown(p.coverage));
     if (!p.changes.length) {
       out.push(`In sync (${p.unchanged} alert${p.unchanged === 1 ? '' : 's'}).`, '');

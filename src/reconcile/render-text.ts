@@ -18,6 +18,7 @@ import {
   type DriftKind,
   type Totals,
 } from './totals';
+import { triggeredLines } from './triggered';
 import type { Change, DeleteGuard, PlannedTrigger, Warning } from './types';
 
 export interface Style {
@@ -154,6 +155,7 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
       continue;
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
+    if (command === 'plan') out.push(...triggeredLines(p, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
@@ -357,6 +359,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
       continue;
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
+    out.push(...triggeredLines(p, s));
     if (!p.changes.length)
       out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);

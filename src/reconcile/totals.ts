@@ -4,7 +4,7 @@ import { coverageTotals } from './coverage';
 import type { Change, DeleteGuard, Warning } from './types';
 
 /** The commands whose results the renderers show. */
-export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'synth';
+export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'synth' | 'preview';
 
 export interface Totals {
   create: number;

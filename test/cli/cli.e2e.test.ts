@@ -343,6 +343,7 @@ describe('plan --json', () => {
           summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
           warnings: [],
           guards: [],
+          triggered: [],
           changes: [
             {
               action: 'create',

@@ -1,0 +1,128 @@
+/**
+ * `ncalc preview` (and `plan --preview`): plan as `plan` does (the same API requests, no
+ * more), then evaluate every declared alert now with DNS and TLS lookups from this machine.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { FORMAT_VERSION, planAll, planText } from '../reconcile';
+import {
+  certificateLifetimes,
+  lookupsFromFlags,
+  previewJson,
+  previewMarkdown,
+  previewPlans,
+  previewText,
+  previewTotals,
+  type Lookups,
+  type PreviewFlags,
+} from '../preview';
+import {
+  DRIFT_FORMATS,
+  EXIT,
+  anyFailed,
+  clientFactory,
+  driftFormat,
+  load,
+  reportError,
+  shardJson,
+  shardText,
+  styleFor,
+  writeJson,
+  type DriftFlags,
+  type Loaded,
+} from './commands';
+import type { CliIO } from './io';
+import { UsageError } from './usage';
+
+export interface PreviewCommandFlags extends DriftFlags, PreviewFlags {
+  changesOnly?: boolean;
+  failOnFiring?: boolean;
+}
+
+export const PREVIEW_EXIT_HELP = `
+Exit codes:
+  0  every alert was evaluated or reported (with --fail-on-firing: and none fires now)
+  1  error: a usage error, an invalid configuration, or an account could not be planned
+  2  with --fail-on-firing: an alert evaluated fires now (use --changes-only to judge only
+     what the plan creates or changes); "cannot evaluate" alone does not fail`;
+
+export const PREVIEW_HELP = `
+What is evaluated: DNS Record alerts against the records of their target (A, CNAME, MX, TXT);
+SPF Record alerts against the target's one v=spf1 record, and validity per RFC 7208 (one
+record, syntax, at most 10 DNS-querying terms, at most 2 void lookups, includes and redirects
+that resolve); Certificate (TLS) alerts against the certificate served on port 443 with SNI
+(subject, days until notAfter), with a warning when an expiry threshold fires before a renewal
+at a third of the certificate's lifetime. Host names come from the plan's domains list and
+live alerts: no API request is added. Lookups go to the system resolver unless --resolver.
+`;
+
+/**
+ * The lookup options of every planning command: a preview's lookups, and the certificates that
+ * alert policy checks "before renewal fails" read at plan time.
+ */
+export function lookupOptions(cmd: Command): Command {
+  return cmd
+    .option('--resolver <ip[:port]>', 'DNS server for DNS and TLS lookups (default: the system resolver)')
+    .option('--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', '3000')
+    .option('--lookup-concurrency <n>', 'lookups in flight at once', '16');
+}
+
+/** Adds the options of a preview to a command (`preview`, and `plan` for --preview). */
+export function previewOptions(cmd: Command): Command {
+  return lookupOptions(cmd).option('--changes-only', 'evaluate only the alerts the plan creates or changes');
+}
+
+export function registerPreviewCommand(
+  program: Command,
+  common: (cmd: Command) => Command,
+  io: CliIO,
+  done: (code: number) => void,
+): void {
+  previewOptions(common(program.command('preview')))
+    .description(
+      'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
+    )
+    .option('--json', 'machine-readable output (the same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .option('--fail-on-firing', 'exit 2 when an alert evaluated fires now (for CI)')
+    .addHelpText('after', PREVIEW_HELP + PREVIEW_EXIT_HELP)
+    .action(async (opts: PreviewCommandFlags, cmd: Command) => {
+      done(await previewCommand(io, opts, cmd.getOptionValueSource('format') === 'cli'));
+    });
+}
+
+export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, formatGiven = false): Promise<number> {
+  let format: string;
+  let loaded: Loaded;
+  let lookups: Lookups;
+  try {
+    format = driftFormat(opts, formatGiven);
+    const made = lookupsFromFlags(opts, io.env);
+    if ('problems' in made) throw new UsageError(made.problems);
+    lookups = made;
+    loaded = await load(io, opts, format !== 'text');
+  } catch (e) {
+    return reportError(io, 'preview', e, !!opts.json || opts.format === 'json');
+  }
+  // The same lookups read the certificates of "before renewal fails" policy checks: each host once.
+  const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), {
+    triggers: false,
+    certificateLifetime: certificateLifetimes(() => lookups),
+  });
+  const report = await previewPlans(plans, lookups, { changesOnly: opts.changesOnly });
+  const style = styleFor(io, opts);
+  if (format === 'json') {
+    writeJson(io, { format_version: FORMAT_VERSION, command: 'preview', ...shardJson(loaded), ...previewJson(report) });
+  } else if (format === 'markdown') {
+    io.stdout.write(previewMarkdown(report, plans));
+  } else {
+    io.stdout.write(
+      shardText(loaded) +
+        planText(plans, 'plan', style) +
+        '\n' +
+        previewText(report, style, loaded.accounts.length > 1),
+    );
+  }
+  if (anyFailed(plans)) return EXIT.ERROR;
+  return opts.failOnFiring && previewTotals(report).fires > 0 ? EXIT.CHANGES : EXIT.OK;
+}

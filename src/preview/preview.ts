@@ -1,0 +1,95 @@
+/**
+ * `ncalc preview`: every declared alert of the planned accounts evaluated now. Host names come
+ * from what the plan already holds (its domains list and the live alerts' targets): no API
+ * request is added.
+ */
+import type { AccountPlan } from '../reconcile/account-plan';
+import { targetNames } from '../reconcile/targets';
+import type { DeclaredAlert } from '../reconcile/types';
+import { evaluateAlert, type Evaluation } from './evaluate';
+import type { Lookups } from './lookups';
+
+/** What the plan does with the alert: `unchanged` when it is live as declared. */
+export type PlanAction = 'create' | 'update' | 'unchanged';
+
+export interface AlertPreview extends Evaluation {
+  name: string;
+  path: string;
+  stack: string;
+  plan: PlanAction;
+  alert: DeclaredAlert['spec'];
+  /** The target's host name as the account lists it; null when unknown. */
+  host: string | null;
+}
+
+export interface AccountPreview {
+  plan: AccountPlan;
+  alerts: AlertPreview[];
+}
+
+export interface PreviewReport {
+  accounts: AccountPreview[];
+  resolver: string;
+  /** When the conditions were evaluated. */
+  at: Date;
+}
+
+export interface PreviewOptions {
+  /** Only the alerts the plan creates or changes. */
+  changesOnly?: boolean;
+  now?: Date;
+}
+
+export async function previewPlans(
+  plans: readonly AccountPlan[],
+  lookups: Lookups,
+  options: PreviewOptions = {},
+): Promise<PreviewReport> {
+  const at = options.now ?? new Date();
+  const accounts = await Promise.all(
+    plans.map(async (plan): Promise<AccountPreview> => {
+      if (plan.status !== 'ok' || !plan.declared) return { plan, alerts: [] };
+      const names = targetNames(plan);
+      const actions = new Map<string, PlanAction>();
+      for (const c of plan.changes) {
+        if (c.action !== 'delete') actions.set(`${c.scopeKey}\u0000${c.name}`, c.action);
+      }
+      const selected = plan.declared
+        .map((d) => ({ d, action: actions.get(`${d.scopeKey}\u0000${d.spec.name}`) ?? 'unchanged' }))
+        .filter((x) => !options.changesOnly || x.action !== 'unchanged');
+      const alerts = await Promise.all(
+        selected.map(async ({ d, action }): Promise<AlertPreview> => {
+          const host = names.get(`${d.spec.target_type}:${d.spec.target_id}`) ?? null;
+          const evaluation = await evaluateAlert(d.spec, host, lookups, at);
+          return { ...evaluation, name: d.spec.name, path: d.path, stack: d.stack, plan: action, alert: d.spec, host };
+        }),
+      );
+      return { plan, alerts };
+    }),
+  );
+  return { accounts, resolver: lookups.resolverLabel, at };
+}
+
+export interface PreviewTotals {
+  alerts: number;
+  fires: number;
+  quiet: number;
+  unknown: number;
+  /** Alerts the plan creates that fire as soon as they are created. */
+  newFiring: number;
+  /** Certificate thresholds that fire before a renewal. */
+  warnings: number;
+}
+
+export function previewTotals(report: PreviewReport): PreviewTotals {
+  const t: PreviewTotals = { alerts: 0, fires: 0, quiet: 0, unknown: 0, newFiring: 0, warnings: 0 };
+  for (const a of report.accounts) {
+    for (const x of a.alerts) {
+      t.alerts++;
+      t[x.state === 'fires' ? 'fires' : x.state === 'quiet' ? 'quiet' : 'unknown']++;
+      if (x.state === 'fires' && x.plan === 'create') t.newFiring++;
+      if (x.warning) t.warnings++;
+    }
+  }
+  return t;
+}
