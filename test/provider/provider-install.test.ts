@@ -93,7 +93,7 @@ describe('ncalc provider install', () => {
     });
     expect(stale.status).toBe(1);
     expect(stale.stdout).toContain(
-      'the wrapper is for 0.0.9, but the package in node_modules serves 0.1.0; run npx ncalc provider install',
+      'the wrapper is for 0.0.9, but the package in node_modules serves 0.1.0; run npx --no-install ncalc provider install',
     );
   });
 
