@@ -215,6 +215,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--out <dir>', 'where to write the output (default: "output" of cdktf.json, then cdktf.out)')
     .option('--synth-timeout <seconds>', 'time limit for synthesizing', '120')
     .option('--base-url <url>', 'API base URL to check for every account (as --base-url of the other commands)')
+    .option('--no-color', 'no colour (also: NO_COLOR set, or output not a terminal)')
     .option('--json', 'machine-readable result')
     .addHelpText(
       'after',
