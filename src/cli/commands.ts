@@ -15,6 +15,7 @@ import {
   applySummary,
   changeResultLine,
   defaultAccountParallelism,
+  writingAccounts,
   errorJson,
   guardsOf,
   inShard,
@@ -634,7 +635,7 @@ export async function applyCommand(
       return EXIT.ERROR;
     }
   }
-  const writing = plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+  const writing = writingAccounts(plans);
   const perAccount = accountParallelism ?? defaultAccountParallelism(parallelism, writing);
   const limits = writing > 1 ? `parallelism ${parallelism}, ${perAccount} per account` : `parallelism ${perAccount}`;
   if (!json) io.stdout.write(`

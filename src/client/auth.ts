@@ -44,7 +44,12 @@ export class TokenSource {
 
   readonly #onIssued: (token: string) => void;
 
-  /** `onIssued` learns each new token, so it can be scrubbed from texts like the configured ones. */
+  /**
+   * `creds` are one account's: callers pass only what that account's configuration names
+   * (src/schema/account-rules), so renewing a refused token from the client credentials never
+   * reaches another account. `onIssued` learns each new token, so it can be scrubbed from
+   * texts like the configured ones.
+   */
   constructor(
     transport: Transport,
     creds: { token?: string; clientId?: string; clientSecret?: string },

@@ -9,7 +9,7 @@ export { EmulatorControl, EmulatorControlError, type ControlAlertFields } from '
 export { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
 export { DATA_FILE_MODE, DataFileError } from './data-file';
 export { ApiError, ERROR_TABLE, type ErrorCode } from './errors';
-export { type Fault, type FaultKind, type FaultPhase, type FaultSpec } from './faults';
+export { type Fault, type FaultKind, type FaultMatch, type FaultPhase, type FaultSpec } from './faults';
 export {
   REQUEST_COUNTER_LIMIT,
   REQUEST_LOG_LIMIT,

@@ -183,6 +183,11 @@ export function defaultAccountParallelism(parallelism: number, accounts: number)
   return accounts <= 1 ? parallelism : Math.max(1, Math.ceil(parallelism / 2));
 }
 
+/** The accounts apply will write to: planned, with changes. */
+export function writingAccounts(plans: readonly AccountPlan[]): number {
+  return plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+}
+
 /**
  * A limit of one account's writes in flight that can be lowered while they run: an account
  * the service rate limits drops to one write at a time, and only that account.
@@ -220,8 +225,9 @@ export class AccountLimit {
 
 /** What a rate-limited account's failed write says after the client's message. */
 function rateLimitedNote(plan: AccountPlan, limit: AccountLimit): string {
+  const was = limit.concurrency > 1 ? ` (was ${limit.concurrency})` : '';
   return (
-    `account ${plan.account.label} is rate limited by the service: its remaining writes run one at a time (was ${limit.concurrency}), ` +
+    `account ${plan.account.label} is rate limited by the service: its remaining writes run one at a time${was}, ` +
     'the other accounts are not slowed; run apply again later, or give this run a lower --account-parallelism'
   );
 }
@@ -318,8 +324,8 @@ async function applyAccount(
 
 /**
  * Applies planned changes: accounts concurrently, every API write through its account's
- * limit (`accountParallelism`) and then the run's (`parallelism`). A failed change does not stop the others. An account's report triggers
- * run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
+ * limit (`accountParallelism`) and then the run's (`parallelism`). A failed change does not
+ * stop the others. An account's report triggers run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
  * The plans are not touched: what happened comes back as the report.
  */
 export async function applyAll(
@@ -331,11 +337,7 @@ export async function applyAll(
   const limit = pLimit(parallelism);
   const perAccount = Math.min(
     parallelism,
-    Math.max(
-      1,
-      options.accountParallelism ??
-        defaultAccountParallelism(parallelism, plans.filter((p) => p.status === 'ok' && p.changes.length).length),
-    ),
+    Math.max(1, options.accountParallelism ?? defaultAccountParallelism(parallelism, writingAccounts(plans))),
   );
   const report = new Map<AccountPlan, AccountOutcome>();
   await Promise.all(
