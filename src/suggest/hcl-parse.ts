@@ -84,7 +84,11 @@ export interface HclFile extends HclBody {
 }
 
 /** An identifier as HCL defines it: Unicode ID_Start (or `_`), then ID_Continue or `-`. */
-const IDENT = /[\p{ID_Start}_][\p{ID_Continue}-]*/uy;
+const IDENT_START = /[\p{ID_Start}_]/uy;
+const IDENT_PART = /[\p{ID_Continue}-]+/uy;
+/** ASCII letters, digits, `_` and `-`: most identifiers, checked without a regular expression. */
+const asciiPart = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 45;
 const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const HEREDOC_START = /<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)\r?\n/uy;
 const OPERATORS = ['...', '==', '!=', '<=', '>=', '&&', '||', '=>'];
@@ -146,8 +150,8 @@ class Scanner {
         NUMBER.lastIndex = this.pos;
         this.pos += NUMBER.exec(t)![0].length;
         this.push('number', start, line);
-      } else if (((IDENT.lastIndex = this.pos), IDENT.test(t))) {
-        this.pos = IDENT.lastIndex;
+      } else if (this.identStart(c)) {
+        this.identRest();
         this.push('ident', start, line);
       } else {
         const op = OPERATORS.find((o) => t.startsWith(o, this.pos));
@@ -158,6 +162,36 @@ class Scanner {
       }
     }
     return this.tokens;
+  }
+
+  /** Whether an identifier starts here; moves past its first character when it does. */
+  private identStart(c: string): boolean {
+    const code = c.charCodeAt(0);
+    if (code < 128) {
+      // A letter or `_` (digits and `-` only continue one).
+      if (!asciiPart(code) || (code >= 48 && code <= 57) || code === 45) return false;
+      this.pos++;
+      return true;
+    }
+    IDENT_START.lastIndex = this.pos;
+    if (!IDENT_START.test(this.text)) return false;
+    this.pos = IDENT_START.lastIndex;
+    return true;
+  }
+
+  /** Past the rest of an identifier: ASCII by hand, the rest of Unicode by ID_Continue. */
+  private identRest(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const code = t.charCodeAt(this.pos);
+      if (asciiPart(code)) this.pos++;
+      else if (code < 128) return;
+      else {
+        IDENT_PART.lastIndex = this.pos;
+        if (!IDENT_PART.test(t)) return;
+        this.pos = IDENT_PART.lastIndex;
+      }
+    }
   }
 
   /**
