@@ -43,13 +43,32 @@ function importClosure(entry) {
   return [...seen].sort();
 }
 
+/**
+ * Files staged with other contents. src/public-types.ts writes the CDK's `IResolvable`
+ * structurally, so that the published TypeScript declarations name no CDK library; in the
+ * assembly, the type the other languages see, it stays the CDK's own (a jsii type of cdktf).
+ */
+const JSII_SOURCES = {
+  [path.join('src', 'public-types.ts')]: (source) =>
+    source.replace(/export interface IResolvable \{[\s\S]*?\n\}\n/, "export type { IResolvable } from 'cdktf';\n"),
+};
+
 function stage() {
   fs.rmSync(STAGE, { recursive: true, force: true });
   const files = importClosure(ENTRY);
   for (const file of files) {
-    const to = path.join(STAGE, path.relative(ROOT, file));
+    const relative = path.relative(ROOT, file);
+    const to = path.join(STAGE, relative);
     fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(file, to);
+    const rewrite = JSII_SOURCES[relative];
+    if (!rewrite) {
+      fs.copyFileSync(file, to);
+      continue;
+    }
+    const source = fs.readFileSync(file, 'utf8');
+    const staged = rewrite(source);
+    if (staged === source) throw new Error(`${relative}: its jsii rewrite no longer applies; update JSII_SOURCES in jsii/build.js`);
+    fs.writeFileSync(to, staged);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, 'package.json'), 'utf8'));
   manifest.version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
