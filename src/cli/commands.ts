@@ -281,7 +281,7 @@ export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 
-export interface PlanFlags extends CommonOptions, PreviewFlags {
+export interface PlanFlags extends CommonOptions {
   json?: boolean;
   /** Also evaluate the alerts now (`ncalc preview`); `changesOnly`: only those the plan changes. */
   preview?: boolean;
@@ -420,7 +420,7 @@ export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<n
   }
 }
 
-export interface DriftFlags extends CommonOptions, PreviewFlags {
+export interface DriftFlags extends CommonOptions {
   format: string;
   /** The same as `--format json`. */
   json?: boolean;
@@ -440,7 +440,7 @@ export function driftFormat(opts: DriftFlags, formatGiven: boolean): string {
   return 'json';
 }
 
-export interface ApplyFlags extends CommonOptions, PreviewFlags {
+export interface ApplyFlags extends CommonOptions {
   json?: boolean;
   autoApprove?: boolean;
   parallelism: string;

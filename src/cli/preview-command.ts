@@ -14,7 +14,6 @@ import {
   previewText,
   previewTotals,
   type Lookups,
-  type PreviewFlags,
 } from '../preview';
 import {
   DRIFT_FORMATS,
@@ -34,7 +33,7 @@ import {
 import type { CliIO } from './io';
 import { UsageError } from './usage';
 
-export interface PreviewCommandFlags extends DriftFlags, PreviewFlags {
+export interface PreviewCommandFlags extends DriftFlags {
   changesOnly?: boolean;
   failOnFiring?: boolean;
 }

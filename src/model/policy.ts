@@ -171,9 +171,10 @@ export function parsePolicyCheck(
       });
   }
   // A threshold chosen at plan time stands in for a number of days: validate the rest with one.
+  const isExpiry = canonicalizeAlert(input).filter === 'expires in (days)';
   const result = parseAlert({
     ...input,
-    ...(threshold === BEFORE_RENEWAL_FAILS ? { filter_value: 1 } : {}),
+    ...(threshold !== undefined && isExpiry ? { filter_value: 1 } : {}),
     threshold: undefined,
     name,
     target_type: 'domain',

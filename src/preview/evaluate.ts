@@ -81,7 +81,7 @@ export function compare(
   }
 }
 
-/** `MX is mx1.example.net, not mx2.example.net`: the records and how they meet the value. */
+/** `MX is mx1.example.net, not "mx2.example.net"`: the records found and how they meet the value. */
 function comparisonText(
   what: string,
   filter: string,
@@ -89,18 +89,20 @@ function comparisonText(
   value: string,
   holds: boolean,
 ): string {
-  const list = records.length ? records.join(', ') : null;
-  const is = list === null ? `no ${what} record` : `${what} is ${list}`;
+  const is = records.length ? `${what} is ${records.join(', ')}` : `no ${what} record`;
   const v = quoted(value);
+  const one = records.length > 1 ? 'one ' : '';
   switch (filter) {
     case 'equals':
-      return holds ? `${what} is ${v}` : `${is}, not ${v}`;
-    case 'does not equal':
-      return holds ? `${is}, not ${v}` : `${what} is ${v}`;
+    case 'does not equal': {
+      const equal = filter === 'equals' ? holds : !holds;
+      return equal ? `${is}; ${one}equals ${v}` : `${is}, not ${v}`;
+    }
     case 'contains':
     case 'does not contain': {
       const contains = filter === 'contains' ? holds : !holds;
-      return contains ? `${is}; contains ${v}` : `${is}; none contains ${v}`;
+      if (contains) return `${is}; ${one}contains ${v}`;
+      return `${is}; ${records.length > 1 ? 'none contains' : 'does not contain'} ${v}`;
     }
     default:
       return is;

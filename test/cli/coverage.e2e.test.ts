@@ -430,7 +430,7 @@ describe('bad policies are refused before any call', () => {
       '  - stack main, policy main/Bad: mode "sometimes" is not valid; use one of generate, require',
       '  - stack main, policy main/Bad: targets.domains is a string; expected true or false',
       '  - stack main, policy main/Bad: targets.include[0] "http://x" is not a valid pattern; use letters, digits, hyphens, dots and *, e.g. "*.example.com" or "example.*"',
-      '  - stack main, policy main/Bad: checks[0]: unknown attribute "extra"; allowed: filter, filter_value, label, subtype, type',
+      '  - stack main, policy main/Bad: checks[0]: unknown attribute "extra"; allowed: filter, filter_value, label, subtype, threshold, type',
       '  - stack main, policy main/Bad: checks[0]: subtype "SRV" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT',
       '  - stack main: //.networkcalc_alert_policies.Worse_1 is a string; expected an object (a policy)',
     ]);

@@ -182,9 +182,12 @@ test('GIVEN 6 alerts WHEN previewed THEN each fires now, is quiet or cannot be e
   ]);
   expect(block('www A')).toEqual([
     '● fires now       "www A" [create]  www.mail.test',
-    'A is "192.0.2.21" (via CNAME edge.cdn.test)',
+    'A is 192.0.2.20, 192.0.2.21; one equals "192.0.2.21" (via CNAME edge.cdn.test)',
   ]);
-  expect(block('old MX')).toEqual(['○ quiet           "old MX"  mail.test', 'MX is "mx1.mail.test"']);
+  expect(block('old MX')).toEqual([
+    '○ quiet           "old MX"  mail.test',
+    'MX is mx1.mail.test, mx2.mail.test; one equals "mx1.mail.test"',
+  ]);
   expect(r.stdout).toContain(
     'Preview of 6 alerts: 3 fire now, 2 quiet, 1 cannot be evaluated. 1 certificate threshold fires before renewal.',
   );
@@ -216,7 +219,7 @@ test('--fail-on-firing exits 2; --changes-only leaves out the unchanged alert; -
     target_type: 'subdomain',
     target_id: 2,
     state: 'fires',
-    observed: 'A is "192.0.2.21" (via CNAME edge.cdn.test)',
+    observed: 'A is 192.0.2.20, 192.0.2.21; one equals "192.0.2.21" (via CNAME edge.cdn.test)',
     data: { records: ['192.0.2.20', '192.0.2.21'], cname_chain: ['edge.cdn.test'] },
   });
   expect(byName['cert 21']).toMatchObject({
@@ -240,7 +243,7 @@ test('--fail-on-firing exits 2; --changes-only leaves out the unchanged alert; -
     '',
   ]);
   expect(md.stdout).toContain(
-    '| 🔴 fires now | `www A` | create | `www.mail.test` | A is "192.0.2.21" (via CNAME edge.cdn.test) |',
+    '| 🔴 fires now | `www A` | create | `www.mail.test` | A is 192.0.2.20, 192.0.2.21; one equals "192.0.2.21" (via CNAME edge.cdn.test) |',
   );
 });
 

@@ -1,5 +1,6 @@
 /** The rules of alert policies that the constructs and ncalc share (src/model/policy). */
 import {
+  checkAlert,
   checkKey,
   couldSelectHost,
   defaultCheckLabel,
@@ -110,6 +111,45 @@ describe('parsePolicyCheck', () => {
         filter_value: '21',
       },
     });
+  });
+
+  test('a threshold "before renewal fails": an expiry check without a value; the days come per target', () => {
+    const r = parsePolicyCheck({
+      label: 'renewal',
+      type: 'Certificate (TLS)',
+      filter: 'expires in (days)',
+      threshold: 'before renewal fails',
+    });
+    expect(r).toEqual({
+      ok: true,
+      check: {
+        label: 'renewal',
+        type: 'Certificate (TLS)',
+        subtype: null,
+        filter: 'expires in (days)',
+        filter_value: '',
+        threshold: 'before renewal fails',
+      },
+    });
+    if (!r.ok) return;
+    expect(checkAlert(r.check, 'subdomain', 7, 'www.example.com', 15).filter_value).toBe('15');
+  });
+
+  test('a threshold: only "before renewal fails", only for certificate expiry, never with a value', () => {
+    const messages = (input: Record<string, unknown>) => {
+      const r = parsePolicyCheck({ label: 'x', ...input });
+      return r.ok ? [] : r.problems.map((p) => p.message);
+    };
+    const expiry = { type: 'Certificate (TLS)', filter: 'expires in (days)' };
+    expect(messages({ ...expiry, threshold: 'soon' })).toEqual([
+      'threshold "soon" is not valid; the only threshold is "before renewal fails"',
+    ]);
+    expect(messages({ ...expiry, threshold: 'before renewal fails', filter_value: '21' })).toEqual([
+      'filter_value and threshold "before renewal fails" are both given; the threshold chooses the days per target, so leave filter_value out',
+    ]);
+    expect(messages({ type: 'SPF Record', filter: 'validity', threshold: 'before renewal fails' })).toEqual([
+      'threshold "before renewal fails" is for Certificate (TLS) checks with filter "expires in (days)", not SPF Record "validity"',
+    ]);
   });
 
   test('the alert model judges the check, the alert-name rule the label; every problem at once', () => {

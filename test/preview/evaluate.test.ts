@@ -106,14 +106,14 @@ describe('DNS Record alerts', () => {
     });
     expect(brief(await evaluate('mail.test', { ...mx, filter: 'equals', filter_value: 'MX1.mail.test.' }))).toEqual({
       state: 'fires',
-      text: 'MX is "MX1.mail.test."',
+      text: 'MX is mx1.mail.test, mx2.mail.test; one equals "MX1.mail.test."',
     });
     expect(
       brief(await evaluate('mail.test', { ...mx, filter: 'does not equal', filter_value: 'mx3.mail.test' })),
     ).toEqual({ state: 'fires', text: 'MX is mx1.mail.test, mx2.mail.test, not "mx3.mail.test"' });
     expect(brief(await evaluate('mail.test', { ...mx, filter: 'contains', filter_value: 'mail.test' }))).toEqual({
       state: 'fires',
-      text: 'MX is mx1.mail.test, mx2.mail.test; contains "mail.test"',
+      text: 'MX is mx1.mail.test, mx2.mail.test; one contains "mail.test"',
     });
     expect(brief(await evaluate('mail.test', { ...mx, filter: 'does not contain', filter_value: 'google' }))).toEqual({
       state: 'fires',
@@ -125,7 +125,7 @@ describe('DNS Record alerts', () => {
     const a = await evaluate('www.mail.test', { filter: 'equals', filter_value: '192.0.2.21' });
     expect(brief(a)).toEqual({
       state: 'fires',
-      text: 'A is "192.0.2.21" (via CNAME cdn.mail.test → edge.cdn.test)',
+      text: 'A is 192.0.2.20, 192.0.2.21; one equals "192.0.2.21" (via CNAME cdn.mail.test → edge.cdn.test)',
     });
     expect(a.data).toEqual({ records: ['192.0.2.20', '192.0.2.21'], cname_chain: ['cdn.mail.test', 'edge.cdn.test'] });
     expect(
@@ -144,7 +144,7 @@ describe('DNS Record alerts', () => {
 
   test('IDN names are looked up in punycode', async () => {
     const e = await evaluate('bücher.test', { filter: 'equals', filter_value: '192.0.2.30' });
-    expect(brief(e)).toEqual({ state: 'fires', text: 'A is "192.0.2.30"' });
+    expect(brief(e)).toEqual({ state: 'fires', text: 'A is 192.0.2.30; equals "192.0.2.30"' });
     expect(e.data.ascii_host).toBe('xn--bcher-kva.test');
   });
 
