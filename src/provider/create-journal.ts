@@ -170,6 +170,11 @@ export class CreateJournal {
   #later(r: JournalRecord): void {
     this.#pending.push(line(r));
     this.#lazyTimer ??= setTimeout(() => void this.#flush(), LAZY_FLUSH_MS).unref();
+    // A provider process may end sooner (terraform shuts a plan's provider down at once).
+    if (!this.#exitHook) {
+      this.#exitHook = () => this.flushSync();
+      process.once('exit', this.#exitHook);
+    }
   }
 
   /** Writes what is pending now, synchronously (at exit: a pending end must not be lost). */
@@ -187,6 +192,7 @@ export class CreateJournal {
   close(): void {
     this.flushSync();
     if (this.#exitHook) process.removeListener('exit', this.#exitHook);
+    this.#exitHook = undefined;
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
@@ -211,11 +217,7 @@ export class CreateJournal {
   }
 
   #descriptor(): number {
-    if (this.#fd === undefined) {
-      this.#fd = openSync(this.#file, 'a', 0o600);
-      this.#exitHook = () => this.flushSync();
-      process.once('exit', this.#exitHook);
-    }
+    if (this.#fd === undefined) this.#fd = openSync(this.#file, 'a', 0o600);
     return this.#fd;
   }
 
