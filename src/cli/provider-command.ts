@@ -82,7 +82,7 @@ export function cliConfigText(mirrorDir: string): string {
 /**
  * The wrapper terraform runs. It names no path of this machine: it finds this package in the
  * nearest node_modules above its own location (an app's mirror) or above terraform's working
- * directory, and node on PATH ($NETWORKCALC_NODE overrides). So its bytes, and the `h1:`
+ * directory, else installed globally beside node, and node on PATH ($NETWORKCALC_NODE overrides). So its bytes, and the `h1:`
  * checksum in .terraform.lock.hcl, are one per version. Only shell built-ins: no PATH needed
  * but node's. `exec`: terraform may SIGKILL the provider; no shell must survive as an orphan.
  */
@@ -92,8 +92,10 @@ export function wrapperScript(): string {
     '#!/bin/sh',
     `# Terraform provider ${PROVIDER_SOURCE} ${PROVIDER_VERSION}, written by "ncalc provider install".`,
     `# Runs the provider of the npm package ${PACKAGE_NAME} found in the nearest node_modules`,
-    '# above this file or above the working directory, with the node on PATH ($NETWORKCALC_NODE',
-    '# overrides). It names no path of any machine: its checksum is the same everywhere.',
+    '# above this file or above the working directory (else a global install beside node), with',
+    '# the node on PATH ($NETWORKCALC_NODE overrides). It names no path of any machine: its',
+    '# checksum is the same everywhere.',
+    'node=${NETWORKCALC_NODE:-node}',
     'find_provider() {',
     '  dir=$1',
     '  while [ -n "$dir" ]; do',
@@ -107,11 +109,13 @@ export function wrapperScript(): string {
     '}',
     'case $0 in */*) here=${0%/*} ;; *) here=. ;; esac',
     'here=$(cd "$here" && pwd -P) || here=',
-    'if ! find_provider "$here" && ! find_provider "$(pwd -P)"; then',
-    `  echo "networkcalc provider: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P); run npm ci (or npm install) in the app."`,
+    // npm's global prefix is node's by default: <prefix>/bin/node, <prefix>/lib/node_modules.
+    'if ! find_provider "$here" && ! find_provider "$(pwd -P)" &&',
+    '  ! { nodebin=$(command -v "$node") && find_provider "${nodebin%/bin/*}/lib"; }; then',
+    `  echo "networkcalc provider: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P), nor beside $node; run npm ci (or npm install) in the app."`,
     '  exit 1',
     'fi',
-    `${WRAPPER_VERSION_ENV}=${PROVIDER_VERSION} exec "\${NETWORKCALC_NODE:-node}" "$provider" "$@"`,
+    `${WRAPPER_VERSION_ENV}=${PROVIDER_VERSION} exec "$node" "$provider" "$@"`,
     '',
   ].join('\n');
 }
@@ -171,6 +175,9 @@ export function isAppOrConfig(dir: string): boolean {
 
 /** Whether the wrapper finds this package from `dir`, as it looks: the nearest node_modules above. */
 function packageAbove(dir: string): boolean {
+  // A global install beside node (npm's default prefix), as the wrapper's last resort.
+  const global = path.join(path.dirname(path.dirname(process.execPath)), 'lib');
+  if (existsSync(path.join(global, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     if (existsSync(path.join(d, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
     if (path.dirname(d) === d) return false;
@@ -273,7 +280,7 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   }
   if (appDir && !packageAbove(appDir)) {
     lines.push(
-      `Note: there is no node_modules/${PACKAGE_NAME} in ${appDir} or above it, which the provider runs from: install the package in the app (npm install ${PACKAGE_NAME}) before running terraform.\n`,
+      `Note: there is no node_modules/${PACKAGE_NAME} in ${appDir} or above it (nor a global install), which the provider runs from: install the package in the app (npm install ${PACKAGE_NAME}) before running terraform.\n`,
     );
   }
   if (!appDir) {

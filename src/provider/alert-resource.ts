@@ -165,10 +165,14 @@ export const alertResource: ResourceHandler<Data> = {
     validateAlertConfig(config, diagnostics);
   },
 
-  modifyPlan({ prior, config, planned, requiresReplace, diagnostics }) {
+  modifyPlan({ prior, config, planned, requiresReplace, diagnostics, providerData }) {
     // Values unknown at validation may be known now (e.g. target_id from a data source).
     validateAlertConfig(config, diagnostics);
     if (prior === null) return;
+    // This state holds the alert (terraform plans every instance it keeps, with or without a
+    // refresh): no later create may adopt it from the journal.
+    const heldId = idOf(prior);
+    if (heldId !== null) providerData?.journal?.held(heldId);
     // Equal spellings of one value are no change: keep the prior spelling (terraform accepts
     // the prior value for a configured one as "functionally equivalent").
     const canonicalPlan = canonicalizeAlert(specInput(planned));
@@ -214,19 +218,23 @@ export const alertResource: ResourceHandler<Data> = {
       return null;
     }
     const key = journal?.keyOf(spec);
-    if (key !== undefined && journal!.interrupted(key)) {
-      // An earlier run of this state died with this create in flight: its alert may exist
-      // with no state holding it.
+    const unfinished = key === undefined ? undefined : journal!.unfinished(key);
+    if (unfinished) {
+      // An earlier run of this state died after sending this create, before terraform recorded
+      // its alert (no state has been seen holding it since): it may exist with no owner.
       const previous = await alerts.current().then(
-        (listing) => takeMatching(listing, alerts, spec),
+        (listing) =>
+          unfinished.kind === 'created'
+            ? takeMatching(listing, alerts, spec, (a) => a.id === unfinished.id)
+            : takeMatching(listing, alerts, spec),
         () => undefined,
       );
       if (previous) {
-        journal!.end(key);
+        journal!.created(key!, previous.id);
         names.holds(previous.id, previous.name);
         diagnostics.addWarning(
           'Alert adopted from an interrupted run',
-          `An earlier run of this workspace was stopped while creating alert ${JSON.stringify(spec.name)}, before terraform could record it; alert ${previous.id} with these settings exists, so it was adopted instead of creating another.`,
+          `An earlier run of this workspace was stopped after creating alert ${JSON.stringify(spec.name)}, before terraform could record it; alert ${previous.id} with these settings exists and this state never held it, so it was adopted instead of creating another.`,
         );
         return appliedState(plan, previous);
       }
@@ -247,15 +255,21 @@ export const alertResource: ResourceHandler<Data> = {
           'Alert kept in the state without an id',
           `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan looks it up by name and settings: if it exists it is replaced (it is marked tainted), otherwise it is created.`,
         );
+        if (key !== undefined) journal!.end(key);
         return unresolvedState(plan);
       }
+      if (key !== undefined) journal!.end(key);
       names.release(spec.name);
       addClientError(diagnostics, 'Could not create the alert', err);
       return null;
     } finally {
       alerts.invalidate();
-      // Returned to terraform: whatever came of it is in a state (or certainly not created).
-      if (key !== undefined) journal!.end(key);
+    }
+    // An alert with an id stays adoptable until a state is seen holding it; without one, the
+    // state resolves it by name and settings.
+    if (key !== undefined) {
+      if (outcome.kind === 'unidentified') journal!.end(key);
+      else journal!.created(key, outcome.alert!.id);
     }
     if (outcome.kind === 'unidentified') {
       diagnostics.addWarning(
@@ -294,6 +308,7 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return null;
     }
+    providerData.journal?.held(live.id);
     return refreshedState(state, live);
   },
 
@@ -368,6 +383,7 @@ export const alertResource: ResourceHandler<Data> = {
       providerData.alerts.invalidate();
     }
     namesOf(providerData).gone(id);
+    providerData.journal?.held(id);
   },
 
   async importState({ id, diagnostics, providerData }) {

@@ -1,20 +1,23 @@
 /**
  * Creates that outlive terraform. When terraform dies (SIGKILL, a crash, a CI runner torn
- * down) while a create's POST is in flight, the alert may exist but no state records it, and
- * the next apply would create it again. Before each POST the provider appends an intent to a
- * journal in terraform's data directory, on disk (fsync) before the POST is sent; when the
- * create returns to terraform, whatever its outcome, it appends an end. A later create of the
- * same alert (same account, name and settings) that finds an intent without an end adopts
- * the alert instead of creating a second one.
+ * down) during an apply, alerts it created may be in no state: their POST was in flight, or
+ * their create returned but terraform had not written its state yet (it writes it every few
+ * seconds). The next apply would create them again. So before each POST the provider appends
+ * an intent to a journal in terraform's data directory, on disk (fsync) before the POST is
+ * sent; when the create returns it appends the id. A later create of the same alert (same
+ * account, name and settings) that finds such a record adopts the alert instead of creating a
+ * second one.
  *
- * Only a create that did not return is eligible: a returned create's alert is in terraform's
- * hands (in a state, or refused), and adopting it again would give one alert two owners.
+ * A record ends as soon as a state is seen holding its alert: a refresh reads it, or a plan
+ * (with or without refresh) is given it as the prior state, which terraform does for every
+ * instance it keeps; or it is deleted, or the create failed. From then on an identical new
+ * resource (`count` raised, another address) is a genuine second alert, never the same one.
  *
  * One journal per terraform workspace and state (the file name carries a hash of the working
  * directory, the workspace and the backend configuration), so one workspace never adopts what
  * another one created. The file is opened once per process; records written while a flush is
  * running go out together with the next one, so parallel creates share one write and one
- * fsync. An end needs no fsync: losing it only makes a later create check the live list.
+ * fsync. Only intents need the fsync: a lost later record only makes a create check the list.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -37,7 +40,14 @@ const COMPACT_BYTES = 1024 * 1024;
 /** How long an end may wait for a durable write to carry it. */
 const LAZY_FLUSH_MS = 50;
 
-type JournalRecord = { t: 'intent'; k: string; at: number } | { t: 'end'; k: string; at: number };
+type JournalRecord =
+  | { t: 'intent'; k: string; at: number }
+  | { t: 'created'; k: string; id: number; at: number }
+  | { t: 'end'; k: string; at: number }
+  | { t: 'held'; id: number; at: number };
+
+/** What an earlier process left unfinished for one alert. */
+export type Unfinished = { kind: 'interrupted' } | { kind: 'created'; id: number };
 
 /**
  * The state a working directory writes to: the current workspace (TF_WORKSPACE, else the one
@@ -69,8 +79,10 @@ export class CreateJournal {
   readonly #file: string;
   readonly #account: string;
   #loaded = false;
-  /** Keys with an intent and no end, and how many such intents. */
-  readonly #open = new Map<string, number>();
+  /** key → the latest unfinished record for it. */
+  readonly #byKey = new Map<string, Unfinished>();
+  /** ids with an unfinished 'created' record → their key. */
+  readonly #keyOfId = new Map<number, string>();
   #fd: number | undefined;
   #pending: string[] = [];
   #chain: Promise<void> = Promise.resolve();
@@ -108,30 +120,61 @@ export class CreateJournal {
       .slice(0, 32);
   }
 
-  /** Whether an earlier process sent this create and never returned it to terraform. */
-  interrupted(key: string): boolean {
+  /** What an earlier create of this alert left that no state is known to hold, if anything. */
+  unfinished(key: string): Unfinished | undefined {
     this.#load();
-    return (this.#open.get(key) ?? 0) > 0;
+    return this.#byKey.get(key);
   }
 
   /** Records a create about to be sent; resolves once the record is on disk. */
   intent(key: string): Promise<void> {
     this.#load();
-    this.#open.set(key, (this.#open.get(key) ?? 0) + 1);
+    if (!this.#byKey.has(key)) this.#byKey.set(key, { kind: 'interrupted' });
     this.#pending.push(line({ t: 'intent', k: key, at: Date.now() }));
     return this.#flush();
   }
 
-  /**
-   * The create of this key returned to terraform (created, adopted, failed or unsettled), or
-   * an interrupted one was adopted: no later create may take its alert.
-   */
+  /** The create returned this alert; it stays adoptable until a state is seen holding it. */
+  created(key: string, id: number): void {
+    this.#load();
+    this.#forgetKey(key);
+    this.#byKey.set(key, { kind: 'created', id });
+    this.#keyOfId.set(id, key);
+    this.#later({ t: 'created', k: key, id, at: Date.now() });
+  }
+
+  /** The create of this key left no alert to adopt (it failed, or its state resolves it by name). */
   end(key: string): void {
     this.#load();
-    if (!this.#open.has(key)) return;
-    this.#open.delete(key);
-    this.#pending.push(line({ t: 'end', k: key, at: Date.now() }));
+    if (!this.#byKey.has(key)) return;
+    this.#forgetKey(key);
+    this.#later({ t: 'end', k: key, at: Date.now() });
+  }
+
+  /** A state holds this alert (refreshed, planned or adopted), or it was deleted: no create may take it. */
+  held(id: number): void {
+    this.#load();
+    const key = this.#keyOfId.get(id);
+    if (key === undefined) return;
+    this.#forgetKey(key);
+    this.#later({ t: 'held', id, at: Date.now() });
+  }
+
+  #forgetKey(key: string): void {
+    const entry = this.#byKey.get(key);
+    if (entry?.kind === 'created') this.#keyOfId.delete(entry.id);
+    this.#byKey.delete(key);
+  }
+
+  /** A record that needs no fsync: written with the next flush, or within LAZY_FLUSH_MS. */
+  #later(r: JournalRecord): void {
+    this.#pending.push(line(r));
     this.#lazyTimer ??= setTimeout(() => void this.#flush(), LAZY_FLUSH_MS).unref();
+    // A provider process may end sooner (terraform shuts a plan's provider down at once).
+    if (!this.#exitHook) {
+      this.#exitHook = () => this.flushSync();
+      process.once('exit', this.#exitHook);
+    }
   }
 
   /** Writes what is pending now, synchronously (at exit: a pending end must not be lost). */
@@ -149,6 +192,7 @@ export class CreateJournal {
   close(): void {
     this.flushSync();
     if (this.#exitHook) process.removeListener('exit', this.#exitHook);
+    this.#exitHook = undefined;
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
@@ -173,11 +217,7 @@ export class CreateJournal {
   }
 
   #descriptor(): number {
-    if (this.#fd === undefined) {
-      this.#fd = openSync(this.#file, 'a', 0o600);
-      this.#exitHook = () => this.flushSync();
-      process.once('exit', this.#exitHook);
-    }
+    if (this.#fd === undefined) this.#fd = openSync(this.#file, 'a', 0o600);
     return this.#fd;
   }
 
@@ -197,9 +237,7 @@ export class CreateJournal {
       } catch {
         continue; // a torn last line
       }
-      if (typeof r?.k !== 'string') continue;
-      if (r.t === 'intent') this.#open.set(r.k, (this.#open.get(r.k) ?? 0) + 1);
-      else if (r.t === 'end') this.#open.delete(r.k);
+      this.#apply(r);
     }
     try {
       if (statSync(this.#file).size > COMPACT_BYTES) this.#compact();
@@ -208,11 +246,27 @@ export class CreateJournal {
     }
   }
 
-  /** Rewrites the file with only the open intents (before this process opens it for appends). */
+  #apply(r: JournalRecord): void {
+    if (r?.t === 'intent' && typeof r.k === 'string') {
+      if (!this.#byKey.has(r.k)) this.#byKey.set(r.k, { kind: 'interrupted' });
+    } else if (r?.t === 'created' && typeof r.k === 'string' && typeof r.id === 'number') {
+      this.#forgetKey(r.k);
+      this.#byKey.set(r.k, { kind: 'created', id: r.id });
+      this.#keyOfId.set(r.id, r.k);
+    } else if (r?.t === 'end' && typeof r.k === 'string') {
+      this.#forgetKey(r.k);
+    } else if (r?.t === 'held' && typeof r.id === 'number') {
+      const key = this.#keyOfId.get(r.id);
+      if (key !== undefined) this.#forgetKey(key);
+    }
+  }
+
+  /** Rewrites the file with only the unfinished records (before this process opens it for appends). */
   #compact(): void {
-    const now = Date.now();
+    const at = Date.now();
     const lines: string[] = [];
-    for (const [k, n] of this.#open) for (let i = 0; i < n; i++) lines.push(line({ t: 'intent', k, at: now }));
+    for (const [k, e] of this.#byKey)
+      lines.push(line(e.kind === 'created' ? { t: 'created', k, id: e.id, at } : { t: 'intent', k, at }));
     writeFileSync(this.#file, lines.join(''), { mode: 0o600 });
   }
 }

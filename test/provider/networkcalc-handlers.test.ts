@@ -185,7 +185,7 @@ describe('networkcalc_alert handlers', () => {
     expect(names.filter((n) => n === 'other')).toHaveLength(1);
   });
 
-  test('GIVEN a journal WHEN creating THEN the intent is on disk before the POST is sent, and the create ends it', async () => {
+  test('GIVEN a journal WHEN creating THEN the intent is on disk before the POST is sent; the record ends when a plan or refresh sees a state holding the alert', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nc-journal-'));
     try {
       mkdirSync(path.join(dir, '.terraform'));
@@ -209,10 +209,23 @@ describe('networkcalc_alert handlers', () => {
       expect(seenAtPost).toHaveLength(1);
       expect(seenAtPost[0]).toMatch(/^\{"t":"intent","k":"[0-9a-f]{32}","at":\d+\}\n$/);
       journal.close();
-      expect(readFileSync(journal.file, 'utf8')).toMatch(/"t":"end"/);
-      // Returned: no later create of this state may take it over.
-      expect(CreateJournal.open('acct', {}, dir)!.interrupted(journal.keyOf(toAlertSpec(plan('durable'))))).toBe(false);
-      expect(state!.id).toMatch(/^[0-9]+$/);
+      const key = journal.keyOf(toAlertSpec(plan('durable')));
+      // Returned, but terraform may die before it writes the state: still adoptable here.
+      const id = Number(state!.id);
+      expect(CreateJournal.open('acct', {}, dir)!.unfinished(key)).toEqual({ kind: 'created', id });
+      // The next plan is given the alert as prior state: from then on no create may take it.
+      const planning = { ...base, journal: CreateJournal.open('acct', {}, dir) };
+      alertResource.modifyPlan!({
+        prior: state!,
+        config: state!,
+        planned: { ...state! },
+        requiresReplace: new Set(),
+        diagnostics: new Diagnostics(),
+        providerData: planning,
+      });
+      planning.journal!.close();
+      expect(readFileSync(journal.file, 'utf8')).toMatch(new RegExp(`"t":"held","id":${id}`));
+      expect(CreateJournal.open('acct', {}, dir)!.unfinished(key)).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -254,7 +267,11 @@ describe('networkcalc_alert handlers', () => {
       same.journal!.close();
       other.journal!.close();
       killed.close();
-      expect(CreateJournal.open(account, {}, dir)!.interrupted(killed.keyOf(spec))).toBe(false);
+      // Adopted: this state holds it now, as the next plan will confirm.
+      expect(CreateJournal.open(account, {}, dir)!.unfinished(killed.keyOf(spec))).toEqual({
+        kind: 'created',
+        id: created.id,
+      });
       expect(
         (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === 'interrupted'),
       ).toHaveLength(1);

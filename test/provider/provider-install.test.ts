@@ -75,8 +75,18 @@ describe('ncalc provider install', () => {
     const missing = spawnSync(binaryPath, [], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
     expect(missing.status).toBe(1);
     expect(missing.stdout).toMatch(
-      /^networkcalc provider: no node_modules\/cdktf-provider-networkcalc above .*; run npm ci \(or npm install\) in the app\.\n$/,
+      /^networkcalc provider: no node_modules\/cdktf-provider-networkcalc above .*, nor beside node; run npm ci \(or npm install\) in the app\.\n$/,
     );
+    // A global install beside node (<prefix>/bin/node, <prefix>/lib/node_modules) is found too.
+    const prefix = path.join(dir, 'prefix');
+    mkdirSync(path.join(prefix, 'bin'), { recursive: true });
+    mkdirSync(path.join(prefix, 'lib', 'node_modules'), { recursive: true });
+    symlinkSync(process.execPath, path.join(prefix, 'bin', 'node'));
+    symlinkSync(REPO_ROOT, path.join(prefix, 'lib', 'node_modules', 'cdktf-provider-networkcalc'), 'dir');
+    const global = spawnSync(binaryPath, [], { cwd: dir, encoding: 'utf8', env: { PATH: path.join(prefix, 'bin') } });
+    expect(global.status).toBe(1);
+    expect(global.stdout).not.toContain('no node_modules');
+    expect(global.stderr).toContain('plugin');
     symlinkSync(REPO_ROOT, path.join(app, 'node_modules', 'cdktf-provider-networkcalc'), 'dir');
     // Started as terraform does not: the provider's own message, from node on PATH.
     const run = spawnSync(binaryPath, [], {
@@ -110,7 +120,7 @@ describe('ncalc provider install', () => {
     expect(r.stdout).toContain(`export TF_CLI_CONFIG_FILE='${path.join(mirror, 'cli.tfrc')}'`);
     // The app has no node_modules yet: the provider would not start, and the output says so.
     expect(r.stdout).toContain(
-      `Note: there is no node_modules/cdktf-provider-networkcalc in ${app} or above it, which the provider runs from`,
+      `Note: there is no node_modules/cdktf-provider-networkcalc in ${app} or above it (nor a global install), which the provider runs from`,
     );
     const lock = readFileSync(path.join(app, '.terraform.lock.hcl'), 'utf8');
     expect(lock).toMatch(
