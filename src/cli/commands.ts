@@ -638,7 +638,8 @@ export async function applyCommand(
   const writing = writingAccounts(plans);
   const perAccount = accountParallelism ?? defaultAccountParallelism(parallelism, writing);
   const limits = writing > 1 ? `parallelism ${parallelism}, ${perAccount} per account` : `parallelism ${perAccount}`;
-  if (!json) io.stdout.write(`
+  if (!json)
+    io.stdout.write(`
 ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
 `);
   const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
