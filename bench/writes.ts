@@ -18,13 +18,25 @@
  *   npm run build && BENCH_BEFORE=/path/to/old/root npx tsx bench/writes.ts [sections] [tf sizes] [tf latencies] [tf parallelisms] [reps]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cliConfigText, installProvider } from '../src/cli/provider-command';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
-import { JOURNAL_FILE } from '../src/provider/create-journal';
+import { JOURNAL_PREFIX } from '../src/provider/create-journal';
 import {
   ACCOUNT,
   ROOT,
@@ -303,7 +315,11 @@ async function main(): Promise<void> {
     for (const v of versions) {
       const sandbox = path.join(scratch, `tf-${v.name}`);
       const mirror = path.join(sandbox, 'mirror');
-      installProvider({ dir: mirror, entry: path.join(v.root, 'dist', 'provider', 'bin.js') });
+      // The wrapper names no path: it runs the package in the nearest node_modules above the
+      // mirror, so each version's sandbox holds a link to that version's build.
+      mkdirSync(path.join(sandbox, 'node_modules'), { recursive: true });
+      symlinkSync(v.root, path.join(sandbox, 'node_modules', 'cdktf-provider-networkcalc'));
+      installProvider({ dir: mirror });
       writeFileSync(path.join(sandbox, 'terraform.rc'), cliConfigText(mirror));
       const workDir = path.join(sandbox, 'work');
       mkdirSync(workDir, { recursive: true });
@@ -335,7 +351,12 @@ async function main(): Promise<void> {
             await emu.control.reset();
             await setLatency(latencyMs);
             // A fresh apply: no state, and no create journal of an earlier run to adopt from.
-            for (const f of ['terraform.tfstate', 'terraform.tfstate.backup', path.join('.terraform', JOURNAL_FILE)])
+            const journals = existsSync(path.join(sb.workDir, '.terraform'))
+              ? readdirSync(path.join(sb.workDir, '.terraform'))
+                  .filter((f) => f.startsWith(JOURNAL_PREFIX) || f === 'networkcalc-creates.jsonl')
+                  .map((f) => path.join('.terraform', f))
+              : [];
+            for (const f of ['terraform.tfstate', 'terraform.tfstate.backup', ...journals])
               rmSync(path.join(sb.workDir, f), { force: true });
             const load = loadavg()[0]!;
             const m = await measured(
