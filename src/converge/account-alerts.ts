@@ -170,8 +170,8 @@ export class AccountAlerts {
 
   /**
    * Marks a create begun: each POST is in flight from `sending()` to `posted()`, and the create
-   * counts as outstanding until `done()` (after the list it needed, if any). Lists about to start wait for creates
-   * (see #gather).
+   * counts as outstanding until `done()` (after the list it needed, if any). Lists about to
+   * start wait for creates (see #gather).
    */
   beginCreate(): CreateInProgress {
     const now = Date.now();
@@ -255,7 +255,7 @@ export class AccountAlerts {
         clearTimeout(timer);
         timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
       };
-      // Lanes seen before the window opened: while they grow, the window cannot tell full.
+      // The lanes as seen when the window opened: the creates joining it must not raise the bar.
       this.#window = { openedAt, lanes: this.#lanes, check };
       check();
     });
