@@ -18,7 +18,18 @@
  *   npm run build && BENCH_BEFORE=/path/to/old/root npx tsx bench/writes.ts [sections] [tf sizes] [tf latencies] [tf parallelisms] [reps]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
