@@ -32,6 +32,10 @@ export interface AccountAlertsOptions {
 
 /** The longest a create waits for its list to start. */
 export const MAX_WINDOW_MS = 1500;
+/** A window lasts at least one POST's time, up to this (ms). */
+const MAX_FLOOR_MS = 100;
+/** A window lasts at most this many of the caller's gaps, scaled by their share of a lane's time. */
+const HOLD_GAPS = 6;
 /** The quiet time that ends a window, in gaps between creates the caller begins... */
 const QUIET_GAPS = 6;
 /** ...within these bounds (ms). */
@@ -74,6 +78,8 @@ export class AccountAlerts {
   /** When the last create began, and the smoothed gap between beginnings (ms). */
   #lastBeginAt: number | undefined;
   #gapMs = FIRST_GAP_MS;
+  /** The smoothed time a create's POST takes (ms). */
+  #postMs = 0;
   /** The window of the queued list, while it gathers. */
   #window: { openedAt: number; lanes: number; check: () => void } | undefined;
   #started = 0;
@@ -170,8 +176,8 @@ export class AccountAlerts {
 
   /**
    * Marks a create begun: each POST is in flight from `sending()` to `posted()`, and the create
-   * counts as outstanding until `done()` (after the list it needed, if any). Lists about to start wait for creates
-   * (see #gather).
+   * counts as outstanding until `done()` (after the list it needed, if any). Lists about to
+   * start wait for creates (see #gather).
    */
   beginCreate(): CreateInProgress {
     const now = Date.now();
@@ -183,16 +189,19 @@ export class AccountAlerts {
     this.#outstanding++;
     this.#lanes = Math.max(this.#lanes, this.#outstanding);
     let posting = false;
+    let sentAt = 0;
     let done = false;
     const create: CreateInProgress = {
       sending: () => {
         if (posting || done) return;
         posting = true;
+        sentAt = Date.now();
         this.#writing++;
       },
       posted: () => {
         if (!posting) return;
         posting = false;
+        this.#postMs = 0.8 * this.#postMs + 0.2 * (Date.now() - sentAt);
         this.#writing--;
         this.#window?.check();
       },
@@ -212,13 +221,14 @@ export class AccountAlerts {
    * The wait before a queued list starts: the window in which creates that answer later join
    * it. A list serves the callers waiting when it starts, so it should start when waiting
    * longer brings few more; creates begin at the caller's pace, not the server's. It starts as
-   * soon as one of these holds:
+   * soon as one POST's time has passed (at most MAX_FLOOR_MS) and one of these holds:
    * - half full: the callers waiting fill just over half the lanes seen when the window
    *   opened (the most creates outstanding at once so far);
    * - quiet: no POST is in flight and no create has begun for QUIET_GAPS of the caller's usual
    *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
    *   at once when no create is outstanding (only reads wait);
-   * - MAX_WINDOW_MS since the window opened.
+   * - the window has lasted HOLD_GAPS of the caller's gaps, scaled by their share of a lane's
+   *   time (at most MAX_WINDOW_MS).
    */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
@@ -238,11 +248,20 @@ export class AccountAlerts {
         const window = this.#window!;
         // Only reads wait: no create could join.
         if (this.#outstanding === 0) return finish();
+        // At least one POST's time (at most 100 ms): creates whose POST is about to answer join.
+        const floorAt = openedAt + Math.min(MAX_FLOOR_MS, this.#postMs);
+        if (now < floorAt) {
+          clearTimeout(timer);
+          timer = setTimeout(check, Math.max(1, floorAt - now));
+          return;
+        }
         // Just over half the lanes: a list serves that many or more, so N creates at
         // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes
         // for the creates it hands over meanwhile (terraform waits when all are held).
         const half = Math.ceil(window.lanes / 2);
-        if (window.lanes >= 2 && this.#joined >= Math.min(window.lanes, half + 1)) return finish();
+        // (Creates whose POST is in flight are about to join: a list waits for them.)
+        if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= Math.min(window.lanes, half + 1))
+          return finish();
         // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
         const quietMs =
           this.#joined >= half
@@ -250,12 +269,16 @@ export class AccountAlerts {
             : LONG_QUIET_MS;
         const quietAt = (this.#lastBeginAt ?? openedAt) + quietMs;
         if (this.#writing === 0 && now >= quietAt) return finish();
-        const deadline = openedAt + MAX_WINDOW_MS;
+        // Holding a create holds one of the caller's lanes. That costs little while the caller's
+        // own work between creates (the gap) is most of a lane's time, as at low latency, and
+        // much when the POST is (creates then gather behind the list in flight anyway).
+        const holdMs = (HOLD_GAPS * this.#gapMs * this.#gapMs) / (this.#gapMs + this.#postMs);
+        const deadline = openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
         if (now >= deadline) return finish();
         clearTimeout(timer);
         timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
       };
-      // Lanes seen before the window opened: while they grow, the window cannot tell full.
+      // The lanes as seen when the window opened: the creates joining it must not raise the bar.
       this.#window = { openedAt, lanes: this.#lanes, check };
       check();
     });
