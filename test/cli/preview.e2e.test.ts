@@ -274,9 +274,9 @@ test('bad lookup flags: one clear line each, before any API call', async () => {
   });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(
-    'error: --resolver "dns.example:53" is not an IP address with an optional port, such as 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53',
+    'Error: --resolver "dns.example:53" is not an IP address with an optional port, such as 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53',
   );
-  expect(r.stderr).toContain('error: --lookup-timeout must be a whole number from 1 to 60000, got "0"');
+  expect(r.stderr).toContain('Error: --lookup-timeout must be a whole number from 1 to 60000, got "0"');
   const plan = await ncalc(['plan', '--changes-only'], { cwd: app.dir, env: env() });
   expect(plan.code).toBe(1);
   expect(plan.stderr).toContain('--changes-only chooses what --preview evaluates; give --preview with it');

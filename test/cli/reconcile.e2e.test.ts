@@ -207,7 +207,7 @@ describe('plan and apply', () => {
     expect(r.stdout).toContain(
       '✗ CONFIG_ERROR: stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
     );
-    expect(r.stdout).toContain('1 account failed: main (CONFIG_ERROR)');
+    expect(r.stdout).toContain('1 account failed:\n  ✗ main: CONFIG_ERROR: stack main, provider networkcalc: no credentials');
     expect(await emulator().control.requests()).toEqual([]);
   });
 

@@ -440,7 +440,7 @@ describe('bad input: a clear error, nothing written', () => {
     r = await run(a, 'drift', '--suggest', '--no-synth');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'error: --suggest needs to know where each alert is declared: cdktf.out holds no ncalc-sources.json, which ncalc synth writes; run ncalc synth --out cdktf.out, or leave out --no-synth',
+      'Error: --suggest needs to know where each alert is declared: cdktf.out holds no ncalc-sources.json, which ncalc synth writes; run ncalc synth --out cdktf.out, or leave out --no-synth',
     );
   });
 
