@@ -83,7 +83,7 @@ describe('an account without its secret', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "error: --account-parallelism 5 is more than --parallelism 4; one account's writes are part of the run's, so give at most 4",
+      "Error: --account-parallelism 5 is more than --parallelism 4; one account's writes are part of the run's, so give at most 4",
     );
     expect(await emulator().control.requests()).toEqual([]);
   });
