@@ -1,7 +1,8 @@
 /** The preview as text, as JSON (its format is in docs/cli.md) and as markdown for a pull request comment. */
 import type { AccountPlan } from '../reconcile/account-plan';
 import { code, md } from '../reconcile/markdown';
-import { accountHeading, errorText, summaryLine, type Style } from '../reconcile/render-text';
+import { errorText } from '../reconcile/error-info';
+import { accountHeading, summaryLine, type Style } from '../reconcile/render-text';
 import { totals } from '../reconcile/totals';
 import { previewTotals, type AlertPreview, type PreviewReport, type PreviewTotals } from './preview';
 

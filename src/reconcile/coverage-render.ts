@@ -13,7 +13,7 @@ import {
 } from './coverage';
 import type { ErrorInfo } from './error-info';
 import { code, md, notCheckedMarkdown } from './markdown';
-import { errorText } from './render-text';
+import { errorText } from './error-info';
 
 /** What the coverage renderers read of an account's plan. */
 export interface CoveragePlan {

@@ -22,3 +22,18 @@ export function toErrorInfo(e: unknown): ErrorInfo {
   if (e instanceof ConfigError) return { code: 'CONFIG_ERROR', message: e.message, retryable: false };
   return { code: 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), retryable: false };
 }
+
+/** The error as one reads it: its code once, then the message. */
+export function errorText(e: Pick<ErrorInfo, 'code' | 'message'>): string {
+  return new RegExp(`\\b${e.code}\\b`).test(e.message) ? e.message : `${e.code}: ${e.message}`;
+}
+
+/**
+ * The error of one change or trigger, after a line that already names it: from the code on,
+ * without the client's `createAlert (alert "a") failed: ` lead.
+ */
+export function errorReason(e: ErrorInfo): string {
+  const lead = `failed: ${e.code}`;
+  const at = e.operation && e.message.startsWith(e.operation) ? e.message.indexOf(lead) : -1;
+  return at >= 0 ? e.message.slice(at + 'failed: '.length) : errorText(e);
+}

@@ -4,7 +4,7 @@ import type { AccountPlan } from './account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from './apply';
 import { coverageTotals } from './coverage';
 import { gapLines, gapSummary } from './coverage-render';
-import type { ErrorInfo } from './error-info';
+import { errorReason, errorText } from './error-info';
 import { targetNameOf, targetNames, type TargetNames } from './targets';
 import {
   VERBS,
@@ -75,20 +75,6 @@ function reasonText(c: Change): string {
 }
 
 /** The code once: a client message already names it (`listAlerts failed: NOT_AUTHORIZED (HTTP 401): …`). */
-export function errorText(e: Pick<ErrorInfo, 'code' | 'message'>): string {
-  return new RegExp(`\\b${e.code}\\b`).test(e.message) ? e.message : `${e.code}: ${e.message}`;
-}
-
-/**
- * The error of one change or trigger, after a line that already names it: from the code on,
- * without the client's `createAlert (alert "a") failed: ` lead.
- */
-function errorReason(e: ErrorInfo): string {
-  const lead = `failed: ${e.code}`;
-  const at = e.operation && e.message.startsWith(e.operation) ? e.message.indexOf(lead) : -1;
-  return at >= 0 ? e.message.slice(at + 'failed: '.length) : errorText(e);
-}
-
 function targetLabel(t: PlannedTrigger): string {
   return `${t.targetType} ${t.targetName ?? ''}${t.targetName ? ' ' : ''}(id ${t.targetId})`;
 }

@@ -1,6 +1,7 @@
 import type { AccountPlan } from './account-plan';
 import type { AccountOutcome, ApplyReport } from './apply';
 import { coverageTotals } from './coverage';
+import { errorReason } from './error-info';
 import type { Change, DeleteGuard, Warning } from './types';
 
 /** The commands whose results the renderers show. */
@@ -128,13 +129,13 @@ function applyRow(p: AccountPlan, o: AccountOutcome): Omit<AccountRow, 'account'
     else if (r.status === 'skipped') skipped++;
     else {
       row.failed++;
-      reasons.push(`${c.action} ${JSON.stringify(c.name)}: ${r.error!.code}: ${oneLine(r.error!.message)}`);
+      reasons.push(`${c.action} ${JSON.stringify(c.name)}: ${oneLine(errorReason(r.error!))}`);
     }
   });
   for (const r of o.triggerResults) {
     if (r.status === 'failed') {
       row.failed++;
-      reasons.push(`report: ${r.error!.code}: ${oneLine(r.error!.message)}`);
+      reasons.push(`report: ${oneLine(errorReason(r.error!))}`);
     } else if (r.status === 'skipped') skipped++; // interrupted, or after a failure counted above
   }
   if (o.interference) reasons.unshift(oneLine(o.interference.message));
@@ -157,7 +158,7 @@ export function accountRows(command: Command, plans: readonly AccountPlan[], rep
         delete: 0,
         failed: 0,
         status: 'failed',
-        reason: `${p.error!.code}: ${oneLine(p.error!.message)}`,
+        reason: oneLine(errorReason(p.error!)),
       };
     // An account apply did not get to (a refused plan) keeps its planned counts and status.
     const outcome = command === 'drift' || command === 'plan' ? undefined : report?.get(p);

@@ -77,13 +77,13 @@ describe('the per-account summary', () => {
     for (const name of healthy) expect(out).toContain(`  ${name}       ${ALERTS}       0       0  changes`);
     for (const name of REFUSED)
       expect(out.find((l) => l.startsWith(`  ${name} `))).toMatch(
-        /^ {2}acct\d\d +0 +0 +0 {2}failed {3}NOT_AUTHORIZED: /,
+        /^ {2}acct\d\d +0 +0 +0 {2}failed {3}NOT_AUTHORIZED \(HTTP 401\): /,
       );
     // The last lines: the failed accounts, each with its one-line reason.
     expect(out.slice(-3)).toEqual([
       `${REFUSED.length} of ${N} accounts failed:`,
-      expect.stringMatching(/^ {2}✗ acct07: NOT_AUTHORIZED: listAlerts failed: NOT_AUTHORIZED \(HTTP 401\)/),
-      expect.stringMatching(/^ {2}✗ acct13: NOT_AUTHORIZED: /),
+      expect.stringMatching(/^ {2}✗ acct07: NOT_AUTHORIZED \(HTTP 401\)/),
+      expect.stringMatching(/^ {2}✗ acct13: NOT_AUTHORIZED \(HTTP 401\): /),
     ]);
     expect(out[out.length - 4]).toBe(
       `Plan (incomplete: 2 accounts not planned): ${healthy.length * ALERTS} to create, 0 to update, 0 to delete.`,
@@ -104,7 +104,7 @@ describe('the per-account summary', () => {
     });
     const failed = doc.account_summary.filter((r: { status: string }) => r.status === 'failed');
     expect(failed.map((r: { account: string }) => r.account)).toEqual(REFUSED);
-    expect(failed[0].error).toMatch(/^NOT_AUTHORIZED: listAlerts failed/);
+    expect(failed[0].error).toMatch(/^NOT_AUTHORIZED \(HTTP 401\): the token was refused/);
     expect(failed[0].error).not.toContain('\n');
   });
 
@@ -128,8 +128,8 @@ describe('the per-account summary', () => {
     );
     expect(out.slice(-3)).toEqual([
       `2 of ${N} accounts failed:`,
-      expect.stringMatching(/^ {2}✗ acct07: NOT_AUTHORIZED: /),
-      expect.stringMatching(/^ {2}✗ acct13: NOT_AUTHORIZED: /),
+      expect.stringMatching(/^ {2}✗ acct07: NOT_AUTHORIZED \(HTTP 401\): /),
+      expect.stringMatching(/^ {2}✗ acct13: NOT_AUTHORIZED \(HTTP 401\): /),
     ]);
     // Every healthy account holds its alerts once.
     const doc = JSON.parse((await run('plan', '--json')).stdout);
@@ -160,7 +160,9 @@ describe('the per-account summary', () => {
     expect(table).toContain('| Account | Missing | Edited | To delete | Status | Error |');
     for (const name of healthy) expect(table).toContain(`| \`${name}\` | ${ALERTS} | 0 | 0 | ⚠️ drift |  |`);
     for (const name of REFUSED)
-      expect(table).toMatch(new RegExp(`\\| \`${name}\` \\| 0 \\| 0 \\| 0 \\| ❌ failed \\| NOT_AUTHORIZED: `));
+      expect(table).toMatch(
+        new RegExp(`\\| \`${name}\` \\| 0 \\| 0 \\| 0 \\| ❌ failed \\| NOT_AUTHORIZED \\(HTTP 401\\): `),
+      );
     // Text: the same table, failed accounts last.
     const text = await run('drift');
     expect(lines(text.stdout)).toContain(`  acct01        ${ALERTS}       0          0  drift`);

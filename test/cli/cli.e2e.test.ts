@@ -131,7 +131,7 @@ describe('synthesis', () => {
       timeoutMs: 60_000,
     });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ staging: NOT_AUTHORIZED: /);
+    expect(r.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ staging: NOT_AUTHORIZED \(HTTP 401\): /);
     const prod = await new NetworkCalcClient({ baseUrl: emulator().url, token: 'prod-token' }).listAlerts();
     expect(prod).toHaveLength(7);
     expect(prod.find((a) => a.name === 'www.example.com certificate expiry')).toMatchObject({

@@ -207,7 +207,9 @@ describe('plan and apply', () => {
     expect(r.stdout).toContain(
       '✗ CONFIG_ERROR: stack main, provider networkcalc: no credentials; set NETWORKCALC_TOKEN, or NETWORKCALC_CLIENT_ID and NETWORKCALC_CLIENT_SECRET',
     );
-    expect(r.stdout).toContain('1 account failed:\n  ✗ main: CONFIG_ERROR: stack main, provider networkcalc: no credentials');
+    expect(r.stdout).toContain(
+      '1 account failed:\n  ✗ main: CONFIG_ERROR: stack main, provider networkcalc: no credentials',
+    );
     expect(await emulator().control.requests()).toEqual([]);
   });
 
@@ -542,7 +544,7 @@ describe('many accounts', () => {
     expect((await liveAlerts('alpha-token')).map((x) => x.name)).toEqual(['alpha one']);
     const text = await ncalc(['plan'], { cwd: a.dir, env });
     expect(text.stdout).toContain('Plan (incomplete: 1 account not planned): 0 to create, 0 to update, 0 to delete.');
-    expect(text.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ beta: NOT_AUTHORIZED: .*\n$/);
+    expect(text.stdout).toMatch(/1 of 2 accounts failed:\n {2}✗ beta: NOT_AUTHORIZED \(HTTP 401\): .*\n$/);
     // The advice names the variable this account reads, not the default one.
     expect(text.stdout).toMatch(
       /✗ listAlerts failed: NOT_AUTHORIZED \(HTTP 401\): .*set BETA_TOKEN to a valid access token/,
