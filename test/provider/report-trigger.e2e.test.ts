@@ -7,6 +7,8 @@ import { Testing, type TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from '../../src/constructs';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from './nc-harness';
+// Testing.synthScope's temporary directories, removed after this file's tests.
+import '../constructs/support';
 
 jest.setTimeout(180_000);
 
