@@ -2,9 +2,9 @@
  * Coverage: rules over every domain of the account instead of one alert per domain.
  * `ncalc` expands the policies when it plans, from the account's domains list, so a domain
  * added in the NetworkCalc console gets its alerts on the next apply. Apply with `ncalc`
- * (policies are ncalc's: `cdktf deploy` ignores them).
+ * (policies are ncalc's: `cdktn deploy` ignores them).
  */
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformStack } from 'cdktn';
 import type { Construct } from 'constructs';
 import { Alert, AlertPolicy, AlertTarget, NetworkcalcAccount, PolicyMode } from 'cdktf-provider-networkcalc';
 

@@ -2,7 +2,7 @@
  * The same baseline of alerts in two accounts, one stack per account. Each account reads
  * its own credentials: PROD_NETWORKCALC_TOKEN and STAGING_NETWORKCALC_TOKEN.
  */
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformStack } from 'cdktn';
 import { Construct } from 'constructs';
 import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from 'cdktf-provider-networkcalc';
 

@@ -3,7 +3,7 @@
  * from the machine that runs it, before anything is created: fires now, quiet, or cannot
  * evaluate (and why), with what it observed.
  */
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformStack } from 'cdktn';
 import type { Construct } from 'constructs';
 import { Alert, AlertPolicy, AlertTarget, NetworkcalcAccount, PolicyMode } from 'cdktf-provider-networkcalc';
 

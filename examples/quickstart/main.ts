@@ -1,9 +1,9 @@
 /**
  * Quickstart: one account watching example.com and www.example.com, plus a report.
- * Synthesize with `npx cdktf synth` (here or at the repository root); apply with
- * `ncalc apply` or `cdktf deploy`.
+ * Synthesize with `npx cdktn synth` (or `npx cdktf synth`), here or at the repository root; apply with
+ * `ncalc apply` or `cdktn deploy`.
  */
-import { App, TerraformOutput, TerraformStack } from 'cdktf';
+import { App, TerraformOutput, TerraformStack } from 'cdktn';
 import { type Construct } from 'constructs';
 import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from 'cdktf-provider-networkcalc';
 
