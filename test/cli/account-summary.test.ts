@@ -7,12 +7,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { EmulatorSeed } from '../../src/emulator';
 import { GITHUB_BODY_LIMIT } from '../../src/reconcile/render-markdown';
 import { reportFileNames } from '../../src/cli/drift-command';
 import { run as runCli } from '../../src/cli/program';
 import { useEmulator } from '../helpers/emulator';
-import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
+import { FixtureApp, alert, cliEnv, fleet, ncalc } from './support';
 
 const N = 25;
 const ALERTS = 30;
@@ -21,36 +20,23 @@ const names = Array.from({ length: N }, (_, i) => `acct${String(i + 1).padStart(
 const REFUSED = ['acct07', 'acct13'];
 const healthy = names.filter((n) => !REFUSED.includes(n));
 
-const seed: EmulatorSeed = {
-  accounts: names.map((name, i) => ({
-    name,
-    user_id: i + 1,
-    tokens: [{ access_token: `${name}-token` }],
-    domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
-  })),
-};
+const accounts = fleet(names);
 
-const emulator = useEmulator({ seed });
+const emulator = useEmulator({ seed: accounts.seed });
 let app: FixtureApp;
 beforeAll(() => {
   app = new FixtureApp(
-    Object.fromEntries(
-      names.map((name, i) => [
-        name,
-        stack({
-          provider: { token_env: `${name.toUpperCase()}_TOKEN` },
-          alerts: Object.fromEntries(
-            Array.from({ length: ALERTS }, (_, k) => [
-              `A${k}`,
-              alert({
-                name: `${name} mail exchanger record of the apex domain, check ${k}`,
-                target_id: 100 * (i + 1),
-                filter_value: `192.0.2.${k + 1}`,
-              }),
-            ]),
-          ),
-        }),
-      ]),
+    accounts.stacks((name, domainId) =>
+      Object.fromEntries(
+        Array.from({ length: ALERTS }, (_, k) => [
+          `A${k}`,
+          alert({
+            name: `${name} mail exchanger record of the apex domain, check ${k}`,
+            target_id: domainId,
+            filter_value: `192.0.2.${k + 1}`,
+          }),
+        ]),
+      ),
     ),
   );
 });
@@ -59,9 +45,7 @@ afterAll(() => app.remove());
 const env = () =>
   cliEnv({
     NETWORKCALC_BASE_URL: emulator().url,
-    ...Object.fromEntries(
-      names.map((n) => [`${n.toUpperCase()}_TOKEN`, REFUSED.includes(n) ? `${n}-revoked` : `${n}-token`]),
-    ),
+    ...accounts.tokens((n) => (REFUSED.includes(n) ? `${n}-revoked` : `${n}-token`)),
   });
 
 const run = (...args: string[]) => ncalc(args, { cwd: app.dir, env: env() });

@@ -5,41 +5,27 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { EmulatorSeed } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
-import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
+import { FixtureApp, alert, cliEnv, fleet, ncalc } from './support';
 
 const N = 12;
 const names = Array.from({ length: N }, (_, i) => `acct${String(i + 1).padStart(2, '0')}`);
 
-const seed: EmulatorSeed = {
-  accounts: names.map((name, i) => ({
-    name,
-    user_id: i + 1,
-    tokens: [{ access_token: `${name}-token` }],
-    domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
-  })),
-};
+const accounts = fleet(names);
 
-const emulator = useEmulator({ seed });
+const emulator = useEmulator({ seed: accounts.seed });
 let app: FixtureApp;
 beforeAll(() => {
   // One stack per account, each big enough that writing it takes a while: the race the
   // shared output directory lost.
   app = new FixtureApp(
-    Object.fromEntries(
-      names.map((name, i) => [
-        name,
-        stack({
-          provider: { token_env: `${name.toUpperCase()}_TOKEN` },
-          alerts: Object.fromEntries(
-            Array.from({ length: 300 }, (_, k) => [
-              `A${k}`,
-              alert({ name: `${name} alert ${k}`, target_id: 100 * (i + 1), filter_value: `192.0.2.${(k % 250) + 1}` }),
-            ]),
-          ),
-        }),
-      ]),
+    accounts.stacks((name, domainId) =>
+      Object.fromEntries(
+        Array.from({ length: 300 }, (_, k) => [
+          `A${k}`,
+          alert({ name: `${name} alert ${k}`, target_id: domainId, filter_value: `192.0.2.${(k % 250) + 1}` }),
+        ]),
+      ),
     ),
   );
 });
@@ -48,7 +34,7 @@ afterAll(() => app.remove());
 const env = () =>
   cliEnv({
     NETWORKCALC_BASE_URL: emulator().url,
-    ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+    ...accounts.tokens(),
   });
 
 describe('parallel runs from one checkout', () => {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli/program';
 import type { CliIO } from '../../src/cli/io';
+import type { EmulatorSeed } from '../../src/emulator';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -40,6 +41,38 @@ export function stack(opts: {
   if (Object.keys(resource).length) out.resource = resource;
   if (opts.data) out.data = opts.data;
   return out;
+}
+
+/**
+ * A fleet of accounts as the multi-account suites use it: each account with its own token
+ * (`<name>-token`, read from `<NAME>_TOKEN`) and one domain, id 100 × (its position + 1).
+ */
+export function fleet(names: readonly string[]): {
+  seed: EmulatorSeed;
+  /** One stack per account naming its token variable; `alerts` gives each its alerts. */
+  stacks(alerts: (name: string, domainId: number) => Record<string, Json>): Record<string, Json>;
+  /** Each account's token variable set to `token(name)` (default: its valid token). */
+  tokens(token?: (name: string) => string): Record<string, string>;
+} {
+  const tokenEnv = (name: string) => `${name.toUpperCase()}_TOKEN`;
+  return {
+    seed: {
+      accounts: names.map((name, i) => ({
+        name,
+        user_id: i + 1,
+        tokens: [{ access_token: `${name}-token` }],
+        domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
+      })),
+    },
+    stacks: (alerts) =>
+      Object.fromEntries(
+        names.map((name, i) => [
+          name,
+          stack({ provider: { token_env: tokenEnv(name) }, alerts: alerts(name, 100 * (i + 1)) }),
+        ]),
+      ),
+    tokens: (token = (name) => `${name}-token`) => Object.fromEntries(names.map((n) => [tokenEnv(n), token(n)])),
+  };
 }
 
 /**

@@ -5,37 +5,21 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { EmulatorSeed } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
-import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
+import { FixtureApp, alert, cliEnv, fleet, ncalc } from './support';
 
 const N = 8;
 const names = Array.from({ length: N }, (_, i) => `acct${i + 1}`);
 
-const seed: EmulatorSeed = {
-  accounts: names.map((name, i) => ({
-    name,
-    user_id: i + 1,
-    tokens: [{ access_token: `${name}-token` }],
-    domains: [{ id: 100 * (i + 1), domain: 'example.com' }],
-  })),
-};
+const accounts = fleet(names);
 
-const emulator = useEmulator({ seed });
+const emulator = useEmulator({ seed: accounts.seed });
 let app: FixtureApp;
 const appRuns = () => readFileSync(path.join(app.dir, 'runs.log'), 'utf8').split('\n').filter(Boolean).length;
 
 beforeAll(() => {
   app = new FixtureApp(
-    Object.fromEntries(
-      names.map((name, i) => [
-        name,
-        stack({
-          provider: { token_env: `${name.toUpperCase()}_TOKEN` },
-          alerts: { A: alert({ name: `alert of ${name}`, target_id: 100 * (i + 1) }) },
-        }),
-      ]),
-    ),
+    accounts.stacks((name, domainId) => ({ A: alert({ name: `alert of ${name}`, target_id: domainId }) })),
   );
   // The app counts its runs.
   writeFileSync(path.join(app.dir, 'count.js'), "require('fs').appendFileSync(__dirname + '/runs.log', 'run\\n');\n");
@@ -47,7 +31,7 @@ afterAll(() => app.remove());
 const env = () =>
   cliEnv({
     NETWORKCALC_BASE_URL: emulator().url,
-    ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+    ...accounts.tokens(),
   });
 const run = (...args: string[]) => ncalc(args, { cwd: app.dir, env: env() });
 
