@@ -176,9 +176,7 @@ describe('coalescing window', () => {
     });
   }
 
-  test('GIVEN the same caller and a list as soon as one is asked for THEN many more lists (what the window saves)', async () => {
-    const n = 120;
-    const { lists } = await pacedCaller({ n, lanes: 10, busyMs: 15, gatherMs: 0 });
-    expect(lists).toBeGreaterThan(Math.floor((2 * n) / 10) + 2);
-  });
+  // What the window saves (lists before it existed against after, same caller) is a timing
+  // measurement, so it lives in bench/writes.ts, not here: a loaded machine bunches the lanes'
+  // creates and shrinks the difference, while the bound above only gets easier to meet.
 });
