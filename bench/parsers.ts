@@ -54,7 +54,7 @@ const PARSERS: Record<string, { packages: string[]; script: string }> = {
     packages: ['@babel/parser', '@babel/types', '@babel/helper-string-parser', '@babel/helper-validator-identifier'],
     script: `
       const t0 = performance.now();
-      const { parseNewExpressionAt } = require('./dist/suggest/js-source.js');
+      const { parseNewExpressionAt } = require('./dist/codegen/js-source.js');
       const load = performance.now() - t0;
       const at = [];
       for (let i = text.indexOf("new Alert("); i !== -1 && at.length < 100; i = text.indexOf("new Alert(", i + 1)) at.push(i);

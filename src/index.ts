@@ -44,7 +44,7 @@ export type {
   PolicyCheck,
   PolicyCertificateCheck,
 } from './constructs';
-export type { ConstructProblem } from './constructs/problems';
+export type { ConstructProblem } from './contract/problems';
 export type { AlertBody } from './constructs/alert-body';
 
 // The alert model (docs/model.md)
@@ -83,12 +83,6 @@ export type {
 } from './model';
 
 // The provider's names and the environment it reads (docs/terraform.md)
-export {
-  PROVIDER_SOURCE,
-  PROVIDER_VERSION,
-  PROVIDER_VERSION_CONSTRAINT,
-  OWNERSHIP_MODES,
-  DEFAULT_BASE_URL,
-  ENV,
-} from './schema';
-export type { OwnershipMode } from './schema';
+export { PROVIDER_SOURCE, PROVIDER_VERSION, PROVIDER_VERSION_CONSTRAINT } from './schema';
+export { OWNERSHIP_MODES, DEFAULT_BASE_URL, ENV } from './accounts';
+export type { OwnershipMode } from './accounts';

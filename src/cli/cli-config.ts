@@ -5,7 +5,7 @@
  * provider added to its `exclude`, so terraform never asks a registry or a network mirror for
  * it. What cannot be merged safely is refused with the lines to add by hand.
  */
-import { HclSyntaxError, literalOf, parseHcl, type HclAttribute, type HclBlock } from '../suggest/hcl-parse';
+import { HclSyntaxError, literalOf, parseHcl, type HclAttribute, type HclBlock } from '../codegen/hcl-parse';
 
 export type CliConfigMerge =
   { ok: true; text: string; changed: boolean; excluded: number } | { ok: false; reason: string };

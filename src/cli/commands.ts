@@ -3,59 +3,41 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { NetworkCalcClient } from '../client';
 import {
-  COLOR,
-  FORMAT_VERSION,
-  PLAIN,
-  VERBS,
   accountDoneLine,
-  PlanFileError,
-  StalePlanError,
-  applyAll,
-  applyFailed,
   applySummary,
   changeResultLine,
+  planText,
+  triggerResultLine,
+  type AccountTally,
+} from '../render/text';
+import { COLOR, PLAIN, type Style } from '../render/style';
+import { FORMAT_VERSION, errorJson, runError, toJson, type RunErrorCode } from '../render/json';
+import { VERBS, applyFailed, guardsOf, totals, type Command } from '../render/totals';
+import { PlanFileError, StalePlanError, readSavedPlan, revivePlan, savedPlanText } from '../read/saved-plan';
+import {
+  applyAll,
   defaultAccountParallelism,
   writingAccounts,
-  errorJson,
-  guardsOf,
-  inShard,
-  loadStacks,
-  offlineAccountProblems,
-  parseShard,
-  planAll,
-  planText,
-  prepare,
-  readDesired,
-  readSavedPlan,
-  revivePlan,
-  runError,
-  savedPlanText,
   sharedClients,
-  toJson,
-  totals,
-  triggerResultLine,
-  ConfigError,
-  type AccountPlan,
-  type AccountTally,
   type ApplyEvent,
   type ApplyReport,
-  type Command,
-  type PlanOptions,
-  type Prepared,
-  type RunErrorCode,
-  type Shard,
-  type Style,
-} from '../reconcile';
-import type { ClientFactory } from '../reconcile/types';
+} from '../engine/apply';
+import { inShard, parseShard, type Shard } from '../plan/shard';
+import { loadStacks } from '../read/synth';
+import { ConfigError } from '../contract/config-error';
+import { offlineAccountProblems } from '../plan/accounts';
+import { planAll, prepare, type PlanOptions, type Prepared } from '../engine/plan-all';
+import { type AccountPlan } from '../plan/account-plan';
+import { readDesired } from '../read/desired';
+import type { ClientFactory } from '../plan/types';
 import {
   certificateLifetimes,
   lookupFlagProblems,
   lookupsFromFlags,
-  previewJson,
   previewPlans,
-  previewText,
   type PreviewFlags,
 } from '../preview';
+import { previewJson, previewText } from '../render/preview';
 import { directoryProblem, fileErrorText, outputFileProblem } from './files';
 import { ERROR_PREFIX, useColor, type CliIO } from './io';
 import { Progress, planningProgress } from './progress';

@@ -3,7 +3,10 @@
  * `drift` (one alerts list and one domains list per account, no write).
  */
 import { appendFileSync } from 'node:fs';
-import { ConfigError, FORMAT_VERSION, accountHeading, planAll } from '../reconcile';
+import { ConfigError } from '../contract/config-error';
+import { FORMAT_VERSION } from '../render/json';
+import { accountHeading } from '../render/text';
+import { planAll } from '../engine/plan-all';
 import {
   coverageErrorMarkdown,
   coverageJson,
@@ -11,7 +14,7 @@ import {
   coverageSummaryJson,
   coverageText,
   fullyCovered,
-} from '../reconcile/coverage-render';
+} from '../render/coverage';
 import {
   EXIT,
   certificateLookups,

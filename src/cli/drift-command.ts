@@ -5,24 +5,19 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../constructs/source-locations';
-import {
-  FORMAT_VERSION,
-  driftErrorMarkdown,
-  driftMarkdown,
-  driftText,
-  outDirOf,
-  toJson,
-  type AccountPlan,
-} from '../reconcile';
-import { coverageTotals } from '../reconcile/coverage';
-import { DRIFT_MARKER, accountMarker } from '../reconcile/render-markdown';
-import { suggestFromTerraformPlan } from '../suggest/hcl';
-import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '../suggest/render';
-import type { SourceSnapshot, Suggestion } from '../suggest/types';
-import { suggestTypeScript } from '../suggest/typescript';
-import { combinedPatch, writeSuggestions } from '../suggest/write';
-import type { Change, ClientFactory } from '../reconcile/types';
+import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
+import { FORMAT_VERSION, toJson } from '../render/json';
+import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
+import { driftText } from '../render/text';
+import { outDirOf } from '../read/synth';
+import { type AccountPlan } from '../plan/account-plan';
+import { coverageTotals } from '../plan/coverage';
+import { suggestFromTerraformPlan } from '../codegen/suggest-hcl';
+import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '../render/suggestions';
+import type { SourceSnapshot, Suggestion } from '../codegen/suggestion';
+import { suggestTypeScript } from '../codegen/suggest-typescript';
+import { combinedPatch, writeSuggestions } from '../codegen/write';
+import type { Change, ClientFactory } from '../plan/types';
 import {
   EXIT,
   anyFailed,
@@ -91,7 +86,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   let loaded: Loaded;
   let locations: SourceLocation[] = [];
   const synthStartedMs = Date.now();
-  // The app writes where each construct was made here (src/constructs/source-locations.ts).
+  // The app writes where each construct was made here (src/contract/source-locations.ts).
   const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
   try {
     const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;

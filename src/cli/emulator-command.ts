@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
-import { FORMAT_VERSION, errorJson } from '../reconcile/render-json';
+import { FORMAT_VERSION, errorJson } from '../render/json';
 import { ERROR_PREFIX } from './io';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.

@@ -1,27 +1,17 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
-import {
-  ConfigError,
-  FORMAT_VERSION,
-  envValue,
-  errorJson,
-  exportHcl,
-  exportTypeScript,
-  loadStacks,
-  readDesired,
-  resolveAccounts,
-  resolveCredentials,
-  selectForExport,
-  errorText,
-  toErrorInfo,
-  type Credentials,
-  type ExportAccount,
-  type ExportInput,
-} from '../reconcile';
-import { isEnvVariableName, parseProviderBlock } from '../schema/account-rules';
-import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
-import { ENV } from '../schema/environment';
+import { loadStacks } from '../read/synth';
+import { ConfigError } from '../contract/config-error';
+import { FORMAT_VERSION, errorJson } from '../render/json';
+import { envValue, resolveAccounts, resolveCredentials } from '../plan/accounts';
+import { exportHcl, exportTypeScript, selectForExport, type ExportAccount, type ExportInput } from '../codegen/export';
+import { readDesired } from '../read/desired';
+import { errorText, toErrorInfo } from '../plan/error-info';
+import { type Credentials } from '../plan/types';
+import { isEnvVariableName, parseProviderBlock } from '../accounts/account-rules';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
+import { ENV } from '../accounts/environment';
 import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './commands';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';

@@ -1,4 +1,4 @@
-import type { ClientFactory } from '../reconcile/types';
+import type { ClientFactory } from '../plan/types';
 
 /** The one prefix of every error line of the CLI, usage errors included (as terraform writes them). */
 export const ERROR_PREFIX = 'Error: ';

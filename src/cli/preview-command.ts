@@ -4,17 +4,11 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { FORMAT_VERSION, planAll, planText } from '../reconcile';
-import {
-  certificateLifetimes,
-  lookupsFromFlags,
-  previewJson,
-  previewMarkdown,
-  previewPlans,
-  previewText,
-  previewTotals,
-  type Lookups,
-} from '../preview';
+import { FORMAT_VERSION } from '../render/json';
+import { planAll } from '../engine/plan-all';
+import { planText } from '../render/text';
+import { certificateLifetimes, lookupsFromFlags, previewPlans, previewTotals, type Lookups } from '../preview';
+import { previewJson, previewMarkdown, previewText } from '../render/preview';
 import {
   DRIFT_FORMATS,
   EXIT,

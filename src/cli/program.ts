@@ -14,11 +14,11 @@ import { driftCommand, type DriftCommandFlags } from './drift-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
 import { ERROR_PREFIX, type CliIO } from './io';
-import { FORMAT_VERSION, errorJson, type JsonCommand } from '../reconcile';
+import { FORMAT_VERSION, errorJson, type JsonCommand } from '../render/json';
 import { registerProviderCommand } from './provider-command';
 import { synthCommand, type SynthFlags } from './synth-command';
 import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
-import { MASS_DELETE } from '../reconcile/plan';
+import { MASS_DELETE } from '../plan/plan';
 import { PACKAGE_VERSION } from '../version';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];

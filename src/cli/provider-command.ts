@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../reconcile/synth';
+import { ConfigError } from '../contract/config-error';
 import {
   PROVIDER_ADDRESS,
   PROVIDER_NAMESPACE,

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError, loadStacks } from '../reconcile/synth';
+import { loadStacks } from '../read/synth';
+import { ConfigError } from '../contract/config-error';
 import { PROVIDER_ADDRESS, PROVIDER_SOURCE, PROVIDER_VERSION } from '../schema';
 
 export const LOCK_FILE = '.terraform.lock.hcl';

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SOURCE_LOCATIONS_ENV } from '../constructs/source-locations';
-import { FORMAT_VERSION, outDirOf } from '../reconcile';
+import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
+import { FORMAT_VERSION } from '../render/json';
+import { outDirOf } from '../read/synth';
 import {
   EXIT,
   checkOffline,

@@ -6,9 +6,9 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceLocations, type SourceLocation } from '../constructs/source-locations';
-import { ConfigError } from '../reconcile/synth';
-import { sha256 } from '../suggest/write';
+import { parseSourceLocations, type SourceLocation } from '../contract/source-locations';
+import { ConfigError } from '../contract/config-error';
+import { sha256 } from '../codegen/write';
 
 /** In the synthesized output, beside manifest.json. */
 export const SOURCES_FILE = 'ncalc-sources.json';

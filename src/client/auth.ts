@@ -3,7 +3,7 @@
  * cached until shortly before they expire. Concurrent callers share one exchange.
  */
 import { NetworkCalcError } from './errors';
-import { isObject } from './read';
+import { isObject } from '../support/json';
 import { describe, type Transport } from './transport';
 
 /** Seconds before expiry at which a cached token is renewed: 60 s, or 10% of short lifetimes. */
@@ -46,7 +46,7 @@ export class TokenSource {
 
   /**
    * `creds` are one account's: callers pass only what that account's configuration names
-   * (src/schema/account-rules), so renewing a refused token from the client credentials never
+   * (src/accounts/account-rules), so renewing a refused token from the client credentials never
    * reaches another account. `onIssued` learns each new token, so it can be scrubbed from
    * texts like the configured ones.
    */

@@ -9,15 +9,16 @@ import {
   type DeleteForm,
 } from './delete-forms';
 import { DEFAULT_VARIABLES, NetworkCalcError, isNetworkCalcError, type ClientVariables } from './errors';
-import { isObject, readCreatedId, readDomain, readReportResult, readSubdomain, type Json } from './read';
+import { readCreatedId, readDomain, readReportResult, readSubdomain } from './read';
+import { isObject, type Json } from '../support/json';
 import { resolveRetryPolicy } from './retry';
 import { Secrets } from './secrets';
 import { Transport, describe, type HttpRequest, type HttpResponse } from './transport';
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
 import { PACKAGE_VERSION } from '../version';
 
-import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../schema/base-url';
-import { ENV } from '../schema/environment';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
+import { ENV } from '../accounts/environment';
 import type { Environment } from '../public-types';
 
 /** Environment variables read by `NetworkCalcClient.fromEnv`, and the default base URL. */

@@ -3,7 +3,7 @@
  * status: the service reports "not found" as HTTP 400 with code NOT_FOUND, so the status
  * alone says little.
  */
-import { ENV } from '../schema/environment';
+import { ENV } from '../accounts/environment';
 
 /** Codes the service puts in a response body's `status` field (interface 7, vendor auth codes). */
 export const SERVICE_CODES = [

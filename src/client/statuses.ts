@@ -10,9 +10,9 @@
  * whatever the body says: an unknown route may answer `{"status": "NOT_FOUND"}`, and reading
  * that as "no such alert" would drop an alert from Terraform state or count a delete as done.
  */
-import { DEFAULT_BASE_URL, redactUrl } from '../schema/base-url';
+import { DEFAULT_BASE_URL, redactUrl } from '../accounts/base-url';
 import { adviceFor, isServiceCode, type ClientVariables, type NetworkCalcErrorCode } from './errors';
-import type { Json } from './read';
+import type { Json } from '../support/json';
 
 /** What the transport knows of one answer and the request it answers; nothing secret. */
 export interface StatusContext {

@@ -11,7 +11,7 @@ import {
   type ClientVariables,
   type NetworkCalcErrorCode,
 } from './errors';
-import { isObject, type Json } from './read';
+import { isObject, type Json } from '../support/json';
 import { bodyCode, formatBytes, htmlPage, readingFor, statusDecides, type StatusReading } from './statuses';
 import {
   backoffDelayMs,

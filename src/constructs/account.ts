@@ -1,7 +1,7 @@
 import { TerraformStack, Token } from '../cdk';
 import { Construct, type IConstruct } from 'constructs';
 import { NetworkcalcProvider } from '../gen/providers/networkcalc/provider';
-import { OWNERSHIP_MODES, parseProviderBlock, type BlockProblem, type ProviderField } from '../schema/account-rules';
+import { OWNERSHIP_MODES, parseProviderBlock, type BlockProblem, type ProviderField } from '../accounts/account-rules';
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
@@ -164,7 +164,7 @@ export class NetworkcalcAccount extends Construct {
     const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
     this.ownership = p.ownership !== undefined && isOwnership(p.ownership) ? p.ownership : Ownership.exclusive();
 
-    // The rules every front door applies to a provider block (src/schema/account-rules), in
+    // The rules every front door applies to a provider block (src/accounts/account-rules), in
     // this construct's prop names. Tokens (e.g. a TerraformVariable) are Terraform's to check.
     const { config, problems } = parseProviderBlock(
       {

@@ -1,4 +1,4 @@
-import { claims, type OwnershipMode } from '../schema/account-rules';
+import { claims, type OwnershipMode } from '../accounts/account-rules';
 
 /**
  * Which live alerts of an account `ncalc` manages (its "scope"). Terraform ignores this

@@ -1,7 +1,7 @@
-import { recordSourceLocation } from './source-locations';
+import { recordSourceLocation } from '../contract/source-locations';
 import { App, TerraformElement, TerraformStack } from '../cdk';
 import type { IConstruct } from 'constructs';
-import { problemLine, writeProblemsFile, type ConstructProblem } from './problems';
+import { problemLine, writeProblemsFile, type ConstructProblem } from '../contract/problems';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 

@@ -1,7 +1,6 @@
 export * from './evaluate';
 export * from './lookups';
 export * from './preview';
-export * from './render';
 export * from '../model/renewal';
 export * from './spf';
 export * from './tls';

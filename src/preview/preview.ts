@@ -3,9 +3,9 @@
  * from what the plan already holds (its domains list and the live alerts' targets): no API
  * request is added.
  */
-import type { AccountPlan } from '../reconcile/account-plan';
-import { targetNames } from '../reconcile/targets';
-import type { DeclaredAlert } from '../reconcile/types';
+import type { AccountPlan } from '../plan/account-plan';
+import { targetNames } from '../plan/targets';
+import type { DeclaredAlert } from '../plan/types';
 import { evaluateAlert, type Evaluation } from './evaluate';
 import type { Lookups } from './lookups';
 

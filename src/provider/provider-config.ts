@@ -6,9 +6,9 @@
 import type { NetworkCalcClient } from '../client/client';
 import type { Domain } from '../client/types';
 import { AccountAlerts } from '../converge/account-alerts';
-import { parseProviderBlock, type ProviderBlock } from '../schema/account-rules';
-import { DEFAULT_BASE_URL } from '../schema/base-url';
-import { ENV } from '../schema/environment';
+import { parseProviderBlock, type ProviderBlock } from '../accounts/account-rules';
+import { DEFAULT_BASE_URL } from '../accounts/base-url';
+import { ENV } from '../accounts/environment';
 import { PROVIDER_VERSION } from '../schema/provider-schema';
 import { ListCache } from './cache';
 import { CreateJournal } from './create-journal';
@@ -37,7 +37,7 @@ export function knownString(m: Model, name: string): string | undefined {
 }
 
 /**
- * The provider block by the account rules every front door shares (src/schema/account-rules):
+ * The provider block by the account rules every front door shares (src/accounts/account-rules):
  * each problem an error on its attribute. Values not known yet are left for configure.
  */
 export function validateProviderConfig(config: Model, diags: Diagnostics): void {
@@ -73,7 +73,7 @@ export async function configureProvider(
   if (diags.hasError()) return undefined;
 
   // Only what the block names: the NETWORKCALC_* defaults apply to a block that names no
-  // credential (src/schema/account-rules), so another account's variables are never read.
+  // credential (src/accounts/account-rules), so another account's variables are never read.
   const { tokenEnv, clientIdEnv: idEnv, clientSecretEnv: secretEnv } = block;
   const fromEnv = (name: string | null) => (name !== null && env[name]?.trim() ? env[name]!.trim() : undefined);
   const token = block.token ?? fromEnv(tokenEnv);

@@ -6,7 +6,7 @@ import {
   SPF_FILTERS,
   TARGET_TYPES,
 } from '../model/matrix';
-import { MAX_RETRIES, OWNERSHIP_MODES, TIMEOUT_SECONDS } from './account-rules';
+import { MAX_RETRIES, OWNERSHIP_MODES, TIMEOUT_SECONDS } from '../accounts/account-rules';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
 
 export const PROVIDER_NAMESPACE = 'networkcalc';

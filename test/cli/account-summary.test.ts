@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { GITHUB_BODY_LIMIT } from '../../src/reconcile/render-markdown';
+import { GITHUB_BODY_LIMIT } from '../../src/render/markdown-report';
 import { reportFileNames } from '../../src/cli/drift-command';
 import { run as runCli } from '../../src/cli/program';
 import { useEmulator } from '../helpers/emulator';

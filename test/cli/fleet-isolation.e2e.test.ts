@@ -5,7 +5,7 @@
  * keeps its shard when its token is rotated (the key is the base URL and the stack).
  */
 import type { EmulatorSeed } from '../../src/emulator';
-import { shardOfKey } from '../../src/reconcile/shard';
+import { shardOfKey } from '../../src/plan/shard';
 import { useEmulator } from '../helpers/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 

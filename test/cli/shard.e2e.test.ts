@@ -3,7 +3,7 @@
  * every account in exactly one shard, the same one on every run, and only its accounts called.
  */
 import type { EmulatorSeed } from '../../src/emulator';
-import { parseShard, shardOfKey } from '../../src/reconcile/shard';
+import { parseShard, shardOfKey } from '../../src/plan/shard';
 import { useEmulator } from '../helpers/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 

@@ -5,7 +5,7 @@
  */
 import { TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTrigger } from '../../src/constructs';
-import type { ConstructProblem } from '../../src/constructs/problems';
+import type { ConstructProblem } from '../../src/contract/problems';
 import { NetworkcalcValidationError } from '../../src/constructs/validation';
 import { tempApp } from './support';
 

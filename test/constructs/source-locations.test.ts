@@ -4,7 +4,7 @@
  * app writes, read back with the outer call sites that tell code shared by stacks apart.
  */
 import * as path from 'node:path';
-import { appFrames, parseSourceLocations } from '../../src/constructs/source-locations';
+import { appFrames, parseSourceLocations } from '../../src/contract/source-locations';
 
 const OWN = path.resolve(__dirname, '..', '..', 'src', 'constructs', 'alert.ts');
 

@@ -21,8 +21,8 @@ import {
   type ServerField,
   type SpecField,
 } from '../../src/model';
-import { readDesired } from '../../src/reconcile/desired';
-import { exportHcl, exportTypeScript, selectForExport, type ExportInput } from '../../src/reconcile/export';
+import { readDesired } from '../../src/read/desired';
+import { exportHcl, exportTypeScript, selectForExport, type ExportInput } from '../../src/codegen/export';
 import { PROVIDER_SCHEMA } from '../../src/schema';
 import type { TypeExpr } from '../../src/schema/types';
 import { Alert, AlertTarget } from '../../src/constructs';

@@ -2,8 +2,7 @@
  * Reads are served from one list call per provider process: a refresh of 30 alerts makes
  * a couple of list calls (one per process that reads), never one GET per alert.
  */
-import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { DEMO_ACCOUNT } from '../../src/emulator';
+import { startEmulator, type RunningEmulator, DEMO_ACCOUNT } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
 
 jest.setTimeout(180_000);

@@ -5,8 +5,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { DEMO_ACCOUNT } from '../../src/emulator';
+import { startEmulator, type RunningEmulator, DEMO_ACCOUNT } from '../../src/emulator';
 import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';

@@ -5,15 +5,9 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import type { EmulatorSeed } from '../../src/emulator';
-import {
-  AccountLimit,
-  applyAll,
-  defaultAccountParallelism,
-  planAll,
-  prepare,
-  type ApplyEvent,
-  type Credentials,
-} from '../../src/reconcile';
+import { AccountLimit, applyAll, defaultAccountParallelism, type ApplyEvent } from '../../src/engine/apply';
+import { planAll, prepare } from '../../src/engine/plan-all';
+import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
 import { alert, stack } from '../cli/support';
 

@@ -3,17 +3,13 @@
  * account and command, and the one-line reason of a failed account, whatever failed: its
  * configuration, its list call, a change, a report or the check after apply.
  */
-import {
-  PLAIN,
-  accountRows,
-  applySummary,
-  failedPlan,
-  planText,
-  type Account,
-  type AccountPlan,
-  type ApplyReport,
-} from '../../src/reconcile';
-import type { Change } from '../../src/reconcile/types';
+import { applySummary, planText } from '../../src/render/text';
+import { PLAIN } from '../../src/render/style';
+import { accountRows } from '../../src/render/totals';
+import { failedPlan, type AccountPlan } from '../../src/plan/account-plan';
+import { type Account } from '../../src/plan/accounts';
+import { type ApplyReport } from '../../src/engine/apply';
+import type { Change } from '../../src/plan/types';
 
 const account = (label: string): Account => ({
   key: label,

@@ -1,6 +1,7 @@
-import { resolveAccounts, shardOfKey } from '../../src/reconcile';
-import { normalizeBaseUrl } from '../../src/schema/base-url';
-import type { Scope } from '../../src/reconcile/types';
+import { resolveAccounts } from '../../src/plan/accounts';
+import { shardOfKey } from '../../src/plan/shard';
+import { normalizeBaseUrl } from '../../src/accounts/base-url';
+import type { Scope } from '../../src/plan/types';
 
 const scope = (stack: string, baseUrl: string | null): Scope => ({
   key: `${stack}/networkcalc`,

@@ -3,10 +3,10 @@
  * list. Another writer shows as duplicates of created names or as new alerts in owned scopes.
  */
 import { readLiveAlert, type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/reconcile/accounts';
-import type { AccountPlan } from '../../src/reconcile/account-plan';
-import { checkAfterApply, type ChangeResult } from '../../src/reconcile/apply';
-import type { Change, Scope } from '../../src/reconcile/types';
+import type { Account } from '../../src/plan/accounts';
+import type { AccountPlan } from '../../src/plan/account-plan';
+import { checkAfterApply, type ChangeResult } from '../../src/engine/apply';
+import type { Change, Scope } from '../../src/plan/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
   key: 's/networkcalc',

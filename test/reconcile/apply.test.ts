@@ -3,17 +3,10 @@
  * it did and leaves the plan as it was, so one plan can be rendered, saved or applied alike.
  */
 import { NetworkCalcClient } from '../../src/client';
-import {
-  applyAll,
-  liveDigest,
-  planAll,
-  prepare,
-  readSavedPlan,
-  revivePlan,
-  savedPlanText,
-  sharedClients,
-  type Credentials,
-} from '../../src/reconcile';
+import { applyAll, sharedClients } from '../../src/engine/apply';
+import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/read/saved-plan';
+import { planAll, prepare } from '../../src/engine/plan-all';
+import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
 import { alert, stack } from '../cli/support';
 

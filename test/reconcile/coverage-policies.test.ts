@@ -3,10 +3,10 @@
  * against a domains list, and planned by the real planner; the coverage each cell reports.
  */
 import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
-import { expandPolicies, type DeclaredPolicy } from '../../src/reconcile/coverage';
-import { readDesired } from '../../src/reconcile/desired';
-import { planScope } from '../../src/reconcile/plan';
-import type { ApiDomain, DeclaredAlert, Scope } from '../../src/reconcile/types';
+import { expandPolicies, type DeclaredPolicy } from '../../src/plan/coverage';
+import { readDesired } from '../../src/read/desired';
+import { planScope } from '../../src/plan/plan';
+import type { ApiDomain, DeclaredAlert, Scope } from '../../src/plan/types';
 
 const SCOPE: Scope = {
   key: 'main/networkcalc',

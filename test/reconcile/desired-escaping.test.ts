@@ -1,6 +1,6 @@
 import { Testing, type TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
-import { holdsTemplate, readDesired, unescapeTemplate } from '../../src/reconcile/desired';
+import { holdsTemplate, readDesired, unescapeTemplate } from '../../src/read/desired';
 import { alert, stack } from '../cli/support';
 import '../constructs/support'; // removes what cdktf's Testing writes to the temp directory
 

@@ -1,5 +1,5 @@
 /** readDesired reads hostile JSON strictly: every malformed part is a problem, nothing is dropped. */
-import { readDesired } from '../../src/reconcile/desired';
+import { readDesired } from '../../src/read/desired';
 import { alert, stack } from '../cli/support';
 
 const read = (json: unknown) => readDesired([{ name: 'main', json: json as Record<string, unknown> }]);

@@ -1,4 +1,7 @@
-import { findScopeOverlaps, prepare, readDesired, resolveAccounts, ConfigError } from '../../src/reconcile';
+import { findScopeOverlaps, resolveAccounts } from '../../src/plan/accounts';
+import { prepare } from '../../src/engine/plan-all';
+import { readDesired } from '../../src/read/desired';
+import { ConfigError } from '../../src/contract/config-error';
 import { alert, stack } from '../cli/support';
 
 const env = { NETWORKCALC_TOKEN: 'demo-token', OTHER_TOKEN: 'other-token' };

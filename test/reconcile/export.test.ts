@@ -1,5 +1,5 @@
 import { readLiveAlert, type LiveAlert } from '../../src/model';
-import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
+import { exportHcl, exportTypeScript, type ExportInput } from '../../src/codegen/export';
 
 const live = (id: number, over: Partial<LiveAlert>): LiveAlert =>
   readLiveAlert({

@@ -3,8 +3,10 @@
  * (prepare, planAll), with an in-process client: no stack overflow, every change accounted for.
  */
 import { readLiveAlert, type LiveAlert } from '../../src/model';
-import { planAll, prepare, toJson, totals } from '../../src/reconcile';
-import type { AlertsApi } from '../../src/reconcile/types';
+import { planAll, prepare } from '../../src/engine/plan-all';
+import { toJson } from '../../src/render/json';
+import { totals } from '../../src/render/totals';
+import type { AlertsApi } from '../../src/plan/types';
 import { alert, stack } from '../cli/support';
 
 function liveAlerts(n: number): LiveAlert[] {

@@ -1,6 +1,6 @@
 import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
-import { planScope } from '../../src/reconcile/plan';
-import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
+import { planScope } from '../../src/plan/plan';
+import type { DeclaredAlert, Scope } from '../../src/plan/types';
 
 const scope = (over: Partial<Scope> = {}): Scope => ({
   key: 's/networkcalc',

@@ -1,15 +1,12 @@
 import { readLiveAlert, type AlertSpec, type LiveAlert } from '../../src/model';
-import {
-  PLAIN,
-  applySummary,
-  changeLines,
-  driftMarkdown,
-  targetNames,
-  type Account,
-  type AccountPlan,
-  type ApplyReport,
-} from '../../src/reconcile';
-import type { Change } from '../../src/reconcile/types';
+import { applySummary, changeLines } from '../../src/render/text';
+import { PLAIN } from '../../src/render/style';
+import { driftMarkdown } from '../../src/render/markdown-report';
+import { targetNames } from '../../src/plan/targets';
+import { type Account } from '../../src/plan/accounts';
+import { type AccountPlan } from '../../src/plan/account-plan';
+import { type ApplyReport } from '../../src/engine/apply';
+import type { Change } from '../../src/plan/types';
 
 const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
   name: 'a',

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readLiveAlert, type LiveAlert } from '../../src/model';
-import { PlanFileError, liveDigest, readSavedPlan } from '../../src/reconcile/saved-plan';
+import { PlanFileError, liveDigest, readSavedPlan } from '../../src/read/saved-plan';
 
 const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert =>
   readLiveAlert({

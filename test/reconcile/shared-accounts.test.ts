@@ -1,8 +1,8 @@
 import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/reconcile/accounts';
-import type { AccountPlan } from '../../src/reconcile/account-plan';
-import { guardSharedAccounts, sharedAccounts } from '../../src/reconcile/shared-accounts';
-import type { Change, DeclaredAlert, Scope } from '../../src/reconcile/types';
+import type { Account } from '../../src/plan/accounts';
+import type { AccountPlan } from '../../src/plan/account-plan';
+import { guardSharedAccounts, sharedAccounts } from '../../src/engine/shared-accounts';
+import type { Change, DeclaredAlert, Scope } from '../../src/plan/types';
 
 const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
   key: `${stack}/networkcalc`,

@@ -10,7 +10,7 @@ import { TerraformStack } from 'cdktf';
 import { NetworkcalcAccount } from '../../src/constructs';
 import { configureProvider } from '../../src/provider/provider-config';
 import { Diagnostics } from '../../src/provider/diagnostics';
-import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
+import { exportHcl, exportTypeScript, type ExportInput } from '../../src/codegen/export';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
 import { listFiles, synthError, tempApp } from '../constructs/support';
 

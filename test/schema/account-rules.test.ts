@@ -3,7 +3,7 @@
  * which sentence, the defaults it fills in, and `claims`. The doors that use them are in
  * account-rules-doors.test.ts.
  */
-import { ENV } from '../../src/schema/environment';
+import { ENV } from '../../src/accounts/environment';
 import {
   MAX_RETRIES,
   TIMEOUT_SECONDS,
@@ -11,7 +11,7 @@ import {
   isEnvVariableName,
   parseProviderBlock,
   type ProviderField,
-} from '../../src/schema/account-rules';
+} from '../../src/accounts/account-rules';
 
 const messages = (raw: Record<string, unknown>) => parseProviderBlock(raw).problems.map((p) => p.message);
 

@@ -69,7 +69,6 @@ async function handMade(account: 'prod' | 'staging', name: string): Promise<void
 
 const IMPORTS = `import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
 `;
 
 describe('two accounts declared one after the other', () => {

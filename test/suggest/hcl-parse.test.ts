@@ -10,7 +10,7 @@ import {
   parseHcl,
   tokenizeHcl,
   type HclBlock,
-} from '../../src/suggest/hcl-parse';
+} from '../../src/codegen/hcl-parse';
 
 const expr = (text: string, block: HclBlock, name: string) => {
   const a = block.attributes.find((x) => x.name === name);

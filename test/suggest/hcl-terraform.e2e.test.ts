@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
-import { suggestFromTerraformPlan } from '../../src/suggest/hcl';
-import { writeSuggestions } from '../../src/suggest/write';
+import { suggestFromTerraformPlan } from '../../src/codegen/suggest-hcl';
+import { writeSuggestions } from '../../src/codegen/write';
 import {
   expectStatus,
   NetworkcalcSandbox,

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { suggestFromTerraformPlan } from '../../src/suggest/hcl';
-import { applyEdits } from '../../src/suggest/patch';
-import type { Suggestion } from '../../src/suggest/types';
+import { suggestFromTerraformPlan } from '../../src/codegen/suggest-hcl';
+import { applyEdits } from '../../src/codegen/patch';
+import type { Suggestion } from '../../src/codegen/suggestion';
 
 const SERVER = {
   id: 7,

@@ -9,7 +9,7 @@ import {
   parseJsSource,
   parseNewExpressionAt,
   SourceSyntaxError,
-} from '../../src/suggest/js-source';
+} from '../../src/codegen/js-source';
 
 const TRICKY = `import { Alert, AlertTarget } from 'cdktf-provider-networkcalc';
 /* a comment with ) and ( */

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { applyEdits, unifiedDiff } from '../../src/suggest/patch';
-import type { TextEdit } from '../../src/suggest/types';
+import { applyEdits, unifiedDiff } from '../../src/codegen/patch';
+import type { TextEdit } from '../../src/codegen/suggestion';
 
 const text = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') + '\n';
 const at = (s: string) => text.indexOf(s);

@@ -3,11 +3,11 @@
  * WHEN it is rendered as markdown
  * THEN it stays within 65,536 characters and says what it left out.
  */
-import type { AccountPlan } from '../../src/reconcile/account-plan';
-import { GITHUB_BODY_LIMIT, accountMarker, driftMarkdown } from '../../src/reconcile/render-markdown';
-import type { Change } from '../../src/reconcile/types';
-import { unifiedDiff } from '../../src/suggest/patch';
-import type { Suggestion } from '../../src/suggest/types';
+import type { AccountPlan } from '../../src/plan/account-plan';
+import { GITHUB_BODY_LIMIT, accountMarker, driftMarkdown } from '../../src/render/markdown-report';
+import type { Change } from '../../src/plan/types';
+import { unifiedDiff } from '../../src/codegen/patch';
+import type { Suggestion } from '../../src/codegen/suggestion';
 
 function planWith(n: number): { plan: AccountPlan; suggestions: Suggestion[] } {
   const changes: Change[] = [];

@@ -1,0 +1,244 @@
+import type { CdkLibrary } from '../cdk-choice';
+import { checkPropsOf, checkPropsSource, targetPropsOf, targetSource } from '../contract/alert-props';
+import { parseAlert, type LiveAlert } from '../model';
+import { claims } from '../accounts/account-rules';
+import { ENV } from '../accounts/environment';
+import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider-schema';
+import { indexDomains } from '../plan/targets';
+import type { ApiDomain, Scope } from '../plan/types';
+
+/** The account settings written into exported code (max_retries / timeout_seconds when set). */
+export type ExportAccount = Pick<
+  Scope,
+  'alias' | 'baseUrl' | 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'ownership' | 'prefix'
+> &
+  Partial<Pick<Scope, 'maxRetries' | 'timeoutSeconds'>>;
+
+export interface ExportInput {
+  account: ExportAccount;
+  live: LiveAlert[];
+  domains: ApiDomain[];
+  stackName: string;
+  importFrom: string;
+  /** The CDK library the app is written for: its `App` and `TerraformStack` come from it. */
+  cdkLibrary: CdkLibrary;
+  /** Shown in the header comment. */
+  label: string;
+}
+
+interface ExportedAlert {
+  alert: LiveAlert;
+  id: string;
+  target: { kind: 'domain' | 'subdomain'; name: string | null; id: number };
+}
+
+export interface ExportSelection {
+  alerts: ExportedAlert[];
+  /** Live alerts not exported, with the reason (shown as comments). */
+  skipped: string[];
+}
+
+/** PascalCase construct id from an alert name; unique within the export. */
+export function constructId(name: string, used: Set<string>): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  let base = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Alert';
+  if (/^[0-9]/.test(base)) base = `Alert${base}`;
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}${n}`;
+  used.add(id);
+  return id;
+}
+
+/**
+ * Which live alerts an export declares: those in the account's scope, one per name (the
+ * lowest id, as `ncalc` manages it), valid per the model. Targets are named when the
+ * Domains API knows them.
+ */
+export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'domains'>): ExportSelection {
+  const index = indexDomains(input.domains);
+  const scope = input.account;
+  const used = new Set<string>();
+  const seen = new Set<string>();
+  const alerts: ExportedAlert[] = [];
+  const skipped: string[] = [];
+  for (const alert of [...input.live].sort((a, b) => a.id - b.id)) {
+    // additive claims only declared names; an export declares them all.
+    if (scope.ownership === 'prefix' && !claims(scope, alert.name)) continue;
+    if (seen.has(alert.name)) {
+      skipped.push(
+        `alert ${alert.id} ${JSON.stringify(alert.name)}: a second alert of this name (the lowest id is exported; exclusive and prefix scopes delete the others on apply)`,
+      );
+      continue;
+    }
+    const parsed = parseAlert(alert as unknown as Record<string, unknown>);
+    if (!parsed.ok) {
+      skipped.push(
+        `alert ${alert.id} ${JSON.stringify(alert.name)}: ${parsed.problems.map((p) => p.message).join('; ')}`,
+      );
+      continue;
+    }
+    seen.add(alert.name);
+    const kind = parsed.alert.target_type;
+    const name = index.names.get(`${kind}:${parsed.alert.target_id}`) ?? null;
+    alerts.push({
+      alert: { ...alert, ...parsed.alert },
+      id: constructId(alert.name, used),
+      target: { kind, name, id: parsed.alert.target_id },
+    });
+  }
+  return { alerts, skipped };
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+/** True when the account reads exactly the NETWORKCALC_* credential variables. */
+function readsDefaults(a: ExportAccount): boolean {
+  return a.tokenEnv === ENV.token && a.clientIdEnv === ENV.clientId && a.clientSecretEnv === ENV.clientSecret;
+}
+
+function accountProps(a: ExportAccount): string {
+  const props: string[] = [];
+  if (a.alias) props.push(`alias: ${q(a.alias)}`);
+  if (a.baseUrl) props.push(`baseUrl: ${q(a.baseUrl)}`);
+  // Nothing for the defaults; otherwise every variable the account names, since naming one
+  // drops the defaults of the others.
+  if (!readsDefaults(a)) {
+    if (a.tokenEnv !== null) props.push(`tokenEnv: ${q(a.tokenEnv)}`);
+    if (a.clientIdEnv !== null) props.push(`clientIdEnv: ${q(a.clientIdEnv)}`);
+    if (a.clientSecretEnv !== null) props.push(`clientSecretEnv: ${q(a.clientSecretEnv)}`);
+  }
+  if (a.maxRetries != null) props.push(`maxRetries: ${a.maxRetries}`);
+  if (a.timeoutSeconds != null) props.push(`timeoutSeconds: ${a.timeoutSeconds}`);
+  const own = a.ownership === 'prefix' ? `Ownership.prefix(${q(a.prefix ?? '')})` : `Ownership.${a.ownership}()`;
+  props.push(`ownership: ${own}`);
+  return `{\n      ${props.join(',\n      ')},\n    }`;
+}
+
+function className(stackName: string): string {
+  const words = stackName.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const base = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Exported';
+  return `${/^[0-9]/.test(base) ? 'Stack' : ''}${base}Stack`;
+}
+
+/** A runnable CDK Terrain or cdktf app (TypeScript) declaring the selected alerts. */
+export function exportTypeScript(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
+  const { alerts, skipped } = selection;
+  const cls = className(input.stackName);
+  const lines: string[] = [
+    '/**',
+    ` * Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export\`.`,
+    ' * `ncalc plan` against the same account shows no changes; edit from here on.',
+    ' */',
+    `import { App, TerraformStack } from '${input.cdkLibrary}';`,
+    "import { Construct } from 'constructs';",
+    `import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from ${q(input.importFrom)};`,
+    '',
+    `export class ${cls} extends TerraformStack {`,
+    '  constructor(scope: Construct, id: string) {',
+    '    super(scope, id);',
+    `    new NetworkcalcAccount(this, 'Account', ${accountProps(input.account)});`,
+  ];
+  for (const s of skipped) lines.push(`    // not exported: ${s.replace(/\*\//g, '* /')}`);
+  for (const e of alerts) {
+    lines.push(
+      '',
+      `    // id ${e.alert.id}`,
+      `    new Alert(this, ${q(e.id)}, {`,
+      `      name: ${q(e.alert.name)},`,
+      `      target: ${targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id))},`,
+      `      ${checkPropsSource(checkPropsOf(e.alert))},`,
+      '    });',
+    );
+  }
+  lines.push('  }', '}', '', 'const app = new App();', `new ${cls}(app, ${q(input.stackName)});`, 'app.synth();', '');
+  return lines.join('\n');
+}
+
+// HCL interpolates ${...} and %{...} inside strings; doubling the sigil makes them literal.
+export const hclString = (s: string) =>
+  JSON.stringify(s)
+    .replace(/\$\{/g, () => '$${')
+    .replace(/%\{/g, () => '%%{');
+
+function hclName(s: string, used: Set<string>): string {
+  let base =
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'alert';
+  if (/^[0-9]/.test(base)) base = `a_${base}`;
+  let name = base;
+  for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+  used.add(name);
+  return name;
+}
+
+/**
+ * The same alerts as Terraform HCL, with `import` blocks (Terraform 1.5+) so that
+ * `terraform apply` adopts the live alerts instead of creating copies.
+ */
+export function exportHcl(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
+  const { alerts, skipped } = selection;
+  const a = input.account;
+  const provider: Attr[] = a.alias ? [['provider', `networkcalc.${a.alias}`]] : [];
+  const out: string[] = [
+    `# Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export --hcl\`.`,
+    '',
+    'terraform {',
+    '  required_providers {',
+    `    networkcalc = { source = ${hclString(PROVIDER_SOURCE)}, version = ${hclString(PROVIDER_VERSION_CONSTRAINT)} }`,
+    '  }',
+    '}',
+    '',
+    ...hclBlock('provider "networkcalc"', [
+      ...(a.alias ? [['alias', hclString(a.alias)] as Attr] : []),
+      ...(a.baseUrl ? [['base_url', hclString(a.baseUrl)] as Attr] : []),
+      ...(a.tokenEnv !== null ? [['token_env', hclString(a.tokenEnv)] as Attr] : []),
+      ...(a.clientIdEnv !== null ? [['client_id_env', hclString(a.clientIdEnv)] as Attr] : []),
+      ...(a.clientSecretEnv !== null ? [['client_secret_env', hclString(a.clientSecretEnv)] as Attr] : []),
+      ...(a.maxRetries != null ? [['max_retries', String(a.maxRetries)] as Attr] : []),
+      ...(a.timeoutSeconds != null ? [['timeout_seconds', String(a.timeoutSeconds)] as Attr] : []),
+    ]),
+  ];
+  for (const s of skipped) out.push(`# not exported: ${s}`);
+  const usedData = new Map<string, string>();
+  const dataNames = new Set<string>();
+  const dataRef = (t: ExportedAlert['target']): string => {
+    const key = `${t.kind}:${t.name}`;
+    let name = usedData.get(key);
+    if (!name) {
+      name = hclName(t.name!, dataNames);
+      usedData.set(key, name);
+      out.push('', ...hclBlock(`data "networkcalc_${t.kind}" "${name}"`, [['name', hclString(t.name!)], ...provider]));
+    }
+    return `data.networkcalc_${t.kind}.${name}.id`;
+  };
+  const used = new Set<string>();
+  for (const e of alerts) {
+    const target = e.target.name ? dataRef(e.target) : String(e.target.id);
+    const name = hclName(e.alert.name, used);
+    out.push('', ...hclBlock('import', [['to', `networkcalc_alert.${name}`], ['id', `"${e.alert.id}"`], ...provider]));
+    out.push(
+      '',
+      ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
+        ...provider,
+        ['name', hclString(e.alert.name)],
+        ['type', hclString(e.alert.type)],
+        ...(e.alert.subtype !== null ? [['subtype', hclString(e.alert.subtype)] as Attr] : []),
+        ['filter', hclString(e.alert.filter)],
+        ...(e.alert.filter_value !== '' ? [['filter_value', hclString(e.alert.filter_value)] as Attr] : []),
+        ['target_type', hclString(e.alert.target_type)],
+        ['target_id', target],
+      ]),
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+type Attr = [name: string, value: string];
+
+/** A block with its `=` aligned the way `terraform fmt` aligns them, so the file is fmt-clean. */
+function hclBlock(header: string, attrs: Attr[]): string[] {
+  const width = Math.max(...attrs.map(([k]) => k.length));
+  return [`${header} {`, ...attrs.map(([k, v]) => `  ${k.padEnd(width)} = ${v}`), '}'];
+}

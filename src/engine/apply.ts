@@ -1,0 +1,372 @@
+import pLimit from 'p-limit';
+import type { LiveAlert } from '../model';
+import { AccountAlerts, createAlertOnce, type Listing } from '../converge';
+import { isNetworkCalcError } from '../client/errors';
+import type { AccountPlan } from '../plan/account-plan';
+import { toErrorInfo, type ErrorInfo } from '../plan/error-info';
+import { inScope } from '../plan/plan';
+import type { AlertsApi, Change, ClientFactory, PlannedTrigger } from '../plan/types';
+
+export interface ChangeResult {
+  /**
+   * `adopted`: a create whose outcome was unknown turned out to have happened. `skipped`: not
+   * started because the run was interrupted.
+   */
+  status: 'ok' | 'failed' | 'adopted' | 'skipped';
+  id?: number;
+  error?: ErrorInfo;
+  note?: string;
+}
+
+export interface TriggerResult {
+  status: 'ok' | 'failed' | 'skipped';
+  reportUrl?: string;
+  error?: ErrorInfo;
+  note?: string;
+}
+
+/** Alerts found after apply that this run did not make (see `checkAfterApply`). */
+export interface Interference {
+  /** Names that now exist more often than this run left them, with their ids. */
+  duplicates: Array<{ name: string; ids: number[] }>;
+  /** New alerts in an owned scope that this run did not create. */
+  unexpected: Array<{ name: string; id: number }>;
+  /** Set instead when the list after apply failed. */
+  error?: ErrorInfo;
+  message: string;
+}
+
+/** What apply did in one account: results index-aligned with the plan's changes and triggers. */
+export interface AccountOutcome {
+  readonly results: readonly ChangeResult[];
+  readonly triggerResults: readonly TriggerResult[];
+  /**
+   * Set when the list taken after the writes shows alerts this run did not make in a scope the
+   * account owns: another writer was at work. Apply then fails (exit 1).
+   */
+  readonly interference?: Interference;
+}
+
+/** Apply's report: an outcome per account plan it wrote to (failed plans have none). */
+export type ApplyReport = ReadonlyMap<AccountPlan, AccountOutcome>;
+
+/**
+ * Compares the account after apply with what apply made of the plan's list: every alert not
+ * in that list must be one this run created, at most once per created name; anything else in
+ * a scope the account owns (exclusive or prefix) came from another writer. Additive scopes own
+ * no names but their declared ones, so only duplicates of created names count there.
+ */
+export function checkAfterApply(
+  plan: Pick<AccountPlan, 'account' | 'changes' | 'live'>,
+  results: readonly ChangeResult[],
+  after: readonly LiveAlert[],
+): Interference | undefined {
+  const before = new Set(plan.live.map((a) => a.id));
+  const created = new Map<string, number>();
+  plan.changes.forEach((c, i) => {
+    const r = results[i];
+    if (c.action === 'create' && (r?.status === 'ok' || r?.status === 'adopted'))
+      created.set(c.name, (created.get(c.name) ?? 0) + 1);
+  });
+  const newByName = new Map<string, number[]>();
+  for (const a of after) {
+    if (before.has(a.id)) continue;
+    const ids = newByName.get(a.name);
+    if (ids) ids.push(a.id);
+    else newByName.set(a.name, [a.id]);
+  }
+  const owns = (name: string) =>
+    plan.account.scopes.some((scope) => scope.ownership !== 'additive' && inScope(scope, name, new Set()));
+  const duplicates: Interference['duplicates'] = [];
+  const unexpected: Interference['unexpected'] = [];
+  for (const [name, ids] of newByName) {
+    const made = created.get(name) ?? 0;
+    if (made > 0 && ids.length > made) duplicates.push({ name, ids: ids.sort((x, y) => x - y) });
+    else if (made === 0 && owns(name)) for (const id of ids) unexpected.push({ name, id });
+  }
+  if (!duplicates.length && !unexpected.length) return undefined;
+  const parts: string[] = [];
+  const shown = <T>(list: T[], show: (x: T) => string) =>
+    `${list.slice(0, 5).map(show).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
+  if (duplicates.length)
+    parts.push(
+      `${duplicates.length} name(s) now exist more than once: ${shown(duplicates, (d) => `${JSON.stringify(d.name)} (ids ${d.ids.join(', ')})`)}`,
+    );
+  if (unexpected.length)
+    parts.push(
+      `${unexpected.length} alert(s) appeared in a scope this account owns that this run did not create: ${shown(unexpected, (u) => `${JSON.stringify(u.name)} (id ${u.id})`)}`,
+    );
+  return {
+    duplicates,
+    unexpected,
+    message:
+      `after apply, account ${plan.account.label} shows alerts this run did not make: ${parts.join('; ')}. ` +
+      'Another run or tool wrote to the account at the same time; runs against one account must be serialised ' +
+      '(in CI, one concurrency group per account). Run ncalc plan to see what the next apply will change.',
+  };
+}
+
+export type ApplyEvent =
+  | { kind: 'change'; account: AccountPlan; change: Change; result: ChangeResult }
+  | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult };
+
+export interface ApplyOptions {
+  /** API writes in flight at once, across every account. */
+  parallelism: number;
+  /**
+   * API writes in flight at once in one account, within `parallelism`. Default: `parallelism`
+   * with one account, half of it (at least 1) with more (`defaultAccountParallelism`).
+   */
+  accountParallelism?: number;
+  onEvent?: (event: ApplyEvent) => void;
+  /** Run report triggers after the alerts converge. */
+  triggers?: boolean;
+  /** Once aborted, no new write starts; writes in flight finish. */
+  signal?: AbortSignal;
+}
+
+const INTERRUPTED = 'not started: the run was interrupted';
+
+const isCode = (e: unknown, code: string) => isNetworkCalcError(e) && e.code === code;
+
+/** A create through the shared ambiguous-create policy (src/converge): never a duplicate. */
+async function createChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
+  const outcome = await createAlertOnce(api, alerts, change.after!, { identify: false });
+  const resent = outcome.resent
+    ? 'created on the second attempt: the account list showed that the first one had not happened'
+    : undefined;
+  if (outcome.kind === 'adopted') {
+    return {
+      status: 'adopted',
+      id: outcome.alert.id,
+      note: `the create's answer was lost; alert ${outcome.alert.id} of that name and settings appeared and was adopted`,
+    };
+  }
+  const result: ChangeResult = { status: 'ok' };
+  if (outcome.kind === 'created' && outcome.id !== undefined) result.id = outcome.id;
+  if (resent) result.note = resent;
+  return result;
+}
+
+async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
+  try {
+    switch (change.action) {
+      case 'create':
+        return await createChange(api, alerts, change);
+      // PATCH and DELETE are idempotent: the client retries them itself on an unknown outcome.
+      case 'update':
+        await api.updateAlert(change.id!, change.after!);
+        return { status: 'ok', id: change.id! };
+      case 'delete':
+        try {
+          await api.deleteAlert(change.id!);
+        } catch (e) {
+          if (isCode(e, 'NOT_FOUND')) return { status: 'ok', id: change.id!, note: 'already gone' };
+          throw e;
+        }
+        return { status: 'ok', id: change.id! };
+    }
+  } catch (e) {
+    return { status: 'failed', error: toErrorInfo(e) };
+  }
+}
+
+type Limit = ReturnType<typeof pLimit>;
+
+/**
+ * How many writes one account may have in flight by default: all of `parallelism` when the
+ * run has one account, half of it (at least 1) with more, so that an account whose requests
+ * wait (a 429 and its Retry-After, a slow answer) leaves at least half of the budget to the
+ * others.
+ */
+export function defaultAccountParallelism(parallelism: number, accounts: number): number {
+  return accounts <= 1 ? parallelism : Math.max(1, Math.ceil(parallelism / 2));
+}
+
+/** The accounts apply will write to: planned, with changes. */
+export function writingAccounts(plans: readonly AccountPlan[]): number {
+  return plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+}
+
+/**
+ * A limit of one account's writes in flight that can be lowered while they run: an account
+ * the service rate limits drops to one write at a time, and only that account.
+ */
+export class AccountLimit {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(public concurrency: number) {}
+
+  /** Lowers the limit (never below 1); writes in flight finish, no new one starts above it. */
+  lower(to: number): void {
+    this.concurrency = Math.max(1, Math.min(this.concurrency, to));
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#active < this.concurrency) this.#active++;
+    // A slot freed by another write is handed over already counted (see #release).
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      this.#release();
+    }
+  }
+
+  #release(): void {
+    this.#active--;
+    while (this.#waiting.length && this.#active < this.concurrency) {
+      this.#active++;
+      this.#waiting.shift()!();
+    }
+  }
+}
+
+/** What a rate-limited account's failed write says after the client's message. */
+function rateLimitedNote(plan: AccountPlan, limit: AccountLimit): string {
+  const was = limit.concurrency > 1 ? ` (was ${limit.concurrency})` : '';
+  return (
+    `account ${plan.account.label} is rate limited by the service: its remaining writes run one at a time${was}, ` +
+    'the other accounts are not slowed; run apply again later, or give this run a lower --account-parallelism'
+  );
+}
+
+async function applyAccount(
+  plan: AccountPlan,
+  api: AlertsApi,
+  global: Limit,
+  accountLimit: AccountLimit,
+  options: ApplyOptions,
+): Promise<AccountOutcome> {
+  // The account's slot first, then the run's: a slow or throttled account holds at most its
+  // own share of the run's slots.
+  const limit = <T>(fn: () => Promise<T>) => accountLimit.run(() => global(fn));
+  // The plan's list is the baseline: alerts in it existed before any create of this run. Only
+  // creates whose answer was lost need a list here (ids are not learned), so a list starts as
+  // soon as one asks, and those asking while it runs share the next.
+  const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live, gatherMs: 0 });
+  let started = 0;
+  let check: Promise<Listing> | undefined;
+  const results = await Promise.all(
+    plan.changes.map((change) =>
+      limit(async (): Promise<ChangeResult> => {
+        if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
+        // The check after apply starts with the last write, alongside the writes in flight.
+        if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
+        const result = await runChange(api, alerts, change);
+        // RATE_LIMITED, or the retries it led to exhausted (the last answer's status kept).
+        if (result.status === 'failed' && (result.error?.code === 'RATE_LIMITED' || result.error?.httpStatus === 429)) {
+          // In the error, so every output names the account the advice is about.
+          result.error = {
+            ...result.error,
+            message: `${result.error.message}; ${rateLimitedNote(plan, accountLimit)}`,
+          };
+          accountLimit.lower(1);
+        }
+        options.onEvent?.({ kind: 'change', account: plan, change, result });
+        return result;
+      }),
+    ),
+  );
+  // One list at the end of the writes: another writer shows as alerts this run did not make.
+  // A list that started with the last write sees every alert of the run that could matter:
+  // a create still in flight either shows (and counts as this run's) or not (and counts as
+  // nothing). Only a create whose answer was lost may have sent again after it started, so
+  // then a list after the writes decides, as a duplicate would come from such a re-send.
+  let interference: Interference | undefined;
+  if (!options.signal?.aborted && plan.changes.length > 0) {
+    try {
+      const settled = plan.changes.every(
+        (c, i) => c.action !== 'create' || (results[i]!.status === 'ok' && results[i]!.note === undefined),
+      );
+      const after = settled && check ? check : alerts.after(alerts.mark(), { now: true });
+      interference = checkAfterApply(plan, results, (await after).alerts);
+    } catch (e) {
+      const error = toErrorInfo(e);
+      interference = {
+        duplicates: [],
+        unexpected: [],
+        error,
+        message: `the account could not be listed after apply to check for concurrent writers: ${error.message}`,
+      };
+    }
+  }
+  const outcome = (triggerResults: TriggerResult[]): AccountOutcome =>
+    interference ? { results, triggerResults, interference } : { results, triggerResults };
+  if (!options.triggers) return outcome([]);
+  const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
+  const triggerResults = await Promise.all(
+    plan.triggers.map((trigger) =>
+      limit(async (): Promise<TriggerResult> => {
+        if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
+        let result: TriggerResult;
+        if (!converged) {
+          result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
+        } else {
+          try {
+            const r =
+              trigger.targetType === 'domain'
+                ? await api.triggerDomainReport(trigger.targetId)
+                : await api.triggerSubdomainReport(trigger.targetId);
+            result = { status: 'ok', reportUrl: r.report_url };
+          } catch (e) {
+            result = { status: 'failed', error: toErrorInfo(e) };
+          }
+        }
+        options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });
+        return result;
+      }),
+    ),
+  );
+  return outcome(triggerResults);
+}
+
+/**
+ * Applies planned changes: accounts concurrently, every API write through its account's
+ * limit (`accountParallelism`) and then the run's (`parallelism`). A failed change does not
+ * stop the others. An account's report triggers run once its alert changes all succeeded. After `signal` aborts, nothing new starts.
+ * The plans are not touched: what happened comes back as the report.
+ */
+export async function applyAll(
+  plans: readonly AccountPlan[],
+  factory: ClientFactory,
+  options: ApplyOptions,
+): Promise<ApplyReport> {
+  const parallelism = Math.max(1, options.parallelism);
+  const limit = pLimit(parallelism);
+  const perAccount = Math.min(
+    parallelism,
+    Math.max(1, options.accountParallelism ?? defaultAccountParallelism(parallelism, writingAccounts(plans))),
+  );
+  const report = new Map<AccountPlan, AccountOutcome>();
+  await Promise.all(
+    plans.map(async (plan) => {
+      if (plan.status !== 'ok') return;
+      let api: AlertsApi;
+      try {
+        api = factory(plan.account.credentials);
+      } catch (e) {
+        const error = toErrorInfo(e);
+        report.set(plan, { results: plan.changes.map(() => ({ status: 'failed', error })), triggerResults: [] });
+        return;
+      }
+      report.set(plan, await applyAccount(plan, api, limit, new AccountLimit(perAccount), options));
+    }),
+  );
+  // In the order of the plans, whatever order the accounts finished in.
+  return new Map(plans.filter((p) => report.has(p)).map((p) => [p, report.get(p)!]));
+}
+
+/**
+ * A client factory that makes one client per set of credentials, so that planning and
+ * applying one account share it (and its token) although the plan holds no client.
+ */
+export function sharedClients(factory: ClientFactory): ClientFactory {
+  const clients = new WeakMap<object, AlertsApi>();
+  return (credentials) => {
+    let api = clients.get(credentials);
+    if (!api) clients.set(credentials, (api = factory(credentials)));
+    return api;
+  };
+}

@@ -1,0 +1,219 @@
+import type { LiveAlert } from '../model';
+import { failedPlan, type AccountPlan } from '../plan/account-plan';
+import { findScopeOverlaps, resolveAccounts, type Account } from '../plan/accounts';
+import { readDesired, type Desired, type StackDocument } from '../read/desired';
+import { toErrorInfo } from '../plan/error-info';
+import { planScope, type PlanMode } from '../plan/plan';
+import { guardSharedAccounts } from './shared-accounts';
+import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
+import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
+import { ConfigError } from '../contract/config-error';
+import { indexDomains, resolveTarget } from '../plan/targets';
+import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Warning } from '../plan/types';
+
+export interface Prepared {
+  desired: Desired;
+  accounts: Account[];
+}
+
+/**
+ * Everything that can be checked without the network; throws a ConfigError listing all
+ * problems of the app (its JSON, base URLs, scopes that overlap). An account whose own
+ * credentials are missing is not such a problem: it comes back with its `problem`,
+ * fails alone when planned, and the other accounts go on.
+ */
+export function prepare(
+  stacks: StackDocument[],
+  env: NodeJS.ProcessEnv,
+  options: { baseUrlOverride?: string } = {},
+): Prepared {
+  const desired = readDesired(stacks);
+  const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
+  const all = [...desired.problems, ...problems];
+  for (const account of accounts) all.push(...findScopeOverlaps(account, desired.alerts));
+  // Only the accounts' settings from the environment are wrong: say so, not "not valid".
+  const onlyAccounts = all.length > 0 && all.length === problems.length;
+  if (all.length)
+    throw new ConfigError(
+      all,
+      undefined,
+      onlyAccounts
+        ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
+        : undefined,
+    );
+  return { desired, accounts };
+}
+
+export interface PlanOptions {
+  mode?: PlanMode;
+  includeUndeclared?: boolean;
+  /** Include report triggers (plan, apply); not for drift and destroy. */
+  triggers?: boolean;
+  /** Called as each account's list calls are done (for progress by account). */
+  onPlanned?: (plan: AccountPlan) => void;
+  /**
+   * The lifetime (notAfter − notBefore, days) of the certificate a host serves, for policy
+   * checks whose threshold is "before renewal fails"; without it, or when it cannot be read,
+   * the longest lifetime allowed today is assumed (src/model/renewal).
+   */
+  certificateLifetime?: CertificateLifetime;
+}
+
+export type CertificateLifetime = (host: string) => Promise<{ lifetimeDays: number } | { reason: string }>;
+
+/**
+ * Days of each host for "before renewal fails" checks: the largest threshold that fires only
+ * once a renewal at a third of the served certificate's lifetime has failed. A certificate
+ * that cannot be read gets the threshold of the longest lifetime allowed today, and a warning.
+ */
+async function renewalThresholds(
+  policies: readonly DeclaredPolicy[],
+  domains: readonly ApiDomain[],
+  lifetime: CertificateLifetime | undefined,
+): Promise<{ days: Map<string, number>; warnings: Warning[] }> {
+  const days = new Map<string, number>();
+  const warnings: Warning[] = [];
+  const longest = maxLifetimeDays(new Date());
+  const fallback = largestQuietThreshold(longest);
+  await Promise.all(
+    thresholdHosts(policies, domains).map(async (host) => {
+      const got = lifetime ? await lifetime(host) : { reason: 'no certificate lookups in this run' };
+      if ('lifetimeDays' in got) {
+        days.set(host, largestQuietThreshold(got.lifetimeDays));
+        return;
+      }
+      days.set(host, fallback);
+      warnings.push({
+        scopeKey: null,
+        message: `the certificate of ${host} could not be read (${got.reason}); its "before renewal fails" threshold is ${fallback} days, for the longest lifetime allowed today (${longest} days)`,
+      });
+    }),
+  );
+  // In host order whatever order the lookups finished in.
+  warnings.sort((a, b) => (a.message < b.message ? -1 : 1));
+  return { days, warnings };
+}
+
+/** Plans one account: one list call, one domains call when names are used, then a diff per scope. */
+async function planAccount(
+  account: Account,
+  desired: Desired,
+  factory: ClientFactory,
+  options: PlanOptions,
+): Promise<AccountPlan> {
+  const scopeKeys = new Set(account.scopes.map((s) => s.key));
+  const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
+  const triggers = options.triggers ? desired.triggers.filter((t) => scopeKeys.has(t.scopeKey)) : [];
+  const policies = desired.policies.filter((p) => scopeKeys.has(p.scopeKey));
+  let live: LiveAlert[] = [];
+  let domains: ApiDomain[] | null = null;
+  if (account.problem !== undefined)
+    return failedPlan({ account, live, domains }, { code: 'CONFIG_ERROR', message: account.problem, retryable: false });
+  try {
+    const api = factory(account.credentials);
+    const needsNames =
+      alerts.some((a) => a.target.kind === 'name') ||
+      triggers.some((t) => t.target.kind === 'name') ||
+      policies.length > 0;
+    [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
+    const index = domains ? indexDomains(domains) : null;
+    const resolved: DeclaredAlert[] = alerts.map((a) => ({
+      stack: a.stack,
+      logicalId: a.logicalId,
+      path: a.path,
+      scopeKey: a.scopeKey,
+      target: a.target,
+      spec:
+        a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
+    }));
+    // Policies expand into declared alerts from the domains list (src/plan/coverage).
+    const thresholds = policies.length
+      ? await renewalThresholds(policies, domains!, options.certificateLifetime)
+      : null;
+    const expansion = policies.length ? expandPolicies(policies, resolved, domains!, thresholds!.days) : null;
+    for (const a of expansion?.alerts ?? []) resolved.push(a);
+    const changes: Change[] = [];
+    const warnings: Warning[] = [...(thresholds?.warnings ?? [])];
+    let unchanged = 0;
+    for (const scope of account.scopes) {
+      const p = planScope(
+        scope,
+        resolved.filter((a) => a.scopeKey === scope.key),
+        live,
+        options,
+      );
+      // One by one: a spread of 200,000 changes overflows the call stack.
+      for (const c of p.changes) changes.push(c);
+      unchanged += p.unchanged;
+      for (const w of p.warnings) warnings.push(w);
+    }
+    const planned: PlannedTrigger[] = [];
+    for (const t of triggers) {
+      const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
+      const trigger: PlannedTrigger = {
+        stack: t.stack,
+        logicalId: t.logicalId,
+        path: t.path,
+        scopeKey: t.scopeKey,
+        targetType: t.targetType,
+        targetId,
+        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null,
+        triggers: t.triggers,
+      };
+      // As in terraform: a report re-runs when the alerts of its target change, or on every
+      // apply when asked to (a `${timestamp()}` trigger); an unchanged account runs none.
+      if (runsEveryApply(trigger) || changes.some((c) => changesTarget(c, trigger))) planned.push(trigger);
+    }
+    const coverage = expansion?.report(live, changes, options.mode);
+    return {
+      account,
+      status: 'ok',
+      error: null,
+      changes,
+      unchanged,
+      warnings,
+      triggers: planned,
+      live,
+      domains,
+      declared: resolved,
+      ...(coverage ? { coverage } : {}),
+    };
+  } catch (e) {
+    return failedPlan({ account, live, domains }, toErrorInfo(e));
+  }
+}
+
+/**
+ * Plans every account concurrently; one account failing does not stop the others. Accounts
+ * that the list calls show to be one NetworkCalc account reached with different credentials
+ * are then checked together for overlapping scopes (see `guardSharedAccounts`); those that
+ * overlap come back failed.
+ */
+export async function planAll(
+  prepared: Prepared,
+  factory: ClientFactory,
+  options: PlanOptions = {},
+): Promise<AccountPlan[]> {
+  const plans = await Promise.all(
+    prepared.accounts.map(async (a) => {
+      const plan = await planAccount(a, prepared.desired, factory, options);
+      options.onPlanned?.(plan);
+      return plan;
+    }),
+  );
+  const failures = guardSharedAccounts(plans, prepared.desired.alerts);
+  return plans.map((p) => {
+    const error = failures.get(p);
+    return error ? failedPlan(p, error) : p;
+  });
+}
+
+/** A trigger holding `${timestamp()}` (ReportTrigger's `everyApply`) runs on every apply. */
+function runsEveryApply(t: PlannedTrigger): boolean {
+  return Object.values(t.triggers).some((v) => /\btimestamp\(\s*\)/.test(v));
+}
+
+/** Whether a change creates, edits or deletes an alert of the trigger's target. */
+function changesTarget(c: Change, t: PlannedTrigger): boolean {
+  return [c.before, c.after].some((a) => a?.target_type === t.targetType && a.target_id === t.targetId);
+}

@@ -1,0 +1,43 @@
+/** The plan of one account as a value: what apply, the renderers and saved plans share. */
+import type { LiveAlert } from '../model';
+import type { Account } from './accounts';
+import type { CoverageReport } from './coverage';
+import type { ErrorInfo } from './error-info';
+import type { ApiDomain, Change, DeclaredAlert, PlannedTrigger, Warning } from './types';
+
+/**
+ * The plan of one account: a value. It holds no client and no results; apply reads it and
+ * returns its own report, and a saved plan is this value written down (without secrets).
+ */
+export interface AccountPlan {
+  readonly account: Account;
+  /** `error`: the account could not be planned; see `error`. */
+  readonly status: 'ok' | 'error';
+  readonly error: ErrorInfo | null;
+  readonly changes: readonly Change[];
+  readonly unchanged: number;
+  readonly warnings: readonly Warning[];
+  readonly triggers: readonly PlannedTrigger[];
+  /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
+  readonly live: readonly LiveAlert[];
+  readonly domains: readonly ApiDomain[] | null;
+  /** The account's declared alerts, target ids resolved and policies expanded (what `ncalc preview` evaluates). */
+  readonly declared?: readonly DeclaredAlert[];
+  /** What the account's alert policies cover once the changes are made; absent without policies (and for destroy). */
+  readonly coverage?: CoverageReport;
+}
+
+/** The plan of an account that could not be planned: no changes, only the error. */
+export function failedPlan(plan: Pick<AccountPlan, 'account' | 'live' | 'domains'>, error: ErrorInfo): AccountPlan {
+  return {
+    account: plan.account,
+    status: 'error',
+    error,
+    changes: [],
+    unchanged: 0,
+    warnings: [],
+    triggers: [],
+    live: plan.live,
+    domains: plan.domains,
+  };
+}

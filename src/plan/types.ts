@@ -1,0 +1,147 @@
+import type { AlertSpec, CanonicalAlert, FieldChange, LiveAlert } from '../model';
+import type { OwnershipMode } from '../accounts/account-rules';
+
+/** What the reconciler needs from an API client; the real one is `NetworkCalcClient`. */
+export interface AlertsApi {
+  listAlerts(): Promise<LiveAlert[]>;
+  createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
+  updateAlert(id: number, spec: CanonicalAlert): Promise<unknown>;
+  deleteAlert(id: number): Promise<unknown>;
+  listDomains(): Promise<ApiDomain[]>;
+  triggerDomainReport(id: number): Promise<ApiReport>;
+  triggerSubdomainReport(id: number): Promise<ApiReport>;
+}
+
+export interface ApiDomain {
+  id: number;
+  domain: string;
+  subdomains: Array<{ id: number; domain_id: number; prefix: string; subdomain: string }>;
+}
+
+export interface ApiReport {
+  status: string;
+  domain_id: number | null;
+  subdomain_id: number | null;
+  report_url: string;
+}
+
+/** Connection settings of one account, with secrets resolved from the environment. */
+export interface Credentials {
+  baseUrl: string;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Attempts per request, the first included (provider `max_retries`). */
+  maxAttempts?: number;
+  timeoutMs?: number;
+  /**
+   * The names of the variables these credentials came from ("A_TOKEN or B_TOKEN" when scopes
+   * of one account name different ones), so the client's messages name them.
+   */
+  variables?: { token: string | null; clientId: string | null; clientSecret: string | null };
+}
+
+export type ClientFactory = (credentials: Credentials) => AlertsApi;
+
+/** One provider configuration of one stack: a claim on part of an account. */
+export interface Scope {
+  /** `<stack>/<provider key>`, unique in a run. */
+  key: string;
+  stack: string;
+  /** `networkcalc` or `networkcalc.<alias>`, as resources name it. */
+  providerKey: string;
+  alias: string | null;
+  baseUrl: string | null;
+  /** The variables of its credentials; null where the block names none (see ProviderBlock). */
+  tokenEnv: string | null;
+  clientIdEnv: string | null;
+  clientSecretEnv: string | null;
+  ownership: OwnershipMode;
+  prefix: string | null;
+  /** Provider `max_retries` / `timeout_seconds`, when set. */
+  maxRetries: number | null;
+  timeoutSeconds: number | null;
+}
+
+/** A target given by id, or by the name a `networkcalc_domain` / `networkcalc_subdomain` data source looks up. */
+export type TargetRef =
+  { kind: 'id'; id: number } | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string };
+
+export interface DeclaredAlert {
+  stack: string;
+  logicalId: string;
+  /** Construct path (`quickstart/ApexA`), or `<stack>/<logicalId>` when the JSON carries none. */
+  path: string;
+  scopeKey: string;
+  /** Canonical and valid; `target_id` is 0 until a name target is resolved. */
+  spec: CanonicalAlert;
+  target: TargetRef;
+}
+
+export interface DeclaredTrigger {
+  stack: string;
+  logicalId: string;
+  path: string;
+  scopeKey: string;
+  targetType: 'domain' | 'subdomain';
+  target: TargetRef;
+  triggers: Record<string, string>;
+}
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+/**
+ * Why a change is planned: `missing` (declared, not live), `changed` (live differs),
+ * `renamed` (an update: the live alert of the declared settings was renamed in the account; the
+ * PATCH names it back, keeping its id),
+ * `undeclared` (live in an owned scope, not declared), `duplicate` (a second live alert with
+ * a managed name), `destroy` (asked for by `ncalc destroy`).
+ */
+export type ChangeReason = 'missing' | 'changed' | 'renamed' | 'undeclared' | 'duplicate' | 'destroy';
+
+export interface Change {
+  action: ChangeAction;
+  reason: ChangeReason;
+  name: string;
+  /** Live id; null for a create. */
+  id: number | null;
+  scopeKey: string;
+  stack: string;
+  /** Terraform logical id and construct path when the alert is declared. */
+  logicalId: string | null;
+  path: string | null;
+  before: AlertSpec | null;
+  after: CanonicalAlert | null;
+  fields: FieldChange[];
+}
+
+export interface PlannedTrigger {
+  stack: string;
+  logicalId: string;
+  path: string;
+  scopeKey: string;
+  targetType: 'domain' | 'subdomain';
+  targetId: number;
+  targetName: string | null;
+  triggers: Record<string, string>;
+}
+
+export interface Warning {
+  scopeKey: string | null;
+  message: string;
+  /** Set when apply refuses the plan unless the guard's flag is given. */
+  guard?: DeleteGuard;
+}
+
+/**
+ * Deletions apply refuses without an explicit flag: a scope that declares no alerts but would
+ * delete live ones (`empty_scope`, `--allow-empty`), or one that would lose a large share of
+ * its live alerts (`mass_delete`, `--allow-mass-delete`).
+ */
+export interface DeleteGuard {
+  kind: 'empty_scope' | 'mass_delete';
+  flag: string;
+  /** Alerts the plan deletes in the scope. */
+  deletes: number;
+  /** Live alerts the scope owns. */
+  owned: number;
+}

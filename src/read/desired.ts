@@ -1,0 +1,435 @@
+import { jsonKind, jsonPath } from '../support/describe';
+import { hostNameProblem, normalizeHostName, parseAlert } from '../model';
+import { claims, parseProviderBlock } from '../accounts/account-rules';
+import { ENV } from '../accounts/environment';
+import { PROVIDER_SCHEMA } from '../schema/provider-schema';
+import type { BlockSchema } from '../schema/types';
+import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from '../plan/types';
+import { policyProblems, readPolicies, type DeclaredPolicy } from '../plan/coverage';
+
+/** A synthesized stack: its name and parsed `cdk.tf.json`. */
+export interface StackDocument {
+  name: string;
+  json: Record<string, unknown>;
+}
+
+export interface Desired {
+  scopes: Scope[];
+  alerts: DeclaredAlert[];
+  triggers: DeclaredTrigger[];
+  /** Alert policies, from each stack's `//.networkcalc_alert_policies` (src/plan/coverage). */
+  policies: DeclaredPolicy[];
+  /** Everything wrong with the configuration, each saying what to fix. */
+  problems: string[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Meta-arguments Terraform accepts in any block. `ncalc` honours `provider`; `depends_on` and
+ * `lifecycle` do not change what an alert is; cdktf writes its metadata under `//`.
+ */
+const META_ARGUMENTS = new Set(['//', 'provider', 'depends_on', 'lifecycle']);
+/** Meta-arguments that would make one block stand for zero or several alerts: ncalc cannot evaluate them. */
+const UNSUPPORTED_META = new Set(['count', 'for_each', 'provisioner', 'connection']);
+
+/** Attributes a configuration may set: those of the schema that are not read-only. */
+function settable(schema: BlockSchema): Set<string> {
+  return new Set(
+    Object.entries(schema.attributes)
+      .filter(([, a]) => !(a.computed && !a.optional && !a.required))
+      .map(([k]) => k),
+  );
+}
+const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
+  ...Object.entries(PROVIDER_SCHEMA.resources).map(([k, v]) => [`resource ${k}`, settable(v)]),
+  ...Object.entries(PROVIDER_SCHEMA.dataSources).map(([k, v]) => [`data ${k}`, settable(v)]),
+  ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])],
+]);
+
+/** Problems with the keys of one block: unknown attributes, read-only ones, count / for_each. */
+function keyProblems(where: string, body: Json, kind: string): string[] {
+  const allowed = SETTABLE[kind];
+  const out: string[] = [];
+  for (const key of Object.keys(body)) {
+    if (META_ARGUMENTS.has(key) || allowed.has(key)) continue;
+    if (UNSUPPORTED_META.has(key)) {
+      out.push(
+        `${where}: "${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`,
+      );
+    } else {
+      out.push(`${where}: unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`);
+    }
+  }
+  return out;
+}
+
+/** `${data.networkcalc_domain.<id>.id}` / `${data.networkcalc_subdomain.<id>.id}` */
+const DATA_REF = /^\$\{\s*data\.(networkcalc_domain|networkcalc_subdomain)\.([A-Za-z0-9_-]+)\.id\s*\}$/;
+
+/** The construct path cdktf records in `//.metadata.path`, without the trailing `/Resource`. */
+function constructPath(body: Json, stack: string, logicalId: string): string {
+  const meta = isObject(body['//']) && isObject(body['//'].metadata) ? body['//'].metadata : null;
+  const p = meta && typeof meta.path === 'string' ? meta.path : null;
+  return p ? p.replace(/\/Resource$/, '') : `${stack}/${logicalId}`;
+}
+
+/**
+ * Terraform reads every string of the JSON as a template: a lone `${` / `%{` starts an
+ * interpolation / directive, which ncalc cannot evaluate; `$${` / `%%{` are the literal `${` / `%{`
+ * (a run of n sigils before `{` reads as n - 1). References are recognised before this.
+ */
+const TEMPLATE = /(^|[^$])\$\{|(^|[^%])%\{/;
+
+/** Whether a string of the JSON holds a Terraform interpolation or directive. */
+export function holdsTemplate(v: string): boolean {
+  return TEMPLATE.test(v);
+}
+
+/** A literal string of the JSON as Terraform reads it: `$${` → `${`, `%%{` → `%{`. */
+export function unescapeTemplate(v: string): string {
+  return v.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
+}
+
+const templateProblem = (where: string, field: string, v: string) =>
+  `${where}: ${field} ${JSON.stringify(v)} holds a Terraform template ("\${" or "%{"), which ncalc cannot evaluate; give a literal value, writing a literal "\${" as "$\${" and "%{" as "%%{"`;
+
+/**
+ * The string attributes of a body as Terraform reads them: literal strings unescaped; a
+ * string holding a template is reported and left as it is.
+ */
+function literalStrings(body: Json, fields: readonly string[], where: string, problems: string[]): Json {
+  const out: Json = { ...body };
+  for (const f of fields) {
+    const v = body[f];
+    if (typeof v !== 'string') continue;
+    if (holdsTemplate(v)) problems.push(templateProblem(where, f, v));
+    else out[f] = unescapeTemplate(v);
+  }
+  return out;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+const PROVIDER_STRINGS = [
+  'base_url',
+  'token_env',
+  'client_id_env',
+  'client_secret_env',
+  'ownership',
+  'ownership_prefix',
+] as const;
+const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
+
+function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
+  const group = json.provider;
+  if (group !== undefined && !isObject(group)) {
+    problems.push(
+      `stack ${stack}: provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`,
+    );
+    return [];
+  }
+  const raw = group?.networkcalc;
+  if (raw !== undefined && !isObject(raw) && !Array.isArray(raw)) {
+    problems.push(
+      `stack ${stack}: provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`,
+    );
+    return [];
+  }
+  const list: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const scopes: Scope[] = [];
+  for (const [index, item] of list.entries()) {
+    if (!isObject(item)) {
+      problems.push(
+        `stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`,
+      );
+      continue;
+    }
+    // The alias names the scope in every message, so it is read before the rules run.
+    const alias = str(item.alias);
+    const providerKey = alias ? `networkcalc.${alias}` : 'networkcalc';
+    const where = `stack ${stack}, provider ${providerKey}`;
+    problems.push(...keyProblems(where, item, 'provider'));
+    const entry = literalStrings(item, PROVIDER_STRINGS, where, problems);
+    // The rules every front door shares (src/accounts/account-rules), Terraform's included. A
+    // template was reported above: the rules see it as unset rather than report it again.
+    const templated = new Set<string>(
+      PROVIDER_STRINGS.filter((f) => typeof item[f] === 'string' && holdsTemplate(item[f] as string)),
+    );
+    const { config, problems: blockProblems } = parseProviderBlock(
+      Object.fromEntries(Object.entries(entry).filter(([k]) => !templated.has(k))),
+    );
+    for (const p of blockProblems) problems.push(`${where}: ${p.message}`);
+    for (const secret of ['token', 'client_secret'] as const) {
+      if (entry[secret] !== undefined) {
+        problems.push(
+          `${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`,
+        );
+      }
+    }
+    // Terraform would use it; ncalc reads credentials from variables only, so it must not be ignored.
+    if (entry.client_id !== undefined) {
+      problems.push(
+        `${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`,
+      );
+    }
+    if (scopes.some((s) => s.providerKey === providerKey)) {
+      problems.push(`${where}: declared twice; give each provider configuration its own alias`);
+      continue;
+    }
+    scopes.push({
+      key: `${stack}/${providerKey}`,
+      stack,
+      providerKey,
+      alias,
+      baseUrl: config.baseUrl,
+      tokenEnv: config.tokenEnv,
+      clientIdEnv: config.clientIdEnv,
+      clientSecretEnv: config.clientSecretEnv,
+      ownership: config.ownership,
+      prefix: config.prefix,
+      maxRetries: config.maxRetries,
+      timeoutSeconds: config.timeoutSeconds,
+    });
+  }
+  return scopes;
+}
+
+function defaultScope(stack: string): Scope {
+  return {
+    key: `${stack}/networkcalc`,
+    stack,
+    providerKey: 'networkcalc',
+    alias: null,
+    baseUrl: null,
+    tokenEnv: ENV.token,
+    clientIdEnv: ENV.clientId,
+    clientSecretEnv: ENV.clientSecret,
+    ownership: 'exclusive',
+    prefix: null,
+    maxRetries: null,
+    timeoutSeconds: null,
+  };
+}
+
+/** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */
+const KNOWN_TYPES = {
+  resource: Object.keys(PROVIDER_SCHEMA.resources),
+  data: Object.keys(PROVIDER_SCHEMA.dataSources),
+} as const;
+
+/**
+ * The `resource` / `data` blocks of one kind, read strictly: a group that is not an object,
+ * a `networkcalc_*` type that is not one, or an entry that is not an object is a problem,
+ * never read as "nothing declared" (an empty declaration deletes live alerts).
+ */
+function sections(
+  stack: string,
+  json: Json,
+  kind: 'resource' | 'data',
+  problems: string[],
+): Record<string, Record<string, Json>> {
+  const out: Record<string, Record<string, Json>> = {};
+  // Without a prototype, so that an id such as `__proto__` is an entry, not lost in an assignment.
+  for (const type of KNOWN_TYPES[kind]) out[type] = Object.create(null) as Record<string, Json>;
+  const group = json[kind];
+  if (group === undefined) return out;
+  if (!isObject(group)) {
+    problems.push(
+      `stack ${stack}: ${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`,
+    );
+    return out;
+  }
+  for (const [type, items] of Object.entries(group)) {
+    if (!type.startsWith('networkcalc_')) continue;
+    if (!(KNOWN_TYPES[kind] as readonly string[]).includes(type)) {
+      problems.push(
+        `stack ${stack}: ${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`,
+      );
+      continue;
+    }
+    if (!isObject(items)) {
+      problems.push(
+        `stack ${stack}: ${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`,
+      );
+      continue;
+    }
+    for (const [id, v] of Object.entries(items)) {
+      if (!isObject(v)) {
+        problems.push(
+          `stack ${stack}: ${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`,
+        );
+        continue;
+      }
+      problems.push(...keyProblems(`stack ${stack}: ${jsonPath(kind, type, id)}`, v, `${kind} ${type}`));
+      out[type][id] = v;
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads the desired state out of synthesized stacks, collecting every problem instead of
+ * stopping at the first, so a user fixes them in one go. Makes no API call.
+ */
+export function readDesired(stacks: StackDocument[]): Desired {
+  const problems: string[] = [];
+  const scopes: Scope[] = [];
+  const alerts: DeclaredAlert[] = [];
+  const triggers: DeclaredTrigger[] = [];
+  const policies: DeclaredPolicy[] = [];
+
+  for (const { name: stack, json } of stacks) {
+    if (!isObject(json)) {
+      problems.push(`stack ${stack}: its cdk.tf.json holds ${jsonKind(json)}; expected an object (synthesize again)`);
+      continue;
+    }
+    const stackScopes = parseProviders(stack, json, problems);
+    const resources = sections(stack, json, 'resource', problems);
+    const data = sections(stack, json, 'data', problems);
+    const alertItems = resources.networkcalc_alert;
+    const triggerItems = resources.networkcalc_report_trigger;
+    const domains = data.networkcalc_domain;
+    const subdomains = data.networkcalc_subdomain;
+    const usesProvider = Object.keys(alertItems).length + Object.keys(triggerItems).length > 0;
+    // Terraform configures an unnamed default provider when resources need one.
+    if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
+    scopes.push(...stackScopes);
+
+    const scopeOf = (where: string, provider: unknown): string | null => {
+      const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
+      const scope = stackScopes.find((s) => s.providerKey === key);
+      if (!scope) {
+        const known = stackScopes.map((s) => s.providerKey).join(', ') || 'none';
+        problems.push(
+          `${where}: provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
+        );
+        return null;
+      }
+      return scope.key;
+    };
+
+    const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
+      if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
+      if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0)
+        return { kind: 'id', id: Number(value) };
+      if (typeof value === 'string') {
+        const m = DATA_REF.exec(value.trim());
+        if (m) {
+          const targetType = m[1] === 'networkcalc_domain' ? 'domain' : 'subdomain';
+          const data = (targetType === 'domain' ? domains : subdomains)[m[2]];
+          if (!data) {
+            problems.push(`${where}: ${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`);
+            return null;
+          }
+          const rawName = str(data.name);
+          if (rawName && holdsTemplate(rawName)) {
+            problems.push(templateProblem(where, `the name of data.${m[1]}.${m[2]}`, rawName));
+            return null;
+          }
+          const name = rawName && unescapeTemplate(rawName);
+          if (!name) {
+            problems.push(
+              `${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
+            );
+            return null;
+          }
+          const nameProblem = hostNameProblem(targetType, name);
+          if (nameProblem) {
+            problems.push(`${where}: data.${m[1]}.${m[2]}: ${nameProblem}`);
+            return null;
+          }
+          return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${m[1]}.${m[2]}` };
+        }
+      }
+      problems.push(
+        `${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+      );
+      return null;
+    };
+
+    for (const [logicalId, body] of Object.entries(alertItems)) {
+      const path = constructPath(body, stack, logicalId);
+      const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
+      const scopeKey = scopeOf(where, body.provider);
+      const target = readTarget(where, body.target_id, 'target_id');
+      const before = problems.length;
+      const literal = literalStrings(body, ALERT_STRINGS, where, problems);
+      if (problems.length > before) continue;
+      // A name target validates with a stand-in id; the real one comes from the Domains API.
+      const result = parseAlert({ ...literal, target_id: target?.kind === 'id' ? target.id : 1 });
+      if (!result.ok) {
+        for (const p of result.problems) problems.push(`${where}: ${p.message}`);
+        continue;
+      }
+      if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
+        problems.push(
+          `${where}: target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+        );
+        continue;
+      }
+      if (!scopeKey || !target) continue;
+      const spec = { ...result.alert, target_id: target.kind === 'id' ? target.id : 0 };
+      alerts.push({ stack, logicalId, path, scopeKey, spec, target });
+    }
+
+    for (const [logicalId, body] of Object.entries(triggerItems)) {
+      const path = constructPath(body, stack, logicalId);
+      const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
+      const scopeKey = scopeOf(where, body.provider);
+      const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
+      const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
+      if (hasDomain === hasSub) {
+        problems.push(`${where}: give exactly one of domain_id and subdomain_id`);
+        continue;
+      }
+      const targetType = hasDomain ? 'domain' : 'subdomain';
+      const field = hasDomain ? 'domain_id' : 'subdomain_id';
+      const target = readTarget(where, hasDomain ? body.domain_id : body.subdomain_id, field);
+      if (target?.kind === 'name' && target.targetType !== targetType) {
+        problems.push(
+          `${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
+        );
+        continue;
+      }
+      const map = Object.create(null) as Record<string, string>;
+      // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
+      if (isObject(body.triggers)) {
+        for (const [k, v] of Object.entries(body.triggers)) {
+          if (typeof v === 'string') map[k] = holdsTemplate(v) ? v : unescapeTemplate(v);
+          else if (typeof v === 'number' || typeof v === 'boolean') map[k] = String(v);
+          else problems.push(`${where}: ${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`);
+        }
+      } else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
+      else problems.push(`${where}: triggers is ${jsonKind(body.triggers)}; expected an object of strings`);
+      if (!scopeKey || !target) continue;
+      triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
+    }
+    policies.push(...readPolicies(stack, json, scopeOf, problems));
+  }
+
+  // Names identify alerts: two declarations of one name in a scope cannot both be honoured.
+  const seen = new Map<string, DeclaredAlert>();
+  for (const a of alerts) {
+    const k = `${a.scopeKey}\u0000${a.spec.name}`;
+    const prior = seen.get(k);
+    if (prior) {
+      problems.push(
+        `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
+      );
+    } else seen.set(k, a);
+  }
+  for (const a of alerts) {
+    const scope = scopes.find((s) => s.key === a.scopeKey);
+    if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
+      problems.push(
+        `alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
+      );
+    }
+  }
+  problems.push(...policyProblems(policies, alerts, scopes));
+  return { scopes, alerts, triggers, policies, problems };
+}

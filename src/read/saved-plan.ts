@@ -1,0 +1,371 @@
+/**
+ * Saved plans: `ncalc plan --save <file>` writes the plan value down, `ncalc apply <file>`
+ * applies exactly its changes once each account's live alerts are shown to be what the plan
+ * saw. The file holds no secret: credentials are read again from the environment at apply, by
+ * the variable names the scopes recorded.
+ */
+import { createHash } from 'node:crypto';
+import { SPEC_FIELDS, validateAlert, type LiveAlert } from '../model';
+import { OWNERSHIP_MODES } from '../accounts';
+import { PACKAGE_VERSION } from '../version';
+import { resolveCredentials, type Account } from '../plan/accounts';
+import { failedPlan, type AccountPlan } from '../plan/account-plan';
+import type { CoverageReport } from '../plan/coverage';
+import { toErrorInfo } from '../plan/error-info';
+import type { Shard } from '../plan/shard';
+import { ConfigError } from '../contract/config-error';
+import type { ApiDomain, Change, ClientFactory, Credentials, PlannedTrigger, Scope, Warning } from '../plan/types';
+
+/** What the file says it is; anything else is not a saved plan. */
+export const SAVED_PLAN_FORMAT = 'ncalc-saved-plan';
+/** Version of the file; a reader takes files of its own major version only. */
+export const SAVED_PLAN_VERSION = '1.0';
+
+/** A saved plan that cannot be read: not one, another version, or changed after it was written. */
+export class PlanFileError extends ConfigError {
+  constructor(problems: string[]) {
+    super(problems);
+    this.name = 'PlanFileError';
+  }
+}
+
+/** A saved plan whose accounts no longer look as they did when it was made. */
+export class StalePlanError extends ConfigError {
+  constructor(problems: string[]) {
+    super(problems);
+    this.name = 'StalePlanError';
+  }
+}
+
+/**
+ * A digest of an account's live alerts as far as a plan depends on them: each alert's id,
+ * user and settings, in id order. Server-side status (`current_status`, `last_triggered_at`,
+ * `is_active`) changes on its own and is left out, so a check that fired does not make a plan
+ * stale; any create, edit or delete does.
+ */
+export function liveDigest(live: readonly LiveAlert[]): string {
+  const hash = createHash('sha256');
+  const sorted = [...live].sort((a, b) => a.id - b.id);
+  for (const a of sorted) hash.update(JSON.stringify([a.id, a.user_id, ...SPEC_FIELDS.map((f) => a[f])]) + '\n');
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** The saved form of one account plan: no credentials, the live list as a count and a digest. */
+export interface SavedAccount {
+  key: string;
+  label: string;
+  base_url: string;
+  identity: string;
+  scopes: Scope[];
+  live_alerts: { count: number; digest: string };
+  unchanged: number;
+  warnings: Warning[];
+  changes: Change[];
+  triggers: PlannedTrigger[];
+  domains: ApiDomain[] | null;
+  /** What the account's alert policies cover once applied, shown again at apply; absent without policies. */
+  coverage?: CoverageReport;
+}
+
+export interface SavedPlan {
+  format: string;
+  format_version: string;
+  ncalc_version: string;
+  created_at: string;
+  /** Whether report triggers were planned (they run at apply unless --no-triggers). */
+  report_triggers: boolean;
+  shard: Shard | null;
+  accounts: SavedAccount[];
+}
+
+const checksumOf = (body: unknown) => `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
+
+/**
+ * The file `ncalc plan --save` writes. Only a complete plan is saved: the caller refuses a plan
+ * with a failed account. The checksum covers the rest of the document, so an edit or a
+ * truncated copy is refused at apply (it protects against accidents, not against someone who
+ * recomputes it).
+ */
+export function savedPlanText(
+  plans: readonly AccountPlan[],
+  options: { triggers: boolean; shard: Shard | null; now?: Date },
+): string {
+  const failed = plans.filter((p) => p.status !== 'ok');
+  if (failed.length)
+    throw new Error(`a plan with failed accounts cannot be saved (${failed.map((p) => p.account.label).join(', ')})`);
+  const body: SavedPlan = {
+    format: SAVED_PLAN_FORMAT,
+    format_version: SAVED_PLAN_VERSION,
+    ncalc_version: PACKAGE_VERSION,
+    created_at: (options.now ?? new Date()).toISOString(),
+    report_triggers: options.triggers,
+    shard: options.shard,
+    accounts: plans.map((p) => ({
+      key: p.account.key,
+      label: p.account.label,
+      base_url: p.account.baseUrl,
+      identity: p.account.identity,
+      scopes: p.account.scopes,
+      live_alerts: { count: p.live.length, digest: liveDigest(p.live) },
+      unchanged: p.unchanged,
+      warnings: [...p.warnings],
+      changes: [...p.changes],
+      triggers: [...p.triggers],
+      domains: p.domains ? [...p.domains] : null,
+      ...(p.coverage ? { coverage: p.coverage } : {}),
+    })),
+  };
+  return JSON.stringify({ ...body, checksum: checksumOf(body) }, null, 2) + '\n';
+}
+
+// ---- reading ----
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isNumberOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
+
+/** Collects what is wrong with a document read back, each with its JSON path. */
+class Checker {
+  readonly problems: string[] = [];
+  constructor(private readonly file: string) {}
+  check(ok: boolean, where: string, expected: string): boolean {
+    if (!ok && this.problems.length < 20) this.problems.push(`${this.file}: ${where} is not ${expected}`);
+    return ok;
+  }
+}
+
+function checkScope(c: Checker, s: unknown, where: string): void {
+  if (!c.check(isObject(s), where, 'a scope')) return;
+  const o = s as Json;
+  for (const k of ['key', 'stack', 'providerKey'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  // null: the block names no such variable (it names others, so the defaults do not apply).
+  for (const k of ['alias', 'baseUrl', 'prefix', 'tokenEnv', 'clientIdEnv', 'clientSecretEnv'] as const)
+    c.check(isStringOrNull(o[k]), `${where}.${k}`, 'a string or null');
+  for (const k of ['maxRetries', 'timeoutSeconds'] as const)
+    c.check(isNumberOrNull(o[k]), `${where}.${k}`, 'a number or null');
+  c.check(
+    (OWNERSHIP_MODES as readonly unknown[]).includes(o.ownership),
+    `${where}.ownership`,
+    `one of ${OWNERSHIP_MODES.join(', ')}`,
+  );
+}
+
+function checkSpec(c: Checker, spec: unknown, where: string): void {
+  if (!c.check(isObject(spec), where, 'an alert')) return;
+  const problems = validateAlert(spec as Json);
+  c.check(
+    problems.length === 0 && isInt((spec as Json).target_id),
+    where,
+    `a valid alert (${problems.map((p) => p.message).join('; ') || 'target_id is not a whole number'})`,
+  );
+}
+
+function checkChange(c: Checker, ch: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
+  if (!c.check(isObject(ch), where, 'a change')) return;
+  const o = ch as Json;
+  const action = o.action;
+  c.check(
+    action === 'create' || action === 'update' || action === 'delete',
+    `${where}.action`,
+    'create, update or delete',
+  );
+  c.check(
+    ['missing', 'changed', 'renamed', 'undeclared', 'duplicate', 'destroy'].includes(o.reason as string),
+    `${where}.reason`,
+    'a reason',
+  );
+  c.check(isString(o.name), `${where}.name`, 'a string');
+  c.check(
+    action === 'create' ? o.id === null : isInt(o.id),
+    `${where}.id`,
+    action === 'create' ? 'null' : 'an alert id',
+  );
+  c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
+  c.check(isString(o.stack), `${where}.stack`, 'a string');
+  c.check(isStringOrNull(o.logicalId) && isStringOrNull(o.path), `${where}.logicalId/path`, 'strings or null');
+  c.check(Array.isArray(o.fields), `${where}.fields`, 'a list');
+  if (action === 'create' || action === 'update') checkSpec(c, o.after, `${where}.after`);
+  if (action === 'create' && isObject(o.after))
+    c.check(o.after.name === o.name, `${where}.after.name`, 'the name of the change');
+}
+
+function checkTrigger(c: Checker, t: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
+  if (!c.check(isObject(t), where, 'a report trigger')) return;
+  const o = t as Json;
+  for (const k of ['stack', 'logicalId', 'path'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
+  c.check(o.targetType === 'domain' || o.targetType === 'subdomain', `${where}.targetType`, 'domain or subdomain');
+  c.check(isInt(o.targetId), `${where}.targetId`, 'a whole number');
+  c.check(isStringOrNull(o.targetName), `${where}.targetName`, 'a string or null');
+  c.check(isObject(o.triggers) && Object.values(o.triggers).every(isString), `${where}.triggers`, 'a map of strings');
+}
+
+function checkAccount(c: Checker, a: unknown, where: string): void {
+  if (!c.check(isObject(a), where, 'an account')) return;
+  const o = a as Json;
+  for (const k of ['key', 'label', 'base_url', 'identity'] as const)
+    c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  if (c.check(Array.isArray(o.scopes) && o.scopes.length > 0, `${where}.scopes`, 'a list of scopes'))
+    (o.scopes as unknown[]).forEach((s, i) => checkScope(c, s, `${where}.scopes[${i}]`));
+  const scopeKeys = new Set(
+    Array.isArray(o.scopes)
+      ? (o.scopes as unknown[]).map((s) => (isObject(s) ? s.key : undefined)).filter(isString)
+      : [],
+  );
+  const live = o.live_alerts;
+  c.check(isObject(live) && isInt(live.count) && isString(live.digest), `${where}.live_alerts`, 'a count and a digest');
+  c.check(isInt(o.unchanged), `${where}.unchanged`, 'a whole number');
+  if (c.check(Array.isArray(o.warnings), `${where}.warnings`, 'a list')) {
+    (o.warnings as unknown[]).forEach((w, i) =>
+      c.check(
+        isObject(w) &&
+          isString(w.message) &&
+          isStringOrNull(w.scopeKey) &&
+          (w.guard === undefined || isObject(w.guard)),
+        `${where}.warnings[${i}]`,
+        'a warning',
+      ),
+    );
+  }
+  if (c.check(Array.isArray(o.changes), `${where}.changes`, 'a list'))
+    (o.changes as unknown[]).forEach((ch, i) => checkChange(c, ch, `${where}.changes[${i}]`, scopeKeys));
+  if (c.check(Array.isArray(o.triggers), `${where}.triggers`, 'a list'))
+    (o.triggers as unknown[]).forEach((t, i) => checkTrigger(c, t, `${where}.triggers[${i}]`, scopeKeys));
+  c.check(o.domains === null || Array.isArray(o.domains), `${where}.domains`, 'a list or null');
+  c.check(
+    o.coverage === undefined || (isObject(o.coverage) && Array.isArray(o.coverage.policies)),
+    `${where}.coverage`,
+    'a coverage report',
+  );
+}
+
+/**
+ * Reads a saved plan strictly: a file that is not one, of another major version, changed
+ * after it was written (checksum) or of the wrong shape is a PlanFileError saying what to do.
+ */
+export function readSavedPlan(text: string, file: string): SavedPlan {
+  const again = 'make a new one with ncalc plan --save';
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new PlanFileError([`${file} is not a saved plan: it is not valid JSON (${(e as Error).message}); ${again}`]);
+  }
+  if (!isObject(doc) || doc.format !== SAVED_PLAN_FORMAT) {
+    throw new PlanFileError([
+      `${file} is not a plan saved by ncalc plan --save (no "format": "${SAVED_PLAN_FORMAT}"); ${again}`,
+    ]);
+  }
+  const version = doc.format_version;
+  if (!isString(version) || version.split('.')[0] !== SAVED_PLAN_VERSION.split('.')[0]) {
+    throw new PlanFileError([
+      `${file} is a saved plan of format ${JSON.stringify(version)}; this ncalc (${PACKAGE_VERSION}) reads format ${SAVED_PLAN_VERSION.split('.')[0]}.x; ${again}`,
+    ]);
+  }
+  const { checksum, ...body } = doc;
+  if (checksum !== checksumOf(body)) {
+    throw new PlanFileError([
+      `${file} was changed after ncalc saved it (its checksum does not match its content); a saved plan is applied exactly as written, so ${again}`,
+    ]);
+  }
+  const c = new Checker(file);
+  c.check(isString(body.created_at), 'created_at', 'a string');
+  c.check(typeof body.report_triggers === 'boolean', 'report_triggers', 'true or false');
+  c.check(
+    body.shard === null || (isObject(body.shard) && isInt(body.shard.index) && isInt(body.shard.count)),
+    'shard',
+    'null or a shard',
+  );
+  if (c.check(Array.isArray(body.accounts), 'accounts', 'a list'))
+    (body.accounts as unknown[]).forEach((a, i) => checkAccount(c, a, `accounts[${i}]`));
+  if (c.problems.length) throw new PlanFileError([...c.problems.map((p) => `${p}; ${again}`)]);
+  return body as unknown as SavedPlan;
+}
+
+/**
+ * The saved accounts with their credentials, read again from the environment by the variable
+ * names the plan recorded, at the base URL it recorded. An account whose variables now hold
+ * other credentials (another token, another client id) is a problem: it may be another account.
+ */
+export function bindCredentials(saved: SavedPlan, env: NodeJS.ProcessEnv): { accounts: Account[]; problems: string[] } {
+  const accounts: Account[] = [];
+  const problems: string[] = [];
+  for (const a of saved.accounts) {
+    let credentials: Credentials | undefined;
+    for (const scope of a.scopes) {
+      const found = resolveCredentials(scope, env, a.base_url);
+      const where = `account ${a.label} (stack ${scope.stack}, provider ${scope.providerKey})`;
+      if ('problem' in found) problems.push(`${where}: ${found.problem}`);
+      else if (found.identity !== a.identity) {
+        problems.push(
+          `${where}: the credentials in the environment are ${found.identity}, but the plan was made with ${a.identity}; apply with the credentials the plan was made with, or plan again`,
+        );
+      } else credentials ??= found.credentials;
+    }
+    if (credentials)
+      accounts.push({
+        key: a.key,
+        label: a.label,
+        baseUrl: a.base_url,
+        identity: a.identity,
+        credentials,
+        scopes: a.scopes,
+      });
+  }
+  return { accounts, problems };
+}
+
+/**
+ * The saved plan as plan values, after one list call per account shows that its live alerts
+ * are still what the plan saw (same digest). An account that changed makes the whole plan
+ * stale: a StalePlanError names every such account, and nothing is written anywhere. An
+ * account that cannot be listed fails alone, like one that cannot be planned.
+ */
+export async function revivePlan(
+  saved: SavedPlan,
+  env: NodeJS.ProcessEnv,
+  factory: ClientFactory,
+): Promise<AccountPlan[]> {
+  const { accounts, problems } = bindCredentials(saved, env);
+  if (problems.length) throw new ConfigError(problems);
+  const stale: string[] = [];
+  const plans = await Promise.all(
+    saved.accounts.map(async (a, i): Promise<AccountPlan> => {
+      const account = accounts[i];
+      let live: LiveAlert[] = [];
+      try {
+        live = await factory(account.credentials).listAlerts();
+      } catch (e) {
+        // Like an account that cannot be planned: it fails alone, and nothing is written to it.
+        return failedPlan({ account, live, domains: a.domains }, toErrorInfo(e));
+      }
+      if (liveDigest(live) !== a.live_alerts.digest) {
+        const counts =
+          live.length === a.live_alerts.count
+            ? `${live.length} live alerts then and now, but not the same`
+            : `${a.live_alerts.count} live alerts then, ${live.length} now`;
+        stale.push(
+          `account ${a.label} changed since the plan was saved (${counts}): an alert was created, edited or deleted by hand, by another run or by another tool. ` +
+            'The saved plan would no longer do what was reviewed; run ncalc plan --save again and review the new plan',
+        );
+      }
+      return {
+        account,
+        status: 'ok',
+        error: null,
+        changes: a.changes,
+        unchanged: a.unchanged,
+        warnings: a.warnings,
+        triggers: a.triggers,
+        live,
+        domains: a.domains,
+        ...(a.coverage ? { coverage: a.coverage } : {}),
+      };
+    }),
+  );
+  if (stale.length) throw new StalePlanError(stale);
+  return plans;
+}

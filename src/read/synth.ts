@@ -1,0 +1,367 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ConfigError } from '../contract/config-error';
+import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../contract/problems';
+import { readDesired, type StackDocument } from './desired';
+import { jsonKind } from '../support/describe';
+
+export type { ConstructProblem };
+
+export interface SynthOptions {
+  /** Directory holding cdktf.json. */
+  cwd: string;
+  /** Overrides cdktf.json `app`. */
+  app?: string;
+  /** Output directory; default cdktf.json `output`, then cdktf.out. */
+  out?: string;
+  /** Read an existing output instead of running the app. */
+  synth: boolean;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  /** Selected stack names; all when empty. */
+  stacks?: string[];
+}
+
+interface CdktfJson {
+  app?: string;
+  output?: string;
+}
+
+function readJson<T>(file: string, fix: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (e) {
+    throw new ConfigError([`${file} is not valid JSON (${(e as Error).message}); ${fix}`]);
+  }
+}
+
+function readCdktfJson(cwd: string): CdktfJson | null {
+  const file = path.join(cwd, 'cdktf.json');
+  if (!existsSync(file)) return null;
+  const cfg = readJson<unknown>(file, 'fix it');
+  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
+    throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
+  const problems: string[] = [];
+  for (const key of ['app', 'output'] as const) {
+    const v = (cfg as Record<string, unknown>)[key];
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === ''))
+      problems.push(
+        `${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`,
+      );
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return cfg as CdktfJson;
+}
+
+export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
+  const cfg = readCdktfJson(options.cwd);
+  return path.resolve(options.cwd, options.out ?? cfg?.output ?? 'cdktf.out');
+}
+
+/** Names of environment variables whose values are secrets, whatever the app calls them. */
+const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
+
+/**
+ * The credential variables the stacks of an earlier synth name (token_env,
+ * client_secret_env, …): when the app fails now, its new output cannot tell us, but these
+ * are the names a user chose for their secrets. Best effort; nothing if unreadable.
+ */
+function namedSecretVariables(outdir: string): string[] {
+  try {
+    const { stacks } = readSynthesized(outdir);
+    return readDesired(stacks)
+      .scopes.flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv])
+      .filter((n): n is string => n !== null);
+  } catch {
+    // No earlier output, or not ours: the name pattern alone applies.
+    return [];
+  }
+}
+
+/**
+ * Masks, in text from the app, the values of environment variables that hold secrets: those
+ * whose names look like it, the NETWORKCALC_* ones, and those named in `alsoNames`.
+ */
+export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames: readonly string[] = []): string {
+  const named = new Set(alsoNames);
+  const secrets = Object.entries(env)
+    .filter(
+      ([k, v]) =>
+        (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) &&
+        k !== 'NETWORKCALC_BASE_URL' &&
+        v !== undefined &&
+        v.trim().length >= 4,
+    )
+    .map(([, v]) => v!.trim())
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+/** Runs the app like `cdktf synth` does: through a shell, with CDKTF_OUTDIR set, bounded in time. */
+async function runApp(
+  command: string,
+  cwd: string,
+  outdir: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  earlierOutdir: string,
+): Promise<void> {
+  // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
+  const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
+  try {
+    await runAppWith(command, cwd, outdir, env, timeoutMs, path.join(problemsDir, 'problems.json'), earlierOutdir);
+  } finally {
+    rmSync(problemsDir, { recursive: true, force: true });
+  }
+}
+
+/** The construct problems the app reported, as a ConfigError; null when it reported none. */
+function constructProblems(file: string): ConfigError | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const problems = parseProblemsFile(text);
+  return problems ? new ConfigError(problems.map(problemLine), problems) : null;
+}
+
+async function runAppWith(
+  command: string,
+  cwd: string,
+  outdir: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  problemsFile: string,
+  earlierOutdir: string,
+): Promise<void> {
+  const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
+  childEnv.CDKTF_OUTDIR = outdir;
+  childEnv[PROBLEMS_FILE_ENV] = problemsFile;
+  childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
+  const context = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
+  childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
+  const secretNames = namedSecretVariables(earlierOutdir);
+  await new Promise<void>((resolve, reject) => {
+    // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
+    const child = spawn(command, {
+      cwd,
+      env: childEnv,
+      shell: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup();
+      reject(new ConfigError([`synth: interrupted (${signal}); the app was stopped and nothing was changed`]));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const done = () => {
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+    // Kept generously and cut only after masking, so a cut never leaves part of a secret.
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-1_000_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => {
+      killGroup();
+      reject(
+        new ConfigError([
+          `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
+        ]),
+      );
+    }, timeoutMs);
+    child.on('error', (e) => {
+      done();
+      reject(new ConfigError([`synth: could not run "${command}": ${e.message}`]));
+    });
+    child.on('close', (code) => {
+      done();
+      if (code === 0) resolve();
+      else {
+        // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
+        const invalid = constructProblems(problemsFile);
+        if (invalid) return reject(invalid);
+        const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
+        reject(
+          new ConfigError([
+            redactEnvSecrets(
+              `synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`,
+              env,
+              secretNames,
+            ),
+          ]),
+        );
+      }
+    });
+  });
+}
+
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads a synthesized output: `manifest.json` and the `cdk.tf.json` of each selected stack,
+ * strictly (an entry of the wrong shape is an error naming the file and the field, never
+ * skipped), and the error annotations cdktf recorded. The one reader of cdktf output.
+ */
+export function readSynthesized(outdir: string, wanted: readonly string[] | null = null): { stacks: StackDocument[] } {
+  const manifestFile = path.join(outdir, 'manifest.json');
+  if (!existsSync(manifestFile)) {
+    throw new ConfigError([
+      `${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`,
+    ]);
+  }
+  const manifest = readJson<unknown>(manifestFile, 'synthesize again');
+  const bad = (where: string, v: unknown, expected: string) =>
+    `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
+  if (!isObject(manifest)) throw new ConfigError([bad('the document', manifest, 'an object')]);
+  const rawStacks = manifest.stacks ?? {};
+  if (!isObject(rawStacks)) throw new ConfigError([bad('stacks', rawStacks, 'an object of stacks by name')]);
+  const problems: string[] = [];
+  const entries: Array<[string, string]> = [];
+  for (const [name, entry] of Object.entries(rawStacks)) {
+    if (!isObject(entry)) {
+      problems.push(bad(`stacks.${name}`, entry, 'an object'));
+      continue;
+    }
+    const rel = entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json');
+    if (typeof rel !== 'string') {
+      problems.push(bad(`stacks.${name}.synthesizedStackPath`, rel, 'a path'));
+      continue;
+    }
+    const file = path.resolve(outdir, rel);
+    if (path.relative(outdir, file).startsWith('..') || path.isAbsolute(path.relative(outdir, file))) {
+      problems.push(
+        `${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`,
+      );
+      continue;
+    }
+    const annotations = entry.annotations ?? [];
+    if (!Array.isArray(annotations)) {
+      problems.push(bad(`stacks.${name}.annotations`, annotations, 'a list'));
+      continue;
+    }
+    for (const a of annotations) {
+      if (isObject(a) && a.level === '@cdktf/error')
+        problems.push(
+          `stack ${name}: ${typeof a.constructPath === 'string' ? a.constructPath : ''}: ${typeof a.message === 'string' ? a.message : 'error'}`,
+        );
+    }
+    entries.push([name, file]);
+  }
+  if (wanted) {
+    const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
+    if (unknown.length)
+      problems.push(
+        `unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`,
+      );
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const stacks: StackDocument[] = [];
+  for (const [name, file] of entries) {
+    if (wanted && !wanted.includes(name)) continue;
+    if (!existsSync(file)) throw new ConfigError([`stack ${name}: ${file} is missing; synthesize again`]);
+    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
+  }
+  return { stacks };
+}
+
+/**
+ * Runs the app into a directory of this run's own, inside the output directory (so on the
+ * same file system), and reads the stacks from there: runs started at once from one checkout (the
+ * shards of a CI matrix on one machine) never read each other's half-written files. The
+ * output is then moved into the output directory, for --no-synth and for tools that read it.
+ * An app that ignores CDKTF_OUTDIR and writes the output directory itself is read from
+ * there, as before.
+ */
+async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: string): Promise<StackDocument[]> {
+  // Inside the output directory: on its file system, and ignored wherever the output is.
+  mkdirSync(outdir, { recursive: true });
+  const own = mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  const wanted = options.stacks?.length ? options.stacks : null;
+  try {
+    await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
+    if (!existsSync(path.join(own, 'manifest.json')) && existsSync(path.join(outdir, 'manifest.json')))
+      return readSynthesized(outdir, wanted).stacks;
+    let stacks: StackDocument[];
+    try {
+      stacks = readSynthesized(own, wanted).stacks;
+    } catch (e) {
+      // Messages name the output directory the user knows, not this run's copy.
+      if (e instanceof ConfigError)
+        throw new ConfigError(
+          e.problems.map((p) => p.split(own).join(outdir)),
+          e.details,
+        );
+      throw e;
+    }
+    publish(own, outdir);
+    return stacks;
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves a finished output into the output directory file by file, each in one rename: a
+ * reader never sees half a file, and what else the directory holds (a stack's .terraform)
+ * stays. Best effort: runs of one app write the same content, so a file another run put
+ * there a moment before is as good.
+ */
+function publish(own: string, outdir: string): void {
+  for (const entry of readdirSync(own, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const from = path.join(entry.parentPath, entry.name);
+    const to = path.join(outdir, path.relative(own, from));
+    try {
+      mkdirSync(path.dirname(to), { recursive: true });
+      renameSync(from, to);
+    } catch {
+      // Left for the next synth; this run has read its own copy already.
+    }
+  }
+}
+
+/** Synthesizes (unless told not to) and reads the selected stacks' cdk.tf.json. */
+export async function loadStacks(options: SynthOptions): Promise<{ outdir: string; stacks: StackDocument[] }> {
+  const cfg = readCdktfJson(options.cwd);
+  const outdir = outDirOf(options);
+  if (options.synth) {
+    const app = options.app ?? cfg?.app;
+    if (!app) {
+      throw new ConfigError([
+        cfg
+          ? `cdktf.json in ${options.cwd} has no "app"; add one or pass --app`
+          : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
+      ]);
+    }
+    return { outdir, stacks: await synthesizeOwnCopy(app, options, outdir) };
+  }
+  const { stacks } = readSynthesized(outdir, options.stacks?.length ? options.stacks : null);
+  return { outdir, stacks };
+}

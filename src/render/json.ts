@@ -1,0 +1,200 @@
+/** The `--json` documents; their format is in docs/cli.md. */
+import type { ConstructProblem } from '../contract/problems';
+import type { AccountPlan } from '../plan/account-plan';
+import type { ApplyReport, ChangeResult, TriggerResult } from '../engine/apply';
+import { coverageTotals } from '../plan/coverage';
+import { gapsJson } from './coverage';
+import { accountRows, applyTotals, driftKind, totals, type Command } from './totals';
+import { triggeredJson } from './triggered';
+import type { Change } from '../plan/types';
+
+/** Version of the `--json` document; bump the major part on incompatible changes. */
+export const FORMAT_VERSION = '1.0';
+
+function providerOf(c: { scopeKey: string; stack: string }): string {
+  return c.scopeKey.slice(c.stack.length + 1);
+}
+
+function changeJson(c: Change, r: ChangeResult | undefined, drift: boolean): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    action: c.action,
+    reason: c.reason,
+    name: c.name,
+    id: c.id,
+    stack: c.stack,
+    provider: providerOf(c),
+    logical_id: c.logicalId,
+    path: c.path,
+    before: c.before,
+    after: c.after,
+    fields: c.fields.map((f) => ({ field: f.field, before: f.before, after: f.after })),
+  };
+  if (drift) o.drift = driftKind(c);
+  if (r) o.result = resultJson(r);
+  return o;
+}
+
+function resultJson(r: ChangeResult | TriggerResult): Record<string, unknown> {
+  const o: Record<string, unknown> = { status: r.status };
+  if ('id' in r && r.id !== undefined) o.id = r.id;
+  if ('reportUrl' in r && r.reportUrl !== undefined) o.report_url = r.reportUrl;
+  if (r.error) o.error = r.error;
+  if (r.note) o.note = r.note;
+  return o;
+}
+
+/**
+ * The `--json` document of a plan (and, given apply's report, of its results); see
+ * docs/cli.md. `extra` adds top-level fields (the shard of a sharded run).
+ */
+export function toJson(
+  command: Command,
+  plans: readonly AccountPlan[],
+  report?: ApplyReport,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const t = totals(plans);
+  const drift = command === 'drift';
+  const summary: Record<string, unknown> = {
+    create: t.create,
+    update: t.update,
+    delete: t.delete,
+    unchanged: t.unchanged,
+    triggers: t.triggers,
+    failed_accounts: t.failedAccounts,
+  };
+  if (report) {
+    const a = applyTotals(plans, report);
+    Object.assign(summary, {
+      applied: {
+        created: a.created,
+        updated: a.updated,
+        deleted: a.deleted,
+        adopted: a.adopted,
+        failed: a.failed,
+        skipped: a.skipped,
+        reports: a.reports,
+        failed_reports: a.failedReports,
+      },
+    });
+  }
+  const changes = t.create + t.update + t.delete;
+  // Only apps with alert policies carry coverage fields.
+  const policies = plans.some((p) => p.coverage);
+  const gaps = coverageTotals(plans.map((p) => p.coverage)).gaps;
+  if (policies) summary.coverage_gaps = gaps;
+  return {
+    format_version: FORMAT_VERSION,
+    command,
+    ...(drift ? { in_sync: changes === 0 && t.failedAccounts === 0 && gaps === 0 } : {}),
+    ...extra,
+    summary,
+    // One row per account: what the text output's table and the markdown report's show.
+    account_summary: accountRows(command, plans, report).map((r) => ({
+      account: r.account,
+      stacks: r.stacks,
+      create: r.create,
+      update: r.update,
+      delete: r.delete,
+      ...(report ? { failed: r.failed } : {}),
+      status: r.status,
+      error: r.reason,
+    })),
+    accounts: plans.map((p) => {
+      const outcome = report?.get(p);
+      return {
+        label: p.account.label,
+        base_url: p.account.baseUrl,
+        identity: p.account.identity,
+        scopes: p.account.scopes.map((s) => ({
+          stack: s.stack,
+          provider: s.providerKey,
+          ownership: s.ownership,
+          prefix: s.prefix,
+        })),
+        status: p.status,
+        error: p.error,
+        ...(outcome?.interference ? { interference: outcome.interference } : {}),
+        summary: {
+          create: p.changes.filter((c) => c.action === 'create').length,
+          update: p.changes.filter((c) => c.action === 'update').length,
+          delete: p.changes.filter((c) => c.action === 'delete').length,
+          unchanged: p.unchanged,
+        },
+        warnings: p.warnings.map((w) => w.message),
+        // Deletions apply refuses without the flag named (an empty scope, a large share of one).
+        guards: p.warnings.flatMap((w) => {
+          if (!w.guard) return [];
+          const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
+          return [
+            {
+              kind: w.guard.kind,
+              flag: w.guard.flag,
+              stack: scope?.stack ?? null,
+              provider: scope?.providerKey ?? null,
+              deletes: w.guard.deletes,
+              owned: w.guard.owned,
+              message: w.message,
+            },
+          ];
+        }),
+        ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
+        // Live alerts whose current_status is triggered (plan and drift only).
+        ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
+        changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
+        triggers: drift
+          ? []
+          : p.triggers.map((tr, i) => {
+              const o: Record<string, unknown> = {
+                stack: tr.stack,
+                provider: providerOf(tr),
+                logical_id: tr.logicalId,
+                path: tr.path,
+                target_type: tr.targetType,
+                target_id: tr.targetId,
+                target_name: tr.targetName,
+                triggers: tr.triggers,
+              };
+              const r = outcome?.triggerResults[i];
+              if (r) o.result = resultJson(r);
+              return o;
+            }),
+      };
+    }),
+  };
+}
+
+/**
+ * Codes of a run-level error (a document-level `error`): the configuration is not valid
+ * (`CONFIG_ERROR`), the command line is not (`USAGE_ERROR`), apply refused a guarded deletion
+ * (`DELETE_GUARD`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`).
+ * None is retryable as it stands: each needs a change first.
+ */
+export type RunErrorCode = 'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
+
+/** Every command that prints a JSON document with `--json`. */
+export type JsonCommand = Command | 'export' | 'emulator' | 'provider install';
+
+export function runError(
+  code: RunErrorCode,
+  problems: readonly string[],
+  details?: readonly ConstructProblem[],
+): Record<string, unknown> {
+  const error: Record<string, unknown> = { code, retryable: false, problems };
+  if (details) error.details = details;
+  return error;
+}
+
+/**
+ * The JSON document for a run that failed before planning (invalid configuration). `details`:
+ * the app's construct problems as data (`{path, field, value, allowed, message}`), when its
+ * synth reported them.
+ */
+export function errorJson(
+  command: JsonCommand,
+  problems: readonly string[],
+  details?: readonly ConstructProblem[],
+  code: RunErrorCode = 'CONFIG_ERROR',
+): Record<string, unknown> {
+  return { format_version: FORMAT_VERSION, command, error: runError(code, problems, details), accounts: [] };
+}

@@ -1,0 +1,22 @@
+/** How messages name a value and where it stands, in every front door's words. */
+
+/** `an array`, `a string`, `null` …: what a JSON value is, for messages. */
+export function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return typeof v === 'undefined' ? 'nothing' : `a ${typeof v}`;
+}
+
+/** A JSON path for messages: `resource.networkcalc_alert.Www`, `provider.networkcalc[1]`, `data.x["a b"]`. */
+export function jsonPath(...parts: Array<string | number>): string {
+  return parts
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)
+          ? `${i ? '.' : ''}${p}`
+          : `[${JSON.stringify(p)}]`,
+    )
+    .join('');
+}
