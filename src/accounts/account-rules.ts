@@ -7,6 +7,7 @@
  */
 import { baseUrlProblem, redactUrl } from './base-url';
 import { ENV } from './environment';
+import { jsonKind } from '../support/describe';
 
 export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
 export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
@@ -95,13 +96,6 @@ export interface ParseOptions {
   isUnknown?: (value: unknown) => boolean;
 }
 
-/** `an array`, `a number`, `null` …: what a value is, for messages. */
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
 /**
  * Reads a provider block (Terraform attribute names; `alias` as written in JSON) into its
  * config and every problem at once. Absent, null and blank values mean "not set" as in
@@ -122,7 +116,7 @@ export function parseProviderBlock(
     if (v === undefined || v === null) return null;
     if (unknown(v)) return v as string;
     if (typeof v !== 'string') {
-      problem(field, `${label(field)} is ${kindOf(v)}; expected a string`, secret ? undefined : v);
+      problem(field, `${label(field)} is ${jsonKind(v)}; expected a string`, secret ? undefined : v);
       return null;
     }
     return v.trim() === '' ? null : v;

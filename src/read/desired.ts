@@ -6,6 +6,7 @@ import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { BlockSchema } from '../schema/types';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from '../plan/types';
 import { policyProblems, readPolicies, type DeclaredPolicy } from '../plan/coverage';
+import { isObject, type Json } from '../support/json';
 
 /** A synthesized stack: its name and parsed `cdk.tf.json`. */
 export interface StackDocument {
@@ -22,9 +23,6 @@ export interface Desired {
   /** Everything wrong with the configuration, each saying what to fix. */
   problems: string[];
 }
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Meta-arguments Terraform accepts in any block. `ncalc` honours `provider`; `depends_on` and

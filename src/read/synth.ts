@@ -6,6 +6,7 @@ import { ConfigError } from '../contract/config-error';
 import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../contract/problems';
 import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
+import { isObject } from '../support/json';
 
 export type { ConstructProblem };
 
@@ -41,7 +42,7 @@ function readCdktfJson(cwd: string): CdktfJson | null {
   const file = path.join(cwd, 'cdktf.json');
   if (!existsSync(file)) return null;
   const cfg = readJson<unknown>(file, 'fix it');
-  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
+  if (!isObject(cfg))
     throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
   const problems: string[] = [];
   for (const key of ['app', 'output'] as const) {
@@ -221,8 +222,6 @@ const indent = (s: string) =>
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n');
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Reads a synthesized output: `manifest.json` and the `cdk.tf.json` of each selected stack,

@@ -5,18 +5,8 @@ import { ApiError, type ErrorCode } from '../errors';
 import { DELETE_FORMS, type DeleteForm } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
 import { alertListBody, alertView } from '../views';
-import {
-  accountOf,
-  authorize,
-  isObj,
-  now,
-  OK_ONLY,
-  pathId,
-  requireJson,
-  responses,
-  routeDefaults,
-  type Body,
-} from './shared';
+import { accountOf, authorize, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
+import { isObject } from '../../support/json';
 
 function findAlert(account: StoredAccount, raw: unknown): StoredAlert {
   const id = typeof raw === 'number' ? raw : pathId(typeof raw === 'string' ? raw : undefined);
@@ -51,7 +41,7 @@ function alertBody(request: FastifyRequest): Body {
   if (request.emulator.invalidJson) throw new ApiError('INVALID_BODY', 'the body is not valid JSON');
   if (request.body === undefined)
     throw new ApiError('MISSING_VALUES', 'the body is empty; send the alert as a JSON object');
-  if (!isObj(request.body)) throw new ApiError('INVALID_BODY', 'the body must be a JSON object');
+  if (!isObject(request.body)) throw new ApiError('INVALID_BODY', 'the body must be a JSON object');
   return request.body;
 }
 
@@ -178,7 +168,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   const deleteIdFrom: Record<DeleteForm, (request: FastifyRequest) => unknown> = {
     path: (request) => (request.params as { alert_id?: string }).alert_id,
     query: (request) => (request.query as Record<string, unknown>).alert_id,
-    body: (request) => (isObj(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
+    body: (request) => (isObject(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
   };
 
   /**

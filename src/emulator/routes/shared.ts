@@ -107,10 +107,6 @@ export const OK_ONLY = { $ref: 'StatusBody#' };
 
 export type Body = Record<string, unknown>;
 
-export function isObj(v: unknown): v is Body {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** A path id: digits only. Anything else names nothing. */
 export function pathId(value: string | undefined): number | null {
   return value !== undefined && /^[0-9]{1,15}$/.test(value) ? Number(value) : null;
