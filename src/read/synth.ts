@@ -7,6 +7,7 @@ import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProble
 import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
+import { ENV } from '../accounts/environment';
 
 export type { ConstructProblem };
 
@@ -91,7 +92,7 @@ export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames
     .filter(
       ([k, v]) =>
         (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) &&
-        k !== 'NETWORKCALC_BASE_URL' &&
+        k !== ENV.baseUrl &&
         v !== undefined &&
         v.trim().length >= 4,
     )
