@@ -78,6 +78,12 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   app.addHook('onRequest', authorize('alerts'));
 
   const update = { config: { group: 'alerts', updateShape: true }, onRequest: requireJson } as const;
+  /** Create and edit: an alert body, checked by the model (attachValidation), AlertUpdateResponse answers. */
+  const alertWrite = {
+    ...update,
+    attachValidation: true,
+    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+  } as const;
   const listResponse = responses({
     type: 'object',
     properties: { status: { type: 'string' }, alerts: { type: 'array', items: { $ref: 'AlertResponse#' } } },
@@ -103,9 +109,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.post('/api/alerts', {
-    ...update,
-    attachValidation: true,
-    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+    ...alertWrite,
     handler: async (request) => {
       const account = accountOf(request);
       const body = alertBody(request);
@@ -134,9 +138,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.patch('/api/alerts/:alert_id', {
-    ...update,
-    attachValidation: true,
-    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+    ...alertWrite,
     handler: async (request) => {
       const account = accountOf(request);
       const alert = findAlert(account, (request.params as { alert_id: string }).alert_id);
