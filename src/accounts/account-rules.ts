@@ -7,14 +7,20 @@
  */
 import { baseUrlProblem, redactUrl } from './base-url';
 import { ENV } from './environment';
+import { jsonKind } from '../support/describe';
 
 export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
 export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
+/** The ownership of a block that gives none: the account holds exactly the declared alerts. */
+export const DEFAULT_OWNERSHIP: OwnershipMode = 'exclusive';
 
 /** `max_retries`: attempts per request, the first included. */
 export const MAX_RETRIES = { min: 1, max: 20 } as const;
 /** `timeout_seconds`: more than `above` and at most `max`. */
 export const TIMEOUT_SECONDS = { above: 0, max: 3600 } as const;
+/** What a block that sets neither gets: the client's own defaults, defined here for every door. */
+export const DEFAULT_MAX_RETRIES = 5;
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** The attributes that name a credential: a block that gives any of them reads no default. */
 export const CREDENTIAL_FIELDS = [
@@ -95,13 +101,6 @@ export interface ParseOptions {
   isUnknown?: (value: unknown) => boolean;
 }
 
-/** `an array`, `a number`, `null` …: what a value is, for messages. */
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
 /**
  * Reads a provider block (Terraform attribute names; `alias` as written in JSON) into its
  * config and every problem at once. Absent, null and blank values mean "not set" as in
@@ -122,7 +121,7 @@ export function parseProviderBlock(
     if (v === undefined || v === null) return null;
     if (unknown(v)) return v as string;
     if (typeof v !== 'string') {
-      problem(field, `${label(field)} is ${kindOf(v)}; expected a string`, secret ? undefined : v);
+      problem(field, `${label(field)} is ${jsonKind(v)}; expected a string`, secret ? undefined : v);
       return null;
     }
     return v.trim() === '' ? null : v;
@@ -182,7 +181,7 @@ export function parseProviderBlock(
     if (urlProblem) problem('base_url', urlProblem, redactUrl(baseUrl));
   }
 
-  let ownership: OwnershipMode = 'exclusive';
+  let ownership: OwnershipMode = DEFAULT_OWNERSHIP;
   const mode = raw.ownership;
   if (mode !== undefined && mode !== null && !(typeof mode === 'string' && mode.trim() === '')) {
     if (unknown(mode) || (OWNERSHIP_MODES as readonly unknown[]).includes(mode)) ownership = mode as OwnershipMode;

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import { loadStacks } from '../read/synth';
@@ -192,7 +193,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     const cwd = io.cwd;
     const write = (file: string, text: string) => {
       try {
-        writeFileSync(path.resolve(cwd, file), text);
+        writeFileAtomicSync(path.resolve(cwd, file), text);
       } catch (e) {
         throw new ConfigError([`${fileErrorText(file, e)}; give a path that can be written`]);
       }

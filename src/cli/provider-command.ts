@@ -5,7 +5,8 @@
  * the wrapper names no path of the machine, so the lock file is the same everywhere and is
  * committed with the app. Another mirror (e.g. ~/.terraform.d/plugins) with --dir.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -140,7 +141,7 @@ export function installProvider(opts: InstallOptions = {}): InstallResult {
     changed = false;
   } else {
     mkdirSync(binDir, { recursive: true });
-    writeFileSync(binaryPath, script);
+    writeFileAtomicSync(binaryPath, script, { mode: 0o755 });
   }
   chmodSync(binaryPath, 0o755);
   return { mirrorDir, binaryPath, changed, cliConfig: cliConfigText(mirrorDir) };
@@ -202,7 +203,7 @@ function installTarget(io: ProviderCommandIO, flags: ProviderInstallFlags): { mi
 function writeIfChanged(file: string, text: string): boolean {
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  writeFileAtomicSync(file, text);
   return true;
 }
 
@@ -224,7 +225,7 @@ function writeCliConfig(file: string, mirrorDir: string): string {
     );
   }
   if (!merged.changed) return `${file} already uses this mirror; left as it is.`;
-  writeFileSync(file, merged.text);
+  writeFileAtomicSync(file, merged.text);
   return `Added this mirror to the provider_installation of ${file}; every other setting kept${merged.excluded ? ` (${merged.excluded} other method${merged.excluded === 1 ? '' : 's'} now exclude ${PROVIDER_INCLUDE})` : ''}.`;
 }
 

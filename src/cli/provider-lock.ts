@@ -9,7 +9,8 @@
  * Lock files persist across synths (cdktf removes only the directories of vanished stacks).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
@@ -170,7 +171,7 @@ export async function writeProviderLocks(
     const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const text = lockFileText(existing, hash, target.constraint);
     if (text !== existing) {
-      writeFileSync(file, text);
+      writeFileAtomicSync(file, text);
       changed.push(file);
     }
     files.push(file);

@@ -4,11 +4,12 @@
  * then. `ncalc synth` writes them into its output; a shard that reads that output checks the
  * files are unchanged, so a suggestion never edits code the output did not come from.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { ConfigError } from '../contract/config-error';
 import { sha256 } from '../codegen/write';
+import { writeFileAtomicSync } from '../support/atomic-write';
 
 /** In the synthesized output, beside manifest.json. */
 export const SOURCES_FILE = 'ncalc-sources.json';
@@ -42,12 +43,10 @@ export function writeSynthSources(appDir: string, outdir: string, locationsFile:
   }
   const doc = { locations: locations.map((l) => ({ ...l, file: relativeTo(appDir, l.file) })), sources };
   const target = path.join(outdir, SOURCES_FILE);
-  const tmp = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, JSON.stringify(doc));
-    renameSync(tmp, target);
+    writeFileAtomicSync(target, JSON.stringify(doc));
   } catch {
-    rmSync(tmp, { force: true });
+    // Best effort (see above).
   }
 }
 

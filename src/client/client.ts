@@ -19,13 +19,14 @@ import { PACKAGE_VERSION } from '../version';
 
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
+import { DEFAULT_TIMEOUT_SECONDS } from '../accounts/account-rules';
 import type { Environment } from '../public-types';
 
 /** Environment variables read by `NetworkCalcClient.fromEnv`, and the default base URL. */
 export { DEFAULT_BASE_URL, ENV };
 export { DELETE_FORMS, deleteAlertRequest, isFormNotUnderstood };
 export type { DeleteForm };
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_SECONDS * 1000;
 /**
  * Default of `maxResponseBytes`: 128 MiB, some 400,000 alerts in one list (200,000 alerts list
  * as about 65 MiB), while a hostile endless body costs the client well under 500 MB.

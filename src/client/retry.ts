@@ -8,6 +8,7 @@
  * also depends on the response body's code.
  */
 import { readingFor } from './statuses';
+import { DEFAULT_MAX_RETRIES } from '../accounts/account-rules';
 
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
@@ -20,7 +21,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  maxAttempts: 5,
+  maxAttempts: DEFAULT_MAX_RETRIES,
   maxTotalMs: 60_000,
   baseDelayMs: 250,
   maxDelayMs: 10_000,

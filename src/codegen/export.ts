@@ -6,6 +6,7 @@ import { ENV } from '../accounts/environment';
 import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider-schema';
 import { indexDomains } from '../plan/targets';
 import type { ApiDomain, Scope } from '../plan/types';
+import { escapeTemplateText } from '../support/terraform-template';
 
 /** The account settings written into exported code (max_retries / timeout_seconds when set). */
 export type ExportAccount = Pick<
@@ -154,11 +155,8 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
   return lines.join('\n');
 }
 
-// HCL interpolates ${...} and %{...} inside strings; doubling the sigil makes them literal.
-export const hclString = (s: string) =>
-  JSON.stringify(s)
-    .replace(/\$\{/g, () => '$${')
-    .replace(/%\{/g, () => '%%{');
+/** Text as a quoted HCL string: JSON's escapes, and `${` / `%{` made literal. */
+export const hclString = (s: string) => JSON.stringify(escapeTemplateText(s));
 
 function hclName(s: string, used: Set<string>): string {
   let base =

@@ -5,6 +5,7 @@
  * of their expression. Expressions are kept as token runs; only brackets are matched, which is
  * all it takes to know where an expression ends.
  */
+import { lineStarts } from '../support/lines';
 
 export type TokenKind =
   | 'ident'
@@ -415,18 +416,12 @@ function describe(t: Token): string {
   return JSON.stringify(t.text);
 }
 
-export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /** Parses one file; throws `HclSyntaxError` naming `file` and the line. */
 export function parseHcl(text: string, file: string): HclFile {
   const tokens = tokenizeHcl(text, file);
-  const lineStarts = lineStartsOf(text);
-  const body = new Parser(tokens, file, lineStarts.length).body(false);
-  return { file, text, tokens, lineStarts, ...body };
+  const starts = lineStarts(text);
+  const body = new Parser(tokens, file, starts.length).body(false);
+  return { file, text, tokens, lineStarts: starts, ...body };
 }
 
 /** The value of a literal expression, or undefined when the expression is anything else. */

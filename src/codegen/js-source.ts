@@ -7,6 +7,7 @@
 import type * as BabelParser from '@babel/parser';
 import type { ParserPlugin } from '@babel/parser';
 import type * as B from '@babel/types';
+import { JS_LINE_BREAKS, lineIndexAt, lineStarts } from '../support/lines';
 
 export type Node = B.Node;
 
@@ -127,24 +128,14 @@ function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 }
 
-/** Line starts: `\r\n`, `\n`, `\r`, U+2028 and U+2029 end a line, as in V8's positions. */
+/** Line starts as in V8's positions (`\r\n`, `\n`, `\r`, U+2028 and U+2029 end a line). */
 export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  const breaks = /\r\n|[\n\r\u2028\u2029]/g;
-  for (let m = breaks.exec(text); m; m = breaks.exec(text)) starts.push(m.index + m[0].length);
-  return starts;
+  return lineStarts(text, JS_LINE_BREAKS);
 }
 
 /** 1-based line of `offset`. */
 export function lineOf(src: Pick<JsSource, 'lineStarts'>, offset: number): number {
-  let lo = 0;
-  let hi = src.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (src.lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return lineIndexAt(src.lineStarts, offset) + 1;
 }
 
 /** The offset of a 1-based line and column. */

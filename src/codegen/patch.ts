@@ -4,6 +4,7 @@
  * and changes within twice the context of each other share a hunk, as `diff -u` does.
  */
 import type { TextEdit } from './suggestion';
+import { lineIndexAt, lineStarts } from '../support/lines';
 
 const CONTEXT = 3;
 
@@ -42,25 +43,6 @@ function splitLines(text: string): string[] {
   return lines ?? [];
 }
 
-/** Offsets where each line starts, plus the text's length. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** 0-based line holding `offset` (binary search over line starts). */
-function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 interface Change {
   /** Old lines [from, to), 0-based. */
   from: number;
@@ -72,9 +54,9 @@ function changesOf(text: string, edits: readonly TextEdit[]): Change[] {
   const { lines, starts } = linesOf(text);
   const groups: { from: number; to: number; edits: TextEdit[] }[] = [];
   for (const e of sorted(edits)) {
-    const from = lineAt(starts, e.start);
+    const from = lineIndexAt(starts, e.start);
     // An edit ending at a line's start (a deleted whole line) does not touch that line.
-    const endAt = lineAt(starts, e.end);
+    const endAt = lineIndexAt(starts, e.end);
     const endLine = e.end > e.start && starts[endAt] === e.end ? endAt - 1 : endAt;
     const to = Math.min(Math.max(endLine, from) + 1, Math.max(lines.length, from + 1));
     const last = groups[groups.length - 1];

@@ -21,6 +21,8 @@ import {
   type HclLiteral,
 } from './hcl-parse';
 import { unifiedDiff } from './patch';
+import { isObject } from '../support/json';
+import { lineIndexAt } from '../support/lines';
 import type { SourceSnapshot, Suggestion, TextEdit } from './suggestion';
 import { sha256 } from './write';
 
@@ -75,8 +77,6 @@ interface ReadPlan {
 
 /** A plan JSON that cannot be used; the message says why and what to give instead. */
 class PlanShapeError extends Error {}
-
-const isObject = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function shapeError(what: string): never {
   throw new PlanShapeError(`not the JSON of a refresh-only terraform plan: ${what}; make it with ${SHOW_COMMANDS}`);
@@ -233,16 +233,7 @@ class Sources {
   }
 }
 
-const lineOf = (file: HclFile, offset: number): number => {
-  let lo = 0;
-  let hi = file.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-};
+const lineOf = (file: HclFile, offset: number): number => lineIndexAt(file.lineStarts, offset) + 1;
 
 /** Start offset of a 1-based line; the text's length past the last line. */
 const lineStart = (file: HclFile, line: number): number => file.lineStarts[line - 1] ?? file.text.length;

@@ -5,18 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  accessSync,
-  constants,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-  chmodSync,
-  rmSync,
-} from 'node:fs';
-import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, isAbsolute, sep } from 'node:path';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import { applyEdits, unifiedDiff } from './patch';
 import type { SourceSnapshot, Suggestion, TextEdit } from './suggestion';
 
@@ -180,17 +171,9 @@ export function writeSuggestions(
   }
   if (problems.length) return { written: [], problems };
   for (const [{ real: path }, text] of next) {
-    // The link's target inside the repository is written; the link stays a link.
-    // A temp file renamed over the original: a crash leaves the old file or the new one, never half.
-    const temp = join(dirname(path), `.${basename(path)}.ncalc-${process.pid}.tmp`);
-    try {
-      writeFileSync(temp, text, { flag: 'wx' });
-      chmodSync(temp, statSync(path).mode & 0o7777);
-      renameSync(temp, path);
-    } catch (e) {
-      rmSync(temp, { force: true });
-      throw e;
-    }
+    // The link's target inside the repository is written; the link stays a link. A crash
+    // leaves the old file or the new one, never half; the file keeps its mode.
+    writeFileAtomicSync(path, text);
   }
   return { written: [...next.keys()].map((f) => f.file), problems: [] };
 }

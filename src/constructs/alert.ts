@@ -10,6 +10,7 @@ import { DeferredAlertResource } from './alert-blocks';
 import { isAlertTarget, type AlertTarget } from './target';
 import { isPlainText, terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
+import { describeValue } from '../support/describe';
 
 /** An alert, declared here or imported by id. */
 export interface IAlert extends IConstruct {
@@ -182,7 +183,7 @@ export class Alert extends AlertBase {
     if (p.target !== undefined && p.target !== null && !target) {
       errors.push(
         finding(
-          `target is not an AlertTarget (got ${describe(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+          `target is not an AlertTarget (got ${describeValue(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
           'target',
           p.target,
         ),
@@ -206,11 +207,4 @@ export class Alert extends AlertBase {
     }
     addChecks(this, errors);
   }
-}
-
-/** A value as a user would recognise it in a message. */
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : 'an object';
-  return String(v);
 }

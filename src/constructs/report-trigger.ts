@@ -9,6 +9,7 @@ import type { AccountOptions } from './alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
+import { isObject } from '../support/json';
 
 /** Props of a {@link ReportTrigger}. */
 export interface ReportTriggerProps extends AccountOptions {
@@ -73,7 +74,7 @@ export class ReportTrigger extends Construct {
     this.account = account;
     const target = isAlertTarget(p.target) ? p.target : undefined;
     const triggers = p.triggers;
-    const triggersObject = typeof triggers === 'object' && triggers !== null && !Array.isArray(triggers);
+    const triggersObject = isObject(triggers);
 
     let targetId: number | undefined = target?.id;
     if (target?.name !== undefined && account) {

@@ -1,14 +1,5 @@
 import { Token } from '../cdk';
-
-/**
- * Terraform reads every string of the JSON configuration as a template: `${` starts an
- * interpolation and `%{` a directive, and the literal sequences are written `$${` and `%%{`.
- * A run of n `$` (or `%`) before `{` reads back as n - 1 of them, so doubling the last sigil of
- * every `${` / `%{` round-trips any text.
- */
-export function escapeTemplateText(text: string): string {
-  return text.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
-}
+import { escapeTemplateText } from '../support/terraform-template';
 
 /**
  * True for text without `{`: no template sequence to escape and no cdktf token (string, list

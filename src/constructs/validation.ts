@@ -2,6 +2,8 @@ import { recordSourceLocation } from '../contract/source-locations';
 import { App, TerraformElement, TerraformStack } from '../cdk';
 import type { IConstruct } from 'constructs';
 import { problemLine, writeProblemsFile, type ConstructProblem } from '../contract/problems';
+import { isObject } from '../support/json';
+import { describeValue } from '../support/describe';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 
@@ -145,21 +147,15 @@ export function ensureValidateFirst(scope: IConstruct): TerraformStack {
   return stack;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The props a construct was given, as an object: JavaScript callers (or a cast) can pass
  * `null` or a string, which must be a problem to report, not a TypeError.
  */
 export function propsObject<T extends object>(props: unknown, what: string): { props: Partial<T>; problem?: Finding } {
-  if (isRecord(props)) return { props: props as Partial<T> };
+  if (isObject(props)) return { props: props as Partial<T> };
   return {
     props: {},
-    problem: finding(
-      `props must be an object (${what}); got ${props === null ? 'null' : Array.isArray(props) ? 'an array' : `${typeof props} ${JSON.stringify(props) ?? ''}`.trim()}`,
-      'props',
-      props ?? null,
-    ),
+    problem: finding(`props must be an object (${what}); got ${describeValue(props)}`, 'props', props ?? null),
   };
 }
 

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IConstruct } from 'constructs';
 import type { Environment } from '../public-types';
+import { isObject } from '../support/json';
 
 export const SOURCE_LOCATIONS_ENV = 'NCALC_SOURCE_LOCATIONS_FILE';
 
@@ -100,10 +101,8 @@ function writeSourceLocations(file: string): void {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const isFrame = (v: unknown): v is Record<string, unknown> & Frame =>
-  isRecord(v) && typeof v.file === 'string' && Number.isInteger(v.line) && Number.isInteger(v.column);
+  isObject(v) && typeof v.file === 'string' && Number.isInteger(v.line) && Number.isInteger(v.column);
 
 /** The locations of a file written above; null when it is not one. */
 export function parseSourceLocations(text: string): SourceLocation[] | null {
@@ -113,7 +112,7 @@ export function parseSourceLocations(text: string): SourceLocation[] | null {
   } catch {
     return null;
   }
-  if (!isRecord(doc) || !Array.isArray(doc.locations)) return null;
+  if (!isObject(doc) || !Array.isArray(doc.locations)) return null;
   const out: SourceLocation[] = [];
   for (const l of doc.locations) {
     if (

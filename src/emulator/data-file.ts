@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -10,7 +9,8 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isTempFileOf, writeFileAtomic } from '../support/atomic-write';
 import { applyChange, type Change, type EmulatorState } from './state';
 
 /** The data file holds client secrets and tokens: only its owner reads it. */
@@ -137,43 +137,14 @@ export function loadDataFile(path: string): SavedState | undefined {
   return saved;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Names of the temporary files writeStateFile uses for `path`: `<name>.<pid>.<8 hex>.tmp`. */
-function tempFilePattern(path: string): RegExp {
-  return new RegExp(`^${escapeRegExp(basename(path))}\\.[0-9]+\\.[0-9a-f]{8}\\.tmp$`);
-}
-
 /**
  * Writes a whole state: a new temp file (owner-only from its creation), fsync, rename, fsync
  * of the folder (so the rename is durable before the journal is emptied). A crash leaves the
  * old or the new file, and at worst a temp file the next start removes.
  */
 export async function writeStateFile(path: string, text: string): Promise<void> {
-  const dir = dirname(path);
-  await fsp.mkdir(dir, { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const file = await fsp.open(tmp, 'wx', DATA_FILE_MODE);
-    try {
-      await file.writeFile(text);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await fsp.rename(tmp, path);
-  } catch (err) {
-    await fsp.rm(tmp, { force: true });
-    throw err;
-  }
-  const folder = await fsp.open(dir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
+  await fsp.mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, text, { mode: DATA_FILE_MODE, syncDirectory: true });
 }
 
 /**
@@ -183,8 +154,7 @@ export async function writeStateFile(path: string, text: string): Promise<void> 
 export function removeStaleTempFiles(path: string): string[] {
   const dir = dirname(path);
   if (!existsSync(dir)) return [];
-  const pattern = tempFilePattern(path);
-  const removed = readdirSync(dir).filter((name) => pattern.test(name));
+  const removed = readdirSync(dir).filter((name) => isTempFileOf(path, name));
   for (const name of removed) rmSync(join(dir, name), { force: true });
   return removed;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ERROR_TABLE, isErrorCode, type ErrorCode } from './errors';
+import { isObject } from '../support/json';
 
 export type FaultKind = 'latency' | 'status' | 'rate_limit' | 'drop' | 'reject';
 export type FaultPhase = 'before' | 'after';
@@ -90,7 +91,7 @@ function bad(message: string): never {
 
 /** Checks a posted fault; messages name the field. */
 export function parseFaultSpec(input: unknown): FaultSpec {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) bad('fault must be a JSON object');
+  if (!isObject(input)) bad('fault must be a JSON object');
   const f = input as Record<string, unknown>;
   const known = ['kind', 'match', 'count', 'rate', 'latencyMs', 'status', 'retryAfterSeconds', 'phase', 'code'];
   for (const k of Object.keys(f))
@@ -100,7 +101,7 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   const spec: FaultSpec = { kind };
 
   if (f.match !== undefined) {
-    if (typeof f.match !== 'object' || f.match === null || Array.isArray(f.match)) bad('fault.match must be an object');
+    if (!isObject(f.match)) bad('fault.match must be an object');
     const m = f.match as Record<string, unknown>;
     for (const k of Object.keys(m))
       if (k !== 'method' && k !== 'path' && k !== 'account')

@@ -1,8 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
 import { EmulatorControl } from './control';
-import type { EmulatorSeed } from './seed';
-import type { DeleteForm } from './settings';
 
 export { buildEmulator, type BuildEmulatorOptions, type EmulatorApp } from './app';
 export { EmulatorControl, EmulatorControlError, type ControlAlertFields } from './control';
@@ -36,23 +34,12 @@ export {
 } from './seed';
 export { type EmulatorState } from './state';
 
-export interface StartEmulatorOptions {
+/** The options of `buildEmulator`, and where to listen. */
+export interface StartEmulatorOptions extends BuildEmulatorOptions {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port. */
   port?: number;
-  dataFile?: string;
-  seed?: EmulatorSeed | string;
-  controlToken?: string;
-  tokenLifetimeSeconds?: number;
-  logger?: boolean;
-  randomSeed?: number;
-  /** Reports kept per account (default 1000). */
-  reportsPerAccount?: number;
-  /** The one DELETE form accepted (`path`, `query` or `body`); default: every form. */
-  deleteForm?: DeleteForm;
-  /** Entries the request log keeps (default 10000). */
-  requestLogLimit?: number;
 }
 
 export interface RunningEmulator {
@@ -76,19 +63,9 @@ export class PortInUseError extends Error {
 }
 
 export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const host = opts.host ?? '127.0.0.1';
-  const port = opts.port ?? 0;
-  const buildOpts: BuildEmulatorOptions = {
-    seed: opts.seed,
-    dataFile: opts.dataFile,
-    controlToken: opts.controlToken,
-    tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
-    logger: opts.logger,
-    randomSeed: opts.randomSeed,
-    reportsPerAccount: opts.reportsPerAccount,
-    deleteForm: opts.deleteForm,
-    requestLogLimit: opts.requestLogLimit,
-  };
+  const { host: givenHost, port: givenPort, ...buildOpts } = opts;
+  const host = givenHost ?? '127.0.0.1';
+  const port = givenPort ?? 0;
   const app = await buildEmulator(buildOpts);
   try {
     await app.listen({ host, port });

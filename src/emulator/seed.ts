@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isValidHostName } from '../model';
+import { isObject } from '../support/json';
 
 /** A seed: the accounts the emulator starts with (and returns to on reset). */
 export interface EmulatorSeed {
@@ -114,10 +115,6 @@ export class SeedError extends Error {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function fail(path: string, what: string, value: unknown): never {
   throw new SeedError(`${path} ${what} (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`);
 }
@@ -145,7 +142,7 @@ function arr(o: Obj, key: string, path: string): unknown[] {
 }
 
 function obj(v: unknown, path: string): Obj {
-  if (!isObj(v)) fail(path, 'must be an object', v);
+  if (!isObject(v)) fail(path, 'must be an object', v);
   return v;
 }
 

@@ -1,5 +1,6 @@
-// No imports on purpose: `ncalc` reads DELETE_FORMS while registering its commands, without
-// loading the emulator (fastify) itself.
+// Imports nothing of the emulator on purpose: `ncalc` reads DELETE_FORMS while registering its
+// commands, without loading the emulator (fastify) itself.
+import { isObject } from '../support/json';
 
 /**
  * Where a DELETE of an alert carries its id: `/api/alerts/{id}`, `/api/alerts/?alert_id={id}`,
@@ -47,8 +48,7 @@ export function checkRandomSeed(value: unknown, where: string): number | null {
 
 /** Checks a partial update of the settings; messages name the field. */
 export function parseSettingsUpdate(input: unknown): Partial<EmulatorSettings> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw new SettingsError('settings must be a JSON object');
+  if (!isObject(input)) throw new SettingsError('settings must be a JSON object');
   const body = input as Record<string, unknown>;
   const known = ['deleteForm', 'randomSeed'];
   for (const k of Object.keys(body))

@@ -2,6 +2,7 @@ import type { AlertSpec, CanonicalAlert, LiveAlert, TargetDetails } from './aler
 import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
 import { AlertValidationError, type Problem } from './problems';
 import { validateAlert } from './validate';
+import { isObject } from '../support/json';
 
 /** What the model reads an alert from: a parsed JSON object, or an alert typed as one. */
 export type AlertInput = Readonly<Record<string, unknown>> | Readonly<Partial<AlertSpec>>;
@@ -108,8 +109,8 @@ function toId(value: unknown): number | null {
 }
 
 function readTarget(value: unknown): TargetDetails | null {
-  if (!value || typeof value !== 'object') return null;
-  const raw = value as Record<string, unknown>;
+  if (!isObject(value)) return null;
+  const raw = value;
   // Kept as parsed unless the id needs converting: an account can have 200,000 of these.
   if (typeof raw.id === 'number' && Number.isFinite(raw.id)) return raw as TargetDetails;
   const id = toId(raw.id);

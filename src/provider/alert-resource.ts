@@ -26,7 +26,7 @@ import {
 } from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
 import type { Diagnostics } from './diagnostics';
-import { addClientError, requireData } from './errors';
+import { addClientError, listedAlerts, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
 import { AlertNames, type NameHolder } from './alert-names';
@@ -397,13 +397,8 @@ export const alertResource: ResourceHandler<Data> = {
       return null;
     }
     const n = Number(text);
-    let all: ReadonlyMap<number, LiveAlert>;
-    try {
-      all = (await providerData.alerts.current()).byId;
-    } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err);
-      return null;
-    }
+    const all = await listedAlerts(providerData, diagnostics);
+    if (!all) return null;
     if (!all.has(n)) {
       diagnostics.addError(
         'Alert not found',

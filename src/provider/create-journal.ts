@@ -20,19 +20,10 @@
  * fsync. Only intents need the fsync: a lost later record only makes a create check the list.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fdatasync,
-  openSync,
-  readFileSync,
-  statSync,
-  write,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fdatasync, openSync, readFileSync, statSync, write, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { canonicalizeAlert, type AlertSpec } from '../model';
+import { writeFileAtomicSync } from '../support/atomic-write';
 
 /** Journal files are `<data dir>/networkcalc-creates-<scope>.jsonl`. */
 export const JOURNAL_PREFIX = 'networkcalc-creates-';
@@ -267,7 +258,8 @@ export class CreateJournal {
     const lines: string[] = [];
     for (const [k, e] of this.#byKey)
       lines.push(line(e.kind === 'created' ? { t: 'created', k, id: e.id, at } : { t: 'intent', k, at }));
-    writeFileSync(this.#file, lines.join(''), { mode: 0o600 });
+    // Replaced whole: a crash while compacting must not lose the intents it keeps.
+    writeFileAtomicSync(this.#file, lines.join(''), { mode: 0o600 });
   }
 }
 

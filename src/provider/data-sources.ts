@@ -13,7 +13,7 @@ import {
   type LiveAlert,
 } from '../model';
 import { PROVIDER_SCHEMA } from '../schema';
-import { addClientError, requireData } from './errors';
+import { addClientError, listedAlerts, requireData } from './errors';
 import type { DataSourceHandler, Model } from './framework';
 import { knownString, type NetworkcalcData } from './provider-config';
 
@@ -43,14 +43,8 @@ export const alertsDataSource: DataSourceHandler<Data> = {
   },
 
   async read({ config, diagnostics, providerData }) {
-    if (!requireData(providerData, diagnostics)) return null;
-    let all: ReadonlyMap<number, LiveAlert>;
-    try {
-      all = (await providerData.alerts.current()).byId;
-    } catch (err) {
-      addClientError(diagnostics, 'Could not list alerts', err);
-      return null;
-    }
+    const all = await listedAlerts(providerData, diagnostics);
+    if (!all) return null;
     const name = typeof config.name === 'string' ? config.name : undefined;
     const prefix = typeof config.name_prefix === 'string' ? config.name_prefix : undefined;
     const type =

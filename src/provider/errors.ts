@@ -2,6 +2,7 @@
 import { isNetworkCalcError } from '../client/errors';
 import type { Diagnostics } from './diagnostics';
 import type { NetworkcalcData } from './provider-config';
+import type { LiveAlert } from '../model';
 
 export function addClientError(diags: Diagnostics, summary: string, err: unknown): void {
   if (isNetworkCalcError(err)) {
@@ -19,4 +20,18 @@ export function requireData(data: NetworkcalcData | undefined, diags: Diagnostic
     'The networkcalc provider has no working configuration; see the errors reported for the provider block.',
   );
   return false;
+}
+
+/** The account's alerts by id (the process's list), or an error diagnostic when configure or the list failed. */
+export async function listedAlerts(
+  data: NetworkcalcData | undefined,
+  diags: Diagnostics,
+): Promise<ReadonlyMap<number, LiveAlert> | null> {
+  if (!requireData(data, diags)) return null;
+  try {
+    return (await data.alerts.current()).byId;
+  } catch (err) {
+    addClientError(diags, 'Could not list alerts', err);
+    return null;
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { decode, encode, ExtensionCodec } from '@msgpack/msgpack';
 import type { BlockSchema, TypeExpr } from '../schema/types';
+import { isObject } from '../support/json';
 
 /** A value terraform does not know yet ("known after apply"). */
 export class UnknownValue {
@@ -113,7 +114,7 @@ function conform(t: TypeExpr, v: unknown, path: (string | number)[]): Value {
     if (!Array.isArray(v)) throw new ValueError(`expected a ${kind}`, path);
     return v.map((item, i) => conform(inner, item, [...path, i]));
   }
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`expected a ${kind}`, path);
+  if (!isObject(v)) throw new ValueError(`expected a ${kind}`, path);
   const src = v as Record<string, unknown>;
   const out: ObjectValue = {};
   if (kind === 'map') {

@@ -1,11 +1,12 @@
 import { jsonKind, jsonPath } from '../support/describe';
 import { hostNameProblem, normalizeHostName, parseAlert } from '../model';
-import { claims, parseProviderBlock } from '../accounts/account-rules';
-import { ENV } from '../accounts/environment';
+import { claims, parseProviderBlock, type ProviderBlock } from '../accounts/account-rules';
 import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { BlockSchema } from '../schema/types';
 import type { DeclaredAlert, DeclaredTrigger, Scope, TargetRef } from '../plan/types';
 import { policyProblems, readPolicies, type DeclaredPolicy } from '../plan/coverage';
+import { isObject, type Json } from '../support/json';
+import { holdsTemplate, unescapeTemplate } from '../support/terraform-template';
 
 /** A synthesized stack: its name and parsed `cdk.tf.json`. */
 export interface StackDocument {
@@ -22,9 +23,6 @@ export interface Desired {
   /** Everything wrong with the configuration, each saying what to fix. */
   problems: string[];
 }
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Meta-arguments Terraform accepts in any block. `ncalc` honours `provider`; `depends_on` and
@@ -75,23 +73,7 @@ function constructPath(body: Json, stack: string, logicalId: string): string {
   return p ? p.replace(/\/Resource$/, '') : `${stack}/${logicalId}`;
 }
 
-/**
- * Terraform reads every string of the JSON as a template: a lone `${` / `%{` starts an
- * interpolation / directive, which ncalc cannot evaluate; `$${` / `%%{` are the literal `${` / `%{`
- * (a run of n sigils before `{` reads as n - 1). References are recognised before this.
- */
-const TEMPLATE = /(^|[^$])\$\{|(^|[^%])%\{/;
-
-/** Whether a string of the JSON holds a Terraform interpolation or directive. */
-export function holdsTemplate(v: string): boolean {
-  return TEMPLATE.test(v);
-}
-
-/** A literal string of the JSON as Terraform reads it: `$${` → `${`, `%%{` → `%{`. */
-export function unescapeTemplate(v: string): string {
-  return v.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
-}
-
+/** A string holding a template (references are recognised before this): ncalc cannot evaluate it. */
 const templateProblem = (where: string, field: string, v: string) =>
   `${where}: ${field} ${JSON.stringify(v)} holds a Terraform template ("\${" or "%{"), which ncalc cannot evaluate; give a literal value, writing a literal "\${" as "$\${" and "%{" as "%%{"`;
 
@@ -180,39 +162,31 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
       problems.push(`${where}: declared twice; give each provider configuration its own alias`);
       continue;
     }
-    scopes.push({
-      key: `${stack}/${providerKey}`,
-      stack,
-      providerKey,
-      alias,
-      baseUrl: config.baseUrl,
-      tokenEnv: config.tokenEnv,
-      clientIdEnv: config.clientIdEnv,
-      clientSecretEnv: config.clientSecretEnv,
-      ownership: config.ownership,
-      prefix: config.prefix,
-      maxRetries: config.maxRetries,
-      timeoutSeconds: config.timeoutSeconds,
-    });
+    scopes.push(scopeOf(stack, providerKey, alias, config));
   }
   return scopes;
 }
 
-function defaultScope(stack: string): Scope {
+function scopeOf(stack: string, providerKey: string, alias: string | null, config: ProviderBlock): Scope {
   return {
-    key: `${stack}/networkcalc`,
+    key: `${stack}/${providerKey}`,
     stack,
-    providerKey: 'networkcalc',
-    alias: null,
-    baseUrl: null,
-    tokenEnv: ENV.token,
-    clientIdEnv: ENV.clientId,
-    clientSecretEnv: ENV.clientSecret,
-    ownership: 'exclusive',
-    prefix: null,
-    maxRetries: null,
-    timeoutSeconds: null,
+    providerKey,
+    alias,
+    baseUrl: config.baseUrl,
+    tokenEnv: config.tokenEnv,
+    clientIdEnv: config.clientIdEnv,
+    clientSecretEnv: config.clientSecretEnv,
+    ownership: config.ownership,
+    prefix: config.prefix,
+    maxRetries: config.maxRetries,
+    timeoutSeconds: config.timeoutSeconds,
   };
+}
+
+/** The unnamed provider Terraform configures when no block is given: an empty block, by the account rules. */
+function defaultScope(stack: string): Scope {
+  return scopeOf(stack, 'networkcalc', null, parseProviderBlock({}).config);
 }
 
 /** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */

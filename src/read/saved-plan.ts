@@ -15,6 +15,7 @@ import { toErrorInfo } from '../plan/error-info';
 import type { Shard } from '../plan/shard';
 import { ConfigError } from '../contract/config-error';
 import type { ApiDomain, Change, ClientFactory, Credentials, PlannedTrigger, Scope, Warning } from '../plan/types';
+import { isObject, type Json } from '../support/json';
 
 /** What the file says it is; anything else is not a saved plan. */
 export const SAVED_PLAN_FORMAT = 'ncalc-saved-plan';
@@ -120,8 +121,6 @@ export function savedPlanText(
 
 // ---- reading ----
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);

@@ -6,6 +6,8 @@ import { ConfigError } from '../contract/config-error';
 import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../contract/problems';
 import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
+import { isObject } from '../support/json';
+import { ENV } from '../accounts/environment';
 
 export type { ConstructProblem };
 
@@ -41,7 +43,7 @@ function readCdktfJson(cwd: string): CdktfJson | null {
   const file = path.join(cwd, 'cdktf.json');
   if (!existsSync(file)) return null;
   const cfg = readJson<unknown>(file, 'fix it');
-  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
+  if (!isObject(cfg))
     throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
   const problems: string[] = [];
   for (const key of ['app', 'output'] as const) {
@@ -90,7 +92,7 @@ export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames
     .filter(
       ([k, v]) =>
         (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) &&
-        k !== 'NETWORKCALC_BASE_URL' &&
+        k !== ENV.baseUrl &&
         v !== undefined &&
         v.trim().length >= 4,
     )
@@ -221,8 +223,6 @@ const indent = (s: string) =>
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n');
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Reads a synthesized output: `manifest.json` and the `cdk.tf.json` of each selected stack,

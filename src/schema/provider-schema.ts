@@ -6,7 +6,17 @@ import {
   SPF_FILTERS,
   TARGET_TYPES,
 } from '../model/matrix';
-import { MAX_RETRIES, OWNERSHIP_MODES, TIMEOUT_SECONDS } from '../accounts/account-rules';
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_OWNERSHIP,
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_RETRIES,
+  OWNERSHIP_MODES,
+  TIMEOUT_SECONDS,
+  type OwnershipMode,
+} from '../accounts/account-rules';
+import { DEFAULT_BASE_URL } from '../accounts/base-url';
+import { ENV } from '../accounts/environment';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
 
 export const PROVIDER_NAMESPACE = 'networkcalc';
@@ -19,13 +29,23 @@ export const PROVIDER_VERSION_CONSTRAINT = '~> 0.1';
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
+/** What each ownership mode manages, for the description (the default marked where it is defined). */
+const OWNERSHIP_MEANING: Record<OwnershipMode, string> = {
+  exclusive: 'owns every alert of the account',
+  prefix: 'only alerts whose names start with ownership_prefix',
+  additive: 'never deletes on apply (destroy deletes only the declared alerts)',
+};
+const ownershipModes = OWNERSHIP_MODES.map(
+  (m) => `"${m}"${m === DEFAULT_OWNERSHIP ? ' (default)' : ''} ${OWNERSHIP_MEANING[m]}`,
+).join(', ');
+
 const providerConfig: BlockSchema = {
   description: 'Connection to one NetworkCalc account. Secrets are read from environment variables by default.',
   attributes: {
     base_url: {
       type: 'string',
       optional: true,
-      description: 'Base URL of the API. Defaults to $NETWORKCALC_BASE_URL, then https://networkcalc.com.',
+      description: `Base URL of the API. Defaults to $${ENV.baseUrl}, then ${DEFAULT_BASE_URL}.`,
     },
     token: {
       type: 'string',
@@ -49,25 +69,22 @@ const providerConfig: BlockSchema = {
     token_env: {
       type: 'string',
       optional: true,
-      description:
-        'Name of the environment variable that holds the access token. Default: NETWORKCALC_TOKEN, only when the block names no credential (a block that names any reads only what it names).',
+      description: `Name of the environment variable that holds the access token. Default: ${ENV.token}, only when the block names no credential (a block that names any reads only what it names).`,
     },
     client_id_env: {
       type: 'string',
       optional: true,
-      description:
-        'Name of the environment variable that holds the client id; give it with client_secret_env. Default: NETWORKCALC_CLIENT_ID, only when the block names no credential.',
+      description: `Name of the environment variable that holds the client id; give it with client_secret_env. Default: ${ENV.clientId}, only when the block names no credential.`,
     },
     client_secret_env: {
       type: 'string',
       optional: true,
-      description:
-        'Name of the environment variable that holds the client secret; give it with client_id_env. Default: NETWORKCALC_CLIENT_SECRET, only when the block names no credential.',
+      description: `Name of the environment variable that holds the client secret; give it with client_id_env. Default: ${ENV.clientSecret}, only when the block names no credential.`,
     },
     ownership: {
       type: 'string',
       optional: true,
-      description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. "exclusive" (default) owns every alert of the account, "prefix" only alerts whose names start with ownership_prefix, "additive" never deletes on apply (destroy deletes only the declared alerts). Terraform ignores it: it manages exactly the resources in its state.`,
+      description: `Which live alerts of the account ncalc manages: ${quoted(OWNERSHIP_MODES)}. ${ownershipModes}. Terraform ignores it: it manages exactly the resources in its state.`,
     },
     ownership_prefix: {
       type: 'string',
@@ -77,12 +94,12 @@ const providerConfig: BlockSchema = {
     max_retries: {
       type: 'number',
       optional: true,
-      description: `Attempts per request on 429, 5xx and connection errors, including the first: a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max}. Default: 5.`,
+      description: `Attempts per request on 429, 5xx and connection errors, including the first: a whole number from ${MAX_RETRIES.min} to ${MAX_RETRIES.max}. Default: ${DEFAULT_MAX_RETRIES}.`,
     },
     timeout_seconds: {
       type: 'number',
       optional: true,
-      description: `Time limit of one HTTP request, in seconds: more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}. Default: 30.`,
+      description: `Time limit of one HTTP request, in seconds: more than ${TIMEOUT_SECONDS.above} and at most ${TIMEOUT_SECONDS.max}. Default: ${DEFAULT_TIMEOUT_SECONDS}.`,
     },
   },
 };

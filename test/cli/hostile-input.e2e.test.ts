@@ -385,7 +385,7 @@ new ReportTrigger(stack, 'Report', 'example.com');`;
       '  - [main/Bad] subtype "AAAA" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT (from dnsRecord.record)',
       '  - [main/Days] filter_value "99999999999999999" is too large for filter "expires in (days)"; give a whole number of days from 1 to 3650 (ten years) (from certificate.expiresInDays)',
       '  - [main/Null] props must be an object (name, target and one of dnsRecord, spfRecord, certificate); got null',
-      '  - [main/Report] props must be an object (target, and optionally triggers and account); got string "example.com"',
+      '  - [main/Report] props must be an object (target, and optionally triggers and account); got a string "example.com"',
       '',
     ]);
 

@@ -1,6 +1,7 @@
 import { Lazy, type TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
-import { escapeTemplateText, isPlainText, terraformLiteral } from '../../src/constructs/terraform-string';
+import { isPlainText, terraformLiteral } from '../../src/constructs/terraform-string';
+import { escapeTemplateText } from '../../src/support/terraform-template';
 import { parse, synthWithAccount } from './support';
 
 // Terraform reads `${` / `%{` in any JSON string as a template; literal text must say `$${` / `%%{`.

@@ -33,8 +33,8 @@ const withAccount = (build: (stack: TerraformStack) => void) =>
 describe('hostile props are problems, not TypeErrors', () => {
   test.each([
     ['null', null, 'got null'],
-    ['a string', 'x', 'got string "x"'],
-    ['an array', [], 'got an array'],
+    ['a string', 'x', 'got a string "x"'],
+    ['an array', [], 'got an empty array'],
   ])('Alert props that are %s', (_what, props, got) => {
     expect(withAccount((s) => new Alert(s, 'X', loose(props)))).toEqual([
       {
@@ -51,7 +51,7 @@ describe('hostile props are problems, not TypeErrors', () => {
     expect(withAccount((s) => new ReportTrigger(s, 'R', loose('example.com')))[0]).toMatchObject({
       path: 'main/R',
       field: 'props',
-      message: 'props must be an object (target, and optionally triggers and account); got string "example.com"',
+      message: 'props must be an object (target, and optionally triggers and account); got a string "example.com"',
     });
   });
 
@@ -64,7 +64,9 @@ describe('hostile props are problems, not TypeErrors', () => {
       expect.objectContaining({
         field: 'target',
         value: 'example.com',
-        message: expect.stringMatching(/^target is not an AlertTarget \(got "example.com"\); give AlertTarget.domain/),
+        message: expect.stringMatching(
+          /^target is not an AlertTarget \(got a string "example.com"\); give AlertTarget.domain/,
+        ),
       }),
     ]);
   });

@@ -1,6 +1,7 @@
 import { Testing, type TerraformStack } from 'cdktf';
 import { Alert, AlertTarget, NetworkcalcAccount, Ownership, ReportTarget, ReportTrigger } from '../../src/constructs';
-import { holdsTemplate, readDesired, unescapeTemplate } from '../../src/read/desired';
+import { readDesired } from '../../src/read/desired';
+import { holdsTemplate, unescapeTemplate } from '../../src/support/terraform-template';
 import { alert, stack } from '../cli/support';
 import '../constructs/support'; // removes what cdktf's Testing writes to the temp directory
 

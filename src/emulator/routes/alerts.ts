@@ -5,18 +5,8 @@ import { ApiError, type ErrorCode } from '../errors';
 import { DELETE_FORMS, type DeleteForm } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
 import { alertListBody, alertView } from '../views';
-import {
-  accountOf,
-  authorize,
-  isObj,
-  now,
-  OK_ONLY,
-  pathId,
-  requireJson,
-  responses,
-  routeDefaults,
-  type Body,
-} from './shared';
+import { accountOf, authorize, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
+import { isObject } from '../../support/json';
 
 function findAlert(account: StoredAccount, raw: unknown): StoredAlert {
   const id = typeof raw === 'number' ? raw : pathId(typeof raw === 'string' ? raw : undefined);
@@ -51,7 +41,7 @@ function alertBody(request: FastifyRequest): Body {
   if (request.emulator.invalidJson) throw new ApiError('INVALID_BODY', 'the body is not valid JSON');
   if (request.body === undefined)
     throw new ApiError('MISSING_VALUES', 'the body is empty; send the alert as a JSON object');
-  if (!isObj(request.body)) throw new ApiError('INVALID_BODY', 'the body must be a JSON object');
+  if (!isObject(request.body)) throw new ApiError('INVALID_BODY', 'the body must be a JSON object');
   return request.body;
 }
 
@@ -88,6 +78,12 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   app.addHook('onRequest', authorize('alerts'));
 
   const update = { config: { group: 'alerts', updateShape: true }, onRequest: requireJson } as const;
+  /** Create and edit: an alert body, checked by the model (attachValidation), AlertUpdateResponse answers. */
+  const alertWrite = {
+    ...update,
+    attachValidation: true,
+    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+  } as const;
   const listResponse = responses({
     type: 'object',
     properties: { status: { type: 'string' }, alerts: { type: 'array', items: { $ref: 'AlertResponse#' } } },
@@ -113,9 +109,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.post('/api/alerts', {
-    ...update,
-    attachValidation: true,
-    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+    ...alertWrite,
     handler: async (request) => {
       const account = accountOf(request);
       const body = alertBody(request);
@@ -144,9 +138,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.patch('/api/alerts/:alert_id', {
-    ...update,
-    attachValidation: true,
-    schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
+    ...alertWrite,
     handler: async (request) => {
       const account = accountOf(request);
       const alert = findAlert(account, (request.params as { alert_id: string }).alert_id);
@@ -178,7 +170,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   const deleteIdFrom: Record<DeleteForm, (request: FastifyRequest) => unknown> = {
     path: (request) => (request.params as { alert_id?: string }).alert_id,
     query: (request) => (request.query as Record<string, unknown>).alert_id,
-    body: (request) => (isObj(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
+    body: (request) => (isObject(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
   };
 
   /**

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { EmulatorCore } from '../core';
 import { ApiError } from '../errors';
 import { randomToken, type Change, type StoredAccount, type StoredToken } from '../state';
-import { isObj, responses, routeDefaults } from './shared';
+import { responses, routeDefaults } from './shared';
+import { isObject } from '../../support/json';
 
 /** Tokens an account keeps; issuing one more forgets the oldest. */
 const TOKENS_PER_ACCOUNT = 1000;
@@ -30,7 +31,7 @@ export async function authRoutes(app: FastifyInstance, { core }: { core: Emulato
       }),
     },
     handler: async (request) => {
-      const body = isObj(request.body) ? request.body : {};
+      const body = isObject(request.body) ? request.body : {};
       const { client_id: clientId, client_secret: secret, grant_type: grant } = body;
       if (typeof clientId !== 'string' || clientId === '' || typeof secret !== 'string' || secret === '') {
         throw new ApiError('MISSING_CREDENTIALS');

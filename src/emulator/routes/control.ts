@@ -7,7 +7,8 @@ import { parseSeed, SeedError } from '../seed';
 import { parseSettingsUpdate, SettingsError } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
 import { alertView } from '../views';
-import { isObj, type Body } from './shared';
+import type { Body } from './shared';
+import { isObject } from '../../support/json';
 
 /** A failure of the control surface: {status, error} with a plain HTTP status. */
 class ControlError extends Error {
@@ -31,7 +32,7 @@ function objectBody(request: FastifyRequest, optional = false): Body {
   if (request.emulator.invalidJson) throw new ControlError(400, 'INVALID_BODY', 'the body is not valid JSON');
   const body = request.body;
   if (body === undefined && optional) return {};
-  if (!isObj(body))
+  if (!isObject(body))
     throw new ControlError(400, 'INVALID_BODY', 'send a JSON object with Content-Type: application/json');
   return body;
 }

@@ -4,7 +4,8 @@ import type { EmulatorCore } from '../core';
 import { ApiError } from '../errors';
 import type { StoredAccount, StoredDomain } from '../state';
 import { domainView, domainWithSubdomainsView, subdomainView } from '../views';
-import { accountOf, authorize, isObj, now, OK_ONLY, pathId, responses, routeDefaults } from './shared';
+import { accountOf, authorize, now, OK_ONLY, pathId, responses, routeDefaults } from './shared';
+import { isObject } from '../../support/json';
 
 function findDomain(account: StoredAccount, raw: string): StoredDomain {
   const id = pathId(raw);
@@ -40,7 +41,7 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       const account = accountOf(request);
       const body = request.body;
       // Stored in the model's canonical form; valid by the model's one rule for host names.
-      const name = normalizeHostName(isObj(body) ? body.domain : undefined);
+      const name = normalizeHostName(isObject(body) ? body.domain : undefined);
       if (!isValidHostName(name)) throw new ApiError('NOT_SAVED', 'give {"domain": "<name>"} with a valid domain name');
       if (account.domains.some((d) => d.domain === name))
         throw new ApiError('NOT_SAVED', 'the domain is already in this account');

@@ -20,6 +20,14 @@ export function routeDefaults(app: FastifyInstance, defaults: RouteConfig): void
 
 // ---- shared schemas (response schemas also strip anything not listed) ----
 
+/** A domain as answered, alone or with its subdomains. */
+const DOMAIN_PROPERTIES = {
+  id: { type: 'number' },
+  domain: { type: 'string' },
+  created_at: { type: 'string' },
+  updated_at: { type: 'string' },
+};
+
 export const SCHEMAS = [
   { $id: 'StatusBody', type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
   {
@@ -28,16 +36,7 @@ export const SCHEMAS = [
     properties: { status: { type: 'string' }, error: { type: 'string' } },
     required: ['status'],
   },
-  {
-    $id: 'DomainResponse',
-    type: 'object',
-    properties: {
-      id: { type: 'number' },
-      domain: { type: 'string' },
-      created_at: { type: 'string' },
-      updated_at: { type: 'string' },
-    },
-  },
+  { $id: 'DomainResponse', type: 'object', properties: DOMAIN_PROPERTIES },
   {
     $id: 'SubdomainResponse',
     type: 'object',
@@ -53,13 +52,7 @@ export const SCHEMAS = [
   {
     $id: 'DomainWithSubdomains',
     type: 'object',
-    properties: {
-      id: { type: 'number' },
-      domain: { type: 'string' },
-      created_at: { type: 'string' },
-      updated_at: { type: 'string' },
-      subdomains: { type: 'array', items: { $ref: 'SubdomainResponse#' } },
-    },
+    properties: { ...DOMAIN_PROPERTIES, subdomains: { type: 'array', items: { $ref: 'SubdomainResponse#' } } },
   },
   {
     $id: 'AlertResponse',
@@ -106,10 +99,6 @@ export function responses(ok: object, update = false): Record<string, object> {
 export const OK_ONLY = { $ref: 'StatusBody#' };
 
 export type Body = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Body {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A path id: digits only. Anything else names nothing. */
 export function pathId(value: string | undefined): number | null {
