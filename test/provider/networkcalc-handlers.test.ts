@@ -9,6 +9,7 @@ import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
+import { collectProviderLog } from '../helpers/provider-log';
 import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
 import { CreateJournal } from '../../src/provider/create-journal';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const emulator = useEmulator();
+const providerLog = collectProviderLog();
 
 async function configured(
   env: NodeJS.ProcessEnv,
@@ -106,6 +108,9 @@ describe('configure', () => {
     expect(detail).toContain('NOT_AUTHORIZED');
     expect(detail).toContain('ACME_TOKEN');
     expect(detail).not.toContain('NETWORKCALC_TOKEN');
+    // Terraform's log (the provider's stderr) shows the request and its answer, never the token.
+    expect(providerLog()).toEqual([expect.stringMatching(/^GET \/api\/alerts\/ 401 attempt=1 \d+ms$/)]);
+    expect(providerLog().join('\n')).not.toContain('refused-token');
     const down = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'http://127.0.0.1:9', max_retries: 1 });
     expect(await read(down.data!)).toContain('check base_url (http://127.0.0.1:9)');
   });
