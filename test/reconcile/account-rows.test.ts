@@ -14,6 +14,7 @@ import {
   type ApplyReport,
 } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
+import { scope } from '../helpers/fixtures';
 
 const account = (label: string): Account => ({
   key: label,
@@ -21,22 +22,7 @@ const account = (label: string): Account => ({
   baseUrl: 'http://127.0.0.1:1',
   identity: 'token sha256:00000000',
   credentials: { baseUrl: 'http://127.0.0.1:1' },
-  scopes: [
-    {
-      key: `${label}/networkcalc`,
-      stack: label,
-      providerKey: 'networkcalc',
-      alias: null,
-      baseUrl: null,
-      tokenEnv: `${label.toUpperCase()}_TOKEN`,
-      clientIdEnv: 'I',
-      clientSecretEnv: 'S',
-      ownership: 'exclusive',
-      prefix: null,
-      maxRetries: null,
-      timeoutSeconds: null,
-    },
-  ],
+  scopes: [scope({ stack: label, tokenEnv: `${label.toUpperCase()}_TOKEN` })],
 });
 
 const plan = (label: string, changes: Change[] = []): AccountPlan => ({

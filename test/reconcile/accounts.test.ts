@@ -1,21 +1,7 @@
 import { resolveAccounts, shardOfKey } from '../../src/reconcile';
 import { normalizeBaseUrl } from '../../src/schema/base-url';
 import type { Scope } from '../../src/reconcile/types';
-
-const scope = (stack: string, baseUrl: string | null): Scope => ({
-  key: `${stack}/networkcalc`,
-  stack,
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-});
+import { scope } from '../helpers/fixtures';
 
 describe('one account, however its base URL is spelled', () => {
   it.each([
@@ -34,7 +20,10 @@ describe('one account, however its base URL is spelled', () => {
 
   it('groups two stacks with one token and two spellings of the URL into one account', () => {
     const { accounts, problems } = resolveAccounts(
-      [scope('one', 'https://networkcalc.com'), scope('two', 'https://NETWORKCALC.com:443/')],
+      [
+        scope({ stack: 'one', baseUrl: 'https://networkcalc.com' }),
+        scope({ stack: 'two', baseUrl: 'https://NETWORKCALC.com:443/' }),
+      ],
       { T: 'tok-1' },
     );
     expect(problems).toEqual([]);
@@ -45,7 +34,7 @@ describe('one account, however its base URL is spelled', () => {
 
 describe('a stable account identity', () => {
   const own = (stack: string, tokenEnv: string): Scope => ({
-    ...scope(stack, 'http://127.0.0.1:8787'),
+    ...scope({ stack, baseUrl: 'http://127.0.0.1:8787' }),
     tokenEnv,
     clientIdEnv: null,
     clientSecretEnv: null,

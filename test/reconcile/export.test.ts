@@ -1,25 +1,8 @@
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
+import { liveAlert } from '../helpers/fixtures';
 
-const live = (id: number, over: Partial<LiveAlert>): LiveAlert =>
-  readLiveAlert({
-    id,
-    name: `a${id}`,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-    ...over,
-  });
+const live = (id: number, over: Partial<LiveAlert>): LiveAlert => liveAlert(id, { name: `a${id}`, ...over });
 
 const input = (alerts: LiveAlert[]): ExportInput => ({
   account: {

@@ -1,4 +1,4 @@
-import { readLiveAlert, type AlertSpec, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import {
   PLAIN,
   applySummary,
@@ -10,31 +10,9 @@ import {
   type ApplyReport,
 } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
+import { alertSpec, liveAlert, scope } from '../helpers/fixtures';
 
-const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
-  name: 'a',
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain',
-  target_id: 1,
-  ...over,
-});
-
-const live = (over: Partial<LiveAlert>): LiveAlert =>
-  readLiveAlert({
-    ...spec(),
-    id: 9,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-    ...over,
-  });
+const live = (over: Partial<LiveAlert>): LiveAlert => liveAlert(9, { name: 'a', ...over });
 
 describe('target names in plan output', () => {
   // GIVEN names from the domains list and from a live alert's target details
@@ -63,7 +41,7 @@ describe('target names in plan output', () => {
       name: 'a',
       id: null,
       path: 's/A',
-      after: spec({ target_type: 'subdomain', target_id: 2 }),
+      after: alertSpec({ target_type: 'subdomain', target_id: 2 }),
       before: null,
       fields: [],
     } as unknown as Change;
@@ -74,8 +52,8 @@ describe('target names in plan output', () => {
       name: 'a',
       id: 9,
       path: 's/A',
-      before: spec({ target_id: 4 }),
-      after: spec({ target_id: 1 }),
+      before: alertSpec({ target_id: 4 }),
+      after: alertSpec({ target_id: 1 }),
       fields: [{ field: 'target_id', before: 4, after: 1 }],
     } as unknown as Change;
     expect(changeLines(move, PLAIN, true, undefined, names)).toEqual([
@@ -90,7 +68,7 @@ describe('target names in plan output', () => {
       name: 'a',
       id: null,
       path: null,
-      after: spec({ target_id: 77 }),
+      after: alertSpec({ target_id: 77 }),
       before: null,
       fields: [],
     } as unknown as Change;
@@ -105,22 +83,7 @@ describe('summaries', () => {
     baseUrl: 'http://127.0.0.1:1',
     identity: 'token sha256:00000000',
     credentials: { baseUrl: 'http://127.0.0.1:1' },
-    scopes: [
-      {
-        key: `${label}/networkcalc`,
-        stack: label,
-        providerKey: 'networkcalc',
-        alias: null,
-        baseUrl: null,
-        tokenEnv: 'T',
-        clientIdEnv: 'I',
-        clientSecretEnv: 'S',
-        ownership: 'exclusive',
-        prefix: null,
-        maxRetries: null,
-        timeoutSeconds: null,
-      },
-    ],
+    scopes: [scope({ stack: label })],
   });
   const inSync: AccountPlan = {
     account: account('good'),
@@ -160,7 +123,7 @@ describe('summaries', () => {
       stack: 'good',
       logicalId: null,
       path: null,
-      before: spec(),
+      before: alertSpec(),
       after: null,
       fields: [],
     };

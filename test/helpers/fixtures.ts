@@ -1,0 +1,102 @@
+/**
+ * Builders of what the reconciler's tests plan with: a provider block (`Scope`), an alert as
+ * declared (`AlertSpec`, canonical, `DeclaredAlert`) and as the service lists it (`LiveAlert`).
+ * The defaults are one DNS A alert (equals 192.0.2.1) on domain 1 in stack `s`; a test passes
+ * only what it is about.
+ */
+import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
+import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
+
+/** The provider block `networkcalc` of stack `over.stack` (default `s`): exclusive, token T, client I and S. */
+export function scope(over: Partial<Scope> = {}): Scope {
+  const stack = over.stack ?? 's';
+  return {
+    key: `${stack}/networkcalc`,
+    stack,
+    providerKey: 'networkcalc',
+    alias: null,
+    baseUrl: null,
+    tokenEnv: 'T',
+    clientIdEnv: 'I',
+    clientSecretEnv: 'S',
+    ownership: 'exclusive',
+    prefix: null,
+    maxRetries: null,
+    timeoutSeconds: null,
+    ...over,
+  };
+}
+
+/** An alert as written in an app: a DNS A record equal to 192.0.2.1 on domain 1, named `a`. */
+export const alertSpec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
+  name: 'a',
+  type: 'DNS Record',
+  subtype: 'A',
+  filter: 'equals',
+  filter_value: '192.0.2.1',
+  target_type: 'domain',
+  target_id: 1,
+  ...over,
+});
+
+/** The settings of an SPF validity alert, to spread over the DNS A defaults. */
+export const SPF_VALIDITY = {
+  type: 'SPF Record',
+  subtype: null,
+  filter: 'validity',
+  filter_value: '',
+} as const satisfies Partial<AlertSpec>;
+
+/** `alertSpec` named `name`, canonical as the reconciler reads it. */
+export const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert =>
+  toAlertSpec(alertSpec({ name, ...over }));
+
+/** An alert declared in `stack` (default `s`) under the default provider block, its target by id. */
+export const declared = (name: string, over: Partial<AlertSpec> = {}, stack = 's'): DeclaredAlert => ({
+  stack,
+  logicalId: name.replace(/\W/g, ''),
+  path: `${stack}/${name}`,
+  scopeKey: `${stack}/networkcalc`,
+  spec: spec(name, over),
+  target: { kind: 'id', id: over.target_id ?? 1 },
+});
+
+/** An alert as the service lists it: `alertSpec` named `alert <id>`, owned by user 1, healthy. */
+export const liveAlert = (id: number, over: Partial<LiveAlert> = {}): LiveAlert =>
+  readLiveAlert({
+    ...alertSpec({ name: `alert ${id}` }),
+    id,
+    user_id: 1,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    target_domain: null,
+    target_subdomain: null,
+    ...over,
+  });
+
+/** `n` live alerts, `alert 0` to `alert <n-1>` with ids 1 to n, written out: object spreads take seconds at 200,000. */
+export function manyLiveAlerts(n: number): LiveAlert[] {
+  const out: LiveAlert[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = readLiveAlert({
+      name: `alert ${i}`,
+      type: 'DNS Record',
+      subtype: 'A',
+      filter: 'equals',
+      filter_value: '192.0.2.1',
+      target_type: 'domain',
+      target_id: 1,
+      id: i + 1,
+      user_id: 1,
+      is_active: true,
+      current_status: 'healthy',
+      action: 'email',
+      last_triggered_at: null,
+      target_domain: null,
+      target_subdomain: null,
+    });
+  }
+  return out;
+}
