@@ -5,22 +5,11 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import { AccountAlerts, MAX_CREATE_SENDS, MAX_WINDOW_MS, createAlertOnce } from '../../src/converge';
-import { toAlertSpec, type CanonicalAlert } from '../../src/model';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
+import { spec } from '../helpers/fixtures';
 
 const emulator = useEmulator();
-
-const spec = (name: string): CanonicalAlert =>
-  toAlertSpec({
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '1.1.1.1',
-    target_type: 'domain',
-    target_id: 1,
-  });
 
 function setUp() {
   const client = new NetworkCalcClient({

@@ -9,6 +9,7 @@ import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
+import { alertSpec } from '../helpers/fixtures';
 import { collectProviderLog } from '../helpers/provider-log';
 import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
 import { CreateJournal } from '../../src/provider/create-journal';
@@ -30,13 +31,7 @@ async function configured(
 
 const plan = (name: string): ObjectValue => ({
   id: UNKNOWN,
-  name,
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '1.1.1.1',
-  target_type: 'domain',
-  target_id: 1,
+  ...alertSpec({ name }),
   user_id: UNKNOWN,
   is_active: UNKNOWN,
   current_status: UNKNOWN,
@@ -144,15 +139,7 @@ describe('networkcalc_alert handlers', () => {
   const demo = async () =>
     (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
 
-  const dnsAlert = (name: string) => ({
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '1.1.1.1',
-    target_type: 'domain' as const,
-    target_id: 1,
-  });
+  const dnsAlert = (name: string) => alertSpec({ name });
   const posts = async () => (await emulator().control.requests()).filter((q) => q.method === 'POST').length;
 
   test('GIVEN an alert of that name in the account WHEN creating THEN refused with the import command, and nothing sent', async () => {

@@ -1,32 +1,19 @@
 import { type LiveAlert } from '../../src/model';
 import { exportHcl, exportTypeScript, type ExportInput } from '../../src/reconcile/export';
-import { liveAlert } from '../helpers/fixtures';
+import { exportInput, liveAlert } from '../helpers/fixtures';
 
 const live = (id: number, over: Partial<LiveAlert>): LiveAlert => liveAlert(id, { name: `a${id}`, ...over });
 
-const input = (alerts: LiveAlert[]): ExportInput => ({
-  account: {
-    alias: null,
-    baseUrl: null,
-    tokenEnv: 'NETWORKCALC_TOKEN',
-    clientIdEnv: 'NETWORKCALC_CLIENT_ID',
-    clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
-    ownership: 'exclusive',
-    prefix: null,
-  },
-  live: alerts,
-  domains: [
-    {
-      id: 1,
-      domain: 'example.com',
-      subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
-    },
-  ],
-  stackName: 'exported',
-  importFrom: 'cdktf-provider-networkcalc',
-  cdkLibrary: 'cdktf',
-  label: 'test',
-});
+const input = (alerts: LiveAlert[]): ExportInput =>
+  exportInput(alerts, {
+    domains: [
+      {
+        id: 1,
+        domain: 'example.com',
+        subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
+      },
+    ],
+  });
 
 describe('export', () => {
   it('names known targets, keeps unknown ones as ids, and gives unique construct ids', () => {
