@@ -544,13 +544,7 @@ describe('state upgrade', () => {
     const server = new ProviderServer(networkcalcProvider({}));
     const old = {
       id: 42,
-      name: 'www',
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '192.0.2.1',
-      target_type: 'domain',
-      target_id: 1,
+      ...alertSpec({ name: 'www' }),
       user_id: 1,
       is_active: true,
       current_status: 'healthy',

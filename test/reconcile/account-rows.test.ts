@@ -14,7 +14,7 @@ import {
   type ApplyReport,
 } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
-import { scope } from '../helpers/fixtures';
+import { scope, spec } from '../helpers/fixtures';
 
 const account = (label: string): Account => ({
   key: label,
@@ -47,15 +47,7 @@ const create = (name: string): Change => ({
   logicalId: null,
   path: null,
   before: null,
-  after: {
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-  } as Change['after'],
+  after: spec(name),
   fields: [],
 });
 
