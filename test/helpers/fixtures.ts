@@ -1,12 +1,12 @@
 /**
  * Builders of what the reconciler's tests plan with: a provider block (`Scope`), an alert as
- * declared (`AlertSpec`, canonical, `DeclaredAlert`) and as the service lists it (`LiveAlert`).
+ * declared (`AlertSpec`, canonical, `DeclaredAlert`) and as the service lists it (`LiveAlert`),
+ * an account and its plan, and the input of `ncalc export`.
  * The defaults are one DNS A alert (equals 192.0.2.1) on domain 1 in stack `s`; a test passes
  * only what it is about.
  */
 import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
-import type { ExportInput } from '../../src/reconcile/export';
-import type { DeclaredAlert, Scope } from '../../src/reconcile/types';
+import type { Account, AccountPlan, DeclaredAlert, ExportInput, Scope } from '../../src/reconcile';
 
 /** The provider block `networkcalc` of stack `over.stack` (default `s`): exclusive, token T, client I and S. */
 export function scope(over: Partial<Scope> = {}): Scope {
@@ -104,5 +104,30 @@ export const exportInput = (live: LiveAlert[], over: Partial<ExportInput> = {}):
   importFrom: 'cdktf-provider-networkcalc',
   cdkLibrary: 'cdktf',
   label: 'test',
+  ...over,
+});
+
+/** The account of stack `label`'s provider block, on an address where nothing listens. */
+export const account = (label: string, over: Partial<Account> = {}): Account => ({
+  key: label,
+  label,
+  baseUrl: 'http://127.0.0.1:1',
+  identity: 'token sha256:00000000',
+  credentials: { baseUrl: 'http://127.0.0.1:1' },
+  scopes: [scope({ stack: label })],
+  ...over,
+});
+
+/** A plan of `forAccount` that listed nothing and changes nothing; a test sets what it is about. */
+export const accountPlan = (forAccount: Account, over: Partial<AccountPlan> = {}): AccountPlan => ({
+  account: forAccount,
+  status: 'ok',
+  error: null,
+  changes: [],
+  unchanged: 0,
+  warnings: [],
+  triggers: [],
+  live: [],
+  domains: null,
   ...over,
 });

@@ -9,33 +9,17 @@ import {
   applySummary,
   failedPlan,
   planText,
-  type Account,
   type AccountPlan,
   type ApplyReport,
 } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
-import { scope, spec } from '../helpers/fixtures';
+import { account, accountPlan, scope, spec } from '../helpers/fixtures';
 
-const account = (label: string): Account => ({
-  key: label,
-  label,
-  baseUrl: 'http://127.0.0.1:1',
-  identity: 'token sha256:00000000',
-  credentials: { baseUrl: 'http://127.0.0.1:1' },
-  scopes: [scope({ stack: label, tokenEnv: `${label.toUpperCase()}_TOKEN` })],
-});
-
-const plan = (label: string, changes: Change[] = []): AccountPlan => ({
-  account: account(label),
-  status: 'ok',
-  error: null,
-  changes,
-  unchanged: 2,
-  warnings: [],
-  triggers: [],
-  live: [],
-  domains: null,
-});
+const plan = (label: string, changes: Change[] = []): AccountPlan =>
+  accountPlan(account(label, { scopes: [scope({ stack: label, tokenEnv: `${label.toUpperCase()}_TOKEN` })] }), {
+    changes,
+    unchanged: 2,
+  });
 
 const create = (name: string): Change => ({
   action: 'create',

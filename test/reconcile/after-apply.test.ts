@@ -3,11 +3,10 @@
  * list. Another writer shows as duplicates of created names or as new alerts in owned scopes.
  */
 import { type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/reconcile/accounts';
 import type { AccountPlan } from '../../src/reconcile/account-plan';
 import { checkAfterApply, type ChangeResult } from '../../src/reconcile/apply';
 import type { Change, Scope } from '../../src/reconcile/types';
-import { liveAlert, scope, SPF_VALIDITY } from '../helpers/fixtures';
+import { account, accountPlan, liveAlert, scope, SPF_VALIDITY } from '../helpers/fixtures';
 
 const live = (id: number, name: string): LiveAlert => liveAlert(id, { name, ...SPF_VALIDITY });
 
@@ -18,26 +17,8 @@ function applied(
   creates: string[],
   statuses: ChangeResult['status'][] = creates.map(() => 'ok'),
 ): [AccountPlan, ChangeResult[]] {
-  const account: Account = {
-    key: 'k',
-    label: 'demo',
-    baseUrl: 'http://x',
-    identity: 'token',
-    credentials: { baseUrl: 'http://x' },
-    scopes: [scope(over)],
-  };
   const changes = creates.map((name) => ({ action: 'create', name }) as unknown as Change);
-  const plan: AccountPlan = {
-    account,
-    status: 'ok',
-    error: null,
-    changes,
-    unchanged: 0,
-    warnings: [],
-    triggers: [],
-    live: before,
-    domains: null,
-  };
+  const plan = accountPlan(account('demo', { scopes: [scope(over)] }), { changes, live: before });
   return [plan, statuses.map((status) => ({ status }))];
 }
 

@@ -5,12 +5,11 @@ import {
   changeLines,
   driftMarkdown,
   targetNames,
-  type Account,
   type AccountPlan,
   type ApplyReport,
 } from '../../src/reconcile';
 import type { Change } from '../../src/reconcile/types';
-import { alertSpec, liveAlert, scope } from '../helpers/fixtures';
+import { account, accountPlan, alertSpec, liveAlert } from '../helpers/fixtures';
 
 const live = (over: Partial<LiveAlert>): LiveAlert => liveAlert(9, { name: 'a', ...over });
 
@@ -77,25 +76,7 @@ describe('target names in plan output', () => {
 });
 
 describe('summaries', () => {
-  const account = (label: string): Account => ({
-    key: label,
-    label,
-    baseUrl: 'http://127.0.0.1:1',
-    identity: 'token sha256:00000000',
-    credentials: { baseUrl: 'http://127.0.0.1:1' },
-    scopes: [scope({ stack: label })],
-  });
-  const inSync: AccountPlan = {
-    account: account('good'),
-    status: 'ok',
-    error: null,
-    changes: [],
-    unchanged: 3,
-    warnings: [],
-    triggers: [],
-    live: [],
-    domains: null,
-  };
+  const inSync = accountPlan(account('good'), { unchanged: 3 });
   const failed: AccountPlan = {
     ...inSync,
     account: account('bad'),

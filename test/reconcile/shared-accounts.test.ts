@@ -1,9 +1,8 @@
 import { type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/reconcile/accounts';
 import type { AccountPlan } from '../../src/reconcile/account-plan';
 import { guardSharedAccounts, sharedAccounts } from '../../src/reconcile/shared-accounts';
 import type { Change, DeclaredAlert, Scope } from '../../src/reconcile/types';
-import { liveAlert, scope, spec } from '../helpers/fixtures';
+import { account, accountPlan, liveAlert, scope, spec } from '../helpers/fixtures';
 
 const live = (id: number, userId: number | null): LiveAlert =>
   liveAlert(id, { user_id: userId, target_domain: { id: 1, domain: 'example.com' } });
@@ -14,26 +13,17 @@ function planned(
   over: { baseUrl?: string; scope?: Partial<Scope> } = {},
 ): AccountPlan {
   const baseUrl = over.baseUrl ?? 'https://networkcalc.com';
-  const account: Account = {
-    key: `${baseUrl} ${label}`,
-    label,
-    baseUrl,
-    identity: `token ${label}`,
-    credentials: { baseUrl },
-    scopes: [scope({ stack: label, ...over.scope })],
-  };
   const change = { action: 'delete', name: 'x' } as unknown as Change;
-  return {
-    account,
-    status: 'ok',
-    error: null,
-    changes: [change],
-    unchanged: 1,
-    warnings: [],
-    triggers: [],
-    live: userIds.map((u, i) => live(i + 1, u)),
-    domains: null,
-  };
+  return accountPlan(
+    account(label, {
+      key: `${baseUrl} ${label}`,
+      baseUrl,
+      identity: `token ${label}`,
+      credentials: { baseUrl },
+      scopes: [scope({ stack: label, ...over.scope })],
+    }),
+    { changes: [change], unchanged: 1, live: userIds.map((u, i) => live(i + 1, u)) },
+  );
 }
 
 const labels = (plans: AccountPlan[]) =>
