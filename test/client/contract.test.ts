@@ -4,6 +4,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import { alertSpec, SPF_VALIDITY } from '../helpers/fixtures';
 import { caught, dnsAlert, everythingShown, withoutHeader, rewritingAgent, FAST_RETRY } from './support';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -77,15 +78,7 @@ describe('alerts', () => {
     const c = client();
     await c.createAlert(dnsAlert('mail check'));
     const [live] = await c.listAlerts();
-    await c.updateAlert(live.id, {
-      name: 'mail check',
-      type: 'SPF Record',
-      subtype: null,
-      filter: 'validity',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 1,
-    });
+    await c.updateAlert(live.id, alertSpec({ name: 'mail check', ...SPF_VALIDITY }));
     expect(await c.getAlert(live.id)).toMatchObject({
       type: 'SPF Record',
       subtype: null,
@@ -106,15 +99,7 @@ describe('alerts', () => {
         target_id: 3,
       }),
     );
-    await c.createAlert({
-      name: 'spf',
-      type: 'SPF Record',
-      subtype: null,
-      filter: 'validity',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 4,
-    });
+    await c.createAlert(alertSpec({ name: 'spf', ...SPF_VALIDITY, target_id: 4 }));
     await c.createAlert({
       name: 'tls',
       type: 'Certificate (TLS)',

@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import { startEmulator } from '../../src/emulator';
 import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import { droppedCreates } from '../helpers/faults';
 import { authRecorder, caught, dnsAlert, everythingShown, FAST_RETRY } from './support';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -180,12 +181,7 @@ describe('idempotent requests', () => {
 
 describe('creates are never retried blindly', () => {
   it('a drop after the server saved the alert: exactly one POST, OUTCOME_UNKNOWN, and the alert can be adopted by name', async () => {
-    await emu.control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emu.control.addFault(droppedCreates('after'));
     const c = client();
     const e = await fails(c.createAlert(dnsAlert('ambiguous')));
     expect(e).toMatchObject({

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import type { AlertSpec } from '../../src/model';
+import { alertSpec } from '../helpers/fixtures';
 
 /** An agent that rewrites each request on its way out (headers, body) to produce faults the client never makes. */
 export function rewritingAgent(rewrite: (opts: Dispatcher.DispatchOptions) => Dispatcher.DispatchOptions): Dispatcher {
@@ -46,17 +47,9 @@ export async function caught(p: Promise<unknown>): Promise<any> {
   throw new Error('expected a rejection');
 }
 
+/** A DNS A alert named `name`: the shared fixture's defaults, with `overrides`. */
 export function dnsAlert(name: string, overrides: Partial<AlertSpec> = {}): AlertSpec {
-  return {
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '93.184.216.34',
-    target_type: 'domain',
-    target_id: 1,
-    ...overrides,
-  };
+  return alertSpec({ name, ...overrides });
 }
 
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4, maxTotalMs: 5000 };

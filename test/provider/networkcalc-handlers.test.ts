@@ -10,6 +10,7 @@ import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
 import { alertSpec } from '../helpers/fixtures';
+import { droppedCreates } from '../helpers/faults';
 import { collectProviderLog } from '../helpers/provider-log';
 import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
 import { CreateJournal } from '../../src/provider/create-journal';
@@ -298,12 +299,7 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create whose answer is lost after the server saved it THEN the alert is adopted, not created twice', async () => {
     const data = await demo();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     const diags = new Diagnostics();
     const state = await alertResource.create({
       plan: plan('lost answer'),
@@ -322,12 +318,7 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create that never reached the server THEN the list proves it and it is sent once more', async () => {
     const data = await demo();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'before',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('before'));
     const diags = new Diagnostics();
     const state = await alertResource.create({
       plan: plan('never'),
@@ -376,12 +367,7 @@ describe('networkcalc_alert handlers', () => {
       diagnostics: new Diagnostics(),
       providerData: data,
     });
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     const diags = new Diagnostics();
     const state = await alertResource.create({
