@@ -6,34 +6,24 @@ import { createServer } from 'node:net';
 import { startEmulator } from '../../src/emulator';
 import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
 import { droppedCreates } from '../helpers/faults';
+import { useEmulator } from '../helpers/emulator';
 import { authRecorder, caught, dnsAlert, everythingShown, FAST_RETRY } from './support';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-
-let emu: Emulator;
+const emulator = useEmulator();
 const logs: string[] = [];
 const errors: unknown[] = [];
 const recorder = authRecorder();
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
+afterAll(() => {
   const shown = [...logs, ...errors.map(everythingShown)].join('\n');
   expect(shown).not.toMatch(/demo-token|demo-secret/);
   expect(recorder.seen.size).toBeGreaterThan(1);
   for (const token of recorder.seen) expect(shown).not.toContain(token);
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control.reset();
-  await emu.control.clearFaults();
-  await emu.control.clearRequests();
 });
 
 function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
   return new NetworkCalcClient({
-    baseUrl: emu.url,
+    baseUrl: emulator().url,
     token: 'demo-token',
     retry: FAST_RETRY,
     logger: (l) => logs.push(l),
@@ -50,12 +40,13 @@ async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
 }
 
 async function count(method: string, pathPrefix: string): Promise<number> {
-  return (await emu.control.requests()).filter((r) => r.method === method && r.path.startsWith(pathPrefix)).length;
+  return (await emulator().control.requests()).filter((r) => r.method === method && r.path.startsWith(pathPrefix))
+    .length;
 }
 
 describe('idempotent requests', () => {
   it('retry a 429 after the Retry-After it gives', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 1,
       match: { method: 'GET', path: '/api/alerts' },
@@ -70,7 +61,7 @@ describe('idempotent requests', () => {
   });
 
   it('follow a Retry-After within the budget even when its random extra would pass the budget', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 1,
       match: { method: 'GET', path: '/api/alerts' },
@@ -85,7 +76,7 @@ describe('idempotent requests', () => {
   });
 
   it('give up at once when Retry-After is beyond the total budget', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { path: '/api/alerts' } });
     const t0 = Date.now();
     const e = await fails(client({ retry: { ...FAST_RETRY, maxTotalMs: 2000 } }).listAlerts());
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -95,13 +86,13 @@ describe('idempotent requests', () => {
   });
 
   it.each([500, 502, 503, 504])('retry a %d and succeed', async (status) => {
-    await emu.control.addFault({ kind: 'status', status, match: { path: '/api/alerts' }, count: 2 });
+    await emulator().control.addFault({ kind: 'status', status, match: { path: '/api/alerts' }, count: 2 });
     expect(await client().listAlerts()).toEqual([]);
     expect(await count('GET', '/api/alerts')).toBe(3);
   });
 
   it('stop after maxAttempts with RETRIES_EXHAUSTED naming the last error', async () => {
-    await emu.control.addFault({ kind: 'status', status: 503, match: { path: '/api/domains' } });
+    await emulator().control.addFault({ kind: 'status', status: 503, match: { path: '/api/domains' } });
     const e = await fails(client({ retry: { ...FAST_RETRY, maxAttempts: 3 } }).listDomains());
     expect(e).toMatchObject({ code: 'RETRIES_EXHAUSTED', httpStatus: 503, attempts: 3 });
     expect(e.message).toMatch(/after 3 attempts/);
@@ -112,7 +103,7 @@ describe('idempotent requests', () => {
   });
 
   it('stop at maxTotalMs even with attempts left', async () => {
-    await emu.control.addFault({ kind: 'status', status: 500, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'status', status: 500, match: { path: '/api/alerts' } });
     const t0 = Date.now();
     const e = await fails(
       client({ retry: { maxAttempts: 100, baseDelayMs: 100, maxDelayMs: 100, maxTotalMs: 400 } }).listAlerts(),
@@ -123,19 +114,19 @@ describe('idempotent requests', () => {
   });
 
   it('with maxAttempts 1, throw the first error as it is', async () => {
-    await emu.control.addFault({ kind: 'status', status: 502, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'status', status: 502, match: { path: '/api/alerts' } });
     const e = await fails(client({ retry: { maxAttempts: 1 } }).listAlerts());
     expect(e).toMatchObject({ code: 'SYSTEM_ERROR', httpStatus: 502, retryable: true });
   });
 
   it('retry a dropped connection', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { method: 'GET', path: '/api/alerts' }, count: 2 });
+    await emulator().control.addFault({ kind: 'drop', match: { method: 'GET', path: '/api/alerts' }, count: 2 });
     expect(await client().listAlerts()).toEqual([]);
     expect(logs.some((l) => /^GET \/api\/alerts\/ \S+ attempt=3 \d+ms$/.test(l))).toBe(true);
   });
 
   it('retry a PATCH dropped after it was applied: same body, same result', async () => {
-    const { id } = await emu.control.createAlert('demo', {
+    const { id } = await emulator().control.createAlert('demo', {
       name: 'p',
       type: 'DNS Record',
       subtype: 'A',
@@ -143,7 +134,7 @@ describe('idempotent requests', () => {
       filter_value: '1.1.1.1',
       target: 'example.com',
     });
-    await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'PATCH' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'PATCH' }, count: 1 });
     const c = client();
     await c.updateAlert(id, dnsAlert('p', { filter_value: '2.2.2.2' }));
     expect(await count('PATCH', '/api/alerts')).toBe(2);
@@ -151,7 +142,7 @@ describe('idempotent requests', () => {
   });
 
   it('a DELETE retried after a drop that deleted the alert succeeds', async () => {
-    const { id } = await emu.control.createAlert('demo', {
+    const { id } = await emulator().control.createAlert('demo', {
       name: 'd',
       type: 'DNS Record',
       subtype: 'A',
@@ -159,7 +150,7 @@ describe('idempotent requests', () => {
       filter_value: '1.1.1.1',
       target: 'example.com',
     });
-    await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'DELETE' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'DELETE' }, count: 1 });
     const c = client();
     await c.deleteAlert(id);
     expect(await count('DELETE', '/api/alerts')).toBe(2);
@@ -167,7 +158,7 @@ describe('idempotent requests', () => {
   });
 
   it('time out a slow answer, then retry', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'latency',
       latencyMs: 1000,
       match: { method: 'GET', path: '/api/domains' },
@@ -181,7 +172,7 @@ describe('idempotent requests', () => {
 
 describe('creates are never retried blindly', () => {
   it('a drop after the server saved the alert: exactly one POST, OUTCOME_UNKNOWN, and the alert can be adopted by name', async () => {
-    await emu.control.addFault(droppedCreates('after'));
+    await emulator().control.addFault(droppedCreates('after'));
     const c = client();
     const e = await fails(c.createAlert(dnsAlert('ambiguous')));
     expect(e).toMatchObject({
@@ -200,14 +191,14 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a drop before processing looks the same from here: exactly one POST', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
     const e = await fails(client().createAlert(dnsAlert('dropped')));
     expect(e.code).toBe('OUTCOME_UNKNOWN');
     expect(await count('POST', '/api/alerts')).toBe(1);
   });
 
   it.each([500, 503])('a %d: exactly one POST, OUTCOME_UNKNOWN', async (status) => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'status',
       status,
       phase: 'after',
@@ -225,7 +216,7 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a timeout: exactly one POST, OUTCOME_UNKNOWN', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'latency',
       latencyMs: 800,
       match: { method: 'POST', path: '/api/alerts' },
@@ -239,7 +230,7 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a 429 certainly was not processed: retried, one alert created', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 0,
       match: { method: 'POST', path: '/api/alerts' },
@@ -272,19 +263,24 @@ describe('creates are never retried blindly', () => {
 
 describe('report triggers', () => {
   it('are retried on 429', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 0, match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 0,
+      match: { path: '/api/reports' },
+      count: 1,
+    });
     expect((await client().triggerDomainReport(1)).domain_id).toBe(1);
     expect(await count('POST', '/api/reports')).toBe(2);
   });
 
   it('are not retried on a 5xx', async () => {
-    await emu.control.addFault({ kind: 'status', status: 502, match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 502, match: { path: '/api/reports' }, count: 1 });
     expect(await fails(client().triggerSubdomainReport(2))).toMatchObject({ code: 'SYSTEM_ERROR', httpStatus: 502 });
     expect(await count('POST', '/api/reports')).toBe(1);
   });
 
   it('are not retried after a drop', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', match: { path: '/api/reports' }, count: 1 });
     expect(await fails(client().triggerDomainReport(1))).toMatchObject({
       code: 'CONNECTION_ERROR',
       httpStatus: undefined,
@@ -300,18 +296,18 @@ describe('token renewal', () => {
   it('renews once after the token expires (alerts: NOT_AUTHORIZED), then succeeds', async () => {
     const c = creds();
     await c.listAlerts();
-    await emu.control.expireTokens('demo');
-    await emu.control.clearRequests();
+    await emulator().control.expireTokens('demo');
+    await emulator().control.clearRequests();
     expect(await c.listAlerts()).toEqual([]);
     expect(c.tokenExchanges).toBe(2);
-    const reqs = (await emu.control.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
+    const reqs = (await emulator().control.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(reqs).toEqual(['GET /api/alerts/ 401', 'POST /api/auth/token 200', 'GET /api/alerts/ 200']);
   });
 
   it('renews once after the token expires (reports: INVALID_GRANT)', async () => {
     const c = creds();
     await c.triggerDomainReport(1);
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     expect((await c.triggerDomainReport(1)).domain_id).toBe(1);
     expect(c.tokenExchanges).toBe(2);
   });
@@ -319,15 +315,15 @@ describe('token renewal', () => {
   it('concurrent callers refused together share one renewal', async () => {
     const c = creds();
     await c.listAlerts();
-    await emu.control.expireTokens('demo');
-    await emu.control.clearRequests();
+    await emulator().control.expireTokens('demo');
+    await emulator().control.clearRequests();
     await Promise.all([c.listAlerts(), c.listDomains(), c.triggerDomainReport(1), c.getDomain(1), c.listAlerts()]);
     expect(c.tokenExchanges).toBe(2);
     expect(await count('POST', '/api/auth/token')).toBe(1);
   });
 
   it('a ready token cannot be renewed: the error says so', async () => {
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     const e = await fails(client().listAlerts());
     expect(e).toMatchObject({ code: 'NOT_AUTHORIZED', httpStatus: 401, retryable: false });
     expect(e.message).toMatch(/expired, invalid/);
@@ -336,7 +332,7 @@ describe('token renewal', () => {
   });
 
   it('a ready token with credentials falls back to the credentials once refused', async () => {
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     const c = client({ clientId: 'demo-client', clientSecret: 'demo-secret' });
     expect(await c.listAlerts()).toEqual([]);
     expect(c.tokenExchanges).toBe(1);
@@ -366,7 +362,7 @@ describe('token renewal', () => {
   });
 
   it('SYSTEM_ERROR from the token endpoint is retried', async () => {
-    await emu.control.addFault({ kind: 'status', status: 500, match: { path: '/api/auth/token' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 500, match: { path: '/api/auth/token' }, count: 1 });
     const c = creds();
     expect(await c.listAlerts()).toEqual([]);
     expect(await count('POST', '/api/auth/token')).toBe(2);
