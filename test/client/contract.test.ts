@@ -3,37 +3,18 @@
  * interface section 7, plus the auth and domain codes.
  */
 import { startEmulator } from '../../src/emulator';
-import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import { NetworkCalcClient } from '../../src/client';
 import { alertSpec, SPF_VALIDITY } from '../helpers/fixtures';
 import { useEmulator } from '../helpers/emulator';
-import { caught, dnsAlert, everythingShown, withoutHeader, rewritingAgent, FAST_RETRY } from './support';
+import { demoClients, dnsAlert, everythingShown, withoutHeader, rewritingAgent, FAST_RETRY } from './support';
 
 const emulator = useEmulator();
-const logs: string[] = [];
-const errors: unknown[] = [];
+const { client, fails, logs, shown } = demoClients(emulator);
 
 afterAll(() => {
   // Nothing the tests saw or logged may show a credential.
-  const shown = [...logs, ...errors.map(everythingShown)].join('\n');
-  expect(shown).not.toMatch(/demo-token|demo-secret|bogus-token-123/);
+  expect(shown()).not.toMatch(/demo-token|demo-secret|bogus-token-123/);
 });
-
-function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
-  return new NetworkCalcClient({
-    baseUrl: emulator().url,
-    token: 'demo-token',
-    retry: FAST_RETRY,
-    logger: (l) => logs.push(l),
-    ...extra,
-  });
-}
-
-async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
-  const e = await caught(p);
-  errors.push(e);
-  expect(isNetworkCalcError(e)).toBe(true);
-  return e as NetworkCalcError;
-}
 
 describe('alerts', () => {
   it('create, list, get, update, delete', async () => {

@@ -4,40 +4,20 @@
  */
 import { createServer } from 'node:net';
 import { startEmulator } from '../../src/emulator';
-import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import { NetworkCalcClient, type NetworkCalcError } from '../../src/client';
 import { droppedCreates } from '../helpers/faults';
 import { useEmulator } from '../helpers/emulator';
-import { authRecorder, caught, dnsAlert, everythingShown, FAST_RETRY } from './support';
+import { authRecorder, demoClients, dnsAlert, FAST_RETRY } from './support';
 
 const emulator = useEmulator();
-const logs: string[] = [];
-const errors: unknown[] = [];
 const recorder = authRecorder();
+const { client, fails, logs, shown } = demoClients(emulator, { dispatcher: recorder.dispatcher });
 
 afterAll(() => {
-  const shown = [...logs, ...errors.map(everythingShown)].join('\n');
-  expect(shown).not.toMatch(/demo-token|demo-secret/);
+  expect(shown()).not.toMatch(/demo-token|demo-secret/);
   expect(recorder.seen.size).toBeGreaterThan(1);
-  for (const token of recorder.seen) expect(shown).not.toContain(token);
+  for (const token of recorder.seen) expect(shown()).not.toContain(token);
 });
-
-function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
-  return new NetworkCalcClient({
-    baseUrl: emulator().url,
-    token: 'demo-token',
-    retry: FAST_RETRY,
-    logger: (l) => logs.push(l),
-    dispatcher: recorder.dispatcher,
-    ...extra,
-  });
-}
-
-async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
-  const e = await caught(p);
-  errors.push(e);
-  expect(isNetworkCalcError(e)).toBe(true);
-  return e as NetworkCalcError;
-}
 
 async function count(method: string, pathPrefix: string): Promise<number> {
   return (await emulator().control.requests()).filter((r) => r.method === method && r.path.startsWith(pathPrefix))

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
+import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import type { RunningEmulator } from '../../src/emulator';
 import type { AlertSpec } from '../../src/model';
 import { alertSpec } from '../helpers/fixtures';
 
@@ -95,4 +97,33 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+type ClientOptions = ConstructorParameters<typeof NetworkCalcClient>[0];
+
+/**
+ * Clients of a suite's emulator (the demo token, FAST_RETRY, `defaults`) and `fails`, which
+ * awaits a NetworkCalcError. Every log line and error stays in `shown()`, for the suite's check
+ * that no credential shows.
+ */
+export function demoClients(emulator: () => RunningEmulator, defaults: Partial<ClientOptions> = {}) {
+  const logs: string[] = [];
+  const errors: unknown[] = [];
+  const client = (extra: Partial<ClientOptions> = {}): NetworkCalcClient =>
+    new NetworkCalcClient({
+      baseUrl: emulator().url,
+      token: 'demo-token',
+      retry: FAST_RETRY,
+      logger: (l) => logs.push(l),
+      ...defaults,
+      ...extra,
+    });
+  const fails = async (p: Promise<unknown>): Promise<NetworkCalcError> => {
+    const e = await caught(p);
+    errors.push(e);
+    expect(isNetworkCalcError(e)).toBe(true);
+    return e as NetworkCalcError;
+  };
+  const shown = () => [...logs, ...errors.map(everythingShown)].join('\n');
+  return { client, fails, logs, shown };
 }
