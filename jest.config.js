@@ -3,13 +3,16 @@
  * `npm test` type-checks the whole project with tsc first. ts-jest is pure JavaScript, so a
  * clean `npm ci` needs no platform-specific binaries.
  *
- * Two tiers (`npm test` runs both):
- * - unit (`npm run test:unit`): in-process, no build needed: the emulator over fastify inject()
- *   or a socket on 127.0.0.1, the client, the model, the constructs, the reconciler's logic;
- * - e2e: the built `ncalc` and provider as processes, real terraform, packed installs, examples.
+ * Two tiers (`npm test` runs both), told apart by the file name alone:
+ * - e2e, files named `*.e2e.test.ts` (`npm run test:e2e`): whatever needs the build (dist/), the
+ *   built `ncalc` or provider as processes, real terraform, npm pack, packed installs, examples;
+ * - unit, every other `*.test.ts` (`npm run test:unit`): no build needed, passes on a fresh
+ *   clone after `npm ci`: the emulator over fastify inject() or a socket on 127.0.0.1, the
+ *   client, the model, the constructs, the reconciler's logic; a child process runs the
+ *   sources through tsx, never dist/.
  */
-// Nothing of a test run stays in the temporary directory: no tsx transform cache for the apps
-// the e2e suites run, no compile cache of Node 22, and jest's own cache under node_modules.
+// Nothing of a test run stays in the temporary directory: no tsx transform cache for what the
+// suites run through tsx, no compile cache of Node 22, and jest's own cache under node_modules.
 process.env.TSX_DISABLE_CACHE ??= '1';
 process.env.NODE_DISABLE_COMPILE_CACHE ??= '1';
 
@@ -34,17 +37,8 @@ const common = {
   moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
 };
 
-/** Suites that start built processes, terraform or npm: the e2e tier (regular expressions on the path). */
-const E2E = [
-  '\\.e2e\\.test\\.ts$',
-  '/test/package/.*\\.test\\.ts$',
-  '/test/examples/.*\\.test\\.ts$',
-  '/test/cli/tour\\.test\\.ts$',
-  '/test/emulator/cli\\.test\\.ts$',
-  '/test/provider/process\\.test\\.ts$',
-  '/test/provider/provider-install\\.test\\.ts$',
-  '/test/provider/tls-handshake\\.test\\.ts$',
-];
+/** The tier of a suite is its file name: `*.e2e.test.ts` is e2e, every other `*.test.ts` unit. */
+const E2E = '\\.e2e\\.test\\.ts$';
 
 module.exports = {
   testTimeout: 30000,
@@ -55,9 +49,9 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testRegex: ['/test/.*\\.test\\.ts$'],
-      testPathIgnorePatterns: ['/node_modules/', ...E2E],
+      testRegex: '/test/.*\\.test\\.ts$',
+      testPathIgnorePatterns: ['/node_modules/', E2E],
     },
-    { ...common, displayName: 'e2e', testRegex: E2E },
+    { ...common, displayName: 'e2e', testRegex: `/test/.*${E2E}` },
   ],
 };

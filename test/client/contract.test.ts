@@ -3,46 +3,18 @@
  * interface section 7, plus the auth and domain codes.
  */
 import { startEmulator } from '../../src/emulator';
-import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
-import { caught, dnsAlert, everythingShown, withoutHeader, rewritingAgent, FAST_RETRY } from './support';
+import { NetworkCalcClient } from '../../src/client';
+import { alertSpec, SPF_VALIDITY } from '../helpers/fixtures';
+import { useEmulator } from '../helpers/emulator';
+import { demoClients, dnsAlert, everythingShown, withoutHeader, rewritingAgent, FAST_RETRY } from './support';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+const emulator = useEmulator();
+const { client, fails, logs, shown } = demoClients(emulator);
 
-let emu: Emulator;
-const logs: string[] = [];
-const errors: unknown[] = [];
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
+afterAll(() => {
   // Nothing the tests saw or logged may show a credential.
-  const shown = [...logs, ...errors.map(everythingShown)].join('\n');
-  expect(shown).not.toMatch(/demo-token|demo-secret|bogus-token-123/);
-  await emu.close();
+  expect(shown()).not.toMatch(/demo-token|demo-secret|bogus-token-123/);
 });
-beforeEach(async () => {
-  await emu.control.reset();
-  await emu.control.clearFaults();
-  await emu.control.clearRequests();
-});
-
-function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
-  return new NetworkCalcClient({
-    baseUrl: emu.url,
-    token: 'demo-token',
-    retry: FAST_RETRY,
-    logger: (l) => logs.push(l),
-    ...extra,
-  });
-}
-
-async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
-  const e = await caught(p);
-  errors.push(e);
-  expect(isNetworkCalcError(e)).toBe(true);
-  return e as NetworkCalcError;
-}
 
 describe('alerts', () => {
   it('create, list, get, update, delete', async () => {
@@ -77,15 +49,7 @@ describe('alerts', () => {
     const c = client();
     await c.createAlert(dnsAlert('mail check'));
     const [live] = await c.listAlerts();
-    await c.updateAlert(live.id, {
-      name: 'mail check',
-      type: 'SPF Record',
-      subtype: null,
-      filter: 'validity',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 1,
-    });
+    await c.updateAlert(live.id, alertSpec({ name: 'mail check', ...SPF_VALIDITY }));
     expect(await c.getAlert(live.id)).toMatchObject({
       type: 'SPF Record',
       subtype: null,
@@ -106,15 +70,7 @@ describe('alerts', () => {
         target_id: 3,
       }),
     );
-    await c.createAlert({
-      name: 'spf',
-      type: 'SPF Record',
-      subtype: null,
-      filter: 'validity',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 4,
-    });
+    await c.createAlert(alertSpec({ name: 'spf', ...SPF_VALIDITY, target_id: 4 }));
     await c.createAlert({
       name: 'tls',
       type: 'Certificate (TLS)',
@@ -142,7 +98,7 @@ describe('alerts', () => {
   });
 
   it('reads alerts changed out of band: status, last_triggered_at', async () => {
-    await emu.control.createAlert('demo', {
+    await emulator().control.createAlert('demo', {
       name: 'oob',
       type: 'DNS Record',
       subtype: 'TXT',
@@ -153,7 +109,7 @@ describe('alerts', () => {
     const c = client();
     const [a] = await c.listAlerts();
     expect(a).toMatchObject({ name: 'oob', target_type: 'domain', target_id: 1, last_triggered_at: null });
-    await emu.control.patchAlert('demo', a.id, {
+    await emulator().control.patchAlert('demo', a.id, {
       current_status: 'triggered',
       last_triggered_at: '2026-01-02T03:04:05Z',
     });
@@ -211,7 +167,7 @@ describe('alerts', () => {
     ['NOT_UPDATED', 'PATCH', (c: NetworkCalcClient, id: number) => c.updateAlert(id, dnsAlert('x'))],
     ['NOT_DELETED', 'DELETE', (c: NetworkCalcClient, id: number) => c.deleteAlert(id)],
   ] as const)('%s when the server cannot save', async (code, method, act) => {
-    const { id } = await emu.control.createAlert('demo', {
+    const { id } = await emulator().control.createAlert('demo', {
       name: 'x',
       type: 'DNS Record',
       subtype: 'A',
@@ -219,15 +175,15 @@ describe('alerts', () => {
       filter_value: '1.2.3.4',
       target: 'example.com',
     });
-    await emu.control.addFault({ kind: 'reject', code, match: { method, path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({ kind: 'reject', code, match: { method, path: '/api/alerts' }, count: 1 });
     const e = await fails(act(client(), id));
     expect(e).toMatchObject({ code, httpStatus: 400, retryable: false });
     // Not retried: one request of that method.
-    expect((await emu.control.requests()).filter((r) => r.method === method)).toHaveLength(1);
+    expect((await emulator().control.requests()).filter((r) => r.method === method)).toHaveLength(1);
   });
 
   it('reads the target of an alert from target_subdomain', async () => {
-    await emu.control.createAlert('demo', {
+    await emulator().control.createAlert('demo', {
       name: 'q',
       type: 'SPF Record',
       filter: 'equals',
@@ -305,14 +261,14 @@ describe('domains', () => {
   });
 
   it('NOT_UPDATED and NOT_DELETED from the domain endpoints', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'reject',
       code: 'NOT_DELETED',
       match: { method: 'DELETE', path: '/api/domains' },
       count: 1,
     });
     expect(await fails(client().deleteDomain(4))).toMatchObject({ code: 'NOT_DELETED', operation: 'deleteDomain' });
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'reject',
       code: 'NOT_UPDATED',
       match: { method: 'POST', path: '/api/domains' },
@@ -395,7 +351,7 @@ describe('token exchange codes', () => {
     await Promise.all([c.listAlerts(), c.listDomains(), c.triggerDomainReport(1), c.listAlerts()]);
     await c.listAlerts();
     expect(c.tokenExchanges).toBe(1);
-    expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/auth/token'))).toHaveLength(1);
+    expect((await emulator().control.requests()).filter((r) => r.path.startsWith('/api/auth/token'))).toHaveLength(1);
   });
 });
 

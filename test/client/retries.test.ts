@@ -4,57 +4,29 @@
  */
 import { createServer } from 'node:net';
 import { startEmulator } from '../../src/emulator';
-import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
-import { authRecorder, caught, dnsAlert, everythingShown, FAST_RETRY } from './support';
+import { NetworkCalcClient, type NetworkCalcError } from '../../src/client';
+import { droppedCreates } from '../helpers/faults';
+import { useEmulator } from '../helpers/emulator';
+import { authRecorder, demoClients, dnsAlert, FAST_RETRY } from './support';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-
-let emu: Emulator;
-const logs: string[] = [];
-const errors: unknown[] = [];
+const emulator = useEmulator();
 const recorder = authRecorder();
+const { client, fails, logs, shown } = demoClients(emulator, { dispatcher: recorder.dispatcher });
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  const shown = [...logs, ...errors.map(everythingShown)].join('\n');
-  expect(shown).not.toMatch(/demo-token|demo-secret/);
+afterAll(() => {
+  expect(shown()).not.toMatch(/demo-token|demo-secret/);
   expect(recorder.seen.size).toBeGreaterThan(1);
-  for (const token of recorder.seen) expect(shown).not.toContain(token);
-  await emu.close();
+  for (const token of recorder.seen) expect(shown()).not.toContain(token);
 });
-beforeEach(async () => {
-  await emu.control.reset();
-  await emu.control.clearFaults();
-  await emu.control.clearRequests();
-});
-
-function client(extra: Partial<ConstructorParameters<typeof NetworkCalcClient>[0]> = {}): NetworkCalcClient {
-  return new NetworkCalcClient({
-    baseUrl: emu.url,
-    token: 'demo-token',
-    retry: FAST_RETRY,
-    logger: (l) => logs.push(l),
-    dispatcher: recorder.dispatcher,
-    ...extra,
-  });
-}
-
-async function fails(p: Promise<unknown>): Promise<NetworkCalcError> {
-  const e = await caught(p);
-  errors.push(e);
-  expect(isNetworkCalcError(e)).toBe(true);
-  return e as NetworkCalcError;
-}
 
 async function count(method: string, pathPrefix: string): Promise<number> {
-  return (await emu.control.requests()).filter((r) => r.method === method && r.path.startsWith(pathPrefix)).length;
+  return (await emulator().control.requests()).filter((r) => r.method === method && r.path.startsWith(pathPrefix))
+    .length;
 }
 
 describe('idempotent requests', () => {
   it('retry a 429 after the Retry-After it gives', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 1,
       match: { method: 'GET', path: '/api/alerts' },
@@ -69,7 +41,7 @@ describe('idempotent requests', () => {
   });
 
   it('follow a Retry-After within the budget even when its random extra would pass the budget', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 1,
       match: { method: 'GET', path: '/api/alerts' },
@@ -84,7 +56,7 @@ describe('idempotent requests', () => {
   });
 
   it('give up at once when Retry-After is beyond the total budget', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'rate_limit', retryAfterSeconds: 30, match: { path: '/api/alerts' } });
     const t0 = Date.now();
     const e = await fails(client({ retry: { ...FAST_RETRY, maxTotalMs: 2000 } }).listAlerts());
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -94,13 +66,13 @@ describe('idempotent requests', () => {
   });
 
   it.each([500, 502, 503, 504])('retry a %d and succeed', async (status) => {
-    await emu.control.addFault({ kind: 'status', status, match: { path: '/api/alerts' }, count: 2 });
+    await emulator().control.addFault({ kind: 'status', status, match: { path: '/api/alerts' }, count: 2 });
     expect(await client().listAlerts()).toEqual([]);
     expect(await count('GET', '/api/alerts')).toBe(3);
   });
 
   it('stop after maxAttempts with RETRIES_EXHAUSTED naming the last error', async () => {
-    await emu.control.addFault({ kind: 'status', status: 503, match: { path: '/api/domains' } });
+    await emulator().control.addFault({ kind: 'status', status: 503, match: { path: '/api/domains' } });
     const e = await fails(client({ retry: { ...FAST_RETRY, maxAttempts: 3 } }).listDomains());
     expect(e).toMatchObject({ code: 'RETRIES_EXHAUSTED', httpStatus: 503, attempts: 3 });
     expect(e.message).toMatch(/after 3 attempts/);
@@ -111,7 +83,7 @@ describe('idempotent requests', () => {
   });
 
   it('stop at maxTotalMs even with attempts left', async () => {
-    await emu.control.addFault({ kind: 'status', status: 500, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'status', status: 500, match: { path: '/api/alerts' } });
     const t0 = Date.now();
     const e = await fails(
       client({ retry: { maxAttempts: 100, baseDelayMs: 100, maxDelayMs: 100, maxTotalMs: 400 } }).listAlerts(),
@@ -122,19 +94,19 @@ describe('idempotent requests', () => {
   });
 
   it('with maxAttempts 1, throw the first error as it is', async () => {
-    await emu.control.addFault({ kind: 'status', status: 502, match: { path: '/api/alerts' } });
+    await emulator().control.addFault({ kind: 'status', status: 502, match: { path: '/api/alerts' } });
     const e = await fails(client({ retry: { maxAttempts: 1 } }).listAlerts());
     expect(e).toMatchObject({ code: 'SYSTEM_ERROR', httpStatus: 502, retryable: true });
   });
 
   it('retry a dropped connection', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { method: 'GET', path: '/api/alerts' }, count: 2 });
+    await emulator().control.addFault({ kind: 'drop', match: { method: 'GET', path: '/api/alerts' }, count: 2 });
     expect(await client().listAlerts()).toEqual([]);
     expect(logs.some((l) => /^GET \/api\/alerts\/ \S+ attempt=3 \d+ms$/.test(l))).toBe(true);
   });
 
   it('retry a PATCH dropped after it was applied: same body, same result', async () => {
-    const { id } = await emu.control.createAlert('demo', {
+    const { id } = await emulator().control.createAlert('demo', {
       name: 'p',
       type: 'DNS Record',
       subtype: 'A',
@@ -142,7 +114,7 @@ describe('idempotent requests', () => {
       filter_value: '1.1.1.1',
       target: 'example.com',
     });
-    await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'PATCH' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'PATCH' }, count: 1 });
     const c = client();
     await c.updateAlert(id, dnsAlert('p', { filter_value: '2.2.2.2' }));
     expect(await count('PATCH', '/api/alerts')).toBe(2);
@@ -150,7 +122,7 @@ describe('idempotent requests', () => {
   });
 
   it('a DELETE retried after a drop that deleted the alert succeeds', async () => {
-    const { id } = await emu.control.createAlert('demo', {
+    const { id } = await emulator().control.createAlert('demo', {
       name: 'd',
       type: 'DNS Record',
       subtype: 'A',
@@ -158,7 +130,7 @@ describe('idempotent requests', () => {
       filter_value: '1.1.1.1',
       target: 'example.com',
     });
-    await emu.control.addFault({ kind: 'drop', phase: 'after', match: { method: 'DELETE' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', phase: 'after', match: { method: 'DELETE' }, count: 1 });
     const c = client();
     await c.deleteAlert(id);
     expect(await count('DELETE', '/api/alerts')).toBe(2);
@@ -166,7 +138,7 @@ describe('idempotent requests', () => {
   });
 
   it('time out a slow answer, then retry', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'latency',
       latencyMs: 1000,
       match: { method: 'GET', path: '/api/domains' },
@@ -180,12 +152,7 @@ describe('idempotent requests', () => {
 
 describe('creates are never retried blindly', () => {
   it('a drop after the server saved the alert: exactly one POST, OUTCOME_UNKNOWN, and the alert can be adopted by name', async () => {
-    await emu.control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     const c = client();
     const e = await fails(c.createAlert(dnsAlert('ambiguous')));
     expect(e).toMatchObject({
@@ -204,14 +171,14 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a drop before processing looks the same from here: exactly one POST', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', match: { method: 'POST', path: '/api/alerts' }, count: 1 });
     const e = await fails(client().createAlert(dnsAlert('dropped')));
     expect(e.code).toBe('OUTCOME_UNKNOWN');
     expect(await count('POST', '/api/alerts')).toBe(1);
   });
 
   it.each([500, 503])('a %d: exactly one POST, OUTCOME_UNKNOWN', async (status) => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'status',
       status,
       phase: 'after',
@@ -229,7 +196,7 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a timeout: exactly one POST, OUTCOME_UNKNOWN', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'latency',
       latencyMs: 800,
       match: { method: 'POST', path: '/api/alerts' },
@@ -243,7 +210,7 @@ describe('creates are never retried blindly', () => {
   });
 
   it('a 429 certainly was not processed: retried, one alert created', async () => {
-    await emu.control.addFault({
+    await emulator().control.addFault({
       kind: 'rate_limit',
       retryAfterSeconds: 0,
       match: { method: 'POST', path: '/api/alerts' },
@@ -276,19 +243,24 @@ describe('creates are never retried blindly', () => {
 
 describe('report triggers', () => {
   it('are retried on 429', async () => {
-    await emu.control.addFault({ kind: 'rate_limit', retryAfterSeconds: 0, match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({
+      kind: 'rate_limit',
+      retryAfterSeconds: 0,
+      match: { path: '/api/reports' },
+      count: 1,
+    });
     expect((await client().triggerDomainReport(1)).domain_id).toBe(1);
     expect(await count('POST', '/api/reports')).toBe(2);
   });
 
   it('are not retried on a 5xx', async () => {
-    await emu.control.addFault({ kind: 'status', status: 502, match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 502, match: { path: '/api/reports' }, count: 1 });
     expect(await fails(client().triggerSubdomainReport(2))).toMatchObject({ code: 'SYSTEM_ERROR', httpStatus: 502 });
     expect(await count('POST', '/api/reports')).toBe(1);
   });
 
   it('are not retried after a drop', async () => {
-    await emu.control.addFault({ kind: 'drop', match: { path: '/api/reports' }, count: 1 });
+    await emulator().control.addFault({ kind: 'drop', match: { path: '/api/reports' }, count: 1 });
     expect(await fails(client().triggerDomainReport(1))).toMatchObject({
       code: 'CONNECTION_ERROR',
       httpStatus: undefined,
@@ -304,18 +276,18 @@ describe('token renewal', () => {
   it('renews once after the token expires (alerts: NOT_AUTHORIZED), then succeeds', async () => {
     const c = creds();
     await c.listAlerts();
-    await emu.control.expireTokens('demo');
-    await emu.control.clearRequests();
+    await emulator().control.expireTokens('demo');
+    await emulator().control.clearRequests();
     expect(await c.listAlerts()).toEqual([]);
     expect(c.tokenExchanges).toBe(2);
-    const reqs = (await emu.control.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
+    const reqs = (await emulator().control.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(reqs).toEqual(['GET /api/alerts/ 401', 'POST /api/auth/token 200', 'GET /api/alerts/ 200']);
   });
 
   it('renews once after the token expires (reports: INVALID_GRANT)', async () => {
     const c = creds();
     await c.triggerDomainReport(1);
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     expect((await c.triggerDomainReport(1)).domain_id).toBe(1);
     expect(c.tokenExchanges).toBe(2);
   });
@@ -323,15 +295,15 @@ describe('token renewal', () => {
   it('concurrent callers refused together share one renewal', async () => {
     const c = creds();
     await c.listAlerts();
-    await emu.control.expireTokens('demo');
-    await emu.control.clearRequests();
+    await emulator().control.expireTokens('demo');
+    await emulator().control.clearRequests();
     await Promise.all([c.listAlerts(), c.listDomains(), c.triggerDomainReport(1), c.getDomain(1), c.listAlerts()]);
     expect(c.tokenExchanges).toBe(2);
     expect(await count('POST', '/api/auth/token')).toBe(1);
   });
 
   it('a ready token cannot be renewed: the error says so', async () => {
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     const e = await fails(client().listAlerts());
     expect(e).toMatchObject({ code: 'NOT_AUTHORIZED', httpStatus: 401, retryable: false });
     expect(e.message).toMatch(/expired, invalid/);
@@ -340,7 +312,7 @@ describe('token renewal', () => {
   });
 
   it('a ready token with credentials falls back to the credentials once refused', async () => {
-    await emu.control.expireTokens('demo');
+    await emulator().control.expireTokens('demo');
     const c = client({ clientId: 'demo-client', clientSecret: 'demo-secret' });
     expect(await c.listAlerts()).toEqual([]);
     expect(c.tokenExchanges).toBe(1);
@@ -370,7 +342,7 @@ describe('token renewal', () => {
   });
 
   it('SYSTEM_ERROR from the token endpoint is retried', async () => {
-    await emu.control.addFault({ kind: 'status', status: 500, match: { path: '/api/auth/token' }, count: 1 });
+    await emulator().control.addFault({ kind: 'status', status: 500, match: { path: '/api/auth/token' }, count: 1 });
     const c = creds();
     expect(await c.listAlerts()).toEqual([]);
     expect(await count('POST', '/api/auth/token')).toBe(2);

@@ -3,7 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
+import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
+import type { RunningEmulator } from '../../src/emulator';
 import type { AlertSpec } from '../../src/model';
+import { alertSpec } from '../helpers/fixtures';
 
 /** An agent that rewrites each request on its way out (headers, body) to produce faults the client never makes. */
 export function rewritingAgent(rewrite: (opts: Dispatcher.DispatchOptions) => Dispatcher.DispatchOptions): Dispatcher {
@@ -46,17 +49,9 @@ export async function caught(p: Promise<unknown>): Promise<any> {
   throw new Error('expected a rejection');
 }
 
+/** A DNS A alert named `name`: the shared fixture's defaults, with `overrides`. */
 export function dnsAlert(name: string, overrides: Partial<AlertSpec> = {}): AlertSpec {
-  return {
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '93.184.216.34',
-    target_type: 'domain',
-    target_id: 1,
-    ...overrides,
-  };
+  return alertSpec({ name, ...overrides });
 }
 
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4, maxTotalMs: 5000 };
@@ -102,4 +97,33 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+type ClientOptions = ConstructorParameters<typeof NetworkCalcClient>[0];
+
+/**
+ * Clients of a suite's emulator (the demo token, FAST_RETRY, `defaults`) and `fails`, which
+ * awaits a NetworkCalcError. Every log line and error stays in `shown()`, for the suite's check
+ * that no credential shows.
+ */
+export function demoClients(emulator: () => RunningEmulator, defaults: Partial<ClientOptions> = {}) {
+  const logs: string[] = [];
+  const errors: unknown[] = [];
+  const client = (extra: Partial<ClientOptions> = {}): NetworkCalcClient =>
+    new NetworkCalcClient({
+      baseUrl: emulator().url,
+      token: 'demo-token',
+      retry: FAST_RETRY,
+      logger: (l) => logs.push(l),
+      ...defaults,
+      ...extra,
+    });
+  const fails = async (p: Promise<unknown>): Promise<NetworkCalcError> => {
+    const e = await caught(p);
+    errors.push(e);
+    expect(isNetworkCalcError(e)).toBe(true);
+    return e as NetworkCalcError;
+  };
+  const shown = () => [...logs, ...errors.map(everythingShown)].join('\n');
+  return { client, fails, logs, shown };
 }

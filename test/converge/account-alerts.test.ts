@@ -4,27 +4,10 @@
  * (create-alert.test.ts).
  */
 import { AccountAlerts } from '../../src/converge';
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
+import { liveAlert, SPF_VALIDITY } from '../helpers/fixtures';
 
-function alert(id: number, name = `a${id}`): LiveAlert {
-  return readLiveAlert({
-    id,
-    name,
-    type: 'SPF Record',
-    subtype: null,
-    filter: 'validity',
-    filter_value: '',
-    target_type: 'domain',
-    target_id: 1,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-  });
-}
+const alert = (id: number, name = `a${id}`): LiveAlert => liveAlert(id, { name, ...SPF_VALIDITY });
 
 /** A list function whose calls stay pending until the test resolves them, in order. */
 function manualList() {

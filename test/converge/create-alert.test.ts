@@ -5,22 +5,12 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import { AccountAlerts, MAX_CREATE_SENDS, MAX_WINDOW_MS, createAlertOnce } from '../../src/converge';
-import { toAlertSpec, type CanonicalAlert } from '../../src/model';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
+import { spec } from '../helpers/fixtures';
+import { droppedCreates } from '../helpers/faults';
 
 const emulator = useEmulator();
-
-const spec = (name: string): CanonicalAlert =>
-  toAlertSpec({
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '1.1.1.1',
-    target_type: 'domain',
-    target_id: 1,
-  });
 
 function setUp() {
   const client = new NetworkCalcClient({
@@ -39,12 +29,7 @@ const requests = async (method: string) =>
 describe('createAlertOnce', () => {
   test('GIVEN the server saved the alert and the answer was lost THEN it is adopted after one list, with one POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     const outcome = await createAlertOnce(client, alerts, spec('lost answer'), { identify: false });
     const saved = await stored('lost answer');
     expect(saved).toHaveLength(1);
@@ -55,12 +40,7 @@ describe('createAlertOnce', () => {
 
   test('GIVEN the POST never got through THEN the list proves it and it is sent once more', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'before',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('before'));
     const outcome = await createAlertOnce(client, alerts, spec('second try'), { identify: true });
     const saved = await stored('second try');
     expect(saved).toHaveLength(1);
@@ -70,12 +50,7 @@ describe('createAlertOnce', () => {
 
   test('GIVEN every POST lost before the server THEN a clear failure after MAX_CREATE_SENDS, nothing created, no further POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'before',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: MAX_CREATE_SENDS,
-    });
+    await emulator().control.addFault(droppedCreates('before', MAX_CREATE_SENDS));
     await expect(createAlertOnce(client, alerts, spec('never'), { identify: false })).rejects.toMatchObject({
       code: 'RETRIES_EXHAUSTED',
       attempts: MAX_CREATE_SENDS,
@@ -89,12 +64,7 @@ describe('createAlertOnce', () => {
     const older = await emulator().control.createAlert('demo', spec('twin'));
     const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
     const alerts = new AccountAlerts(() => client.listAlerts(), { baseline: await client.listAlerts() });
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'before',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('before'));
     const outcome = await createAlertOnce(client, alerts, spec('twin'), { identify: true });
     expect(outcome.kind).toBe('created');
     expect(outcome.kind === 'created' && outcome.id).not.toBe(older.id);
@@ -103,12 +73,7 @@ describe('createAlertOnce', () => {
 
   test('GIVEN the list after a lost answer fails too THEN OUTCOME_UNKNOWN, and no second POST', async () => {
     const { client, alerts } = setUp();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     await expect(createAlertOnce(client, alerts, spec('unknown'), { identify: false })).rejects.toMatchObject({
       code: 'OUTCOME_UNKNOWN',

@@ -3,20 +3,13 @@ import { connect, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { DEMO_ACCOUNT, EmulatorControl, RequestLog, startEmulator, type RequestLogEntry } from '../../src/emulator';
 import { call, useEmulator } from '../helpers/emulator';
+import { alertSpec } from '../helpers/fixtures';
 
 const emu = useEmulator();
 const T = DEMO_ACCOUNT.token;
 const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
   call(emu().url, method, path, opts);
-const alertBody = (name: string) => ({
-  name,
-  type: 'DNS Record',
-  subtype: 'TXT',
-  filter: 'contains',
-  filter_value: 'v=spf1',
-  target_type: 'domain',
-  target_id: 1,
-});
+const alertBody = (name: string) => alertSpec({ name, subtype: 'TXT', filter: 'contains', filter_value: 'v=spf1' });
 const names = async () =>
   (await api('GET', '/api/alerts/', { token: T })).body.alerts.map((a: { name: string }) => a.name);
 

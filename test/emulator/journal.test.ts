@@ -22,7 +22,6 @@ import {
 } from '../../src/emulator';
 import { loadDataFile, readStateFile } from '../../src/emulator/data-file';
 import { COMPACT_MIN_BYTES } from '../../src/emulator/journal';
-import { requireBuild } from '../helpers/build';
 import { call } from '../helpers/emulator';
 
 const T = DEMO_ACCOUNT.token;
@@ -265,11 +264,15 @@ describe('the journal', () => {
 
 describe('a killed emulator process', () => {
   it('loses no acknowledged change (SIGKILL while 50 clients write)', async () => {
-    const entry = requireBuild('dist/emulator/index.js');
+    // The sources, compiled on load by tsx's require hook in this very process (the tsx CLI
+    // would run a second process, out of reach of the SIGKILL): no build needed.
+    const entry = join(__dirname, '..', '..', 'src', 'emulator', 'index.ts');
     const script =
       `require(${JSON.stringify(entry)}).startEmulator({ dataFile: ${JSON.stringify(dataFile)} })` +
       '.then((e) => console.log(e.url), (err) => { console.error(err); process.exit(1); });';
-    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       let out = '';

@@ -12,6 +12,7 @@ import {
   type EmulatorSeed,
 } from '../../src/emulator';
 import { call } from '../helpers/emulator';
+import { alertSpec } from '../helpers/fixtures';
 
 const T = DEMO_ACCOUNT.token;
 let dir: string;
@@ -26,15 +27,7 @@ describe('persistence', () => {
   it('a restart with the same data file loses nothing', async () => {
     const dataFile = join(dir, 'state', 'emulator.json');
     let emu = await startEmulator({ dataFile });
-    const json = {
-      name: 'kept',
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '1.1.1.1',
-      target_type: 'domain',
-      target_id: 1,
-    };
+    const json = alertSpec({ name: 'kept' });
     await call(emu.url, 'POST', '/api/alerts/', { token: T, json });
     await call(emu.url, 'POST', '/api/alerts/', { token: T, json: { ...json, name: 'gone' } });
     await call(emu.url, 'DELETE', '/api/alerts/2', { token: T });

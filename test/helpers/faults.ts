@@ -14,3 +14,11 @@ export function faultMix(rate: number, ambiguous: number): FaultSpec[] {
     { kind: 'drop', phase: 'after', rate: ambiguous, match: { method: 'POST', path: '/api/alerts' } },
   ];
 }
+
+/**
+ * `count` creates (POST /api/alerts) dropped: `after` the server stored the alert (its answer is
+ * lost: the ambiguous create) or `before` the server read the request (nothing was stored).
+ */
+export function droppedCreates(phase: 'before' | 'after', count = 1): FaultSpec {
+  return { kind: 'drop', phase, match: { method: 'POST', path: '/api/alerts' }, count };
+}

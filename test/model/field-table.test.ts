@@ -27,6 +27,7 @@ import { PROVIDER_SCHEMA } from '../../src/schema';
 import type { TypeExpr } from '../../src/schema/types';
 import { Alert, AlertTarget } from '../../src/constructs';
 import { call, useEmulator } from '../helpers/emulator';
+import { exportInput } from '../helpers/fixtures';
 import { parse, synthWithAccount } from '../constructs/support';
 
 const names = (rows: readonly AlertField[]) => rows.map((f) => f.name).sort();
@@ -232,23 +233,7 @@ describe('ncalc', () => {
     expect(problems.join('\n')).toContain(`unknown attribute "x"; allowed: ${where('sent').join(', ')}`);
   });
 
-  const input = (): ExportInput => ({
-    account: {
-      alias: null,
-      baseUrl: null,
-      tokenEnv: 'NETWORKCALC_TOKEN',
-      clientIdEnv: 'NETWORKCALC_CLIENT_ID',
-      clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
-      ownership: 'exclusive',
-      prefix: null,
-    },
-    live: [readLiveAlert({ ...DNS_BODY, id: 7 })],
-    domains: [],
-    stackName: 'exported',
-    importFrom: 'cdktf-provider-networkcalc',
-    cdkLibrary: 'cdktf',
-    label: 'test',
-  });
+  const input = (): ExportInput => exportInput([readLiveAlert({ ...DNS_BODY, id: 7 })]);
 
   it('export --hcl writes every sent field of networkcalc_alert', () => {
     const hcl = exportHcl(input());

@@ -9,6 +9,9 @@ import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
 import { useEmulator } from '../helpers/emulator';
+import { alertSpec } from '../helpers/fixtures';
+import { droppedCreates } from '../helpers/faults';
+import { collectProviderLog } from '../helpers/provider-log';
 import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
 import { CreateJournal } from '../../src/provider/create-journal';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const emulator = useEmulator();
+const providerLog = collectProviderLog();
 
 async function configured(
   env: NodeJS.ProcessEnv,
@@ -28,13 +32,7 @@ async function configured(
 
 const plan = (name: string): ObjectValue => ({
   id: UNKNOWN,
-  name,
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '1.1.1.1',
-  target_type: 'domain',
-  target_id: 1,
+  ...alertSpec({ name }),
   user_id: UNKNOWN,
   is_active: UNKNOWN,
   current_status: UNKNOWN,
@@ -106,6 +104,9 @@ describe('configure', () => {
     expect(detail).toContain('NOT_AUTHORIZED');
     expect(detail).toContain('ACME_TOKEN');
     expect(detail).not.toContain('NETWORKCALC_TOKEN');
+    // Terraform's log (the provider's stderr) shows the request and its answer, never the token.
+    expect(providerLog()).toEqual([expect.stringMatching(/^GET \/api\/alerts\/ 401 attempt=1 \d+ms$/)]);
+    expect(providerLog().join('\n')).not.toContain('refused-token');
     const down = await configured({ NETWORKCALC_TOKEN: 't' }, { base_url: 'http://127.0.0.1:9', max_retries: 1 });
     expect(await read(down.data!)).toContain('check base_url (http://127.0.0.1:9)');
   });
@@ -139,15 +140,7 @@ describe('networkcalc_alert handlers', () => {
   const demo = async () =>
     (await configured({ NETWORKCALC_BASE_URL: emulator().url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token })).data!;
 
-  const dnsAlert = (name: string) => ({
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '1.1.1.1',
-    target_type: 'domain' as const,
-    target_id: 1,
-  });
+  const dnsAlert = (name: string) => alertSpec({ name });
   const posts = async () => (await emulator().control.requests()).filter((q) => q.method === 'POST').length;
 
   test('GIVEN an alert of that name in the account WHEN creating THEN refused with the import command, and nothing sent', async () => {
@@ -306,12 +299,7 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create whose answer is lost after the server saved it THEN the alert is adopted, not created twice', async () => {
     const data = await demo();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     const diags = new Diagnostics();
     const state = await alertResource.create({
       plan: plan('lost answer'),
@@ -330,12 +318,7 @@ describe('networkcalc_alert handlers', () => {
 
   test('GIVEN a create that never reached the server THEN the list proves it and it is sent once more', async () => {
     const data = await demo();
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'before',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('before'));
     const diags = new Diagnostics();
     const state = await alertResource.create({
       plan: plan('never'),
@@ -384,12 +367,7 @@ describe('networkcalc_alert handlers', () => {
       diagnostics: new Diagnostics(),
       providerData: data,
     });
-    await emulator().control.addFault({
-      kind: 'drop',
-      phase: 'after',
-      match: { method: 'POST', path: '/api/alerts' },
-      count: 1,
-    });
+    await emulator().control.addFault(droppedCreates('after'));
     await emulator().control.addFault({ kind: 'status', status: 503, match: { method: 'GET', path: '/api/alerts' } });
     const diags = new Diagnostics();
     const state = await alertResource.create({
@@ -552,13 +530,7 @@ describe('state upgrade', () => {
     const server = new ProviderServer(networkcalcProvider({}));
     const old = {
       id: 42,
-      name: 'www',
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '192.0.2.1',
-      target_type: 'domain',
-      target_id: 1,
+      ...alertSpec({ name: 'www' }),
       user_id: 1,
       is_active: true,
       current_status: 'healthy',

@@ -7,45 +7,15 @@ import { applySummary, planText } from '../../src/render/text';
 import { PLAIN } from '../../src/render/style';
 import { accountRows } from '../../src/render/totals';
 import { failedPlan, type AccountPlan } from '../../src/plan/account-plan';
-import { type Account } from '../../src/plan/accounts';
 import { type ApplyReport } from '../../src/engine/apply';
 import type { Change } from '../../src/plan/types';
+import { account, accountPlan, scope, spec } from '../helpers/fixtures';
 
-const account = (label: string): Account => ({
-  key: label,
-  label,
-  baseUrl: 'http://127.0.0.1:1',
-  identity: 'token sha256:00000000',
-  credentials: { baseUrl: 'http://127.0.0.1:1' },
-  scopes: [
-    {
-      key: `${label}/networkcalc`,
-      stack: label,
-      providerKey: 'networkcalc',
-      alias: null,
-      baseUrl: null,
-      tokenEnv: `${label.toUpperCase()}_TOKEN`,
-      clientIdEnv: 'I',
-      clientSecretEnv: 'S',
-      ownership: 'exclusive',
-      prefix: null,
-      maxRetries: null,
-      timeoutSeconds: null,
-    },
-  ],
-});
-
-const plan = (label: string, changes: Change[] = []): AccountPlan => ({
-  account: account(label),
-  status: 'ok',
-  error: null,
-  changes,
-  unchanged: 2,
-  warnings: [],
-  triggers: [],
-  live: [],
-  domains: null,
-});
+const plan = (label: string, changes: Change[] = []): AccountPlan =>
+  accountPlan(account(label, { scopes: [scope({ stack: label, tokenEnv: `${label.toUpperCase()}_TOKEN` })] }), {
+    changes,
+    unchanged: 2,
+  });
 
 const create = (name: string): Change => ({
   action: 'create',
@@ -57,15 +27,7 @@ const create = (name: string): Change => ({
   logicalId: null,
   path: null,
   before: null,
-  after: {
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-  } as Change['after'],
+  after: spec(name),
   fields: [],
 });
 

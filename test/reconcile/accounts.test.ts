@@ -2,21 +2,7 @@ import { resolveAccounts } from '../../src/plan/accounts';
 import { shardOfKey } from '../../src/plan/shard';
 import { normalizeBaseUrl } from '../../src/accounts/base-url';
 import type { Scope } from '../../src/plan/types';
-
-const scope = (stack: string, baseUrl: string | null): Scope => ({
-  key: `${stack}/networkcalc`,
-  stack,
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-});
+import { scope } from '../helpers/fixtures';
 
 describe('one account, however its base URL is spelled', () => {
   it.each([
@@ -35,7 +21,10 @@ describe('one account, however its base URL is spelled', () => {
 
   it('groups two stacks with one token and two spellings of the URL into one account', () => {
     const { accounts, problems } = resolveAccounts(
-      [scope('one', 'https://networkcalc.com'), scope('two', 'https://NETWORKCALC.com:443/')],
+      [
+        scope({ stack: 'one', baseUrl: 'https://networkcalc.com' }),
+        scope({ stack: 'two', baseUrl: 'https://NETWORKCALC.com:443/' }),
+      ],
       { T: 'tok-1' },
     );
     expect(problems).toEqual([]);
@@ -46,7 +35,7 @@ describe('one account, however its base URL is spelled', () => {
 
 describe('a stable account identity', () => {
   const own = (stack: string, tokenEnv: string): Scope => ({
-    ...scope(stack, 'http://127.0.0.1:8787'),
+    ...scope({ stack, baseUrl: 'http://127.0.0.1:8787' }),
     tokenEnv,
     clientIdEnv: null,
     clientSecretEnv: null,

@@ -2,46 +2,13 @@
  * checkAfterApply: the list taken after apply's writes against what apply made of the plan's
  * list. Another writer shows as duplicates of created names or as new alerts in owned scopes.
  */
-import { readLiveAlert, type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/plan/accounts';
+import { type LiveAlert } from '../../src/model';
 import type { AccountPlan } from '../../src/plan/account-plan';
 import { checkAfterApply, type ChangeResult } from '../../src/engine/apply';
 import type { Change, Scope } from '../../src/plan/types';
+import { account, accountPlan, liveAlert, scope, SPF_VALIDITY } from '../helpers/fixtures';
 
-const scope = (over: Partial<Scope> = {}): Scope => ({
-  key: 's/networkcalc',
-  stack: 's',
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl: null,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-  ...over,
-});
-
-const live = (id: number, name: string): LiveAlert =>
-  readLiveAlert({
-    name,
-    type: 'SPF Record',
-    subtype: null,
-    filter: 'validity',
-    filter_value: '',
-    target_type: 'domain',
-    target_id: 1,
-    id,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-  });
+const live = (id: number, name: string): LiveAlert => liveAlert(id, { name, ...SPF_VALIDITY });
 
 /** A plan of creates, and what apply made of them. */
 function applied(
@@ -50,26 +17,8 @@ function applied(
   creates: string[],
   statuses: ChangeResult['status'][] = creates.map(() => 'ok'),
 ): [AccountPlan, ChangeResult[]] {
-  const account: Account = {
-    key: 'k',
-    label: 'demo',
-    baseUrl: 'http://x',
-    identity: 'token',
-    credentials: { baseUrl: 'http://x' },
-    scopes: [scope(over)],
-  };
   const changes = creates.map((name) => ({ action: 'create', name }) as unknown as Change);
-  const plan: AccountPlan = {
-    account,
-    status: 'ok',
-    error: null,
-    changes,
-    unchanged: 0,
-    warnings: [],
-    triggers: [],
-    live: before,
-    domains: null,
-  };
+  const plan = accountPlan(account('demo', { scopes: [scope(over)] }), { changes, live: before });
   return [plan, statuses.map((status) => ({ status }))];
 }
 

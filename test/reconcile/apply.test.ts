@@ -8,6 +8,7 @@ import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
+import { alertSpec, SPF_VALIDITY } from '../helpers/fixtures';
 import { alert, stack } from '../cli/support';
 
 const emulator = useEmulator();
@@ -216,15 +217,7 @@ describe('the check after apply', () => {
   it('GIVEN another writer added an alert in the owned scope after the plan THEN the overlapped check reports it', async () => {
     const { factory } = counting();
     const [plan] = await planAll(prepared(many(20)), factory, { triggers: false });
-    await emulator().control.createAlert('demo', {
-      name: 'from elsewhere',
-      type: 'SPF Record',
-      subtype: null,
-      filter: 'validity',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 1,
-    });
+    await emulator().control.createAlert('demo', alertSpec({ name: 'from elsewhere', ...SPF_VALIDITY }));
     const report = await applyAll([plan], factory, { parallelism: 4 });
     expect(report.get(plan)!.interference?.unexpected.map((u) => u.name)).toEqual(['from elsewhere']);
   });

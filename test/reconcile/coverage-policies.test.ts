@@ -2,26 +2,14 @@
  * Alert policies in the reconciler: read strictly from the JSON (readDesired), expanded
  * against a domains list, and planned by the real planner; the coverage each cell reports.
  */
-import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
+import { type AlertSpec, type LiveAlert } from '../../src/model';
 import { expandPolicies, type DeclaredPolicy } from '../../src/plan/coverage';
 import { readDesired } from '../../src/read/desired';
 import { planScope } from '../../src/plan/plan';
-import type { ApiDomain, DeclaredAlert, Scope } from '../../src/plan/types';
+import type { ApiDomain } from '../../src/plan/types';
+import { declared, liveAlert, scope, SPF_VALIDITY } from '../helpers/fixtures';
 
-const SCOPE: Scope = {
-  key: 'main/networkcalc',
-  stack: 'main',
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl: null,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-};
+const SCOPE = scope({ stack: 'main' });
 
 const DOMAINS: ApiDomain[] = [
   { id: 1, domain: 'example.com', subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }] },
@@ -48,37 +36,8 @@ const policy = (over: Partial<DeclaredPolicy> = {}): DeclaredPolicy => ({
   ...over,
 });
 
-const spec = (name: string, over: Partial<AlertSpec>): CanonicalAlert =>
-  toAlertSpec({
-    name,
-    type: 'SPF Record',
-    subtype: null,
-    filter: 'validity',
-    filter_value: '',
-    target_type: 'domain',
-    target_id: 1,
-    ...over,
-  });
-const declared = (name: string, over: Partial<AlertSpec>): DeclaredAlert => ({
-  stack: 'main',
-  logicalId: name,
-  path: `main/${name}`,
-  scopeKey: SCOPE.key,
-  spec: spec(name, over),
-  target: { kind: 'id', id: over.target_id ?? 1 },
-});
 const live = (id: number, name: string, over: Partial<AlertSpec>): LiveAlert =>
-  readLiveAlert({
-    ...spec(name, over),
-    id,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-  });
+  liveAlert(id, { name, ...SPF_VALIDITY, ...over });
 
 function stackWith(policies: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { provider: { networkcalc: [{}] }, '//': { metadata: {}, networkcalc_alert_policies: policies }, ...extra };
@@ -169,7 +128,7 @@ describe('readDesired: policies', () => {
 
 describe('expandPolicies', () => {
   test('one alert per selected target and check, named <label> · <host> in canonical form; explicit alerts win', () => {
-    const explicit = declared('www spf', { target_type: 'subdomain', target_id: 2 });
+    const explicit = declared('www spf', { ...SPF_VALIDITY, target_type: 'subdomain', target_id: 2 }, 'main');
     const x = expandPolicies([policy()], [explicit], DOMAINS);
     expect(x.alerts.map((a) => [a.spec.name, a.spec.target_type, a.spec.target_id, a.path])).toEqual([
       ['certificate expiry · example.com', 'domain', 1, 'main/Baseline'],

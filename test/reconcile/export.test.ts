@@ -1,49 +1,19 @@
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { exportHcl, exportTypeScript, type ExportInput } from '../../src/codegen/export';
+import { exportInput, liveAlert } from '../helpers/fixtures';
 
-const live = (id: number, over: Partial<LiveAlert>): LiveAlert =>
-  readLiveAlert({
-    id,
-    name: `a${id}`,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-    ...over,
+const live = (id: number, over: Partial<LiveAlert>): LiveAlert => liveAlert(id, { name: `a${id}`, ...over });
+
+const input = (alerts: LiveAlert[]): ExportInput =>
+  exportInput(alerts, {
+    domains: [
+      {
+        id: 1,
+        domain: 'example.com',
+        subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
+      },
+    ],
   });
-
-const input = (alerts: LiveAlert[]): ExportInput => ({
-  account: {
-    alias: null,
-    baseUrl: null,
-    tokenEnv: 'NETWORKCALC_TOKEN',
-    clientIdEnv: 'NETWORKCALC_CLIENT_ID',
-    clientSecretEnv: 'NETWORKCALC_CLIENT_SECRET',
-    ownership: 'exclusive',
-    prefix: null,
-  },
-  live: alerts,
-  domains: [
-    {
-      id: 1,
-      domain: 'example.com',
-      subdomains: [{ id: 2, domain_id: 1, prefix: 'www', subdomain: 'www.example.com' }],
-    },
-  ],
-  stackName: 'exported',
-  importFrom: 'cdktf-provider-networkcalc',
-  cdkLibrary: 'cdktf',
-  label: 'test',
-});
 
 describe('export', () => {
   it('names known targets, keeps unknown ones as ids, and gives unique construct ids', () => {

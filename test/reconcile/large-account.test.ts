@@ -2,37 +2,13 @@
  * An account with 200,000 live alerts plans, through the same functions the CLI uses
  * (prepare, planAll), with an in-process client: no stack overflow, every change accounted for.
  */
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { toJson } from '../../src/render/json';
 import { totals } from '../../src/render/totals';
 import type { AlertsApi } from '../../src/plan/types';
 import { alert, stack } from '../cli/support';
-
-function liveAlerts(n: number): LiveAlert[] {
-  const out: LiveAlert[] = new Array(n);
-  // Written out: object spreads take seconds at this size.
-  for (let i = 0; i < n; i++) {
-    out[i] = readLiveAlert({
-      name: `alert ${i}`,
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '192.0.2.1',
-      target_type: 'domain',
-      target_id: 1,
-      id: i + 1,
-      user_id: 1,
-      is_active: true,
-      current_status: 'healthy',
-      action: 'email',
-      last_triggered_at: null,
-      target_domain: null,
-      target_subdomain: null,
-    });
-  }
-  return out;
-}
+import { manyLiveAlerts } from '../helpers/fixtures';
 
 function apiWith(live: LiveAlert[]): { api: AlertsApi; calls: string[] } {
   const calls: string[] = [];
@@ -60,7 +36,7 @@ function apiWith(live: LiveAlert[]): { api: AlertsApi; calls: string[] } {
 describe('planning a large account', () => {
   it('GIVEN 200,000 live alerts and 2 declared WHEN planned THEN one list call, 199,999 deletes, a mass-delete guard', async () => {
     const n = 200_000;
-    const { api, calls } = apiWith(liveAlerts(n));
+    const { api, calls } = apiWith(manyLiveAlerts(n));
     const prepared = prepare(
       [
         {

@@ -1,57 +1,9 @@
-import { readLiveAlert, toAlertSpec, type AlertSpec, type CanonicalAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { planScope } from '../../src/plan/plan';
-import type { DeclaredAlert, Scope } from '../../src/plan/types';
-
-const scope = (over: Partial<Scope> = {}): Scope => ({
-  key: 's/networkcalc',
-  stack: 's',
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl: null,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-  ...over,
-});
-
-const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert =>
-  toAlertSpec({
-    name,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-    ...over,
-  });
-
-const declared = (name: string, over: Partial<AlertSpec> = {}): DeclaredAlert => ({
-  stack: 's',
-  logicalId: name.replace(/\W/g, ''),
-  path: `s/${name}`,
-  scopeKey: 's/networkcalc',
-  spec: spec(name, over),
-  target: { kind: 'id', id: 1 },
-});
+import { declared, liveAlert, manyLiveAlerts, scope, spec } from '../helpers/fixtures';
 
 const live = (id: number, name: string, over: Partial<LiveAlert> = {}): LiveAlert =>
-  readLiveAlert({
-    ...spec(name),
-    id,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: { id: 1, domain: 'example.com' },
-    target_subdomain: null,
-    ...over,
-  });
+  liveAlert(id, { name, target_domain: { id: 1, domain: 'example.com' }, ...over });
 
 describe('planScope', () => {
   it('creates what is missing, updates what differs, deletes what is undeclared (exclusive)', () => {
@@ -130,27 +82,7 @@ describe('planScope', () => {
 
   it('plans 200,000 live alerts: no stack overflow, no copy of the list', () => {
     const n = 200_000;
-    const have: LiveAlert[] = new Array(n);
-    // Written out: the spreads of live() take seconds at this size.
-    for (let i = 0; i < n; i++) {
-      have[i] = readLiveAlert({
-        name: `alert ${i}`,
-        type: 'DNS Record',
-        subtype: 'A',
-        filter: 'equals',
-        filter_value: '192.0.2.1',
-        target_type: 'domain',
-        target_id: 1,
-        id: i + 1,
-        user_id: 1,
-        is_active: true,
-        current_status: 'healthy',
-        action: 'email',
-        last_triggered_at: null,
-        target_domain: null,
-        target_subdomain: null,
-      });
-    }
+    const have = manyLiveAlerts(n);
     const want = [declared('alert 7', { filter_value: '192.0.2.9' }), declared('brand new')];
     const started = Date.now();
     const plan = planScope(scope(), want, have);

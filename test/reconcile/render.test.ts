@@ -1,37 +1,14 @@
-import { readLiveAlert, type AlertSpec, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { applySummary, changeLines } from '../../src/render/text';
 import { PLAIN } from '../../src/render/style';
 import { driftMarkdown } from '../../src/render/markdown-report';
 import { targetNames } from '../../src/plan/targets';
-import { type Account } from '../../src/plan/accounts';
 import { type AccountPlan } from '../../src/plan/account-plan';
 import { type ApplyReport } from '../../src/engine/apply';
 import type { Change } from '../../src/plan/types';
+import { account, accountPlan, alertSpec, liveAlert } from '../helpers/fixtures';
 
-const spec = (over: Partial<AlertSpec> = {}): AlertSpec => ({
-  name: 'a',
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain',
-  target_id: 1,
-  ...over,
-});
-
-const live = (over: Partial<LiveAlert>): LiveAlert =>
-  readLiveAlert({
-    ...spec(),
-    id: 9,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-    ...over,
-  });
+const live = (over: Partial<LiveAlert>): LiveAlert => liveAlert(9, { name: 'a', ...over });
 
 describe('target names in plan output', () => {
   // GIVEN names from the domains list and from a live alert's target details
@@ -60,7 +37,7 @@ describe('target names in plan output', () => {
       name: 'a',
       id: null,
       path: 's/A',
-      after: spec({ target_type: 'subdomain', target_id: 2 }),
+      after: alertSpec({ target_type: 'subdomain', target_id: 2 }),
       before: null,
       fields: [],
     } as unknown as Change;
@@ -71,8 +48,8 @@ describe('target names in plan output', () => {
       name: 'a',
       id: 9,
       path: 's/A',
-      before: spec({ target_id: 4 }),
-      after: spec({ target_id: 1 }),
+      before: alertSpec({ target_id: 4 }),
+      after: alertSpec({ target_id: 1 }),
       fields: [{ field: 'target_id', before: 4, after: 1 }],
     } as unknown as Change;
     expect(changeLines(move, PLAIN, true, undefined, names)).toEqual([
@@ -87,7 +64,7 @@ describe('target names in plan output', () => {
       name: 'a',
       id: null,
       path: null,
-      after: spec({ target_id: 77 }),
+      after: alertSpec({ target_id: 77 }),
       before: null,
       fields: [],
     } as unknown as Change;
@@ -96,40 +73,7 @@ describe('target names in plan output', () => {
 });
 
 describe('summaries', () => {
-  const account = (label: string): Account => ({
-    key: label,
-    label,
-    baseUrl: 'http://127.0.0.1:1',
-    identity: 'token sha256:00000000',
-    credentials: { baseUrl: 'http://127.0.0.1:1' },
-    scopes: [
-      {
-        key: `${label}/networkcalc`,
-        stack: label,
-        providerKey: 'networkcalc',
-        alias: null,
-        baseUrl: null,
-        tokenEnv: 'T',
-        clientIdEnv: 'I',
-        clientSecretEnv: 'S',
-        ownership: 'exclusive',
-        prefix: null,
-        maxRetries: null,
-        timeoutSeconds: null,
-      },
-    ],
-  });
-  const inSync: AccountPlan = {
-    account: account('good'),
-    status: 'ok',
-    error: null,
-    changes: [],
-    unchanged: 3,
-    warnings: [],
-    triggers: [],
-    live: [],
-    domains: null,
-  };
+  const inSync = accountPlan(account('good'), { unchanged: 3 });
   const failed: AccountPlan = {
     ...inSync,
     account: account('bad'),
@@ -157,7 +101,7 @@ describe('summaries', () => {
       stack: 'good',
       logicalId: null,
       path: null,
-      before: spec(),
+      before: alertSpec(),
       after: null,
       fields: [],
     };

@@ -3,50 +3,31 @@
  * is refused with its JSON path even when its checksum was made to match.
  */
 import { createHash } from 'node:crypto';
-import { readLiveAlert, type LiveAlert } from '../../src/model';
+import { type LiveAlert } from '../../src/model';
 import { PlanFileError, liveDigest, readSavedPlan } from '../../src/read/saved-plan';
-
-const live = (id: number, over: Partial<LiveAlert> = {}): LiveAlert =>
-  readLiveAlert({
-    name: `alert ${id}`,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-    id,
-    user_id: 1,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: null,
-    target_subdomain: null,
-    ...over,
-  });
+import { alertSpec, liveAlert, scope } from '../helpers/fixtures';
 
 describe('liveDigest', () => {
-  const base = [live(1), live(2)];
+  const base = [liveAlert(1), liveAlert(2)];
 
   it('ignores order and the status fields the service changes by itself', () => {
-    expect(liveDigest([live(2), live(1)])).toBe(liveDigest(base));
+    expect(liveDigest([liveAlert(2), liveAlert(1)])).toBe(liveDigest(base));
     expect(
       liveDigest([
-        live(1, { current_status: 'triggered', last_triggered_at: '2024-01-01T00:00:00Z', is_active: false }),
-        live(2),
+        liveAlert(1, { current_status: 'triggered', last_triggered_at: '2024-01-01T00:00:00Z', is_active: false }),
+        liveAlert(2),
       ]),
     ).toBe(liveDigest(base));
   });
 
   it.each<[string, LiveAlert[]]>([
-    ['a setting', [live(1, { filter_value: '192.0.2.9' }), live(2)]],
-    ['a name', [live(1, { name: 'renamed' }), live(2)]],
-    ['a target', [live(1, { target_id: 4 }), live(2)]],
-    ['an id (deleted and created again)', [live(3, { name: 'alert 1' }), live(2)]],
-    ['a user', [live(1, { user_id: 2 }), live(2)]],
-    ['one alert more', [...base, live(3)]],
-    ['one alert less', [live(1)]],
+    ['a setting', [liveAlert(1, { filter_value: '192.0.2.9' }), liveAlert(2)]],
+    ['a name', [liveAlert(1, { name: 'renamed' }), liveAlert(2)]],
+    ['a target', [liveAlert(1, { target_id: 4 }), liveAlert(2)]],
+    ['an id (deleted and created again)', [liveAlert(3, { name: 'alert 1' }), liveAlert(2)]],
+    ['a user', [liveAlert(1, { user_id: 2 }), liveAlert(2)]],
+    ['one alert more', [...base, liveAlert(3)]],
+    ['one alert less', [liveAlert(1)]],
   ])('changes with %s', (_what, changed) => {
     expect(liveDigest(changed)).not.toBe(liveDigest(base));
   });
@@ -58,29 +39,7 @@ function file(body: Record<string, unknown>): string {
   return JSON.stringify({ ...body, checksum });
 }
 
-const scope = {
-  key: 'main/networkcalc',
-  stack: 'main',
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl: null,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-};
-const spec = {
-  name: 'a',
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain',
-  target_id: 1,
-};
+const spec = alertSpec();
 const change = {
   action: 'create',
   reason: 'missing',
@@ -99,7 +58,7 @@ const account = (over: Record<string, unknown> = {}) => ({
   label: 'main',
   base_url: 'http://127.0.0.1:1',
   identity: 'token sha256:00000000',
-  scopes: [scope],
+  scopes: [scope({ stack: 'main' })],
   live_alerts: { count: 0, digest: liveDigest([]) },
   unchanged: 0,
   warnings: [],
@@ -146,7 +105,7 @@ describe('readSavedPlan', () => {
     ],
     [
       'an ownership it does not know',
-      account({ scopes: [{ ...scope, ownership: 'all' }] }),
+      account({ scopes: [{ ...scope({ stack: 'main' }), ownership: 'all' }] }),
       /scopes\[0\]\.ownership is not one of exclusive, prefix, additive/,
     ],
     ['no digest', account({ live_alerts: null }), /accounts\[0\]\.live_alerts is not a count and a digest/],

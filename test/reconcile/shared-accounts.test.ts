@@ -1,43 +1,11 @@
-import { readLiveAlert, toAlertSpec, type LiveAlert } from '../../src/model';
-import type { Account } from '../../src/plan/accounts';
+import { type LiveAlert } from '../../src/model';
 import type { AccountPlan } from '../../src/plan/account-plan';
 import { guardSharedAccounts, sharedAccounts } from '../../src/engine/shared-accounts';
 import type { Change, DeclaredAlert, Scope } from '../../src/plan/types';
-
-const scope = (stack: string, over: Partial<Scope> = {}): Scope => ({
-  key: `${stack}/networkcalc`,
-  stack,
-  providerKey: 'networkcalc',
-  alias: null,
-  baseUrl: null,
-  tokenEnv: 'T',
-  clientIdEnv: 'I',
-  clientSecretEnv: 'S',
-  ownership: 'exclusive',
-  prefix: null,
-  maxRetries: null,
-  timeoutSeconds: null,
-  ...over,
-});
+import { account, accountPlan, liveAlert, scope, spec } from '../helpers/fixtures';
 
 const live = (id: number, userId: number | null): LiveAlert =>
-  readLiveAlert({
-    name: `alert ${id}`,
-    type: 'DNS Record',
-    subtype: 'A',
-    filter: 'equals',
-    filter_value: '192.0.2.1',
-    target_type: 'domain',
-    target_id: 1,
-    id,
-    user_id: userId,
-    is_active: true,
-    current_status: 'healthy',
-    action: 'email',
-    last_triggered_at: null,
-    target_domain: { id: 1, domain: 'example.com' },
-    target_subdomain: null,
-  });
+  liveAlert(id, { user_id: userId, target_domain: { id: 1, domain: 'example.com' } });
 
 function planned(
   label: string,
@@ -45,26 +13,17 @@ function planned(
   over: { baseUrl?: string; scope?: Partial<Scope> } = {},
 ): AccountPlan {
   const baseUrl = over.baseUrl ?? 'https://networkcalc.com';
-  const account: Account = {
-    key: `${baseUrl} ${label}`,
-    label,
-    baseUrl,
-    identity: `token ${label}`,
-    credentials: { baseUrl },
-    scopes: [scope(label, over.scope)],
-  };
   const change = { action: 'delete', name: 'x' } as unknown as Change;
-  return {
-    account,
-    status: 'ok',
-    error: null,
-    changes: [change],
-    unchanged: 1,
-    warnings: [],
-    triggers: [],
-    live: userIds.map((u, i) => live(i + 1, u)),
-    domains: null,
-  };
+  return accountPlan(
+    account(label, {
+      key: `${baseUrl} ${label}`,
+      baseUrl,
+      identity: `token ${label}`,
+      credentials: { baseUrl },
+      scopes: [scope({ stack: label, ...over.scope })],
+    }),
+    { changes: [change], unchanged: 1, live: userIds.map((u, i) => live(i + 1, u)) },
+  );
 }
 
 const labels = (plans: AccountPlan[]) =>
@@ -93,15 +52,7 @@ describe('guardSharedAccounts', () => {
     logicalId: 'A',
     path: `${stack}/A`,
     scopeKey: `${stack}/networkcalc`,
-    spec: toAlertSpec({
-      name,
-      type: 'DNS Record',
-      subtype: 'A',
-      filter: 'equals',
-      filter_value: '192.0.2.1',
-      target_type: 'domain',
-      target_id: 1,
-    }),
+    spec: spec(name),
     target: { kind: 'id', id: 1 },
   });
 

@@ -8,6 +8,7 @@ import { GITHUB_BODY_LIMIT, accountMarker, driftMarkdown } from '../../src/rende
 import type { Change } from '../../src/plan/types';
 import { unifiedDiff } from '../../src/codegen/patch';
 import type { Suggestion } from '../../src/codegen/suggestion';
+import { account, accountPlan } from '../helpers/fixtures';
 
 function planWith(n: number): { plan: AccountPlan; suggestions: Suggestion[] } {
   const changes: Change[] = [];
@@ -45,24 +46,15 @@ function planWith(n: number): { plan: AccountPlan; suggestions: Suggestion[] } {
       diff: unifiedDiff('main.ts', source, edits),
     });
   }
-  const plan = {
-    account: {
+  const plan = accountPlan(
+    account('main', {
       key: 'https://networkcalc.com token sha256:1',
-      label: 'main',
       baseUrl: 'https://networkcalc.com',
       identity: 'token sha256:1',
       credentials: { baseUrl: 'https://networkcalc.com' },
-      scopes: [],
-    },
-    status: 'ok',
-    error: null,
-    changes,
-    unchanged: 0,
-    warnings: [],
-    triggers: [],
-    live: [],
-    domains: null,
-  } as unknown as AccountPlan;
+    }),
+    { changes },
+  );
   return { plan, suggestions };
 }
 
