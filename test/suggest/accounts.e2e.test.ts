@@ -69,6 +69,7 @@ async function handMade(account: 'prod' | 'staging', name: string): Promise<void
 
 const IMPORTS = `import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
 `;
 
 describe('two accounts declared one after the other', () => {

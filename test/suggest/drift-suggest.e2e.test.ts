@@ -169,7 +169,7 @@ describe('an alert inside an L3 construct of the app', () => {
   it('is edited where the L3 declares it', async () => {
     const a = app(`import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { Alert, AlertTarget, NetworkcalcAccount, AlertPolicy, PolicyMode, Ownership } from 'cdktf-provider-networkcalc';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
 
 class Baseline extends Construct {
   constructor(scope: Construct, id: string) {
@@ -243,6 +243,7 @@ app.synth();
 
   it("an alert policy's generated alert: one line naming the policy", async () => {
     const a = app(`import { App, TerraformStack } from 'cdktf';
+import { AlertPolicy, NetworkcalcAccount, PolicyMode } from 'cdktf-provider-networkcalc';
 const app = new App();
 const stack = new TerraformStack(app, 'main');
 new NetworkcalcAccount(stack, 'Account');
@@ -267,6 +268,7 @@ app.synth();
 describe('an alert live but not in the app', () => {
   it('exclusive scope: a declaration beside the account (imports added); --write, then the plan is empty', async () => {
     const a = app(`import { App, TerraformStack } from 'cdktf';
+import { NetworkcalcAccount } from 'cdktf-provider-networkcalc';
 
 const app = new App();
 const stack = new TerraformStack(app, 'main');
@@ -285,6 +287,7 @@ app.synth();
     expect(s.suggestions.map((x) => x.kind)).toEqual(['undeclared']);
     expect(s.written).toEqual(['main.ts']);
     expect(a.read('main.ts')).toBe(`import { App, TerraformStack } from 'cdktf';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
 
 const app = new App();
 const stack = new TerraformStack(app, 'main');
@@ -301,6 +304,7 @@ app.synth();
 
   it('additive scope: not drift (exit 0), still offered as a declaration', async () => {
     const a = app(`import { App, TerraformStack } from 'cdktf';
+import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from 'cdktf-provider-networkcalc';
 const app = new App();
 const stack = new TerraformStack(app, 'main');
 new NetworkcalcAccount(stack, 'Account', { ownership: Ownership.additive() });
