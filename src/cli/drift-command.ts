@@ -24,7 +24,7 @@ import {
   certificateLookups,
   clientFactory,
   cwdOf,
-  driftFormat,
+  reportFormat,
   hasChanges,
   load,
   planAccounts,
@@ -34,14 +34,14 @@ import {
   shardText,
   styleFor,
   writeJson,
-  type DriftFlags,
+  type FormatFlags,
   type Loaded,
-} from './commands';
+} from './pipeline';
 import type { CliIO } from './io';
 import { SOURCES_FILE, readSynthSources } from './synth-sources';
 import { UsageError } from './usage';
 
-export interface DriftCommandFlags extends DriftFlags {
+export interface DriftCommandFlags extends FormatFlags {
   suggest?: boolean;
   write?: boolean;
   force?: boolean;
@@ -64,7 +64,7 @@ function checkFlags(opts: DriftCommandFlags): void {
 export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiven = false): Promise<number> {
   let format: string;
   try {
-    format = driftFormat(opts, formatGiven);
+    format = reportFormat(opts, formatGiven);
     checkFlags(opts);
   } catch (e) {
     return reportError(io, 'drift', e, !!opts.json);
