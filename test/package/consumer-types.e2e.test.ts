@@ -31,7 +31,18 @@ const TYPES = ['none', 'node'] as const;
 function constructsApp(flavor: Flavor): string {
   return `import { App, TerraformOutput, TerraformStack, type IResolvable } from '${flavor}';
 import { Construct } from 'constructs';
-import { Alert, AlertPolicy, AlertTarget, NetworkcalcAccount, NetworkcalcValidationError, Ownership, PolicyMode, ReportTarget, ReportTrigger, type ConstructProblem, ALERT_TYPES } from 'cdktf-provider-networkcalc';
+import {
+  Alert,
+  AlertPolicy,
+  AlertTarget,
+  NetworkcalcAccount,
+  NetworkcalcValidationError,
+  Ownership,
+  PolicyMode,
+  ReportTarget,
+  ReportTrigger,
+  type ConstructProblem,
+} from 'cdktf-provider-networkcalc';
 
 class AlertsStack extends TerraformStack {
   constructor(scope: Construct, id: string) {
@@ -72,6 +83,7 @@ try {
 function toolsModule(): string {
   return `import { NetworkCalcClient } from 'cdktf-provider-networkcalc/client';
 import { startEmulator, type RunningEmulator } from 'cdktf-provider-networkcalc/emulator';
+import { ALERT_TYPES } from 'cdktf-provider-networkcalc';
 
 export async function listAlerts(): Promise<number> {
   const emulator: RunningEmulator = await startEmulator({ port: 0 });
