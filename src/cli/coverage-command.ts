@@ -19,22 +19,22 @@ import {
   EXIT,
   certificateLookups,
   clientFactory,
-  driftFormat,
+  reportFormat,
   load,
   reportError,
   styleFor,
-  type DriftFlags,
+  type FormatFlags,
   type Loaded,
-} from './commands';
+} from './pipeline';
 import type { CliIO } from './io';
 import { UsageError } from './usage';
 
-export type CoverageFlags = DriftFlags;
+export type CoverageFlags = FormatFlags;
 
 export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGiven = false): Promise<number> {
   let format: string;
   try {
-    format = driftFormat(opts, formatGiven);
+    format = reportFormat(opts, formatGiven);
   } catch (e) {
     return reportError(io, 'coverage', e, !!opts.json);
   }

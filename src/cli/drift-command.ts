@@ -17,14 +17,14 @@ import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '.
 import type { SourceSnapshot, Suggestion } from '../codegen/suggestion';
 import { suggestTypeScript } from '../codegen/suggest-typescript';
 import { combinedPatch, writeSuggestions } from '../codegen/write';
-import type { Change, ClientFactory } from '../plan/types';
+import type { Change } from '../plan/types';
 import {
   EXIT,
   anyFailed,
   certificateLookups,
   clientFactory,
   cwdOf,
-  driftFormat,
+  reportFormat,
   hasChanges,
   load,
   planAccounts,
@@ -34,14 +34,14 @@ import {
   shardText,
   styleFor,
   writeJson,
-  type DriftFlags,
+  type FormatFlags,
   type Loaded,
-} from './commands';
+} from './pipeline';
 import type { CliIO } from './io';
 import { SOURCES_FILE, readSynthSources } from './synth-sources';
 import { UsageError } from './usage';
 
-export interface DriftCommandFlags extends DriftFlags {
+export interface DriftCommandFlags extends FormatFlags {
   suggest?: boolean;
   write?: boolean;
   force?: boolean;
@@ -64,7 +64,7 @@ function checkFlags(opts: DriftCommandFlags): void {
 export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiven = false): Promise<number> {
   let format: string;
   try {
-    format = driftFormat(opts, formatGiven);
+    format = reportFormat(opts, formatGiven);
     checkFlags(opts);
   } catch (e) {
     return reportError(io, 'drift', e, !!opts.json);
@@ -99,21 +99,19 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   } finally {
     if (locationsDir) rmSync(locationsDir, { recursive: true, force: true });
   }
-  // One client per set of credentials for the run: the domains fetched for suggestions reuse its token.
-  const factory = clientFactory(io, !!opts.verbose);
+  // With --suggest the plans also list the domains that name the targets of live alerts to adopt.
   const plans = await planAccounts(
     io,
     loaded,
-    factory,
-    { triggers: false, certificateLifetime: certificateLookups(io, opts) },
+    clientFactory(io, !!opts.verbose),
+    { triggers: false, certificateLifetime: certificateLookups(io, opts), liveTargetNames: !!opts.suggest },
     format !== 'text',
   );
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {
       const dir = cwdOf(io, opts);
-      const named = (await withDomains(plans, factory)).map(renamesAsPairs);
-      const found = suggestTypeScript({ dir, plans: named, desired: loaded.desired, locations, synthStartedMs });
+      const found = suggestTypeScript({ dir, plans: plans.map(renamesAsPairs), locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {
       return reportError(io, 'drift', e, format === 'json');
@@ -142,28 +140,6 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   if (anyFailed(plans) || (suggest && suggest.problems.length && opts.write)) return EXIT.ERROR;
   // Coverage gaps of alert policies are drift too, though apply has nothing to change for them.
   return hasChanges(plans) || coverageTotals(plans.map((p) => p.coverage)).gaps > 0 ? EXIT.CHANGES : EXIT.OK;
-}
-
-/**
- * Declarations of live alerts name their targets (`AlertTarget.subdomain('www.example.com')`)
- * from the domains list; a plan that needed no names did not fetch it, so it is fetched here,
- * once per such account. Without it the declaration uses the target's id.
- */
-async function withDomains(plans: readonly AccountPlan[], factory: ClientFactory): Promise<AccountPlan[]> {
-  return Promise.all(
-    plans.map(async (p) => {
-      const needs =
-        p.status === 'ok' &&
-        p.domains === null &&
-        (p.changes.some((c) => c.reason === 'undeclared') || p.account.scopes.some((s) => s.ownership === 'additive'));
-      if (!needs) return p;
-      try {
-        return { ...p, domains: await factory(p.account.credentials).listDomains() };
-      } catch {
-        return p; // ids instead of names; the drift itself is already known
-      }
-    }),
-  );
 }
 
 /**

@@ -13,7 +13,7 @@ import { type Credentials } from '../plan/types';
 import { isEnvVariableName, parseProviderBlock } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
-import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './commands';
+import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 

@@ -10,24 +10,24 @@ import { planText } from '../render/text';
 import { certificateLifetimes, lookupsFromFlags, previewPlans, previewTotals, type Lookups } from '../preview';
 import { previewJson, previewMarkdown, previewText } from '../render/preview';
 import {
-  DRIFT_FORMATS,
+  REPORT_FORMATS,
   EXIT,
   anyFailed,
   clientFactory,
-  driftFormat,
+  reportFormat,
   load,
   reportError,
   shardJson,
   shardText,
   styleFor,
   writeJson,
-  type DriftFlags,
+  type FormatFlags,
   type Loaded,
-} from './commands';
+} from './pipeline';
 import type { CliIO } from './io';
 import { UsageError } from './usage';
 
-export interface PreviewCommandFlags extends DriftFlags {
+export interface PreviewCommandFlags extends FormatFlags {
   changesOnly?: boolean;
   failOnFiring?: boolean;
 }
@@ -76,7 +76,7 @@ export function registerPreviewCommand(
       'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
     )
     .option('--json', 'machine-readable output (the same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('text'))
     .option('--fail-on-firing', 'exit 2 when an alert evaluated fires now (for CI)')
     .addHelpText('after', PREVIEW_HELP + PREVIEW_EXIT_HELP)
     .action(async (opts: PreviewCommandFlags, cmd: Command) => {
@@ -89,7 +89,7 @@ export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, forma
   let loaded: Loaded;
   let lookups: Lookups;
   try {
-    format = driftFormat(opts, formatGiven);
+    format = reportFormat(opts, formatGiven);
     const made = lookupsFromFlags(opts, io.env);
     if ('problems' in made) throw new UsageError(made.problems);
     lookups = made;

@@ -1,14 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import {
-  DRIFT_FORMATS,
-  applyCommand,
-  planCommand,
-  validateCommand,
-  EXIT,
-  type ApplyFlags,
-  type PlanFlags,
-  type ValidateFlags,
-} from './commands';
+import { EXIT, REPORT_FORMATS } from './pipeline';
+import { applyCommand, type ApplyFlags } from './apply-command';
+import { destroyCommand } from './destroy-command';
+import { planCommand, type PlanFlags } from './plan-command';
+import { validateCommand, type ValidateFlags } from './validate-command';
 import { coverageCommand, type CoverageFlags } from './coverage-command';
 import { driftCommand, type DriftCommandFlags } from './drift-command';
 import { exportCommand, type ExportFlags } from './export-command';
@@ -246,13 +241,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
     .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'))
     .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => {
-      code = await applyCommand(io, opts, 'apply', planFile, givenFlags(cmd));
+      code = await applyCommand(io, opts, planFile, givenFlags(cmd));
     });
 
   lookupOptions(shardOption(common(program.command('drift'))))
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('text'))
     .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
     .option(
       '--write',
@@ -292,7 +287,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
     )
     .option('--json', 'machine-readable output (the same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices([...DRIFT_FORMATS]).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('text'))
     .addHelpText(
       'after',
       '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
@@ -317,7 +312,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'machine-readable result (needs --auto-approve)')
     .addHelpText('after', APPLY_EXIT_HELP('destroy'))
     .action(async (opts: ApplyFlags) => {
-      code = await applyCommand(io, opts, 'destroy');
+      code = await destroyCommand(io, opts);
     });
 
   program

@@ -18,7 +18,7 @@ import {
   synthesize,
   writeJson,
   type CommonOptions,
-} from './commands';
+} from './pipeline';
 import type { CliIO } from './io';
 import { writeSynthSources } from './synth-sources';
 

@@ -19,8 +19,6 @@ import {
 import type { Frame, SourceLocation } from '../contract/source-locations';
 import type { AlertSpec } from '../model';
 import type { AccountPlan } from '../plan/account-plan';
-import { expandPolicies } from '../plan/coverage';
-import type { Desired } from '../read/desired';
 import { constructId } from './export';
 import { indexDomains, type DomainIndex } from '../plan/targets';
 import type { Change } from '../plan/types';
@@ -43,8 +41,11 @@ import { sha256 } from './write';
 export interface TypeScriptSuggestInput {
   /** The app's directory (paths in suggestions are relative to it). */
   dir: string;
+  /**
+   * The accounts' plans: their changes, live lists, declarations (policies expanded) and the
+   * domains they listed (`liveTargetNames`), which name the targets of live alerts.
+   */
   plans: readonly AccountPlan[];
-  desired: Pick<Desired, 'alerts' | 'policies' | 'scopes'>;
   locations: readonly SourceLocation[];
   /** When the synth started: a file modified after it is not what the app ran. */
   synthStartedMs: number;
@@ -102,7 +103,8 @@ class Context {
       if (!this.atPosition.has(key)) this.atPosition.set(key, []);
       this.atPosition.get(key)!.push(l);
     }
-    this.policyPaths = new Set(input.desired.policies.map((p) => p.path));
+    this.policyPaths = new Set();
+    for (const plan of input.plans) for (const a of plan.declared ?? []) if (a.fromPolicy) this.policyPaths.add(a.path);
   }
 
   account(plan: AccountPlan): void {
@@ -133,11 +135,8 @@ class Context {
     // but the app could adopt them.
     const additive = plan.account.scopes.find((s) => s.ownership === 'additive');
     if (additive) {
-      const scopeKeys = new Set(plan.account.scopes.map((s) => s.key));
-      const declared = this.input.desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
-      const policies = this.input.desired.policies.filter((p) => scopeKeys.has(p.scopeKey));
-      const generated = policies.length ? expandPolicies(policies, declared, plan.domains ?? []).alerts : [];
-      const names = new Set([...declared, ...generated].map((a) => a.spec.name));
+      // The plan's declarations: the app's and those its policies generated.
+      const names = new Set((plan.declared ?? []).map((a) => a.spec.name));
       for (const c of changes) names.add(c.name);
       const seen = new Set<string>();
       for (const live of plan.live) {

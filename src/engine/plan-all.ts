@@ -57,6 +57,13 @@ export interface PlanOptions {
    * the longest lifetime allowed today is assumed (src/model/renewal).
    */
   certificateLifetime?: CertificateLifetime;
+  /**
+   * Also list the domains of an account whose plan uses no names but has live alerts the app
+   * may adopt (undeclared, or beyond an additive scope), so that code written for them names
+   * their targets (`drift --suggest`). Still one domains call per account at most; when it
+   * fails the plan stands, and such code names targets by id.
+   */
+  liveTargetNames?: boolean;
 }
 
 export type CertificateLifetime = (host: string) => Promise<{ lifetimeDays: number } | { reason: string }>;
@@ -94,7 +101,10 @@ async function renewalThresholds(
   return { days, warnings };
 }
 
-/** Plans one account: one list call, one domains call when names are used, then a diff per scope. */
+/**
+ * Plans one account: one list call, one domains call when names are used (or, with
+ * `liveTargetNames`, live alerts to adopt), then a diff per scope.
+ */
 async function planAccount(
   account: Account,
   desired: Desired,
@@ -115,7 +125,13 @@ async function planAccount(
       alerts.some((a) => a.target.kind === 'name') ||
       triggers.some((t) => t.target.kind === 'name') ||
       policies.length > 0;
-    [live, domains] = await Promise.all([api.listAlerts(), needsNames ? api.listDomains() : Promise.resolve(null)]);
+    // An additive scope always has live alerts to offer beyond its own: their names are asked for with the list.
+    const adoptsBeyondScope = !!options.liveTargetNames && account.scopes.some((s) => s.ownership === 'additive');
+    const adoptionNames = () => api.listDomains().catch(() => null);
+    [live, domains] = await Promise.all([
+      api.listAlerts(),
+      needsNames ? api.listDomains() : adoptsBeyondScope ? adoptionNames() : Promise.resolve(null),
+    ]);
     const index = domains ? indexDomains(domains) : null;
     const resolved: DeclaredAlert[] = alerts.map((a) => ({
       stack: a.stack,
@@ -131,7 +147,7 @@ async function planAccount(
       ? await renewalThresholds(policies, domains!, options.certificateLifetime)
       : null;
     const expansion = policies.length ? expandPolicies(policies, resolved, domains!, thresholds!.days) : null;
-    for (const a of expansion?.alerts ?? []) resolved.push(a);
+    for (const a of expansion?.alerts ?? []) resolved.push({ ...a, fromPolicy: true });
     const changes: Change[] = [];
     const warnings: Warning[] = [...(thresholds?.warnings ?? [])];
     let unchanged = 0;
@@ -165,6 +181,8 @@ async function planAccount(
       if (runsEveryApply(trigger) || changes.some((c) => changesTarget(c, trigger))) planned.push(trigger);
     }
     const coverage = expansion?.report(live, changes, options.mode);
+    if (domains === null && options.liveTargetNames && changes.some((c) => c.reason === 'undeclared'))
+      domains = await adoptionNames();
     return {
       account,
       status: 'ok',

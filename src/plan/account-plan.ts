@@ -20,8 +20,16 @@ export interface AccountPlan {
   readonly triggers: readonly PlannedTrigger[];
   /** The account's list as the plan saw it: apply's baseline for creates and for its after-check. */
   readonly live: readonly LiveAlert[];
+  /**
+   * The account's domains as the plan listed them: when names are used, or for live alerts to
+   * adopt (`liveTargetNames`); null when it listed none. Code written from the plan names
+   * targets from it, so nothing lists them again.
+   */
   readonly domains: readonly ApiDomain[] | null;
-  /** The account's declared alerts, target ids resolved and policies expanded (what `ncalc preview` evaluates). */
+  /**
+   * The account's declared alerts, target ids resolved and policies expanded (`fromPolicy`):
+   * what `ncalc preview` evaluates and `drift --suggest` matches live alerts against.
+   */
   readonly declared?: readonly DeclaredAlert[];
   /** What the account's alert policies cover once the changes are made; absent without policies (and for destroy). */
   readonly coverage?: CoverageReport;

@@ -76,6 +76,8 @@ export interface DeclaredAlert {
   /** Canonical and valid; `target_id` is 0 until a name target is resolved. */
   spec: CanonicalAlert;
   target: TargetRef;
+  /** Generated when the account was planned by the alert policy at `path` (not declared by the app itself). */
+  fromPolicy?: true;
 }
 
 export interface DeclaredTrigger {

@@ -257,3 +257,53 @@ app.synth();
     },
   );
 });
+
+describe('what drift --suggest asks of each account', () => {
+  /** GETs of the alerts list and of the domains list that `account`'s credentials made since the log was cleared. */
+  async function gets(account: 'prod' | 'staging'): Promise<{ alerts: number; domains: number }> {
+    const c = emulator().control;
+    const [alerts, domains] = await Promise.all([
+      c.countRequests({ method: 'GET', path: '/api/alerts/', account }),
+      c.countRequests({ method: 'GET', path: '/api/domains/', account }),
+    ]);
+    return { alerts, domains };
+  }
+
+  it('one list per account and at most one domains list, made by the plan; the suggestions name targets from it', async () => {
+    const staging = new NetworkCalcClient({ baseUrl: emulator().url, token: 'staging-token' });
+    const apexId = (await staging.listDomains()).find((d) => d.domain === 'example.com')!.id;
+    // prod names its target (the plan needs the domains); staging gives an id (it needs none).
+    const a = app(`import { App, TerraformStack } from 'cdktf';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
+const app = new App();
+const prod = new TerraformStack(app, 'prod');
+new NetworkcalcAccount(prod, 'Account', { tokenEnv: 'PROD_NETWORKCALC_TOKEN' });
+new Alert(prod, 'Spf', { name: 'prod SPF', target: AlertTarget.domain('example.com'), spfRecord: { filter: 'validity' } });
+const staging = new TerraformStack(app, 'staging');
+new NetworkcalcAccount(staging, 'Account', { tokenEnv: 'STAGING_NETWORKCALC_TOKEN' });
+new Alert(staging, 'Spf', { name: 'staging SPF', target: AlertTarget.domainId(${apexId}), spfRecord: { filter: 'validity' } });
+app.synth();
+`);
+    await applied(a);
+    await handMade('prod', 'prod extra');
+    await handMade('staging', 'staging extra');
+    await emulator().control.clearRequests();
+    const { code, suggest: s } = await suggest(a);
+    expect(code).toBe(2);
+    expect(s.problems).toEqual([]);
+    // Staging's plan listed the domains for its alert to adopt: the declaration names example.org.
+    expect(s.patch).toContain(
+      "+new Alert(staging, 'StagingExtra', {\n+  name: 'staging extra',\n+  target: AlertTarget.domain('example.org'),",
+    );
+    expect(await gets('prod')).toEqual({ alerts: 1, domains: 1 });
+    expect(await gets('staging')).toEqual({ alerts: 1, domains: 1 });
+
+    // In sync: an account that uses no names and has nothing to adopt lists no domains.
+    await emulator().control.deleteAlert('prod', await liveId('prod', 'prod extra'));
+    await emulator().control.deleteAlert('staging', await liveId('staging', 'staging extra'));
+    await emulator().control.clearRequests();
+    expect((await suggest(a)).code).toBe(0);
+    expect(await gets('prod')).toEqual({ alerts: 1, domains: 1 });
+    expect(await gets('staging')).toEqual({ alerts: 1, domains: 0 });
+  });
+});

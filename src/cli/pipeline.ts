@@ -1,0 +1,283 @@
+/**
+ * What the reconciling commands share: the flags every one takes, the run before the first
+ * API call (synth, read, accounts, shard: `load`), one client per set of credentials, planning
+ * with progress, the report formats, and how a run prints an error and exits.
+ */
+import * as path from 'node:path';
+import { NetworkCalcClient } from '../client';
+import { COLOR, PLAIN, type Style } from '../render/style';
+import { errorJson, type RunErrorCode } from '../render/json';
+import type { Command } from '../render/totals';
+import { PlanFileError, StalePlanError } from '../read/saved-plan';
+import { sharedClients } from '../engine/apply';
+import { inShard, parseShard, type Shard } from '../plan/shard';
+import { loadStacks } from '../read/synth';
+import { ConfigError } from '../contract/config-error';
+import { offlineAccountProblems } from '../plan/accounts';
+import { planAll, prepare, type PlanOptions, type Prepared } from '../engine/plan-all';
+import { type AccountPlan } from '../plan/account-plan';
+import { readDesired } from '../read/desired';
+import type { ClientFactory } from '../plan/types';
+import { certificateLifetimes, lookupFlagProblems, lookupsFromFlags, type PreviewFlags } from '../preview';
+import { directoryProblem } from './files';
+import { ERROR_PREFIX, useColor, type CliIO } from './io';
+import { planningProgress } from './progress';
+import { USAGE_HINT, UsageError } from './usage';
+
+/** Exit codes shared by every command. */
+export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
+
+export interface CommonOptions extends PreviewFlags {
+  chdir?: string;
+  app?: string;
+  out?: string;
+  synth: boolean;
+  synthTimeout: string;
+  stack?: string[];
+  baseUrl?: string;
+  color?: boolean;
+  verbose?: boolean;
+  /** `i/n`: only the accounts of shard i of n (plan, apply, drift). */
+  shard?: string;
+}
+
+export function positiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
+  return n;
+}
+
+export function shardFlag(value: string | undefined): Shard | null {
+  if (value === undefined) return null;
+  const shard = parseShard(value);
+  if ('problem' in shard) throw new UsageError([shard.problem]);
+  return shard;
+}
+
+/**
+ * The client of each account. One per set of credentials for the whole run, so planning and
+ * applying an account share it (and its access token) although a plan holds no client.
+ */
+export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
+  if (io.clientFactory) return io.clientFactory;
+  return sharedClients(
+    (c) =>
+      new NetworkCalcClient({
+        baseUrl: c.baseUrl,
+        token: c.token,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        retry: c.maxAttempts !== undefined ? { maxAttempts: c.maxAttempts } : undefined,
+        timeoutMs: c.timeoutMs,
+        variables: c.variables,
+        logger: verbose ? (line) => io.stderr.write(`[http] ${line}\n`) : undefined,
+      }),
+  );
+}
+
+/**
+ * Certificate reads for alert policy checks whose threshold is "before renewal fails", with the
+ * lookup flags a command has (none: the system resolver); nothing is looked up unless a plan
+ * has such a check.
+ */
+export const certificateLookups = (io: CliIO, flags: PreviewFlags = {}) =>
+  certificateLifetimes(() => lookupsFromFlags(flags, io.env));
+
+/** The app's directory (`-C`); a ConfigError naming it when it is not a directory. */
+export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
+  const dir = path.resolve(io.cwd, opts.chdir ?? '.');
+  const problem = directoryProblem(dir);
+  if (problem)
+    throw new ConfigError(
+      [`-C ${opts.chdir ?? '.'}: ${problem}; give the directory of the app (the one holding cdktf.json)`],
+      undefined,
+      'the app directory cannot be used; nothing was changed.',
+    );
+  return dir;
+}
+
+/** Whether a line may be redrawn in place: both streams on a terminal, and no JSON on stdout. */
+const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === true && io.stderr.isTTY === true;
+
+/**
+ * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
+ * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
+ */
+export async function synthesize(
+  io: CliIO,
+  opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
+  json: boolean,
+  appEnv: NodeJS.ProcessEnv = {},
+) {
+  const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
+  const status = opts.synth && interactive(io, json);
+  const started = Date.now();
+  if (status) io.stderr.write('synthesizing…');
+  try {
+    const { stacks } = await loadStacks({
+      cwd: cwdOf(io, opts),
+      app: opts.app,
+      out: opts.out,
+      synth: opts.synth,
+      timeoutMs,
+      env: { ...io.env, ...appEnv },
+      stacks: opts.stack,
+    });
+    if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return stacks;
+  } catch (e) {
+    if (status) io.stderr.write('\r\u001b[K');
+    throw e;
+  }
+}
+
+/** The accounts a run works on, and how many the app has (they differ with --shard). */
+export interface Loaded extends Prepared {
+  shard: Shard | null;
+  allAccounts: number;
+}
+
+/** Synthesize, read and validate: everything before the first API call. */
+export async function load(
+  io: CliIO,
+  opts: CommonOptions,
+  json: boolean,
+  appEnv: NodeJS.ProcessEnv = {},
+): Promise<Loaded> {
+  const shard = shardFlag(opts.shard);
+  // --resolver and the other lookup flags of the commands that have them, before anything runs.
+  const lookupProblems = lookupFlagProblems(opts, io.env);
+  if (lookupProblems.length) throw new UsageError(lookupProblems);
+  const stacks = await synthesize(io, opts, json, appEnv);
+  const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
+  if (!prepared.accounts.length) {
+    throw new ConfigError([
+      `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,
+    ]);
+  }
+  // Every account is validated above, the shard's only are called.
+  const accounts = shard ? prepared.accounts.filter((a) => inShard(a, shard)) : prepared.accounts;
+  return { ...prepared, accounts, shard, allAccounts: prepared.accounts.length };
+}
+
+/** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */
+export function shardText(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): string {
+  const { shard, allAccounts, accounts } = loaded;
+  if (!shard) return '';
+  const n = accounts.length;
+  return `Shard ${shard.index}/${shard.count}: ${n} of ${allAccounts} account${allAccounts === 1 ? '' : 's'}; the other ${allAccounts - n} ${allAccounts - n === 1 ? 'is' : 'are'} in other shards.\n\n`;
+}
+
+/** The `shard` field of a sharded run's JSON document. */
+export function shardJson(loaded: Pick<Loaded, 'shard' | 'allAccounts' | 'accounts'>): Record<string, unknown> {
+  const { shard } = loaded;
+  return shard
+    ? {
+        shard: {
+          index: shard.index,
+          count: shard.count,
+          accounts: loaded.accounts.length,
+          total_accounts: loaded.allAccounts,
+        },
+      }
+    : {};
+}
+
+export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
+  return useColor(io.stdout, io.env, opts.color) ? COLOR : PLAIN;
+}
+
+export const problemsOf = (e: unknown) =>
+  e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)];
+
+/** The code and the first line of each kind of error a run can end with before it writes. */
+function classify(e: unknown): { code: RunErrorCode; head: string } {
+  if (e instanceof UsageError) return { code: 'USAGE_ERROR', head: '' };
+  if (e instanceof PlanFileError)
+    return { code: 'PLAN_FILE', head: 'Error: the saved plan cannot be applied; nothing was changed.' };
+  if (e instanceof StalePlanError)
+    return { code: 'STALE_PLAN', head: 'Error: the saved plan is stale; nothing was changed.' };
+  if (e instanceof ConfigError)
+    return {
+      code: 'CONFIG_ERROR',
+      head: `Error: ${e.summary ?? 'the configuration is not valid; nothing was changed.'}`,
+    };
+  return { code: 'CONFIG_ERROR', head: 'Error:' };
+}
+
+/**
+ * Prints an error that ended a run before any write, every problem on its own line; with
+ * `json`, also the error document on stdout. Usage errors read like commander's own.
+ */
+export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
+  const problems = problemsOf(e);
+  const { code, head } = classify(e);
+  if (json)
+    io.stdout.write(
+      JSON.stringify(errorJson(command, problems, e instanceof ConfigError ? e.details : undefined, code), null, 2) +
+        '\n',
+    );
+  if (code === 'USAGE_ERROR')
+    io.stderr.write(`${problems.map((p) => `${ERROR_PREFIX}${p}`).join('\n')}\n${USAGE_HINT}\n`);
+  else io.stderr.write(`${head}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  return EXIT.ERROR;
+}
+
+/** planAll with a count of the accounts planned so far on a terminal. */
+export async function planAccounts(
+  io: CliIO,
+  loaded: Loaded,
+  factory: ClientFactory,
+  options: PlanOptions,
+  json: boolean,
+): Promise<AccountPlan[]> {
+  const progress = planningProgress(io, loaded.accounts.length, json);
+  try {
+    return await planAll(loaded, factory, { ...options, onPlanned: progress.onPlanned });
+  } finally {
+    progress.done();
+  }
+}
+
+export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
+export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
+export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+
+/** The checks of `validate` (no credentials, no API call) on synthesized stacks; throws a ConfigError listing every problem. */
+export function checkOffline(
+  stacks: Parameters<typeof readDesired>[0],
+  io: CliIO,
+  opts: Pick<CommonOptions, 'baseUrl'>,
+): ReturnType<typeof readDesired> {
+  const desired = readDesired(stacks);
+  const problems = [
+    ...desired.problems,
+    ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
+  ];
+  if (problems.length) throw new ConfigError(problems);
+  if (!desired.scopes.length)
+    throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+  return desired;
+}
+
+/** The flags of the commands that print a report (drift, coverage, preview). */
+export interface FormatFlags extends CommonOptions {
+  format: string;
+  /** The same as `--format json`. */
+  json?: boolean;
+}
+
+export const REPORT_FORMATS = ['text', 'json', 'markdown'] as const;
+
+/** `--json` is `--format json`; asking for both JSON and another format is a usage error. */
+export function reportFormat(opts: FormatFlags, formatGiven: boolean): string {
+  if (!(REPORT_FORMATS as readonly string[]).includes(opts.format))
+    throw new UsageError([`--format must be ${REPORT_FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`]);
+  if (!opts.json) return opts.format;
+  if (formatGiven && opts.format !== 'json')
+    throw new UsageError([
+      `--json and --format ${opts.format} ask for two formats; --json is --format json, so give one of them`,
+    ]);
+  return 'json';
+}
