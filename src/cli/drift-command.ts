@@ -2,7 +2,8 @@
  * `ncalc drift`: plan without triggers, for CI (exit 0 in sync, 2 drift, 1 error), and with
  * `--suggest` the edits to the app that adopt the drift (`--write` makes them).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
@@ -313,7 +314,7 @@ function writeReportDir(
           : p.changes.length || (p.coverage && coverageTotals([p.coverage]).gaps)
             ? 'drift'
             : 'in_sync';
-      writeFileSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));
+      writeFileAtomicSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));
       return {
         account: p.account.label,
         stacks: [...new Set(p.account.scopes.map((sc) => sc.stack))],
@@ -324,7 +325,7 @@ function writeReportDir(
         title: `NetworkCalc alert drift: ${p.account.label}`,
       };
     });
-    writeFileSync(path.join(out, 'index.json'), JSON.stringify({ reports: index }, null, 2) + '\n');
+    writeFileAtomicSync(path.join(out, 'index.json'), JSON.stringify({ reports: index }, null, 2) + '\n');
     return null;
   } catch (e) {
     return `--report-dir ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing more was written there`;

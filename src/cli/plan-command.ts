@@ -1,5 +1,5 @@
 /** `ncalc plan`: what apply would change, optionally evaluated now (--preview) and saved (--save). */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { planText } from '../render/text';
 import { toJson } from '../render/json';
@@ -34,18 +34,6 @@ export interface PlanFlags extends CommonOptions {
   detailedExitcode?: boolean;
   /** Write the plan to this file for `ncalc apply <file>`. */
   save?: string;
-}
-
-/** Writes a file whole or not at all: a reader never sees half a plan. */
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }
 
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
@@ -99,7 +87,8 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
       return EXIT.ERROR;
     }
     try {
-      writeAtomically(file, savedPlanText(plans, { triggers: true, shard: loaded.shard }));
+      // Whole or not at all, and on disk before `ncalc apply <file>` may read it.
+      writeFileAtomicSync(file, savedPlanText(plans, { triggers: true, shard: loaded.shard }));
     } catch (e) {
       io.stderr.write(`Error: the plan was not saved: ${fileErrorText(opts.save, e)}.\n`);
       return EXIT.ERROR;
