@@ -1,6 +1,11 @@
 /** One thing wrong with an alert, precise enough to fix without reading the docs. */
 export interface Problem {
-  /** Wire name of the field, e.g. `subtype`. */
+  /**
+   * Where in the document the message starts from, e.g. `checks[0]` for a field of a policy's
+   * first check; absent when the message names its place itself. Shown before the message.
+   */
+  path?: string;
+  /** Wire name of the field, e.g. `subtype` (relative to `path`). */
   field: string;
   /** The value given (undefined when the field was missing). */
   value: unknown;
@@ -10,6 +15,11 @@ export interface Problem {
   message: string;
   /** `missing` maps to the API's MISSING_VALUES, `invalid` to INVALID_BODY. */
   kind: 'missing' | 'invalid';
+}
+
+/** A problem as one line: its path, if any, before the message (`checks[0]: subtype "SRV" is not valid …`). */
+export function problemText(p: Pick<Problem, 'path' | 'message'>): string {
+  return p.path ? `${p.path}: ${p.message}` : p.message;
 }
 
 export function formatValue(value: unknown): string {

@@ -299,7 +299,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
     if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
     scopes.push(...stackScopes);
 
-    const scopeOf = (where: string, provider: unknown): string | null => {
+    const scopeOf = (where: string, provider: unknown): Scope | null => {
       const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
       const scope = stackScopes.find((s) => s.providerKey === key);
       if (!scope) {
@@ -309,7 +309,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
         );
         return null;
       }
-      return scope.key;
+      return scope;
     };
 
     const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
@@ -354,7 +354,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
     for (const [logicalId, body] of Object.entries(alertItems)) {
       const path = constructPath(body, stack, logicalId);
       const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider);
+      const scopeKey = scopeOf(where, body.provider)?.key;
       const target = readTarget(where, body.target_id, 'target_id');
       const before = problems.length;
       const literal = literalStrings(body, ALERT_STRINGS, where, problems);
@@ -379,7 +379,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
     for (const [logicalId, body] of Object.entries(triggerItems)) {
       const path = constructPath(body, stack, logicalId);
       const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider);
+      const scopeKey = scopeOf(where, body.provider)?.key;
       const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
       const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
       if (hasDomain === hasSub) {
@@ -430,6 +430,6 @@ export function readDesired(stacks: StackDocument[]): Desired {
       );
     }
   }
-  problems.push(...policyProblems(policies, alerts, scopes));
+  problems.push(...policyProblems(policies, alerts));
   return { scopes, alerts, triggers, policies, problems };
 }
