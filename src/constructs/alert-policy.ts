@@ -21,7 +21,7 @@ import {
   type DnsRecordCheck,
   type SpfRecordCheck,
 } from './alert-body';
-import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject } from './validation';
 
 /**
  * What a policy does with its checks. The values are the strings written for `ncalc`.
@@ -208,7 +208,7 @@ export class AlertPolicy extends Construct {
     const p = given.props;
     const { account, problem: accountProblem } = resolveAccount(this, p.account);
     this.account = account;
-    const errors: Finding[] = [];
+    const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
 
     const modeValid = typeof p.mode === 'string' && (POLICY_MODES as readonly string[]).includes(p.mode);
@@ -226,7 +226,7 @@ export class AlertPolicy extends Construct {
     this.mode = modeValid ? (p.mode as PolicyMode) : PolicyMode.GENERATE;
 
     // The typed props as the document ncalc reads, then that document through the one reader.
-    const found: Finding[] = [];
+    const found: Problem[] = [];
     const mapped = documentChecks(p.checks, found);
     const read = parsePolicyDocument(
       { mode: this.mode, targets: p.targets, checks: mapped.checks },
@@ -236,13 +236,13 @@ export class AlertPolicy extends Construct {
       },
     );
     for (const problem of read.problems) {
-      const at = problem.path ? `${problem.path}.${problem.field}` : problem.field;
+      const at = problem.path ? `${problem.path}.${problem.field}` : (problem.field ?? '');
       // A prop whose shape the construct already reported is not reported again.
       if (mapped.reported.some((r) => at === r || at.startsWith(`${r}.`) || at.startsWith(`${r}[`))) continue;
       found.push(propProblem(problem, mapped.sources));
     }
     // Check by check, in order, whichever reader found the problem.
-    const checkIndex = (f: Finding) => Number(/^checks\[(\d+)\]/.exec(f.field ?? '')?.[1] ?? -1);
+    const checkIndex = (f: Problem) => Number(/^checks\[(\d+)\]/.exec(f.field ?? '')?.[1] ?? -1);
     errors.push(
       ...found
         .map((f, i) => ({ f, i }))
@@ -310,7 +310,7 @@ export class AlertPolicy extends Construct {
  */
 function documentChecks(
   raw: unknown,
-  errors: Finding[],
+  errors: Problem[],
 ): { checks: unknown[]; sources: Array<Readonly<Record<string, string>>>; reported: string[] } {
   if (!Array.isArray(raw) || raw.length === 0) {
     errors.push(
@@ -326,7 +326,7 @@ function documentChecks(
   const sources: Array<Readonly<Record<string, string>>> = [];
   const checks = raw.map((c: unknown, i): unknown => {
     const at = `checks[${i}]`;
-    const refuse = (f: Finding) => {
+    const refuse = (f: Problem) => {
       errors.push(f);
       reported.push(at);
       return null;
@@ -382,12 +382,13 @@ function documentChecks(
 }
 
 /** A problem of the document as one of the props: a check's field names the prop it comes from. */
-function propProblem(problem: Problem, sources: ReadonlyArray<Readonly<Record<string, string>>>): Finding {
-  const index = /^checks\[(\d+)\]$/.exec(problem.path ?? '');
-  if (!index) return { field: problem.field, value: problem.value, allowed: problem.allowed, message: problem.message };
+function propProblem(problem: Problem, sources: ReadonlyArray<Readonly<Record<string, string>>>): Problem {
+  const { path, kind: _kind, ...rest } = problem;
+  const index = /^checks\[(\d+)\]$/.exec(path ?? '');
+  if (!index || problem.field === null) return rest;
   const prop = problem.field === 'label' ? 'label' : (sources[Number(index[1])]?.[problem.field] ?? problem.field);
-  const from = `${problem.path}.${prop}`;
-  return { field: from, value: problem.value, allowed: problem.allowed, message: `${problem.message} (from ${from})` };
+  const from = `${path}.${prop}`;
+  return { ...rest, field: from, message: `${problem.message} (from ${from})` };
 }
 
 /** A value as a user would recognise it in a message. */
