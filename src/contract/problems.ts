@@ -10,7 +10,7 @@ import type { Environment } from '../public-types';
  * One thing wrong with a construct of the app, as data (`NetworkcalcValidationError.problems`,
  * the problems file, `--json`): the model's `Problem` in its JSON form.
  */
-export type ConstructProblem = ProblemData;
+export type ConstructProblem = ProblemData & { path: string };
 
 /**
  * Set by `ncalc` in the environment of the app it synthesizes: a file to which a failing

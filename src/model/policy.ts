@@ -442,14 +442,17 @@ function readChecks(raw: unknown, prefix: string, account: string, problems: Pro
       return;
     }
     const check = parsed.check;
-    if (prefix && !check.label.startsWith(prefix))
-      problems.push(
-        problem(
+    if (prefix && !check.label.startsWith(prefix)) {
+      const fix = prefix + check.label;
+      problems.push({
+        ...problem(
           { path, field: 'label' },
           c.label,
-          `label ${JSON.stringify(check.label)} does not start with the ownership prefix ${JSON.stringify(prefix)} of ${account}, so its alerts would be outside the scope; write label ${JSON.stringify(prefix + check.label)}`,
+          `label ${JSON.stringify(check.label)} does not start with the ownership prefix ${JSON.stringify(prefix)} of ${account}, so its alerts would be outside the scope; write label ${JSON.stringify(fix)}`,
         ),
-      );
+        fix,
+      });
+    }
     const sameLabel = labelAt.get(check.label);
     if (sameLabel !== undefined)
       problems.push(

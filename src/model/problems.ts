@@ -47,8 +47,11 @@ export function problemLine(p: Pick<Problem, 'path' | 'message'>): string {
  * secret value, no fixed set); `fix` only when there is one.
  */
 export interface ProblemData {
-  /** Construct path, e.g. `alerts/WwwCertificate`, or the place in cdk.tf.json. */
-  path: string;
+  /**
+   * Construct path, e.g. `alerts/WwwCertificate`, or the place in cdk.tf.json
+   * (`stack main, alert Www`); null when the message names its place itself.
+   */
+  path: string | null;
   /** The prop or attribute at fault, e.g. `dnsRecord.record`; null when the problem is not one field's. */
   field: string | null;
   /** The value given; null when missing, or when it must not be shown (a secret). */
@@ -61,9 +64,11 @@ export interface ProblemData {
   fix?: string;
 }
 
+export function problemData(p: Problem & { path: string }): ProblemData & { path: string };
+export function problemData(p: Problem): ProblemData;
 export function problemData(p: Problem): ProblemData {
   return {
-    path: p.path ?? '',
+    path: p.path ?? null,
     field: p.field,
     value: p.value === undefined ? null : p.value,
     allowed: p.allowed ?? null,
@@ -75,7 +80,7 @@ export function problemData(p: Problem): ProblemData {
 /** A problem read back from JSON data (a synth's problems file). */
 export function fromProblemData(d: ProblemData): Problem {
   return {
-    path: d.path,
+    ...(d.path !== null ? { path: d.path } : {}),
     field: d.field,
     ...(d.value !== null ? { value: d.value } : {}),
     ...(d.allowed !== null ? { allowed: d.allowed } : {}),

@@ -4,7 +4,7 @@
  * The rules themselves (selection, generated names, "the same check") are in src/model/policy.
  */
 import { normalizeHostName, type AlertSpec, type LiveAlert } from '../model';
-import { problemText } from '../model/problems';
+import { problemText, type Problem } from '../model/problems';
 import {
   POLICY_DOCUMENT_KEY,
   checkAlert as alertOfCheck,
@@ -45,14 +45,23 @@ export function readPolicies(
   stack: string,
   json: Json,
   scopeOf: (where: string, provider: unknown) => Scope | null,
-  problems: string[],
+  problems: Problem[],
 ): DeclaredPolicy[] {
+  const at = (where: string, message: string, field: string | null = null, value?: unknown): Problem => ({
+    path: where,
+    field,
+    ...(value !== undefined ? { value } : {}),
+    message,
+  });
   const comment = json['//'];
   if (!isObject(comment) || comment[POLICY_DOCUMENT_KEY] === undefined) return [];
   const group = comment[POLICY_DOCUMENT_KEY];
   if (!isObject(group)) {
     problems.push(
-      `stack ${stack}: //.${jsonPath(POLICY_DOCUMENT_KEY)} is ${jsonKind(group)}; expected an object of policies keyed by logical id`,
+      at(
+        `stack ${stack}`,
+        `//.${jsonPath(POLICY_DOCUMENT_KEY)} is ${jsonKind(group)}; expected an object of policies keyed by logical id`,
+      ),
     );
     return [];
   }
@@ -61,7 +70,10 @@ export function readPolicies(
     const fallback = `${stack}/${logicalId}`;
     if (!isObject(body)) {
       problems.push(
-        `stack ${stack}: //.${jsonPath(POLICY_DOCUMENT_KEY, logicalId)} is ${jsonKind(body)}; expected an object (a policy)`,
+        at(
+          `stack ${stack}`,
+          `//.${jsonPath(POLICY_DOCUMENT_KEY, logicalId)} is ${jsonKind(body)}; expected an object (a policy)`,
+        ),
       );
       continue;
     }
@@ -69,15 +81,24 @@ export function readPolicies(
     const where = `stack ${stack}, policy ${path === fallback ? logicalId : path}`;
     const before = problems.length;
     if (body.path !== undefined && typeof body.path !== 'string')
-      problems.push(`${where}: path is ${jsonKind(body.path)}; expected a string`);
+      problems.push(at(where, `path is ${jsonKind(body.path)}; expected a string`, 'path', body.path));
     if (body.provider !== undefined && typeof body.provider !== 'string')
-      problems.push(`${where}: provider is ${jsonKind(body.provider)}; expected a string such as "networkcalc.prod"`);
+      problems.push(
+        at(
+          where,
+          `provider is ${jsonKind(body.provider)}; expected a string such as "networkcalc.prod"`,
+          'provider',
+          body.provider,
+        ),
+      );
     const scope = scopeOf(where, body.provider);
     const read = parsePolicyDocument(body, {
       ownershipPrefix: scope?.ownership === 'prefix' ? scope.prefix : null,
       account: `provider ${scope?.providerKey ?? 'networkcalc'}`,
     });
-    for (const p of read.problems) problems.push(`${where}: ${problemText(p)}`);
+    // The place in the policy (`checks[0]`) stays in the line; the field names it in full.
+    for (const p of read.problems)
+      problems.push({ ...p, path: where, field: p.path ? `${p.path}.${p.field}` : p.field, message: problemText(p) });
     if (problems.length > before || !scope || !read.policy) continue;
     const { mode, targets, checks } = read.policy;
     out.push({ stack, logicalId, path, scopeKey: scope.key, mode, targets, checks: [...checks] });
@@ -89,14 +110,14 @@ export function readPolicies(
  * The checks that span policies and alerts, once everything is read: labels of generate
  * policies are unique per scope; no declared alert is named like an alert a policy generates.
  */
-export function policyProblems(policies: readonly DeclaredPolicy[], alerts: readonly DeclaredAlert[]): string[] {
-  const problems: string[] = [];
+export function policyProblems(policies: readonly DeclaredPolicy[], alerts: readonly DeclaredAlert[]): Problem[] {
+  const problems: Problem[] = [];
   for (const scopeKey of new Set(policies.map((p) => p.scopeKey))) {
     const outlines = policies
       .filter((p) => p.scopeKey === scopeKey)
       .map((p) => ({ path: p.path, mode: p.mode, targets: p.targets, labels: p.checks.map((c) => c.label) }));
     const named = alerts.filter((a) => a.scopeKey === scopeKey).map((a) => ({ path: a.path, name: a.spec.name }));
-    for (const x of policyNameProblems(outlines, named)) problems.push(x.message);
+    for (const x of policyNameProblems(outlines, named)) problems.push({ field: null, message: x.message });
   }
   return problems;
 }

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { NetworkcalcAccount, Ownership } from '../../src/constructs';
 import { AlertPolicy, PolicyMode, type AlertPolicyProps } from '../../src/constructs/alert-policy';
+import { problemText } from '../../src/model/problems';
 import { readDesired } from '../../src/read/desired';
 import { tempApp } from './support';
 
@@ -27,7 +28,9 @@ function ncalcReads(json: Record<string, unknown>): Door {
     policy: d.policies.length
       ? { mode: d.policies[0].mode, targets: d.policies[0].targets, checks: d.policies[0].checks }
       : null,
-    problems: d.problems.map((p) => neutral(p.replace(/^stack main, policy main\/P: (checks\[\d+\]: )?/, ''))),
+    problems: d.problems.map((p) =>
+      neutral(problemText(p).replace(/^stack main, policy main\/P: (checks\[\d+\]: )?/, '')),
+    ),
   };
 }
 
@@ -204,4 +207,41 @@ describe('a policy document reads the same through the construct and through nca
     expect(ncalcSays(document, prefix)).toEqual(expected);
     expect(constructSays(props, prefix)).toEqual(expected);
   });
+});
+
+test('a label without the prefix: both doors give the label to write as data too (fix)', () => {
+  const document = { mode: 'generate', checks: [{ ...SPF_DOC, label: 'spf' }] };
+  const d = readDesired([
+    {
+      name: 'main',
+      json: {
+        provider: { networkcalc: [providerBlock('team-')] },
+        '//': { networkcalc_alert_policies: { P_1: { path: 'main/P', ...document } } },
+      },
+    },
+  ]);
+  expect(d.problems).toEqual([
+    expect.objectContaining({
+      path: 'stack main, policy main/P',
+      field: 'checks[0].label',
+      value: 'spf',
+      fix: 'team-spf',
+    }),
+  ]);
+  const { app } = tempApp();
+  const stack = new TerraformStack(app, 'main');
+  new NetworkcalcAccount(stack, 'Account', { ownership: Ownership.prefix('team-') });
+  new AlertPolicy(stack, 'P', {
+    mode: PolicyMode.GENERATE,
+    checks: [{ label: 'spf', spfRecord: { filter: 'validity' } }],
+  });
+  let problems: unknown;
+  try {
+    app.synth();
+  } catch (err) {
+    problems = (err as { problems?: unknown }).problems;
+  }
+  expect(problems).toEqual([
+    expect.objectContaining({ path: 'main/P', field: 'checks[0].label', value: 'spf', fix: 'team-spf' }),
+  ]);
 });

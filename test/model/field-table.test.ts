@@ -28,6 +28,7 @@ import type { TypeExpr } from '../../src/schema/types';
 import { Alert, AlertTarget } from '../../src/constructs';
 import { call, useEmulator } from '../helpers/emulator';
 import { parse, synthWithAccount } from '../constructs/support';
+import { problemText } from '../../src/model/problems';
 
 const names = (rows: readonly AlertField[]) => rows.map((f) => f.name).sort();
 const where = (flag: keyof AlertField) => names(ALERT_FIELDS.filter((f) => f[flag] === true));
@@ -217,7 +218,7 @@ describe('ncalc', () => {
       },
     ]);
     const named = strings.filter((f) =>
-      problems.some((p) => p.includes(`: ${f} "\${var.x}" holds a Terraform template`)),
+      problems.some((p) => problemText(p).includes(`: ${f} "\${var.x}" holds a Terraform template`)),
     );
     expect(named).toEqual(strings);
   });
@@ -229,7 +230,7 @@ describe('ncalc', () => {
         json: { provider: { networkcalc: [{}] }, resource: { networkcalc_alert: { A: { ...DNS_BODY, x: 1 } } } },
       },
     ]);
-    expect(problems.join('\n')).toContain(`unknown attribute "x"; allowed: ${where('sent').join(', ')}`);
+    expect(problems.map(problemText).join('\n')).toContain(`unknown attribute "x"; allowed: ${where('sent').join(', ')}`);
   });
 
   const input = (): ExportInput => ({

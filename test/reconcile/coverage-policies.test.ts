@@ -7,6 +7,7 @@ import { expandPolicies, type DeclaredPolicy } from '../../src/plan/coverage';
 import { readDesired } from '../../src/read/desired';
 import { planScope } from '../../src/plan/plan';
 import type { ApiDomain, DeclaredAlert, Scope } from '../../src/plan/types';
+import { problemText } from '../../src/model/problems';
 
 const SCOPE: Scope = {
   key: 'main/networkcalc',
@@ -98,7 +99,7 @@ describe('readDesired: policies', () => {
         }),
       },
     ]);
-    expect(d.problems).toEqual([]);
+    expect(d.problems.map(problemText)).toEqual([]);
     expect(d.policies).toEqual([
       {
         stack: 'main',
@@ -128,7 +129,7 @@ describe('readDesired: policies', () => {
       },
       { name: 'two', json: { '//': { networkcalc_alert_policies: ['x'] } } },
     ]);
-    expect(d.problems).toEqual([
+    expect(d.problems.map(problemText)).toEqual([
       'stack main, policy A: provider "networkcalc.other" is not configured in this stack (configured: networkcalc); add a NetworkcalcAccount with that alias or fix the reference',
       'stack main, policy A: unknown attribute "colour"; allowed: checks, mode, path, provider, targets',
       'stack main, policy A: checks[0] and checks[1] check the same thing; remove one',
@@ -159,7 +160,7 @@ describe('readDesired: policies', () => {
         },
       );
       (json.provider as any).networkcalc[0] = { ownership: 'prefix', ownership_prefix: 'team-' };
-      return readDesired([{ name: 'main', json }]).problems;
+      return readDesired([{ name: 'main', json }]).problems.map(problemText);
     };
     // A label without the prefix is not rewritten: the problem says what to write.
     expect(withChecks([{ ...SPF, label: 'team-SPF' }, CERT])).toEqual([
