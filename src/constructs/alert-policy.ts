@@ -231,7 +231,11 @@ export class AlertPolicy extends Construct {
     const read = parsePolicyDocument(
       { mode: this.mode, targets: p.targets, checks: mapped.checks },
       {
-        ownershipPrefix: account?.ownership.mode === 'prefix' ? account.ownership.namePrefix : null,
+        // A prefix that is not a string is the account's problem to report.
+        ownershipPrefix:
+          account?.ownership.mode === 'prefix' && typeof account.ownership.namePrefix === 'string'
+            ? account.ownership.namePrefix
+            : null,
         account: `account ${account?.node.path ?? ''}`.trim(),
       },
     );

@@ -55,6 +55,7 @@ export function parseProblemsFile(text: string): ConstructProblem[] | null {
       value: p.value === undefined ? null : p.value,
       allowed: Array.isArray(p.allowed) ? p.allowed.map(String) : null,
       message: p.message,
+      ...(typeof p.fix === 'string' ? { fix: p.fix } : {}),
     });
   }
   return out;

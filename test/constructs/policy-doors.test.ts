@@ -4,10 +4,17 @@
  * document, because both call `parsePolicyDocument`.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { NetworkcalcAccount, Ownership } from '../../src/constructs';
 import { AlertPolicy, PolicyMode, type AlertPolicyProps } from '../../src/constructs/alert-policy';
+import {
+  PROBLEMS_FILE_ENV,
+  parseProblemsFile,
+  writeProblemsFile,
+  type ConstructProblem,
+} from '../../src/contract/problems';
 import { problemText } from '../../src/model/problems';
 import { readDesired } from '../../src/read/desired';
 import { tempApp } from './support';
@@ -244,4 +251,13 @@ test('a label without the prefix: both doors give the label to write as data too
   expect(problems).toEqual([
     expect.objectContaining({ path: 'main/P', field: 'checks[0].label', value: 'spf', fix: 'team-spf' }),
   ]);
+  // And through the file a synth run by ncalc hands them over in.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ncalc-problems-'));
+  try {
+    const file = path.join(dir, 'problems.json');
+    writeProblemsFile(problems as ConstructProblem[], { [PROBLEMS_FILE_ENV]: file });
+    expect(parseProblemsFile(fs.readFileSync(file, 'utf8'))).toEqual(problems);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
