@@ -230,7 +230,9 @@ describe('ncalc', () => {
         json: { provider: { networkcalc: [{}] }, resource: { networkcalc_alert: { A: { ...DNS_BODY, x: 1 } } } },
       },
     ]);
-    expect(problems.map(problemText).join('\n')).toContain(`unknown attribute "x"; allowed: ${where('sent').join(', ')}`);
+    expect(problems.map(problemText).join('\n')).toContain(
+      `unknown attribute "x"; allowed: ${where('sent').join(', ')}`,
+    );
   });
 
   const input = (): ExportInput => ({
