@@ -11,6 +11,7 @@ import {
   type PolicyOutline,
 } from '../model/policy';
 import type { Problem } from '../model/problems';
+import { isObject } from '../support/json';
 import type { NetworkcalcAccount } from './account';
 import { resolveAccount } from './account';
 import { Alert, type AccountOptions } from './alert';
@@ -144,8 +145,6 @@ export interface AlertPolicyProps extends AccountOptions {
    */
   readonly targets?: AlertPolicyTargets;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Writes the policy into the stack's `//` object: Terraform ignores it, ncalc reads it. */
 class PolicyDocument extends TerraformElement {
@@ -335,12 +334,12 @@ function documentChecks(
       reported.push(at);
       return null;
     };
-    if (!isRecord(c))
+    if (!isObject(c))
       return refuse(
         finding(`${at} is ${describe(c)}; give an object with one of dnsRecord, spfRecord, certificate`, at, c ?? null),
       );
     // "Before renewal fails" is an expiry check whose days come at plan time: map it with a stand-in.
-    const cert = isRecord(c.certificate) ? c.certificate : null;
+    const cert = isObject(c.certificate) ? c.certificate : null;
     const renewal = cert?.expiresBeforeRenewalFails;
     if (renewal !== undefined && typeof renewal !== 'boolean')
       return refuse(

@@ -10,6 +10,7 @@ import { isValidHostName, normalizeHostName } from './hostname';
 import type { AlertType } from './matrix';
 import type { Problem } from './problems';
 import { jsonKind } from '../support/describe';
+import { isObject } from '../support/json';
 
 /** `generate`: one alert per selected target and check. `require`: only report targets without one. */
 export const POLICY_MODES = ['generate', 'require'] as const;
@@ -337,15 +338,12 @@ function unknownKeys(body: Readonly<Record<string, unknown>>, allowed: readonly 
     );
 }
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Absent and null mean the same in a policy document: "not given, take the default". */
 const given = (v: unknown): boolean => v !== undefined && v !== null;
 
 function readTargets(raw: unknown, problems: Problem[]): PolicyTargets {
   if (!given(raw)) return ALL_TARGETS;
-  if (!isRecord(raw)) {
+  if (!isObject(raw)) {
     problems.push(
       problem(
         { field: 'targets' },
@@ -422,7 +420,7 @@ function readChecks(raw: unknown, prefix: string, account: string, problems: Pro
   const checkAt = new Map<string, number>();
   raw.forEach((c: unknown, i) => {
     const path = `checks[${i}]`;
-    if (!isRecord(c)) {
+    if (!isObject(c)) {
       problems.push(
         problem(
           { field: path },
@@ -485,7 +483,7 @@ export function parsePolicyDocument(
   document: unknown,
   context: PolicyDocumentContext = {},
 ): { policy: ParsedPolicy | null; problems: Problem[] } {
-  if (!isRecord(document))
+  if (!isObject(document))
     return {
       policy: null,
       problems: [problem({ field: '' }, document, `the policy is ${jsonKind(document)}; expected an object`)],

@@ -17,6 +17,7 @@ import {
   type PolicyTargets,
 } from '../model/policy';
 import { jsonKind, jsonPath } from '../support/describe';
+import { isObject, type Json } from '../support/json';
 import type { ApiDomain, Change, DeclaredAlert, Scope } from './types';
 
 /** A policy of the app, read from a stack's `//.networkcalc_alert_policies`. */
@@ -31,9 +32,6 @@ export interface DeclaredPolicy {
   /** Canonical and valid, labels unique. */
   checks: PolicyCheckSpec[];
 }
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The policies of one stack, read as strictly as its blocks: a part of the wrong shape, an
