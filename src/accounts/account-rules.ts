@@ -8,6 +8,7 @@
 import { baseUrlProblem, redactUrl } from './base-url';
 import { ENV } from './environment';
 import { jsonKind } from '../support/describe';
+import type { Problem } from '../model/problems';
 
 export const OWNERSHIP_MODES = ['exclusive', 'prefix', 'additive'] as const;
 export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
@@ -83,13 +84,11 @@ export interface ProviderBlock {
   timeoutSeconds: number | null;
 }
 
-export interface BlockProblem {
-  field: ProviderField;
-  /** A sentence naming the attribute as the door calls it, the value and what is allowed. */
-  message: string;
-  /** The value given, safe to show; undefined when it must not be shown (it may be a secret). */
-  value?: unknown;
-}
+/**
+ * A problem of a provider block: `field` is the Terraform attribute, the message names it as the
+ * door calls it, `value` is undefined when it must not be shown (it may be a secret).
+ */
+export type BlockProblem = Problem & { field: ProviderField };
 
 export interface ParseOptions {
   /** How the door names an attribute in messages, e.g. `maxRetries` for the construct. Default: the Terraform name. */
@@ -113,7 +112,8 @@ export function parseProviderBlock(
   const label = options.label ?? ((f: ProviderField) => f);
   const unknown = options.isUnknown ?? (() => false);
   const problems: BlockProblem[] = [];
-  const problem = (field: ProviderField, message: string, value?: unknown) => problems.push({ field, message, value });
+  const problem = (field: ProviderField, message: string, value?: unknown) =>
+    problems.push({ field, message, ...(value !== undefined ? { value } : {}) });
 
   /** A set string, trimmed; null when absent or blank; a problem (and null) when not a string. */
   const text = (field: ProviderField, secret = false): string | null => {

@@ -103,8 +103,8 @@ async function resolveExportAccount(
   const scope = matches[0];
   // The exported code declares this account as the app does: a provider block the account
   // rules refuse (max_retries = 50, say) is refused here too, not exported with defaults.
-  const blockProblems = desired.problems.filter((p) =>
-    p.startsWith(`stack ${scope.stack}, provider ${scope.providerKey}: `),
+  const blockProblems = desired.problems.filter(
+    (p) => p.path === `stack ${scope.stack}, provider ${scope.providerKey}`,
   );
   if (blockProblems.length) throw new ConfigError(blockProblems);
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });

@@ -5,7 +5,8 @@ import { OWNERSHIP_MODES, parseProviderBlock, type BlockProblem, type ProviderFi
 import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
+import type { Problem } from '../model/problems';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
 
 /** The prop that sets each attribute of the provider block, as messages name it. */
 const PROP: Readonly<Record<ProviderField, string>> = {
@@ -287,8 +288,8 @@ export class NetworkcalcAccount extends Construct {
   }
 
   /** The checks that span constructs: aliases in the stack, alert names in the account. */
-  private validateAccount(): Finding[] {
-    const errors: Finding[] = [];
+  private validateAccount(): Problem[] {
+    const errors: Problem[] = [];
     const stack = TerraformStack.of(this);
     const siblings = accountsIn(stack);
     const sameAlias = siblings.filter((a) => a !== this && (a.alias ?? '') === (this.alias ?? ''));
@@ -344,7 +345,7 @@ export class NetworkcalcAccount extends Construct {
 }
 
 /** A problem of the provider block as a finding of this construct, on the prop that set it. */
-function blockFinding(p: BlockProblem): Finding {
+function blockFinding(p: BlockProblem): Problem {
   // The prefix is set through the ownership prop (Ownership.prefix('…')).
   return finding(p.message, p.field === 'ownership_prefix' ? 'ownership' : PROP[p.field], p.value);
 }

@@ -1,21 +1,17 @@
 import { TerraformElement, TerraformStack, Token } from '../cdk';
 import { Construct } from 'constructs';
-import { canonicalizeAlert } from '../model/canonical';
-import { normalizeHostName } from '../model/hostname';
 import {
+  ALL_TARGETS,
   BEFORE_RENEWAL_FAILS,
   POLICY_DOCUMENT_KEY,
   POLICY_MODES,
-  checkKey,
-  defaultCheckLabel,
-  hostPatternProblem,
-  parsePolicyCheck,
+  parsePolicyDocument,
   policyNameProblems,
-  type PolicyCheckSpec,
   type PolicyMode as ModeValue,
   type PolicyOutline,
-  type PolicyTargets,
 } from '../model/policy';
+import type { Problem } from '../model/problems';
+import { isObject } from '../support/json';
 import type { NetworkcalcAccount } from './account';
 import { resolveAccount } from './account';
 import { Alert, type AccountOptions } from './alert';
@@ -26,7 +22,7 @@ import {
   type DnsRecordCheck,
   type SpfRecordCheck,
 } from './alert-body';
-import { addChecks, ensureValidateFirst, finding, propsObject, type Finding } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject } from './validation';
 
 /**
  * What a policy does with its checks. The values are the strings written for `ncalc`.
@@ -49,8 +45,9 @@ export interface PolicyCheck {
   /**
    * The first part of the names of the alerts the check generates (`<label> · <host>`), and its
    * column in `ncalc coverage`. Labels are unique within a policy, and among the generate
-   * policies of an account. In an account with `Ownership.prefix(p)`, a generate policy puts `p`
-   * before a label that does not start with it.
+   * policies of an account. In an account with `Ownership.prefix(p)`, the labels of a generate
+   * policy start with `p`: the default label gets it, and a label given without it is an error
+   * that says what to write (labels are never rewritten).
    *
    * @default - from what is checked, not its value: 'certificate expiry', 'certificate subject', 'SPF validity', 'SPF contains', 'DNS MX contains', ...
    * @example 'cert 21d'
@@ -149,8 +146,6 @@ export interface AlertPolicyProps extends AccountOptions {
   readonly targets?: AlertPolicyTargets;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Writes the policy into the stack's `//` object: Terraform ignores it, ncalc reads it. */
 class PolicyDocument extends TerraformElement {
   constructor(
@@ -197,7 +192,7 @@ export class AlertPolicy extends Construct {
 
   /** `PolicyMode.GENERATE` or `PolicyMode.REQUIRE`. */
   public readonly mode: PolicyMode;
-  /** The label of each check, in order (with the ownership prefix, for a generate policy of a prefix account). */
+  /** The label of each check, in order: as given, or the default label (with the ownership prefix, for a generate policy of a prefix account). */
   public readonly labels: string[];
   /** The account the policy belongs to, if one could be found. */
   public readonly account?: NetworkcalcAccount;
@@ -212,7 +207,7 @@ export class AlertPolicy extends Construct {
     const p = given.props;
     const { account, problem: accountProblem } = resolveAccount(this, p.account);
     this.account = account;
-    const errors: Finding[] = [];
+    const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
 
     const modeValid = typeof p.mode === 'string' && (POLICY_MODES as readonly string[]).includes(p.mode);
@@ -228,15 +223,38 @@ export class AlertPolicy extends Construct {
       });
     }
     this.mode = modeValid ? (p.mode as PolicyMode) : PolicyMode.GENERATE;
-    const prefix =
-      this.mode === PolicyMode.GENERATE &&
-      account?.ownership.mode === 'prefix' &&
-      typeof account.ownership.namePrefix === 'string'
-        ? account.ownership.namePrefix
-        : '';
 
-    const checks = readChecks(p.checks, prefix, errors);
-    const targets = readTargets(p.targets, errors);
+    // The typed props as the document ncalc reads, then that document through the one reader.
+    const found: Problem[] = [];
+    const mapped = documentChecks(p.checks, found);
+    const read = parsePolicyDocument(
+      { mode: this.mode, targets: p.targets, checks: mapped.checks },
+      {
+        // A prefix that is not a string is the account's problem to report.
+        ownershipPrefix:
+          account?.ownership.mode === 'prefix' && typeof account.ownership.namePrefix === 'string'
+            ? account.ownership.namePrefix
+            : null,
+        account: `account ${account?.node.path ?? ''}`.trim(),
+      },
+    );
+    for (const problem of read.problems) {
+      const at = problem.path ? `${problem.path}.${problem.field}` : (problem.field ?? '');
+      // A prop whose shape the construct already reported is not reported again.
+      if (mapped.reported.some((r) => at === r || at.startsWith(`${r}.`) || at.startsWith(`${r}[`))) continue;
+      found.push(propProblem(problem, mapped.sources));
+    }
+    // Check by check, in order, whichever reader found the problem.
+    const checkIndex = (f: Problem) => Number(/^checks\[(\d+)\]/.exec(f.field ?? '')?.[1] ?? -1);
+    errors.push(
+      ...found
+        .map((f, i) => ({ f, i }))
+        .sort((a, b) => checkIndex(a.f) - checkIndex(b.f) || a.i - b.i)
+        .map((x) => x.f),
+    );
+    const policy = read.policy;
+    const targets = policy?.targets ?? ALL_TARGETS;
+    const checks = policy?.checks ?? [];
     this.labels = checks.map((c) => c.label);
     this.outline = { path: this.node.path, mode: this.mode as ModeValue, targets, labels: this.labels };
 
@@ -287,8 +305,16 @@ export class AlertPolicy extends Construct {
   }
 }
 
-/** The checks as canonical specs with their labels; every problem goes to `errors`, naming the prop. */
-function readChecks(raw: unknown, prefix: string, errors: Finding[]): PolicyCheckSpec[] {
+/**
+ * The typed checks as the document's checks (wire names, the label as given), index for index.
+ * What only the props can get wrong (not an array, no or two variants, a mistyped field) goes
+ * to `errors`, naming the prop; such a check is null in the document and its path `reported`.
+ * `sources`: for each check, the prop each wire field comes from.
+ */
+function documentChecks(
+  raw: unknown,
+  errors: Problem[],
+): { checks: unknown[]; sources: Array<Readonly<Record<string, string>>>; reported: string[] } {
   if (!Array.isArray(raw) || raw.length === 0) {
     errors.push(
       finding(
@@ -297,159 +323,75 @@ function readChecks(raw: unknown, prefix: string, errors: Finding[]): PolicyChec
         raw ?? null,
       ),
     );
-    return [];
+    return { checks: [], sources: [], reported: ['checks'] };
   }
-  const out: PolicyCheckSpec[] = [];
-  const labelAt = new Map<string, number>();
-  const checkAt = new Map<string, number>();
-  raw.forEach((c: unknown, i) => {
+  const reported: string[] = [];
+  const sources: Array<Readonly<Record<string, string>>> = [];
+  const checks = raw.map((c: unknown, i): unknown => {
     const at = `checks[${i}]`;
-    if (!isRecord(c)) {
-      errors.push(
+    const refuse = (f: Problem) => {
+      errors.push(f);
+      reported.push(at);
+      return null;
+    };
+    if (!isObject(c))
+      return refuse(
         finding(`${at} is ${describe(c)}; give an object with one of dnsRecord, spfRecord, certificate`, at, c ?? null),
       );
-      return;
-    }
     // "Before renewal fails" is an expiry check whose days come at plan time: map it with a stand-in.
-    const cert = isRecord(c.certificate) ? c.certificate : null;
+    const cert = isObject(c.certificate) ? c.certificate : null;
     const renewal = cert?.expiresBeforeRenewalFails;
-    if (renewal !== undefined && typeof renewal !== 'boolean') {
-      errors.push(
+    if (renewal !== undefined && typeof renewal !== 'boolean')
+      return refuse(
         finding(
           `${at}.certificate.expiresBeforeRenewalFails is ${describe(renewal)}; give true or false`,
           `${at}.certificate.expiresBeforeRenewalFails`,
           renewal,
         ),
       );
-      return;
-    }
-    if (renewal && (cert!.expiresInDays !== undefined || cert!.subject !== undefined)) {
-      errors.push(
+    if (renewal && (cert!.expiresInDays !== undefined || cert!.subject !== undefined))
+      return refuse(
         finding(
           `${at}.certificate has expiresBeforeRenewalFails with ${cert!.subject !== undefined ? 'subject' : 'expiresInDays'}; give expiresBeforeRenewalFails alone (it chooses the days per target)`,
           `${at}.certificate`,
         ),
       );
-      return;
-    }
     const checkProps = renewal ? { ...c, certificate: { expiresInDays: 1 } } : c;
     // The alert's own mapping of typed props to wire fields; the name comes from the label.
-    const { body, sources, problems } = alertBody({
+    const {
+      body,
+      sources: from,
+      problems,
+    } = alertBody({
       ...checkProps,
       name: '',
       target: undefined,
     } as unknown as AlertCheckSpec);
-    if (renewal) {
-      delete body.filter_value;
-      body.threshold = BEFORE_RENEWAL_FAILS;
-    }
     if (problems.length) {
       for (const m of problems) errors.push(finding(`${at}: ${m}`, at));
-      return;
+      reported.push(at);
+      return null;
     }
-    const canonical = canonicalizeAlert(body);
-    const given = c.label;
-    let label = given === undefined ? defaultCheckLabel(canonical) : given;
-    if (typeof label === 'string' && prefix && !label.trim().startsWith(prefix)) label = prefix + label.trim();
-    const parsed = parsePolicyCheck({ ...body, label });
-    if (!parsed.ok) {
-      for (const problem of parsed.problems) {
-        const from = problem.field === 'label' ? `${at}.label` : `${at}.${sources[problem.field] ?? problem.field}`;
-        errors.push({
-          field: from,
-          value: problem.value,
-          allowed: problem.allowed,
-          message: `${problem.message} (from ${from})`,
-        });
-      }
-      return;
+    sources[i] = from;
+    // The check's fields only: a policy's checks have no name or target of their own.
+    const { name: _name, target_type: _type, target_id: _id, ...fields } = body;
+    if (renewal) {
+      delete fields.filter_value;
+      fields.threshold = BEFORE_RENEWAL_FAILS;
     }
-    const check = parsed.check;
-    const sameLabel = labelAt.get(check.label);
-    if (sameLabel !== undefined) {
-      errors.push(
-        finding(
-          `checks[${sameLabel}] and ${at} are both labelled ${JSON.stringify(check.label)}; give each check its own label`,
-          `${at}.label`,
-          check.label,
-        ),
-      );
-    }
-    const key = checkKey({ ...check, target_type: 'domain', target_id: 1 });
-    const sameCheck = checkAt.get(key);
-    if (sameCheck !== undefined)
-      errors.push(finding(`checks[${sameCheck}] and ${at} check the same thing; remove one`, at));
-    labelAt.set(check.label, i);
-    checkAt.set(key, i);
-    out.push(check);
+    return { ...(c.label !== undefined ? { label: c.label } : {}), ...fields };
   });
-  return out;
+  return { checks, sources, reported };
 }
 
-/** The selection with its defaults; every problem goes to `errors`. */
-function readTargets(raw: unknown, errors: Finding[]): PolicyTargets {
-  const all: PolicyTargets = { domains: true, subdomains: true, include: ['*'], exclude: [] };
-  if (raw === undefined || raw === null) return all;
-  if (!isRecord(raw)) {
-    errors.push(
-      finding(
-        `targets is ${describe(raw)}; give an object such as { subdomains: false, exclude: ['legacy.*'] }, or leave it out for every domain and subdomain`,
-        'targets',
-        raw,
-      ),
-    );
-    return all;
-  }
-  const flag = (key: 'domains' | 'subdomains'): boolean => {
-    const v = raw[key];
-    if (v === undefined) return true;
-    if (typeof v === 'boolean') return v;
-    errors.push(finding(`targets.${key} is ${describe(v)}; give true or false`, `targets.${key}`, v));
-    return true;
-  };
-  const patterns = (key: 'include' | 'exclude', fallback: string[]): string[] => {
-    const v = raw[key];
-    if (v === undefined) return fallback;
-    if (!Array.isArray(v)) {
-      errors.push(
-        finding(
-          `targets.${key} is ${describe(v)}; give an array of name patterns such as ['*.example.com']`,
-          `targets.${key}`,
-          v,
-        ),
-      );
-      return fallback;
-    }
-    const out: string[] = [];
-    v.forEach((pattern: unknown, i) => {
-      const problem = hostPatternProblem(pattern, `targets.${key}[${i}]`);
-      if (problem) errors.push(finding(problem, `targets.${key}[${i}]`, pattern ?? null));
-      else out.push(normalizeHostName(pattern as string));
-    });
-    return out;
-  };
-  const targets: PolicyTargets = {
-    domains: flag('domains'),
-    subdomains: flag('subdomains'),
-    include: patterns('include', ['*']),
-    exclude: patterns('exclude', []),
-  };
-  if (!targets.domains && !targets.subdomains)
-    errors.push(
-      finding(
-        'targets.domains and targets.subdomains are both false, so the policy covers nothing; leave one of them out',
-        'targets',
-      ),
-    );
-  if (Array.isArray(raw.include) && raw.include.length === 0)
-    errors.push(
-      finding(
-        'targets.include is empty, so the policy covers nothing; leave it out to cover every name',
-        'targets.include',
-        [],
-      ),
-    );
-  return targets;
+/** A problem of the document as one of the props: a check's field names the prop it comes from. */
+function propProblem(problem: Problem, sources: ReadonlyArray<Readonly<Record<string, string>>>): Problem {
+  const { path, kind: _kind, ...rest } = problem;
+  const index = /^checks\[(\d+)\]$/.exec(path ?? '');
+  if (!index || problem.field === null) return rest;
+  const prop = problem.field === 'label' ? 'label' : (sources[Number(index[1])]?.[problem.field] ?? problem.field);
+  const from = `${path}.${prop}`;
+  return { ...rest, field: from, message: `${problem.message} (from ${from})` };
 }
 
 /** A value as a user would recognise it in a message. */

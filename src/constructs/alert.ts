@@ -9,7 +9,8 @@ import { alertBody, type AlertCheckSpec } from './alert-body';
 import { DeferredAlertResource } from './alert-blocks';
 import { isAlertTarget, type AlertTarget } from './target';
 import { isPlainText, terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
+import type { Problem } from '../model/problems';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
 import { describeValue } from '../support/describe';
 
 /** An alert, declared here or imported by id. */
@@ -177,7 +178,7 @@ export class Alert extends AlertBase {
       addChecks(this, [given.problem]);
       return;
     }
-    const errors: Finding[] = [];
+    const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
     for (const m of shapeProblems) errors.push(finding(m, null));
     if (p.target !== undefined && p.target !== null && !target) {

@@ -8,7 +8,8 @@ import { type NetworkcalcAccount, resolveAccount } from './account';
 import type { AccountOptions } from './alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
-import { addChecks, ensureValidateFirst, finding, propsObject, renderable, type Finding } from './validation';
+import type { Problem } from '../model/problems';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
 import { isObject } from '../support/json';
 
 /** Props of a {@link ReportTrigger}. */
@@ -102,7 +103,7 @@ export class ReportTrigger extends Construct {
       this,
       (() => {
         if (given.problem) return [given.problem];
-        const errors: Finding[] = [];
+        const errors: Problem[] = [];
         if (problem) errors.push(finding(problem, 'account'));
         if (!target) {
           const got =

@@ -1,7 +1,8 @@
 import { recordSourceLocation } from '../contract/source-locations';
 import { App, TerraformElement, TerraformStack } from '../cdk';
 import type { IConstruct } from 'constructs';
-import { problemLine, writeProblemsFile, type ConstructProblem } from '../contract/problems';
+import { writeProblemsFile, type ConstructProblem } from '../contract/problems';
+import { problemData, problemLine, type Problem } from '../model/problems';
 import { isObject } from '../support/json';
 import { describeValue } from '../support/describe';
 
@@ -10,12 +11,8 @@ const GUARD_ID = 'NetworkcalcValidateFirst';
 /** Node count of each root at its last clean validation, so repeated renders stay cheap. */
 const validatedSize = new WeakMap<IConstruct, number>();
 
-/** A problem of one construct, before its path is known. */
-export type Finding = Omit<ConstructProblem, 'path' | 'value' | 'allowed'> &
-  Partial<Pick<ConstructProblem, 'value' | 'allowed'>>;
-
 /** The structured checks of each construct (they also run as its plain `node.addValidation`). */
-const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
+const checks = new WeakMap<IConstruct, Array<() => Problem[]>>();
 
 /**
  * Adds a validation whose problems carry the prop, the value given and what is allowed.
@@ -24,7 +21,7 @@ const checks = new WeakMap<IConstruct, Array<() => Finding[]>>();
  * validates twice (ours before anything is written, then cdktf's per stack), and nothing
  * the check would read has to stay in memory until then.
  */
-export function addChecks(construct: IConstruct, check: (() => Finding[]) | readonly Finding[]): void {
+export function addChecks(construct: IConstruct, check: (() => Problem[]) | readonly Problem[]): void {
   // Nothing found is nothing to keep: no closure, no validation for every later walk to call.
   if (typeof check !== 'function' && check.length === 0) return;
   const run = typeof check === 'function' ? check : () => [...check];
@@ -32,8 +29,8 @@ export function addChecks(construct: IConstruct, check: (() => Finding[]) | read
   construct.node.addValidation({ validate: () => run().map((f) => f.message) });
 }
 
-/** A problem with a sentence only (no prop). */
-export const finding = (message: string, field: string | null = null, value?: unknown): Finding => ({
+/** A problem of a construct (its path is added when the app is validated). */
+export const finding = (message: string, field: string | null = null, value?: unknown): Problem => ({
   field,
   message,
   value,
@@ -104,17 +101,9 @@ export function appProblems(
     const path = c.node.path;
     const found = (checks.get(c) ?? []).flatMap((check) => check());
     const known = new Set(found.map((f) => f.message));
-    for (const f of found)
-      problems.push({
-        path,
-        field: f.field,
-        value: f.value === undefined ? null : f.value,
-        allowed: f.allowed ?? null,
-        message: f.message,
-      });
+    for (const f of found) problems.push(problemData({ ...f, path }));
     // Validations added by others (the app itself, cdktf) are sentences only.
-    for (const message of messages)
-      if (!known.has(message)) problems.push({ path, field: null, value: null, allowed: null, message });
+    for (const message of messages) if (!known.has(message)) problems.push(problemData({ path, field: null, message }));
   }
   return problems;
 }
@@ -151,7 +140,7 @@ export function ensureValidateFirst(scope: IConstruct): TerraformStack {
  * The props a construct was given, as an object: JavaScript callers (or a cast) can pass
  * `null` or a string, which must be a problem to report, not a TypeError.
  */
-export function propsObject<T extends object>(props: unknown, what: string): { props: Partial<T>; problem?: Finding } {
+export function propsObject<T extends object>(props: unknown, what: string): { props: Partial<T>; problem?: Problem } {
   if (isObject(props)) return { props: props as Partial<T> };
   return {
     props: {},

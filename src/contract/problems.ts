@@ -3,21 +3,14 @@
  * hands them over. Free of cdktf, so that `ncalc` reads them without loading it.
  */
 import { writeFileSync } from 'node:fs';
+import type { ProblemData } from '../model/problems';
 import type { Environment } from '../public-types';
 
-/** One thing wrong with a construct of the app, precise enough to fix without the docs. */
-export interface ConstructProblem {
-  /** Construct path, e.g. `alerts/WwwCertificate`. */
-  path: string;
-  /** The prop at fault, e.g. `dnsRecord.record`; null when the problem is not one prop's. */
-  field: string | null;
-  /** The value given; null when missing, or when it must not be shown (a secret). */
-  value: unknown;
-  /** The values allowed, when the prop takes one of a fixed set; null otherwise. */
-  allowed: readonly string[] | null;
-  /** The full sentence shown to the user. */
-  message: string;
-}
+/**
+ * One thing wrong with a construct of the app, as data (`NetworkcalcValidationError.problems`,
+ * the problems file, `--json`): the model's `Problem` in its JSON form.
+ */
+export type ConstructProblem = ProblemData & { path: string };
 
 /**
  * Set by `ncalc` in the environment of the app it synthesizes: a file to which a failing
@@ -62,12 +55,8 @@ export function parseProblemsFile(text: string): ConstructProblem[] | null {
       value: p.value === undefined ? null : p.value,
       allowed: Array.isArray(p.allowed) ? p.allowed.map(String) : null,
       message: p.message,
+      ...(typeof p.fix === 'string' ? { fix: p.fix } : {}),
     });
   }
   return out;
-}
-
-/** `[alerts/Www] name is missing …`: one problem as a line. */
-export function problemLine(p: Pick<ConstructProblem, 'path' | 'message'>): string {
-  return `[${p.path}] ${p.message}`;
 }

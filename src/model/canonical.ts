@@ -1,6 +1,6 @@
 import type { AlertSpec, CanonicalAlert, LiveAlert, TargetDetails } from './alert';
 import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
-import { AlertValidationError, type Problem } from './problems';
+import { AlertValidationError, type AlertProblem } from './problems';
 import { validateAlert } from './validate';
 import { isObject } from '../support/json';
 
@@ -85,7 +85,7 @@ export function canonicalAlert(input: AlertInput): CanonicalAlert {
   return branded(canonicalizeAlert(input));
 }
 
-export type ParseResult = { ok: true; alert: CanonicalAlert } | { ok: false; problems: Problem[] };
+export type ParseResult = { ok: true; alert: CanonicalAlert } | { ok: false; problems: AlertProblem[] };
 
 /** Canonicalize, then validate: the one entry point for alerts written by users. */
 export function parseAlert(input: AlertInput): ParseResult {

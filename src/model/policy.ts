@@ -9,6 +9,8 @@ import { canonicalAlert, canonicalizeAlert, parseAlert } from './canonical';
 import { isValidHostName, normalizeHostName } from './hostname';
 import type { AlertType } from './matrix';
 import type { Problem } from './problems';
+import { jsonKind } from '../support/describe';
+import { isObject } from '../support/json';
 
 /** `generate`: one alert per selected target and check. `require`: only report targets without one. */
 export const POLICY_MODES = ['generate', 'require'] as const;
@@ -290,4 +292,217 @@ export function policyNameProblems(
     });
   }
   return problems;
+}
+
+/** What `targets` means when the document leaves it out (or gives null): every domain and subdomain. */
+export const ALL_TARGETS: PolicyTargets = { domains: true, subdomains: true, include: ['*'], exclude: [] };
+
+/** The attributes of a policy document, of its `targets` and of each of its checks (wire names). */
+const DOCUMENT_KEYS = ['checks', 'mode', 'path', 'provider', 'targets'] as const;
+const TARGET_KEYS = ['domains', 'exclude', 'include', 'subdomains'] as const;
+const CHECK_KEYS = ['filter', 'filter_value', 'label', 'subtype', 'threshold', 'type'] as const;
+
+/** A policy, read: what `ncalc` expands and the construct writes. */
+export interface ParsedPolicy {
+  readonly mode: PolicyMode;
+  readonly targets: PolicyTargets;
+  /** Canonical and valid, labels unique. */
+  readonly checks: readonly PolicyCheckSpec[];
+}
+
+/** What the document does not say about its policy: the account it belongs to. */
+export interface PolicyDocumentContext {
+  /**
+   * The ownership prefix of the account, when its ownership is `prefix`: the labels of a
+   * generate policy start with it (the default labels get it; a label given without it is a
+   * problem that says what to write).
+   */
+  readonly ownershipPrefix?: string | null;
+  /** The account in the door's words, for messages: `provider networkcalc.team`, `account main/Team`. */
+  readonly account?: string;
+}
+
+const problem = (at: { path?: string; field: string }, value: unknown, message: string): Problem => ({
+  ...(at.path ? { path: at.path } : {}),
+  field: at.field,
+  value,
+  kind: value === undefined ? 'missing' : 'invalid',
+  message,
+});
+
+function unknownKeys(body: Readonly<Record<string, unknown>>, allowed: readonly string[], path?: string): Problem[] {
+  return Object.keys(body)
+    .filter((key) => !allowed.includes(key))
+    .map((key) =>
+      problem({ path, field: key }, body[key], `unknown attribute "${key}"; allowed: ${allowed.join(', ')}`),
+    );
+}
+
+/** Absent and null mean the same in a policy document: "not given, take the default". */
+const given = (v: unknown): boolean => v !== undefined && v !== null;
+
+function readTargets(raw: unknown, problems: Problem[]): PolicyTargets {
+  if (!given(raw)) return ALL_TARGETS;
+  if (!isObject(raw)) {
+    problems.push(
+      problem(
+        { field: 'targets' },
+        raw,
+        `targets is ${jsonKind(raw)}; expected an object (domains, subdomains, include, exclude)`,
+      ),
+    );
+    return ALL_TARGETS;
+  }
+  problems.push(...unknownKeys(raw, TARGET_KEYS, 'targets'));
+  const flag = (key: 'domains' | 'subdomains'): boolean => {
+    const v = raw[key];
+    if (!given(v)) return true;
+    if (typeof v === 'boolean') return v;
+    problems.push(problem({ field: `targets.${key}` }, v, `targets.${key} is ${jsonKind(v)}; expected true or false`));
+    return true;
+  };
+  const patterns = (key: 'include' | 'exclude', fallback: readonly string[]): readonly string[] => {
+    const v = raw[key];
+    if (!given(v)) return fallback;
+    if (!Array.isArray(v)) {
+      problems.push(
+        problem({ field: `targets.${key}` }, v, `targets.${key} is ${jsonKind(v)}; expected an array of name patterns`),
+      );
+      return fallback;
+    }
+    const out: string[] = [];
+    v.forEach((pattern: unknown, i) => {
+      const field = `targets.${key}[${i}]`;
+      const wrong = hostPatternProblem(pattern, field);
+      if (wrong) problems.push(problem({ field }, pattern, wrong));
+      else out.push(normalizeHostName(pattern as string));
+    });
+    return out;
+  };
+  const targets: PolicyTargets = {
+    domains: flag('domains'),
+    subdomains: flag('subdomains'),
+    include: patterns('include', ALL_TARGETS.include),
+    exclude: patterns('exclude', ALL_TARGETS.exclude),
+  };
+  if (!targets.domains && !targets.subdomains)
+    problems.push(
+      problem(
+        { field: 'targets' },
+        raw,
+        'targets.domains and targets.subdomains are both false, so the policy covers nothing; leave one of them out',
+      ),
+    );
+  if (Array.isArray(raw.include) && raw.include.length === 0)
+    problems.push(
+      problem(
+        { field: 'targets.include' },
+        raw.include,
+        'targets.include is empty, so the policy covers nothing; leave it out to cover every name',
+      ),
+    );
+  return targets;
+}
+
+function readChecks(raw: unknown, prefix: string, account: string, problems: Problem[]): PolicyCheckSpec[] {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    problems.push(
+      problem(
+        { field: 'checks' },
+        raw,
+        `checks is ${jsonKind(raw)}${Array.isArray(raw) ? ' (empty)' : ''}; expected a non-empty array of checks`,
+      ),
+    );
+    return [];
+  }
+  const checks: PolicyCheckSpec[] = [];
+  const labelAt = new Map<string, number>();
+  const checkAt = new Map<string, number>();
+  raw.forEach((c: unknown, i) => {
+    const path = `checks[${i}]`;
+    if (!isObject(c)) {
+      problems.push(
+        problem(
+          { field: path },
+          c,
+          `${path} is ${jsonKind(c)}; expected an object (label, type, subtype, filter, filter_value)`,
+        ),
+      );
+      return;
+    }
+    const before = problems.length;
+    problems.push(...unknownKeys(c, CHECK_KEYS, path));
+    // No label: the default one, which names what is checked (and starts with the prefix).
+    const label = given(c.label) ? c.label : prefix + defaultCheckLabel(canonicalizeAlert(c));
+    const parsed = parsePolicyCheck({ ...c, label });
+    if (!parsed.ok) {
+      for (const p of parsed.problems) problems.push({ ...p, path });
+      return;
+    }
+    const check = parsed.check;
+    if (prefix && !check.label.startsWith(prefix)) {
+      const fix = prefix + check.label;
+      problems.push({
+        ...problem(
+          { path, field: 'label' },
+          c.label,
+          `label ${JSON.stringify(check.label)} does not start with the ownership prefix ${JSON.stringify(prefix)} of ${account}, so its alerts would be outside the scope; write label ${JSON.stringify(fix)}`,
+        ),
+        fix,
+      });
+    }
+    const sameLabel = labelAt.get(check.label);
+    if (sameLabel !== undefined)
+      problems.push(
+        problem(
+          { field: `${path}.label` },
+          check.label,
+          `checks[${sameLabel}] and ${path} are both labelled ${JSON.stringify(check.label)}; give each check its own label`,
+        ),
+      );
+    const key = checkKey({ ...check, target_type: 'domain', target_id: 1 });
+    const sameCheck = checkAt.get(key);
+    if (sameCheck !== undefined)
+      problems.push(problem({ field: path }, c, `checks[${sameCheck}] and ${path} check the same thing; remove one`));
+    labelAt.set(check.label, i);
+    checkAt.set(key, i);
+    if (problems.length === before) checks.push(check);
+  });
+  return checks;
+}
+
+/**
+ * A policy document (the object the `AlertPolicy` construct writes under
+ * `//.networkcalc_alert_policies.<id>`, wire names) read strictly, with every problem: the one
+ * reader of policies, for the construct at synth and for `ncalc` on cdk.tf.json. Absent and null
+ * mean "take the default" alike: every domain and subdomain for `targets`, the default label for a
+ * check's `label`. `path` and `provider` are the caller's to read. `policy` is null when there
+ * are problems.
+ */
+export function parsePolicyDocument(
+  document: unknown,
+  context: PolicyDocumentContext = {},
+): { policy: ParsedPolicy | null; problems: Problem[] } {
+  if (!isObject(document))
+    return {
+      policy: null,
+      problems: [problem({ field: '' }, document, `the policy is ${jsonKind(document)}; expected an object`)],
+    };
+  const problems = unknownKeys(document, DOCUMENT_KEYS);
+  const mode = document.mode;
+  const modeValid = typeof mode === 'string' && (POLICY_MODES as readonly string[]).includes(mode);
+  if (!modeValid)
+    problems.push(
+      problem(
+        { field: 'mode' },
+        mode,
+        `mode ${JSON.stringify(mode ?? null)} is not valid; use one of ${POLICY_MODES.join(', ')}`,
+      ),
+    );
+  const targets = readTargets(document.targets, problems);
+  // Only the names a generate policy makes are in the account's scope; require labels are columns.
+  const prefix = mode === 'generate' ? (context.ownershipPrefix ?? '') : '';
+  const checks = readChecks(document.checks, prefix, context.account ?? 'the account', problems);
+  if (problems.length) return { policy: null, problems };
+  return { policy: { mode: mode as PolicyMode, targets, checks }, problems };
 }

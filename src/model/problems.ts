@@ -1,15 +1,92 @@
-/** One thing wrong with an alert, precise enough to fix without reading the docs. */
+/**
+ * One thing wrong, precise enough to fix without reading the docs: the one shape that every
+ * reader returns (the alert model, the account rules, the policy reader, construct validation,
+ * ncalc reading cdk.tf.json) and every renderer takes: `problemText` and `problemLine` for text,
+ * `problemData` for JSON (`--json`, the problems file of a synth, construct errors).
+ */
 export interface Problem {
-  /** Wire name of the field, e.g. `subtype`. */
-  field: string;
-  /** The value given (undefined when the field was missing). */
-  value: unknown;
-  /** Allowed values, when the field takes one of a fixed set. */
+  /**
+   * Where: a construct path (`main/Www`), or the place in a document the message is about
+   * (`stack main, alert Www`; `checks[0]` within a policy). Absent when the message names its
+   * place itself, or when the caller adds it.
+   */
+  path?: string;
+  /**
+   * The field at fault as the door names it: the wire name (`subtype`), a construct prop
+   * (`dnsRecord.record`), a provider attribute (`max_retries`); relative to `path`. Null when the
+   * problem is not one field's.
+   */
+  field: string | null;
+  /** The value given; undefined when it was missing or must not be shown (a secret). */
+  value?: unknown;
+  /** The values allowed, when the field takes one of a fixed set. */
   allowed?: readonly string[];
   /** The full sentence shown to the user. */
   message: string;
-  /** `missing` maps to the API's MISSING_VALUES, `invalid` to INVALID_BODY. */
-  kind: 'missing' | 'invalid';
+  /** The value to write instead, when one value fixes the problem (also said in `message`). */
+  fix?: string;
+  /** Of an alert's field: `missing` maps to the API's MISSING_VALUES, `invalid` to INVALID_BODY. */
+  kind?: 'missing' | 'invalid';
+}
+
+/** A problem of an alert's field, as the model's validation returns it. */
+export type AlertProblem = Problem & { field: string; kind: 'missing' | 'invalid' };
+
+/** `stack main, alert Www: name is missing …`: a problem found in a document, as a line. */
+export function problemText(p: Pick<Problem, 'path' | 'message'>): string {
+  return p.path ? `${p.path}: ${p.message}` : p.message;
+}
+
+/** `[main/Www] name is missing …`: a problem of a construct (its path) as a line. */
+export function problemLine(p: Pick<Problem, 'path' | 'message'>): string {
+  return `[${p.path ?? ''}] ${p.message}`;
+}
+
+/**
+ * A problem as JSON data: every key present, null for what is not known (no field, a missing or
+ * secret value, no fixed set); `fix` only when there is one.
+ */
+export interface ProblemData {
+  /**
+   * Construct path, e.g. `alerts/WwwCertificate`, or the place in cdk.tf.json
+   * (`stack main, alert Www`); null when the message names its place itself.
+   */
+  path: string | null;
+  /** The prop or attribute at fault, e.g. `dnsRecord.record`; null when the problem is not one field's. */
+  field: string | null;
+  /** The value given; null when missing, or when it must not be shown (a secret). */
+  value: unknown;
+  /** The values allowed, when the field takes one of a fixed set; null otherwise. */
+  allowed: readonly string[] | null;
+  /** The full sentence shown to the user. */
+  message: string;
+  /** The value to write instead, when one value fixes the problem. */
+  fix?: string;
+}
+
+export function problemData(p: Problem & { path: string }): ProblemData & { path: string };
+export function problemData(p: Problem): ProblemData;
+export function problemData(p: Problem): ProblemData {
+  return {
+    path: p.path ?? null,
+    field: p.field,
+    value: p.value === undefined ? null : p.value,
+    allowed: p.allowed ?? null,
+    message: p.message,
+    ...(p.fix !== undefined ? { fix: p.fix } : {}),
+  };
+}
+
+/** A problem read back from JSON data (a synth's problems file). */
+export function fromProblemData(d: ProblemData): Problem {
+  return {
+    ...(d.path !== null ? { path: d.path } : {}),
+    field: d.field,
+    ...(d.value !== null ? { value: d.value } : {}),
+    ...(d.allowed !== null ? { allowed: d.allowed } : {}),
+    message: d.message,
+    ...(d.fix !== undefined ? { fix: d.fix } : {}),
+  };
 }
 
 export function formatValue(value: unknown): string {
@@ -27,8 +104,8 @@ export function formatValue(value: unknown): string {
 
 /** Thrown where a caller asked for a valid alert and got problems instead. */
 export class AlertValidationError extends Error {
-  readonly problems: Problem[];
-  constructor(problems: Problem[], subject?: string) {
+  readonly problems: AlertProblem[];
+  constructor(problems: AlertProblem[], subject?: string) {
     const head = subject ? `${subject}: ` : '';
     super(head + problems.map((p) => p.message).join('; '));
     this.name = 'AlertValidationError';

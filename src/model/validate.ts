@@ -1,5 +1,5 @@
 import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
-import { formatValue, type Problem } from './problems';
+import { formatValue, type AlertProblem } from './problems';
 
 /** A whole number written in decimal, no sign, no fraction. */
 const WHOLE_NUMBER = /^[0-9]+$/;
@@ -49,9 +49,9 @@ function list(values: readonly string[]): string {
  * means the body is valid. Callers that accept user input canonicalize first
  * (`canonicalizeAlert`); the emulator validates request bodies as they arrive.
  */
-export function validateAlert(input: Readonly<Record<string, unknown>>): Problem[] {
-  const problems: Problem[] = [];
-  const add = (p: Omit<Problem, 'message'> & { message: string }) => problems.push(p);
+export function validateAlert(input: Readonly<Record<string, unknown>>): AlertProblem[] {
+  const problems: AlertProblem[] = [];
+  const add = (p: AlertProblem) => problems.push(p);
 
   const {
     name,

@@ -4,13 +4,12 @@
  * The rules themselves (selection, generated names, "the same check") are in src/model/policy.
  */
 import { normalizeHostName, type AlertSpec, type LiveAlert } from '../model';
+import { problemText, type Problem } from '../model/problems';
 import {
   POLICY_DOCUMENT_KEY,
-  POLICY_MODES,
   checkAlert as alertOfCheck,
   checkKey,
-  hostPatternProblem,
-  parsePolicyCheck,
+  parsePolicyDocument,
   policyNameProblems,
   selectsHost,
   type PolicyCheckSpec,
@@ -18,6 +17,7 @@ import {
   type PolicyTargets,
 } from '../model/policy';
 import { jsonKind, jsonPath } from '../support/describe';
+import { isObject, type Json } from '../support/json';
 import type { ApiDomain, Change, DeclaredAlert, Scope } from './types';
 
 /** A policy of the app, read from a stack's `//.networkcalc_alert_policies`. */
@@ -33,99 +33,6 @@ export interface DeclaredPolicy {
   checks: PolicyCheckSpec[];
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const POLICY_KEYS = new Set(['path', 'provider', 'mode', 'targets', 'checks']);
-const TARGET_KEYS = new Set(['domains', 'subdomains', 'include', 'exclude']);
-const CHECK_KEYS = new Set(['label', 'type', 'subtype', 'filter', 'filter_value', 'threshold']);
-
-function unknownKeys(where: string, body: Json, allowed: ReadonlySet<string>, problems: string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.has(key))
-      problems.push(`${where}: unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`);
-  }
-}
-
-function readTargets(where: string, raw: unknown, problems: string[]): PolicyTargets | null {
-  if (raw === undefined) return { domains: true, subdomains: true, include: ['*'], exclude: [] };
-  if (!isObject(raw)) {
-    problems.push(`${where}: targets is ${jsonKind(raw)}; expected an object (domains, subdomains, include, exclude)`);
-    return null;
-  }
-  const before = problems.length;
-  unknownKeys(`${where}: targets`, raw, TARGET_KEYS, problems);
-  const flag = (key: 'domains' | 'subdomains'): boolean => {
-    if (raw[key] === undefined) return true;
-    if (typeof raw[key] === 'boolean') return raw[key] as boolean;
-    problems.push(`${where}: targets.${key} is ${jsonKind(raw[key])}; expected true or false`);
-    return true;
-  };
-  const patterns = (key: 'include' | 'exclude', fallback: string[]): string[] => {
-    const v = raw[key];
-    if (v === undefined) return fallback;
-    if (!Array.isArray(v)) {
-      problems.push(`${where}: targets.${key} is ${jsonKind(v)}; expected an array of name patterns`);
-      return [];
-    }
-    const out: string[] = [];
-    v.forEach((p: unknown, i) => {
-      const problem = hostPatternProblem(p, `targets.${key}[${i}]`);
-      if (problem) problems.push(`${where}: ${problem}`);
-      else out.push(normalizeHostName(p as string));
-    });
-    return out;
-  };
-  const targets: PolicyTargets = {
-    domains: flag('domains'),
-    subdomains: flag('subdomains'),
-    include: patterns('include', ['*']),
-    exclude: patterns('exclude', []),
-  };
-  if (!targets.domains && !targets.subdomains)
-    problems.push(`${where}: targets.domains and targets.subdomains are both false, so the policy covers nothing`);
-  if (Array.isArray(raw.include) && raw.include.length === 0)
-    problems.push(`${where}: targets.include is empty, so the policy covers nothing; leave it out to cover every name`);
-  return problems.length > before ? null : targets;
-}
-
-function readChecks(where: string, raw: unknown, problems: string[]): PolicyCheckSpec[] | null {
-  if (!Array.isArray(raw) || raw.length === 0) {
-    problems.push(
-      `${where}: checks is ${jsonKind(raw)}${Array.isArray(raw) ? ' (empty)' : ''}; expected a non-empty array of checks`,
-    );
-    return null;
-  }
-  const before = problems.length;
-  const checks: PolicyCheckSpec[] = [];
-  const labels = new Map<string, number>();
-  const keys = new Map<string, number>();
-  raw.forEach((c: unknown, i) => {
-    const at = `${where}: ${jsonPath('checks', i)}`;
-    if (!isObject(c)) {
-      problems.push(`${at} is ${jsonKind(c)}; expected an object (label, type, subtype, filter, filter_value)`);
-      return;
-    }
-    unknownKeys(at, c, CHECK_KEYS, problems);
-    const parsed = parsePolicyCheck(c);
-    if (!parsed.ok) {
-      for (const p of parsed.problems) problems.push(`${at}: ${p.message}`);
-      return;
-    }
-    const check = parsed.check;
-    const key = checkKey({ ...check, target_type: 'domain', target_id: 1 });
-    if (labels.has(check.label))
-      problems.push(
-        `${at}: label ${JSON.stringify(check.label)} is also the label of checks[${labels.get(check.label)}]; labels of a policy are unique`,
-      );
-    if (keys.has(key)) problems.push(`${at} checks the same as checks[${keys.get(key)}]; remove one`);
-    labels.set(check.label, i);
-    keys.set(key, i);
-    checks.push(check);
-  });
-  return problems.length > before ? null : checks;
-}
-
 /**
  * The policies of one stack, read as strictly as its blocks: a part of the wrong shape, an
  * unknown attribute, an invalid check or pattern is a problem naming the JSON path, never
@@ -135,15 +42,24 @@ function readChecks(where: string, raw: unknown, problems: string[]): PolicyChec
 export function readPolicies(
   stack: string,
   json: Json,
-  scopeOf: (where: string, provider: unknown) => string | null,
-  problems: string[],
+  scopeOf: (where: string, provider: unknown) => Scope | null,
+  problems: Problem[],
 ): DeclaredPolicy[] {
+  const at = (where: string, message: string, field: string | null = null, value?: unknown): Problem => ({
+    path: where,
+    field,
+    ...(value !== undefined ? { value } : {}),
+    message,
+  });
   const comment = json['//'];
   if (!isObject(comment) || comment[POLICY_DOCUMENT_KEY] === undefined) return [];
   const group = comment[POLICY_DOCUMENT_KEY];
   if (!isObject(group)) {
     problems.push(
-      `stack ${stack}: //.${jsonPath(POLICY_DOCUMENT_KEY)} is ${jsonKind(group)}; expected an object of policies keyed by logical id`,
+      at(
+        `stack ${stack}`,
+        `//.${jsonPath(POLICY_DOCUMENT_KEY)} is ${jsonKind(group)}; expected an object of policies keyed by logical id`,
+      ),
     );
     return [];
   }
@@ -152,62 +68,54 @@ export function readPolicies(
     const fallback = `${stack}/${logicalId}`;
     if (!isObject(body)) {
       problems.push(
-        `stack ${stack}: //.${jsonPath(POLICY_DOCUMENT_KEY, logicalId)} is ${jsonKind(body)}; expected an object (a policy)`,
+        at(
+          `stack ${stack}`,
+          `//.${jsonPath(POLICY_DOCUMENT_KEY, logicalId)} is ${jsonKind(body)}; expected an object (a policy)`,
+        ),
       );
       continue;
     }
     const path = typeof body.path === 'string' && body.path.trim() !== '' ? body.path : fallback;
     const where = `stack ${stack}, policy ${path === fallback ? logicalId : path}`;
     const before = problems.length;
-    unknownKeys(where, body, POLICY_KEYS, problems);
     if (body.path !== undefined && typeof body.path !== 'string')
-      problems.push(`${where}: path is ${jsonKind(body.path)}; expected a string`);
+      problems.push(at(where, `path is ${jsonKind(body.path)}; expected a string`, 'path', body.path));
     if (body.provider !== undefined && typeof body.provider !== 'string')
-      problems.push(`${where}: provider is ${jsonKind(body.provider)}; expected a string such as "networkcalc.prod"`);
-    const scopeKey = scopeOf(where, body.provider);
-    const mode = body.mode;
-    if (typeof mode !== 'string' || !(POLICY_MODES as readonly string[]).includes(mode)) {
       problems.push(
-        `${where}: mode ${JSON.stringify(mode ?? null)} is not valid; use one of ${POLICY_MODES.join(', ')}`,
+        at(
+          where,
+          `provider is ${jsonKind(body.provider)}; expected a string such as "networkcalc.prod"`,
+          'provider',
+          body.provider,
+        ),
       );
-    }
-    const targets = readTargets(where, body.targets, problems);
-    const checks = readChecks(where, body.checks, problems);
-    if (problems.length > before || !scopeKey || !targets || !checks) continue;
-    out.push({ stack, logicalId, path, scopeKey, mode: mode as PolicyMode, targets, checks });
+    const scope = scopeOf(where, body.provider);
+    const read = parsePolicyDocument(body, {
+      ownershipPrefix: scope?.ownership === 'prefix' ? scope.prefix : null,
+      account: `provider ${scope?.providerKey ?? 'networkcalc'}`,
+    });
+    // The place in the policy (`checks[0]`) stays in the line; the field names it in full.
+    for (const p of read.problems)
+      problems.push({ ...p, path: where, field: p.path ? `${p.path}.${p.field}` : p.field, message: problemText(p) });
+    if (problems.length > before || !scope || !read.policy) continue;
+    const { mode, targets, checks } = read.policy;
+    out.push({ stack, logicalId, path, scopeKey: scope.key, mode, targets, checks: [...checks] });
   }
   return out;
 }
 
 /**
- * The checks that span policies, alerts and scopes, once everything is read: a generate
- * policy of a prefix scope labels its checks with the prefix (its alerts are named
- * `<label> · <host>`); labels of generate policies are unique per scope; no declared alert
- * is named like an alert a policy generates.
+ * The checks that span policies and alerts, once everything is read: labels of generate
+ * policies are unique per scope; no declared alert is named like an alert a policy generates.
  */
-export function policyProblems(
-  policies: readonly DeclaredPolicy[],
-  alerts: readonly DeclaredAlert[],
-  scopes: readonly Scope[],
-): string[] {
-  const problems: string[] = [];
-  for (const p of policies) {
-    const scope = scopes.find((s) => s.key === p.scopeKey);
-    if (p.mode !== 'generate' || scope?.ownership !== 'prefix' || !scope.prefix) continue;
-    for (const c of p.checks) {
-      if (!c.label.startsWith(scope.prefix)) {
-        problems.push(
-          `policy ${p.path}: label ${JSON.stringify(c.label)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}, so its alerts would be outside the scope; start the label with the prefix`,
-        );
-      }
-    }
-  }
+export function policyProblems(policies: readonly DeclaredPolicy[], alerts: readonly DeclaredAlert[]): Problem[] {
+  const problems: Problem[] = [];
   for (const scopeKey of new Set(policies.map((p) => p.scopeKey))) {
     const outlines = policies
       .filter((p) => p.scopeKey === scopeKey)
       .map((p) => ({ path: p.path, mode: p.mode, targets: p.targets, labels: p.checks.map((c) => c.label) }));
     const named = alerts.filter((a) => a.scopeKey === scopeKey).map((a) => ({ path: a.path, name: a.spec.name }));
-    for (const x of policyNameProblems(outlines, named)) problems.push(x.message);
+    for (const x of policyNameProblems(outlines, named)) problems.push({ field: null, message: x.message });
   }
   return problems;
 }

@@ -1,4 +1,5 @@
 import { jsonKind, jsonPath } from '../support/describe';
+import type { Problem } from '../model/problems';
 import { hostNameProblem, normalizeHostName, parseAlert } from '../model';
 import { claims, parseProviderBlock, type ProviderBlock } from '../accounts/account-rules';
 import { PROVIDER_SCHEMA } from '../schema/provider-schema';
@@ -20,8 +21,8 @@ export interface Desired {
   triggers: DeclaredTrigger[];
   /** Alert policies, from each stack's `//.networkcalc_alert_policies` (src/plan/coverage). */
   policies: DeclaredPolicy[];
-  /** Everything wrong with the configuration, each saying what to fix. */
-  problems: string[];
+  /** Everything wrong with the configuration, each saying what to fix, at its place (`stack main, alert Www`). */
+  problems: Problem[];
 }
 
 /**
@@ -46,18 +47,27 @@ const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
   ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])],
 ]);
 
+/** A problem found at `where` in the stacks (`stack main, alert Www`). */
+function at(where: string, message: string, field: string | null = null, value?: unknown): Problem {
+  return { path: where, field, ...(value !== undefined ? { value } : {}), message };
+}
+
 /** Problems with the keys of one block: unknown attributes, read-only ones, count / for_each. */
-function keyProblems(where: string, body: Json, kind: string): string[] {
+function keyProblems(where: string, body: Json, kind: string): Problem[] {
   const allowed = SETTABLE[kind];
-  const out: string[] = [];
+  const out: Problem[] = [];
   for (const key of Object.keys(body)) {
     if (META_ARGUMENTS.has(key) || allowed.has(key)) continue;
     if (UNSUPPORTED_META.has(key)) {
       out.push(
-        `${where}: "${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`,
+        at(
+          where,
+          `"${key}" is not supported: ncalc reads one block as one ${kind.startsWith('provider') ? 'provider configuration' : 'object'} and cannot evaluate ${key}; declare each one in the app (a loop in TypeScript) instead`,
+          key,
+        ),
       );
     } else {
-      out.push(`${where}: unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`);
+      out.push(at(where, `unknown attribute "${key}"; allowed: ${[...allowed].sort().join(', ')}`, key));
     }
   }
   return out;
@@ -74,14 +84,19 @@ function constructPath(body: Json, stack: string, logicalId: string): string {
 }
 
 /** A string holding a template (references are recognised before this): ncalc cannot evaluate it. */
-const templateProblem = (where: string, field: string, v: string) =>
-  `${where}: ${field} ${JSON.stringify(v)} holds a Terraform template ("\${" or "%{"), which ncalc cannot evaluate; give a literal value, writing a literal "\${" as "$\${" and "%{" as "%%{"`;
+const templateProblem = (where: string, field: string, v: string): Problem =>
+  at(
+    where,
+    `${field} ${JSON.stringify(v)} holds a Terraform template ("\${" or "%{"), which ncalc cannot evaluate; give a literal value, writing a literal "\${" as "$\${" and "%{" as "%%{"`,
+    field,
+    v,
+  );
 
 /**
  * The string attributes of a body as Terraform reads them: literal strings unescaped; a
  * string holding a template is reported and left as it is.
  */
-function literalStrings(body: Json, fields: readonly string[], where: string, problems: string[]): Json {
+function literalStrings(body: Json, fields: readonly string[], where: string, problems: Problem[]): Json {
   const out: Json = { ...body };
   for (const f of fields) {
     const v = body[f];
@@ -106,18 +121,24 @@ const PROVIDER_STRINGS = [
 ] as const;
 const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
 
-function parseProviders(stack: string, json: Json, problems: string[]): Scope[] {
+function parseProviders(stack: string, json: Json, problems: Problem[]): Scope[] {
   const group = json.provider;
   if (group !== undefined && !isObject(group)) {
     problems.push(
-      `stack ${stack}: provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`,
+      at(
+        `stack ${stack}`,
+        `provider is ${jsonKind(group)}; expected an object of provider configurations by provider name`,
+      ),
     );
     return [];
   }
   const raw = group?.networkcalc;
   if (raw !== undefined && !isObject(raw) && !Array.isArray(raw)) {
     problems.push(
-      `stack ${stack}: provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`,
+      at(
+        `stack ${stack}`,
+        `provider.networkcalc is ${jsonKind(raw)}; expected a list of provider configurations (objects)`,
+      ),
     );
     return [];
   }
@@ -126,7 +147,10 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
   for (const [index, item] of list.entries()) {
     if (!isObject(item)) {
       problems.push(
-        `stack ${stack}: ${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`,
+        at(
+          `stack ${stack}`,
+          `${jsonPath('provider', 'networkcalc', ...(Array.isArray(raw) ? [index] : []))} is ${jsonKind(item)}; expected an object (a provider configuration)`,
+        ),
       );
       continue;
     }
@@ -144,22 +168,28 @@ function parseProviders(stack: string, json: Json, problems: string[]): Scope[] 
     const { config, problems: blockProblems } = parseProviderBlock(
       Object.fromEntries(Object.entries(entry).filter(([k]) => !templated.has(k))),
     );
-    for (const p of blockProblems) problems.push(`${where}: ${p.message}`);
+    for (const p of blockProblems) problems.push({ ...p, path: where });
     for (const secret of ['token', 'client_secret'] as const) {
       if (entry[secret] !== undefined) {
         problems.push(
-          `${where}: "${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`,
+          at(
+            where,
+            `"${secret}" is written into the synthesized configuration; remove it and set ${secret}_env (a variable name) instead`,
+          ),
         );
       }
     }
     // Terraform would use it; ncalc reads credentials from variables only, so it must not be ignored.
     if (entry.client_id !== undefined) {
       problems.push(
-        `${where}: "client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`,
+        at(
+          where,
+          `"client_id" is written into the configuration, but ncalc reads the client id from the variable client_id_env names; remove it and set client_id_env instead`,
+        ),
       );
     }
     if (scopes.some((s) => s.providerKey === providerKey)) {
-      problems.push(`${where}: declared twice; give each provider configuration its own alias`);
+      problems.push(at(where, `declared twice; give each provider configuration its own alias`));
       continue;
     }
     scopes.push(scopeOf(stack, providerKey, alias, config));
@@ -204,7 +234,7 @@ function sections(
   stack: string,
   json: Json,
   kind: 'resource' | 'data',
-  problems: string[],
+  problems: Problem[],
 ): Record<string, Record<string, Json>> {
   const out: Record<string, Record<string, Json>> = {};
   // Without a prototype, so that an id such as `__proto__` is an entry, not lost in an assignment.
@@ -213,7 +243,10 @@ function sections(
   if (group === undefined) return out;
   if (!isObject(group)) {
     problems.push(
-      `stack ${stack}: ${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`,
+      at(
+        `stack ${stack}`,
+        `${kind} is ${jsonKind(group)}; expected an object of ${kind === 'resource' ? 'resource' : 'data source'} types`,
+      ),
     );
     return out;
   }
@@ -221,20 +254,29 @@ function sections(
     if (!type.startsWith('networkcalc_')) continue;
     if (!(KNOWN_TYPES[kind] as readonly string[]).includes(type)) {
       problems.push(
-        `stack ${stack}: ${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`,
+        at(
+          `stack ${stack}`,
+          `${jsonPath(kind, type)} is not a NetworkCalc ${kind === 'resource' ? 'resource' : 'data source'} type; known: ${KNOWN_TYPES[kind].join(', ')}`,
+        ),
       );
       continue;
     }
     if (!isObject(items)) {
       problems.push(
-        `stack ${stack}: ${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`,
+        at(
+          `stack ${stack}`,
+          `${jsonPath(kind, type)} is ${jsonKind(items)}; expected an object of blocks keyed by logical id`,
+        ),
       );
       continue;
     }
     for (const [id, v] of Object.entries(items)) {
       if (!isObject(v)) {
         problems.push(
-          `stack ${stack}: ${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`,
+          at(
+            `stack ${stack}`,
+            `${jsonPath(kind, type, id)} is ${jsonKind(v)}; expected an object (the block's attributes)`,
+          ),
         );
         continue;
       }
@@ -250,7 +292,7 @@ function sections(
  * stopping at the first, so a user fixes them in one go. Makes no API call.
  */
 export function readDesired(stacks: StackDocument[]): Desired {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const scopes: Scope[] = [];
   const alerts: DeclaredAlert[] = [];
   const triggers: DeclaredTrigger[] = [];
@@ -258,7 +300,9 @@ export function readDesired(stacks: StackDocument[]): Desired {
 
   for (const { name: stack, json } of stacks) {
     if (!isObject(json)) {
-      problems.push(`stack ${stack}: its cdk.tf.json holds ${jsonKind(json)}; expected an object (synthesize again)`);
+      problems.push(
+        at(`stack ${stack}`, `its cdk.tf.json holds ${jsonKind(json)}; expected an object (synthesize again)`),
+      );
       continue;
     }
     const stackScopes = parseProviders(stack, json, problems);
@@ -273,17 +317,20 @@ export function readDesired(stacks: StackDocument[]): Desired {
     if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
     scopes.push(...stackScopes);
 
-    const scopeOf = (where: string, provider: unknown): string | null => {
+    const scopeOf = (where: string, provider: unknown): Scope | null => {
       const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
       const scope = stackScopes.find((s) => s.providerKey === key);
       if (!scope) {
         const known = stackScopes.map((s) => s.providerKey).join(', ') || 'none';
         problems.push(
-          `${where}: provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
+          at(
+            where,
+            `provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
+          ),
         );
         return null;
       }
-      return scope.key;
+      return scope;
     };
 
     const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
@@ -296,7 +343,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
           const targetType = m[1] === 'networkcalc_domain' ? 'domain' : 'subdomain';
           const data = (targetType === 'domain' ? domains : subdomains)[m[2]];
           if (!data) {
-            problems.push(`${where}: ${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`);
+            problems.push(at(where, `${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`));
             return null;
           }
           const rawName = str(data.name);
@@ -307,20 +354,26 @@ export function readDesired(stacks: StackDocument[]): Desired {
           const name = rawName && unescapeTemplate(rawName);
           if (!name) {
             problems.push(
-              `${where}: data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
+              at(
+                where,
+                `data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
+              ),
             );
             return null;
           }
           const nameProblem = hostNameProblem(targetType, name);
           if (nameProblem) {
-            problems.push(`${where}: data.${m[1]}.${m[2]}: ${nameProblem}`);
+            problems.push(at(where, `data.${m[1]}.${m[2]}: ${nameProblem}`));
             return null;
           }
           return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${m[1]}.${m[2]}` };
         }
       }
       problems.push(
-        `${where}: ${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+        at(
+          where,
+          `${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+        ),
       );
       return null;
     };
@@ -328,7 +381,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
     for (const [logicalId, body] of Object.entries(alertItems)) {
       const path = constructPath(body, stack, logicalId);
       const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider);
+      const scopeKey = scopeOf(where, body.provider)?.key;
       const target = readTarget(where, body.target_id, 'target_id');
       const before = problems.length;
       const literal = literalStrings(body, ALERT_STRINGS, where, problems);
@@ -336,12 +389,15 @@ export function readDesired(stacks: StackDocument[]): Desired {
       // A name target validates with a stand-in id; the real one comes from the Domains API.
       const result = parseAlert({ ...literal, target_id: target?.kind === 'id' ? target.id : 1 });
       if (!result.ok) {
-        for (const p of result.problems) problems.push(`${where}: ${p.message}`);
+        for (const p of result.problems) problems.push({ ...p, path: where });
         continue;
       }
       if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
         problems.push(
-          `${where}: target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+          at(
+            where,
+            `target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+          ),
         );
         continue;
       }
@@ -353,11 +409,11 @@ export function readDesired(stacks: StackDocument[]): Desired {
     for (const [logicalId, body] of Object.entries(triggerItems)) {
       const path = constructPath(body, stack, logicalId);
       const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider);
+      const scopeKey = scopeOf(where, body.provider)?.key;
       const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
       const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
       if (hasDomain === hasSub) {
-        problems.push(`${where}: give exactly one of domain_id and subdomain_id`);
+        problems.push(at(where, `give exactly one of domain_id and subdomain_id`));
         continue;
       }
       const targetType = hasDomain ? 'domain' : 'subdomain';
@@ -365,7 +421,10 @@ export function readDesired(stacks: StackDocument[]): Desired {
       const target = readTarget(where, hasDomain ? body.domain_id : body.subdomain_id, field);
       if (target?.kind === 'name' && target.targetType !== targetType) {
         problems.push(
-          `${where}: ${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
+          at(
+            where,
+            `${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
+          ),
         );
         continue;
       }
@@ -375,10 +434,10 @@ export function readDesired(stacks: StackDocument[]): Desired {
         for (const [k, v] of Object.entries(body.triggers)) {
           if (typeof v === 'string') map[k] = holdsTemplate(v) ? v : unescapeTemplate(v);
           else if (typeof v === 'number' || typeof v === 'boolean') map[k] = String(v);
-          else problems.push(`${where}: ${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`);
+          else problems.push(at(where, `${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`));
         }
       } else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
-      else problems.push(`${where}: triggers is ${jsonKind(body.triggers)}; expected an object of strings`);
+      else problems.push(at(where, `triggers is ${jsonKind(body.triggers)}; expected an object of strings`));
       if (!scopeKey || !target) continue;
       triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
     }
@@ -391,19 +450,26 @@ export function readDesired(stacks: StackDocument[]): Desired {
     const k = `${a.scopeKey}\u0000${a.spec.name}`;
     const prior = seen.get(k);
     if (prior) {
-      problems.push(
-        `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
-      );
+      problems.push({
+        field: 'name',
+        value: a.spec.name,
+        message: `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
+      });
     } else seen.set(k, a);
   }
   for (const a of alerts) {
     const scope = scopes.find((s) => s.key === a.scopeKey);
     if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
       problems.push(
-        `alert ${a.path}: name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
+        at(
+          `alert ${a.path}`,
+          `name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
+          'name',
+          a.spec.name,
+        ),
       );
     }
   }
-  problems.push(...policyProblems(policies, alerts, scopes));
+  problems.push(...policyProblems(policies, alerts));
   return { scopes, alerts, triggers, policies, problems };
 }

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
-import { PROBLEMS_FILE_ENV, parseProblemsFile, problemLine, type ConstructProblem } from '../contract/problems';
+import { PROBLEMS_FILE_ENV, parseProblemsFile, type ConstructProblem } from '../contract/problems';
+import { fromProblemData, problemLine } from '../model/problems';
 import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
@@ -130,7 +131,7 @@ function constructProblems(file: string): ConfigError | null {
     return null;
   }
   const problems = parseProblemsFile(text);
-  return problems ? new ConfigError(problems.map(problemLine), problems) : null;
+  return problems ? new ConfigError(problems.map(problemLine), problems.map(fromProblemData)) : null;
 }
 
 async function runAppWith(

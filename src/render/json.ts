@@ -1,5 +1,5 @@
 /** The `--json` documents; their format is in docs/cli.md. */
-import type { ConstructProblem } from '../contract/problems';
+import { problemData, type Problem } from '../model/problems';
 import type { AccountPlan } from '../plan/account-plan';
 import type { ApplyReport, ChangeResult, TriggerResult } from '../engine/apply';
 import { coverageTotals } from '../plan/coverage';
@@ -178,10 +178,10 @@ export type JsonCommand = Command | 'export' | 'emulator' | 'provider install';
 export function runError(
   code: RunErrorCode,
   problems: readonly string[],
-  details?: readonly ConstructProblem[],
+  details?: readonly Problem[],
 ): Record<string, unknown> {
   const error: Record<string, unknown> = { code, retryable: false, problems };
-  if (details) error.details = details;
+  if (details) error.details = details.map(problemData);
   return error;
 }
 
@@ -193,7 +193,7 @@ export function runError(
 export function errorJson(
   command: JsonCommand,
   problems: readonly string[],
-  details?: readonly ConstructProblem[],
+  details?: readonly Problem[],
   code: RunErrorCode = 'CONFIG_ERROR',
 ): Record<string, unknown> {
   return { format_version: FORMAT_VERSION, command, error: runError(code, problems, details), accounts: [] };

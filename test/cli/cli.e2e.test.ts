@@ -397,6 +397,16 @@ describe('plan --json', () => {
         code: 'CONFIG_ERROR',
         retryable: false,
         problems: ['stack main, provider networkcalc: ownership "prefix" needs a non-empty ownership_prefix'],
+        // The same problems as data, in the same order: where, the attribute, what was given.
+        details: [
+          {
+            path: 'stack main, provider networkcalc',
+            field: 'ownership_prefix',
+            value: null,
+            allowed: null,
+            message: 'ownership "prefix" needs a non-empty ownership_prefix',
+          },
+        ],
       },
     });
   });

@@ -250,7 +250,7 @@ describe('generate: every domain and subdomain gets its alerts', () => {
     const bad = await ncalc(['plan'], { cwd: a.dir, env: env() });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(
-      'policy main/Baseline: label "certificate expiry" does not start with the ownership prefix "team-" of provider networkcalc, so its alerts would be outside the scope; start the label with the prefix',
+      'stack main, policy main/Baseline: checks[0]: label "certificate expiry" does not start with the ownership prefix "team-" of provider networkcalc, so its alerts would be outside the scope; write label "team-certificate expiry"',
     );
   });
 });

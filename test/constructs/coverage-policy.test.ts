@@ -52,15 +52,15 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
     expect(json.data).toBeUndefined();
   });
 
-  test('labels, patterns in canonical form, the provider of an aliased account, the ownership prefix before generated labels', () => {
+  test('labels, patterns in canonical form, the provider of an aliased account, the ownership prefix before default labels', () => {
     const json = synthStack((stack) => {
       const account = new NetworkcalcAccount(stack, 'Team', { alias: 'team', ownership: Ownership.prefix('team-a-') });
       new AlertPolicy(stack, 'Mx', {
         account,
         mode: PolicyMode.GENERATE,
         checks: [
-          { label: 'mail', dnsRecord: { record: 'MX', filter: 'contains', value: 'mx.example.com' } },
-          { label: 'team-a-spf', spfRecord: { filter: 'validity' } },
+          { label: 'team-a-mail', dnsRecord: { record: 'MX', filter: 'contains', value: 'mx.example.com' } },
+          { spfRecord: { filter: 'validity' } },
         ],
         targets: { subdomains: false, include: ['*.Example.COM', 'example.com.'], exclude: ['legacy.*'] },
       });
@@ -87,7 +87,7 @@ describe('AlertPolicy: the JSON ncalc reads', () => {
             filter: 'contains',
             filter_value: 'mx.example.com',
           },
-          { label: 'team-a-spf', type: 'SPF Record', filter: 'validity' },
+          { label: 'team-a-SPF validity', type: 'SPF Record', filter: 'validity' },
         ],
       },
       // A require policy names no alert: its labels are only columns.

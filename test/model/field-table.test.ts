@@ -29,6 +29,7 @@ import { Alert, AlertTarget } from '../../src/constructs';
 import { call, useEmulator } from '../helpers/emulator';
 import { exportInput } from '../helpers/fixtures';
 import { parse, synthWithAccount } from '../constructs/support';
+import { problemText } from '../../src/model/problems';
 
 const names = (rows: readonly AlertField[]) => rows.map((f) => f.name).sort();
 const where = (flag: keyof AlertField) => names(ALERT_FIELDS.filter((f) => f[flag] === true));
@@ -218,7 +219,7 @@ describe('ncalc', () => {
       },
     ]);
     const named = strings.filter((f) =>
-      problems.some((p) => p.includes(`: ${f} "\${var.x}" holds a Terraform template`)),
+      problems.some((p) => problemText(p).includes(`: ${f} "\${var.x}" holds a Terraform template`)),
     );
     expect(named).toEqual(strings);
   });
@@ -230,7 +231,9 @@ describe('ncalc', () => {
         json: { provider: { networkcalc: [{}] }, resource: { networkcalc_alert: { A: { ...DNS_BODY, x: 1 } } } },
       },
     ]);
-    expect(problems.join('\n')).toContain(`unknown attribute "x"; allowed: ${where('sent').join(', ')}`);
+    expect(problems.map(problemText).join('\n')).toContain(
+      `unknown attribute "x"; allowed: ${where('sent').join(', ')}`,
+    );
   });
 
   const input = (): ExportInput => exportInput([readLiveAlert({ ...DNS_BODY, id: 7 })]);

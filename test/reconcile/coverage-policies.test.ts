@@ -8,6 +8,7 @@ import { readDesired } from '../../src/read/desired';
 import { planScope } from '../../src/plan/plan';
 import type { ApiDomain } from '../../src/plan/types';
 import { declared, liveAlert, scope, SPF_VALIDITY } from '../helpers/fixtures';
+import { problemText } from '../../src/model/problems';
 
 const SCOPE = scope({ stack: 'main' });
 
@@ -57,7 +58,7 @@ describe('readDesired: policies', () => {
         }),
       },
     ]);
-    expect(d.problems).toEqual([]);
+    expect(d.problems.map(problemText)).toEqual([]);
     expect(d.policies).toEqual([
       {
         stack: 'main',
@@ -87,11 +88,11 @@ describe('readDesired: policies', () => {
       },
       { name: 'two', json: { '//': { networkcalc_alert_policies: ['x'] } } },
     ]);
-    expect(d.problems).toEqual([
-      'stack main, policy A: unknown attribute "colour"; allowed: checks, mode, path, provider, targets',
+    expect(d.problems.map(problemText)).toEqual([
       'stack main, policy A: provider "networkcalc.other" is not configured in this stack (configured: networkcalc); add a NetworkcalcAccount with that alias or fix the reference',
-      'stack main, policy A: checks[1] checks the same as checks[0]; remove one',
-      'stack main, policy A: checks[2]: label "SPF validity" is also the label of checks[0]; labels of a policy are unique',
+      'stack main, policy A: unknown attribute "colour"; allowed: checks, mode, path, provider, targets',
+      'stack main, policy A: checks[0] and checks[1] check the same thing; remove one',
+      'stack main, policy A: checks[0] and checks[2] are both labelled "SPF validity"; give each check its own label',
       'stack main, policy B: targets is an array; expected an object (domains, subdomains, include, exclude)',
       'stack main, policy B: checks is an array (empty); expected a non-empty array of checks',
       'stack two: //.networkcalc_alert_policies is an array; expected an object of policies keyed by logical id',
@@ -100,26 +101,36 @@ describe('readDesired: policies', () => {
   });
 
   test('declared alerts named like generated ones, and unprefixed labels in a prefix scope, are refused', () => {
-    const json = stackWith(
-      { Baseline_1: { path: 'main/Baseline', mode: 'generate', checks: [{ ...SPF, label: 'team-SPF' }, CERT] } },
-      {
-        resource: {
-          networkcalc_alert: {
-            Mine: {
-              name: 'team-SPF · www.example.com',
-              type: 'SPF Record',
-              filter: 'validity',
-              target_type: 'subdomain',
-              target_id: 2,
+    const withChecks = (checks: unknown[]) => {
+      const json = stackWith(
+        { Baseline_1: { path: 'main/Baseline', mode: 'generate', checks } },
+        {
+          resource: {
+            networkcalc_alert: {
+              Mine: {
+                name: 'team-SPF · www.example.com',
+                type: 'SPF Record',
+                filter: 'validity',
+                target_type: 'subdomain',
+                target_id: 2,
+              },
             },
           },
         },
-      },
-    );
-    (json.provider as any).networkcalc[0] = { ownership: 'prefix', ownership_prefix: 'team-' };
-    const d = readDesired([{ name: 'main', json }]);
-    expect(d.problems).toEqual([
-      'policy main/Baseline: label "certificate expiry" does not start with the ownership prefix "team-" of provider networkcalc, so its alerts would be outside the scope; start the label with the prefix',
+      );
+      (json.provider as any).networkcalc[0] = { ownership: 'prefix', ownership_prefix: 'team-' };
+      return readDesired([{ name: 'main', json }]).problems.map(problemText);
+    };
+    // A label without the prefix is not rewritten: the problem says what to write.
+    expect(withChecks([{ ...SPF, label: 'team-SPF' }, CERT])).toEqual([
+      'stack main, policy main/Baseline: checks[1]: label "certificate expiry" does not start with the ownership prefix "team-" of provider networkcalc, so its alerts would be outside the scope; write label "team-certificate expiry"',
+    ]);
+    expect(
+      withChecks([
+        { ...SPF, label: 'team-SPF' },
+        { ...CERT, label: 'team-certificate expiry' },
+      ]),
+    ).toEqual([
       'alert main/Mine is named "team-SPF · www.example.com", the name policy main/Baseline gives its "team-SPF" alert for www.example.com; ' +
         'rename the alert (an explicit alert for the same target and check wins over the generated one under any name), or exclude www.example.com from the policy',
     ]);

@@ -1,6 +1,7 @@
 /** readDesired reads hostile JSON strictly: every malformed part is a problem, nothing is dropped. */
 import { readDesired } from '../../src/read/desired';
 import { alert, stack } from '../cli/support';
+import { problemData, problemText, type Problem } from '../../src/model/problems';
 
 const read = (json: unknown) => readDesired([{ name: 'main', json: json as Record<string, unknown> }]);
 
@@ -10,7 +11,7 @@ describe('readDesired: strict reading', () => {
       JSON.parse(`{"provider":{"networkcalc":[{}]},"resource":{"networkcalc_alert":{"__proto__":${JSON.stringify(alert({ name: 'p' }))}},
       "networkcalc_report_trigger":{"R":{"domain_id":1,"triggers":{"__proto__":"x"}}}}}`);
     const d = read(json);
-    expect(d.problems).toEqual([]);
+    expect(d.problems.map(problemText)).toEqual([]);
     expect(d.alerts.map((a) => [a.logicalId, a.spec.name])).toEqual([['__proto__', 'p']]);
     expect(Object.entries(d.triggers[0].triggers)).toEqual([['__proto__', 'x']]);
   });
@@ -25,7 +26,7 @@ describe('readDesired: strict reading', () => {
       },
       data: { networkcalc_domain: [] },
     });
-    expect(d.problems).toEqual([
+    expect(d.problems.map(problemText)).toEqual([
       'stack main, provider networkcalc: alias is a number; expected a string',
       'stack main: provider.networkcalc[1] is a string; expected an object (a provider configuration)',
       "stack main: resource.networkcalc_alert.A is a string; expected an object (the block's attributes)",
@@ -52,7 +53,43 @@ describe('readDesired: strict reading', () => {
       output: { x: { value: 1 } },
       variable: { y: {} },
     });
-    expect(d.problems).toEqual([]);
+    expect(d.problems.map(problemText)).toEqual([]);
     expect(d.alerts.map((a) => a.path)).toEqual(['main/A']);
+  });
+});
+
+describe('readDesired: problems keep their structure', () => {
+  it('each problem has its place, the field at fault and the value given, as the message names them', () => {
+    const d = read({
+      provider: { networkcalc: [{ max_retries: 50 }] },
+      resource: { networkcalc_alert: { A: alert({ name: '${var.x}' }), B: alert({ name: 'b', subtype: 'SRV' }) } },
+      '//': {
+        networkcalc_alert_policies: {
+          P_1: {
+            path: 'main/P',
+            mode: 'generate',
+            checks: [{ type: 'DNS Record', subtype: 'SRV', filter: 'equals', filter_value: 'x' }],
+          },
+        },
+      },
+    });
+    const pick = (p: Problem) => ({ path: p.path, field: p.field, value: p.value });
+    expect(d.problems.map(pick)).toEqual([
+      { path: 'stack main, provider networkcalc', field: 'max_retries', value: 50 },
+      { path: 'stack main, alert A', field: 'name', value: '${var.x}' },
+      { path: 'stack main, alert B', field: 'subtype', value: 'SRV' },
+      { path: 'stack main, policy main/P', field: 'checks[0].subtype', value: 'SRV' },
+    ]);
+    expect(d.problems.map(problemText)[3]).toBe(
+      'stack main, policy main/P: checks[0]: subtype "SRV" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT',
+    );
+    // As --json shows them: every key, null for what is not known.
+    expect(problemData(d.problems[2])).toEqual({
+      path: 'stack main, alert B',
+      field: 'subtype',
+      value: 'SRV',
+      allowed: ['A', 'CNAME', 'MX', 'TXT'],
+      message: 'subtype "SRV" is not valid for type "DNS Record"; allowed: A, CNAME, MX, TXT',
+    });
   });
 });

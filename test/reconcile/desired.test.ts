@@ -3,6 +3,7 @@ import { prepare } from '../../src/engine/plan-all';
 import { readDesired } from '../../src/read/desired';
 import { ConfigError } from '../../src/contract/config-error';
 import { alert, stack } from '../cli/support';
+import { problemText } from '../../src/model/problems';
 
 const env = { NETWORKCALC_TOKEN: 'demo-token', OTHER_TOKEN: 'other-token' };
 
@@ -43,7 +44,7 @@ describe('readDesired', () => {
         }),
       },
     ]);
-    expect(d.problems).toEqual([]);
+    expect(d.problems.map(problemText)).toEqual([]);
     expect(d.scopes.map((s) => [s.key, s.ownership, s.prefix, s.tokenEnv])).toEqual([
       ['app/networkcalc', 'exclusive', null, 'NETWORKCALC_TOKEN'],
       ['app/networkcalc.b', 'prefix', 'b-', 'OTHER_TOKEN'],
@@ -73,7 +74,7 @@ describe('readDesired', () => {
         }),
       },
     ]);
-    const text = d.problems.join('\n');
+    const text = d.problems.map(problemText).join('\n');
     expect(text).toMatch(/"token" is written into the synthesized configuration/);
     expect(text).toMatch(/ownership "mine" is not valid; use one of exclusive, prefix, additive/);
     expect(text).toMatch(/alert Bad: .*subtype/);
@@ -92,7 +93,7 @@ describe('readDesired', () => {
         json: stack({ provider: { ownership: 'prefix', ownership_prefix: 'p-' }, alerts: { A: alert({ name: 'q' }) } }),
       },
     ]);
-    expect(d.problems.join()).toMatch(/name "q" does not start with the ownership prefix "p-"/);
+    expect(d.problems.map(problemText).join()).toMatch(/name "q" does not start with the ownership prefix "p-"/);
   });
 });
 
