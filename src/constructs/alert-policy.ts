@@ -1,4 +1,5 @@
 import { TerraformElement, TerraformStack, Token } from '../cdk';
+import { describeValue } from '../support/describe';
 import { Construct } from 'constructs';
 import {
   ALL_TARGETS,
@@ -318,7 +319,7 @@ function documentChecks(
   if (!Array.isArray(raw) || raw.length === 0) {
     errors.push(
       finding(
-        `checks must be a non-empty array of checks such as { certificate: { expiresInDays: 21 } } or { spfRecord: { filter: 'validity' } }; got ${describe(raw)}`,
+        `checks must be a non-empty array of checks such as { certificate: { expiresInDays: 21 } } or { spfRecord: { filter: 'validity' } }; got ${describeValue(raw)}`,
         'checks',
         raw ?? null,
       ),
@@ -336,7 +337,11 @@ function documentChecks(
     };
     if (!isObject(c))
       return refuse(
-        finding(`${at} is ${describe(c)}; give an object with one of dnsRecord, spfRecord, certificate`, at, c ?? null),
+        finding(
+          `${at} is ${describeValue(c)}; give an object with one of dnsRecord, spfRecord, certificate`,
+          at,
+          c ?? null,
+        ),
       );
     // "Before renewal fails" is an expiry check whose days come at plan time: map it with a stand-in.
     const cert = isObject(c.certificate) ? c.certificate : null;
@@ -344,7 +349,7 @@ function documentChecks(
     if (renewal !== undefined && typeof renewal !== 'boolean')
       return refuse(
         finding(
-          `${at}.certificate.expiresBeforeRenewalFails is ${describe(renewal)}; give true or false`,
+          `${at}.certificate.expiresBeforeRenewalFails is ${describeValue(renewal)}; give true or false`,
           `${at}.certificate.expiresBeforeRenewalFails`,
           renewal,
         ),
@@ -392,13 +397,4 @@ function propProblem(problem: Problem, sources: ReadonlyArray<Readonly<Record<st
   const prop = problem.field === 'label' ? 'label' : (sources[Number(index[1])]?.[problem.field] ?? problem.field);
   const from = `${path}.${prop}`;
   return { ...rest, field: from, message: `${problem.message} (from ${from})` };
-}
-
-/** A value as a user would recognise it in a message. */
-function describe(v: unknown): string {
-  if (v === undefined) return 'missing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return v.length ? 'an array' : 'an empty array';
-  if (typeof v === 'object') return 'an object';
-  return typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`;
 }

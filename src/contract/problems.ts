@@ -2,6 +2,7 @@
  * Construct validation problems as data, and the file through which a synth run by `ncalc`
  * hands them over. Free of cdktf, so that `ncalc` reads them without loading it.
  */
+import { isObject } from '../support/json';
 import { writeFileSync } from 'node:fs';
 import type { ProblemData } from '../model/problems';
 import type { Environment } from '../public-types';
@@ -35,8 +36,6 @@ export function writeProblemsFile(problems: readonly ConstructProblem[], env: En
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The problems of a problems file's text; null when it is not one (then the app's output is shown). */
 export function parseProblemsFile(text: string): ConstructProblem[] | null {
   let doc: unknown;
@@ -45,10 +44,10 @@ export function parseProblemsFile(text: string): ConstructProblem[] | null {
   } catch {
     return null;
   }
-  if (!isRecord(doc) || !Array.isArray(doc.problems) || doc.problems.length === 0) return null;
+  if (!isObject(doc) || !Array.isArray(doc.problems) || doc.problems.length === 0) return null;
   const out: ConstructProblem[] = [];
   for (const p of doc.problems) {
-    if (!isRecord(p) || typeof p.path !== 'string' || typeof p.message !== 'string') return null;
+    if (!isObject(p) || typeof p.path !== 'string' || typeof p.message !== 'string') return null;
     out.push({
       path: p.path,
       field: typeof p.field === 'string' ? p.field : null,
