@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { HEADER, TsApp } from '../suggest/support';
+import { HEADER, TsApp } from '../codegen/support';
 import { cliEnv, ncalc } from './support';
 
 jest.setTimeout(120_000);
