@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Problem } from '../model/problems';
 import { claims } from '../accounts/account-rules';
-import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
 import type { Credentials, DeclaredAlert, Scope } from './types';
 
@@ -33,7 +34,7 @@ export interface AccountResolution {
    * Base URLs that are not one (they may hold a secret, so the scope makes no account and
    * no output shows the URL): a problem of the app, not of one account.
    */
-  problems: string[];
+  problems: Problem[];
 }
 
 export function tokenFingerprint(token: string): string {
@@ -78,11 +79,16 @@ function groupScopes(
   baseUrlOverride: string | undefined,
   identify: Identify,
 ): AccountResolution {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const entries = scopes.flatMap((scope) => {
     const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, baseUrlOverride);
     if (urlProblem) {
-      problems.push(`stack ${scope.stack}, provider ${scope.providerKey}: ${urlProblem}`);
+      problems.push({
+        path: `stack ${scope.stack}, provider ${scope.providerKey}`,
+        field: 'base_url',
+        value: redactUrl(baseUrl), // a base URL may carry user info or a token in its query
+        message: urlProblem,
+      });
       return [];
     }
     return [{ scope, baseUrl, found: identify(scope, baseUrl) }];
@@ -165,7 +171,7 @@ export function offlineAccountProblems(
   alerts: DeclaredAlert[],
   env: NodeJS.ProcessEnv,
   options: { baseUrlOverride?: string } = {},
-): string[] {
+): Problem[] {
   const { accounts, problems } = groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => ({
     identity: `credentials from ${credentialHint(scope)}`,
     credentials: { baseUrl },
@@ -295,9 +301,10 @@ export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): Sco
  * Two scopes of one account must not claim the same alert name, or one would delete or
  * rewrite what the other declares.
  */
-export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): string[] {
-  return overlappingScopes(account.scopes, alerts).map(
-    ({ a, b, why }) =>
-      `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describeScope(a)} and ${describeScope(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
-  );
+export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): Problem[] {
+  // The message names its place (the account) itself.
+  return overlappingScopes(account.scopes, alerts).map(({ a, b, why }) => ({
+    field: 'ownership',
+    message: `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describeScope(a)} and ${describeScope(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
+  }));
 }

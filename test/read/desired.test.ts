@@ -146,8 +146,9 @@ describe('accounts and scopes', () => {
       const { accounts, problems } = resolveAccounts(d.scopes, { ...env, ...extra }, { baseUrlOverride: override });
       expect(accounts).toEqual([]);
       expect(problems).toHaveLength(1);
-      expect(problems[0]).toContain(expected);
-      expect(problems[0]).not.toContain('hunter2pw');
+      expect(problemText(problems[0]!)).toContain(expected);
+      // Nor in the problem as data (`--json` details).
+      expect(JSON.stringify(problems[0])).not.toContain('hunter2pw');
     },
   );
 
