@@ -3,9 +3,10 @@
  * one DELETE form, and terraform killed mid-apply. Request counts come from the emulator.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { startEmulator, type RunningEmulator, DEMO_ACCOUNT } from '../../src/emulator';
+import { JOURNAL_PREFIX } from '../../src/provider/create-journal';
 import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
@@ -66,8 +67,21 @@ describe('terraform against a strict, slow service', () => {
 
   const names = async () => (await emu.control.state()).accounts[0]!.alerts.map((a) => a.name);
 
-  test(`apply of ${N} creates at 50 ms latency and -parallelism=30 coalesces the id look-ups (≤ 2N/P + 2 lists); destroy with one DELETE form costs ≤ N + 6 DELETEs over ≤ P + 8 connections`, async () => {
+  /**
+   * A clean slate for a test: an emptied service, no state and no create journal from an
+   * earlier test (the emulator's reset reuses ids, which a journal record would point at).
+   */
+  async function fresh(): Promise<void> {
     await emu.control.reset();
+    for (const file of ['terraform.tfstate', 'terraform.tfstate.backup'])
+      rmSync(path.join(sb.workDir, file), { force: true });
+    const dataDir = path.join(sb.workDir, '.terraform');
+    for (const file of readdirSync(dataDir))
+      if (file.startsWith(JOURNAL_PREFIX)) rmSync(path.join(dataDir, file), { force: true });
+  }
+
+  test(`apply of ${N} creates at 50 ms latency and -parallelism=30 coalesces the id look-ups (≤ 2N/P + 2 lists); destroy with one DELETE form costs ≤ N + 6 DELETEs over ≤ P + 8 connections`, async () => {
+    await fresh();
     sb.writeConfig(config(N));
     await emu.control.addFault({ kind: 'latency', latencyMs: 50, match: { path: '/api/' } });
     const apply = await sb.terraform(['apply', '-auto-approve', '-parallelism=30']);
@@ -105,9 +119,7 @@ describe('terraform against a strict, slow service', () => {
   });
 
   test(`apply of ${N} creates at 0 ms latency and -parallelism=10: ≤ 2N/P + 2 lists, though terraform hands creates over at its own pace`, async () => {
-    await emu.control.reset();
-    rmSync(path.join(sb.workDir, 'terraform.tfstate'), { force: true });
-    rmSync(path.join(sb.workDir, 'terraform.tfstate.backup'), { force: true });
+    await fresh();
     sb.writeConfig(config(N));
     const apply = await sb.terraform(['apply', '-auto-approve', '-parallelism=10']);
     expectStatus(apply, 0);
@@ -120,7 +132,7 @@ describe('terraform against a strict, slow service', () => {
   });
 
   test('terraform killed with SIGKILL mid-apply: the provider leaves within 5 s, and the re-apply creates no duplicate', async () => {
-    await emu.control.reset();
+    await fresh();
     const count = 200;
     sb.writeConfig(config(count));
     await emu.control.addFault({ kind: 'latency', latencyMs: 40, match: { path: '/api/' } });
@@ -183,10 +195,7 @@ describe('terraform against a strict, slow service', () => {
     [0.3, 500, 3],
   ] as const) {
     test(`${rate * 100} % faults and ${rate * 100} % ambiguous creates, ${count} alerts: converges in ≤ ${maxRuns} runs, no duplicate, nothing lost`, async () => {
-      await emu.control.reset();
-      // Start clean: no state from an earlier test.
-      rmSync(path.join(sb.workDir, 'terraform.tfstate'), { force: true });
-      rmSync(path.join(sb.workDir, 'terraform.tfstate.backup'), { force: true });
+      await fresh();
       sb.writeConfig(config(count));
       await emu.control.updateSettings({ randomSeed: 4321 + count });
       for (const f of faultMix(rate, rate)) await emu.control.addFault(f);
