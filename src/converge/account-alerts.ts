@@ -288,7 +288,16 @@ export class AccountAlerts {
         const freeLanes = 1 - Math.min(1, this.#heldMs / (gap * window.lanes));
         const holdMs = window.target * gap * Math.max(ownWork, freeLanes);
         const deadline = openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
-        if (now >= deadline) return finish();
+        if (now >= deadline) {
+          // Creates whose POST is in flight join within one POST's time: when enough of them
+          // are in flight to reach the target, the list waits for just that many (posted()
+          // checks again), not for every POST, which would lock the lanes into step.
+          const inReach = this.#joined < window.target && this.#joined + this.#writing >= window.target;
+          if (!inReach || now >= openedAt + MAX_WINDOW_MS) return finish();
+          clearTimeout(timer);
+          timer = setTimeout(check, openedAt + MAX_WINDOW_MS - now);
+          return;
+        }
         clearTimeout(timer);
         timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
       };
