@@ -235,7 +235,8 @@ export class AccountAlerts {
    *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
    *   at once when no create is outstanding (only reads wait);
    * - the window has lasted as many of the caller's gaps as its target, scaled by the share
-   *   of a lane's time that is the caller's own (at most MAX_WINDOW_MS).
+   *   of a lane's time that is the caller's own (at most MAX_WINDOW_MS), and no POST in
+   *   flight is needed to reach the target.
    */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
