@@ -5,10 +5,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import * as path from 'node:path';
 import type { EmulatorSeed, RequestLogEntry } from '../src/emulator';
+import { JOURNAL_PREFIX } from '../src/provider/create-journal';
 
 export const ROOT = path.join(__dirname, '..');
 export const NCALC = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -340,6 +341,25 @@ resource "networkcalc_alert" "a" {
     : data.networkcalc_subdomain.s[format("h%02d.example.com", count.index % ${SUBDOMAINS})].id)
 }
 `;
+}
+
+/**
+ * A fresh apply in a terraform working directory: no state, and no create journal of an
+ * earlier run in its data directory (the provider would adopt from it, with extra lists).
+ */
+export function freshTerraformState(workDir: string): void {
+  const dataDir = path.join(workDir, '.terraform');
+  const journals = existsSync(dataDir)
+    ? readdirSync(dataDir)
+        .filter((f) => f.startsWith(JOURNAL_PREFIX) || f === 'networkcalc-creates.jsonl')
+        .map((f) => path.join(dataDir, f))
+    : [];
+  for (const f of [
+    path.join(workDir, 'terraform.tfstate'),
+    path.join(workDir, 'terraform.tfstate.backup'),
+    ...journals,
+  ])
+    rmSync(f, { force: true });
 }
 
 /** A TCP proxy in front of the API that counts the bytes flowing back to the clients. */

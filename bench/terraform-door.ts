@@ -29,6 +29,7 @@ import {
   benchSeed,
   fmtBytes,
   fmtMs,
+  freshTerraformState,
   procCpuMs,
   readCpuFile,
   countHcl as hcl,
@@ -396,11 +397,11 @@ async function main(): Promise<void> {
     return m;
   };
 
-  /** Back to the seed (no alerts) with the cell's latency; a fresh terraform state. */
+  /** Back to the seed (no alerts) with the cell's latency; a fresh terraform state and no create journal. */
   const resetFor = async (v: Version, latencyMs: number) => {
     await control.reset();
     if (latencyMs > 0) await control.addFault({ kind: 'latency', latencyMs, match: { path: '/api/' } });
-    for (const f of ['terraform.tfstate', 'terraform.tfstate.backup']) rmSync(path.join(v.workDir, f), { force: true });
+    freshTerraformState(v.workDir);
   };
 
   const results: Measured[] = [];

@@ -26,7 +26,6 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
-  readdirSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -36,7 +35,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cliConfigText, installProvider } from '../src/cli/provider-command';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
-import { JOURNAL_PREFIX } from '../src/provider/create-journal';
 import {
   ACCOUNT,
   ROOT,
@@ -44,6 +42,7 @@ import {
   benchSeed,
   countHcl,
   fmtMs,
+  freshTerraformState,
   median,
   readCpuFile,
   table,
@@ -350,14 +349,7 @@ async function main(): Promise<void> {
             const sb = sandboxes.get(v.name)!;
             await emu.control.reset();
             await setLatency(latencyMs);
-            // A fresh apply: no state, and no create journal of an earlier run to adopt from.
-            const journals = existsSync(path.join(sb.workDir, '.terraform'))
-              ? readdirSync(path.join(sb.workDir, '.terraform'))
-                  .filter((f) => f.startsWith(JOURNAL_PREFIX) || f === 'networkcalc-creates.jsonl')
-                  .map((f) => path.join('.terraform', f))
-              : [];
-            for (const f of ['terraform.tfstate', 'terraform.tfstate.backup', ...journals])
-              rmSync(path.join(sb.workDir, f), { force: true });
+            freshTerraformState(sb.workDir);
             const load = loadavg()[0]!;
             const m = await measured(
               v,

@@ -34,8 +34,8 @@ export interface AccountAlertsOptions {
 export const MAX_WINDOW_MS = 1500;
 /** A window lasts at least one POST's time, up to this (ms). */
 const MAX_FLOOR_MS = 100;
-/** A window lasts at most this many of the caller's gaps, scaled by their share of a lane's time. */
-const HOLD_GAPS = 6;
+/** The caller's pace is measured over its last this many beginnings (fewer at first). */
+const PACE_SAMPLE = 64;
 /** The quiet time that ends a window, in gaps between creates the caller begins... */
 const QUIET_GAPS = 6;
 /** ...within these bounds (ms). */
@@ -75,13 +75,16 @@ export class AccountAlerts {
   #outstanding = 0;
   /** The most creates outstanding at once so far: a lower bound of the caller's parallelism. */
   #lanes = 0;
-  /** When the last create began, and the smoothed gap between beginnings (ms). */
-  #lastBeginAt: number | undefined;
+  /** When the latest creates began (at most PACE_SAMPLE + 1, oldest first). */
+  readonly #beganAt: number[] = [];
+  /** The caller's gap between beginnings (ms), over its last PACE_SAMPLE creates. */
   #gapMs = FIRST_GAP_MS;
   /** The smoothed time a create's POST takes (ms). */
   #postMs = 0;
+  /** The smoothed time a create is outstanding, from beginCreate to done (ms). */
+  #heldMs = 0;
   /** The window of the queued list, while it gathers. */
-  #window: { openedAt: number; lanes: number; check: () => void } | undefined;
+  #window: { openedAt: number; lanes: number; target: number; check: () => void } | undefined;
   #started = 0;
   #completed = 0;
   #inFlight: Started | undefined;
@@ -181,11 +184,13 @@ export class AccountAlerts {
    */
   beginCreate(): CreateInProgress {
     const now = Date.now();
-    if (this.#lastBeginAt !== undefined) {
-      // Smoothed, so that one pause of the caller does not end every later window early.
-      this.#gapMs = 0.8 * this.#gapMs + 0.2 * (now - this.#lastBeginAt);
-    }
-    this.#lastBeginAt = now;
+    // The pace over many creates, several cycles of lists: the caller hands creates over in a
+    // burst after each list answers and slowly in between, and a short average taken when a
+    // window opens (just after a list) would see mostly the burst and end windows early.
+    const began = this.#beganAt;
+    if (began.length > PACE_SAMPLE) began.shift();
+    began.push(now);
+    if (began.length > 1) this.#gapMs = (now - began[0]!) / (began.length - 1);
     this.#outstanding++;
     this.#lanes = Math.max(this.#lanes, this.#outstanding);
     let posting = false;
@@ -209,6 +214,8 @@ export class AccountAlerts {
         if (done) return;
         create.posted();
         done = true;
+        const heldMs = Date.now() - now;
+        this.#heldMs = this.#heldMs === 0 ? heldMs : 0.95 * this.#heldMs + 0.05 * heldMs;
         this.#outstanding--;
         this.#window?.check();
       },
@@ -223,12 +230,13 @@ export class AccountAlerts {
    * longer brings few more; creates begin at the caller's pace, not the server's. It starts as
    * soon as one POST's time has passed (at most MAX_FLOOR_MS) and one of these holds:
    * - half full: the callers waiting fill just over half the lanes seen when the window
-   *   opened (the most creates outstanding at once so far);
+   *   opened (the most creates outstanding at once so far): the window's target;
    * - quiet: no POST is in flight and no create has begun for QUIET_GAPS of the caller's usual
    *   gaps (LONG_QUIET_MS while fewer than half the lanes wait): the caller paused or is done;
    *   at once when no create is outstanding (only reads wait);
-   * - the window has lasted HOLD_GAPS of the caller's gaps, scaled by their share of a lane's
-   *   time (at most MAX_WINDOW_MS).
+   * - the window has lasted as many of the caller's gaps as its target, scaled by the share
+   *   of a lane's time that is the caller's own (at most MAX_WINDOW_MS), and no POST in
+   *   flight is needed to reach the target.
    */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
@@ -255,31 +263,51 @@ export class AccountAlerts {
           timer = setTimeout(check, Math.max(1, floorAt - now));
           return;
         }
-        // Just over half the lanes: a list serves that many or more, so N creates at
-        // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes
-        // for the creates it hands over meanwhile (terraform waits when all are held).
         const half = Math.ceil(window.lanes / 2);
         // (Creates whose POST is in flight are about to join: a list waits for them.)
-        if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= Math.min(window.lanes, half + 1))
-          return finish();
+        if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= window.target) return finish();
         // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
         const quietMs =
           this.#joined >= half
             ? Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs))
             : LONG_QUIET_MS;
-        const quietAt = (this.#lastBeginAt ?? openedAt) + quietMs;
+        const quietAt = (this.#beganAt[this.#beganAt.length - 1] ?? openedAt) + quietMs;
         if (this.#writing === 0 && now >= quietAt) return finish();
-        // Holding a create holds one of the caller's lanes. That costs little while the caller's
-        // own work between creates (the gap) is most of a lane's time, as at low latency, and
-        // much when the POST is (creates then gather behind the list in flight anyway).
-        const holdMs = (HOLD_GAPS * this.#gapMs * this.#gapMs) / (this.#gapMs + this.#postMs);
+        // The caller begins a create every gap, so `target` gaps let a list serve its target.
+        // But holding a create holds one of the caller's lanes: that costs little while most
+        // of a lane's time is the caller's own (its work between creates, or lanes it leaves
+        // free), and much when the lanes wait on us (creates then gather behind the list in
+        // flight anyway). Two measures of the caller's own share, each blind in one case:
+        // - gap / (gap + POST): its work between creates against the POST; blind to lanes it
+        //   never fills (a high -parallelism at high latency);
+        // - 1 - (time a create is outstanding) / (gap × lanes): by Little's law the share of
+        //   lanes not held by our creates; blind to the caller being slow on its own (at low
+        //   latency terraform is bound by its own CPU and a create's wait costs it nothing).
+        // The larger one rules; the window feeds back (a longer one holds more lanes).
+        const gap = this.#gapMs;
+        const ownWork = gap / (gap + this.#postMs);
+        const freeLanes = 1 - Math.min(1, this.#heldMs / (gap * window.lanes));
+        const holdMs = window.target * gap * Math.max(ownWork, freeLanes);
         const deadline = openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
-        if (now >= deadline) return finish();
+        if (now >= deadline) {
+          // Creates whose POST is in flight join within one POST's time: when enough of them
+          // are in flight to reach the target, the list waits for just that many (posted()
+          // checks again), not for every POST, which would lock the lanes into step.
+          const inReach = this.#joined < window.target && this.#joined + this.#writing >= window.target;
+          if (!inReach || now >= openedAt + MAX_WINDOW_MS) return finish();
+          clearTimeout(timer);
+          timer = setTimeout(check, openedAt + MAX_WINDOW_MS - now);
+          return;
+        }
         clearTimeout(timer);
         timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
       };
       // The lanes as seen when the window opened: the creates joining it must not raise the bar.
-      this.#window = { openedAt, lanes: this.#lanes, check };
+      // Its target is just over half of them: a list serves that many or more, so N creates at
+      // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes for
+      // the creates it hands over meanwhile (terraform waits when all are held).
+      const lanes = this.#lanes;
+      this.#window = { openedAt, lanes, target: Math.min(lanes, Math.ceil(lanes / 2) + 1), check };
       check();
     });
   }

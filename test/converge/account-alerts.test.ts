@@ -112,3 +112,64 @@ describe('AccountAlerts', () => {
     expect(alerts.isNewSince(2, alerts.completedMark())).toBe(false);
   });
 });
+
+/**
+ * The coalescing window against a caller like terraform applying a large configuration, on a
+ * virtual clock (so the machine's load cannot change the outcome): P lanes, and the caller's
+ * own work serial (terraform's graph walk and state) and growing with every create it has
+ * made, so it hands creates over more slowly as the run goes on (about 5 ms per create at
+ * first, 35 ms at the end), in a burst after each list answers. Each create's POST and each
+ * list take the latency.
+ */
+async function slowingCaller(opts: { n: number; lanes: number; latencyMs: number }) {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const alerts = new AccountAlerts(async () => {
+    await sleep(opts.latencyMs + 2);
+    return [];
+  });
+  let callerFreeAt = 0;
+  const callerWork = (ms: number) => {
+    const now = Date.now();
+    callerFreeAt = Math.max(now, callerFreeAt) + ms;
+    return sleep(callerFreeAt - now);
+  };
+  let next = 0;
+  let made = 0;
+  const lane = async () => {
+    while (next < opts.n) {
+      next++;
+      const ownMs = 5 + (40 * made) / opts.n;
+      await callerWork(ownMs / 2);
+      const create = alerts.beginCreate();
+      create.sending();
+      await sleep(opts.latencyMs + 1);
+      create.posted();
+      await alerts.after(alerts.mark());
+      create.done();
+      made++;
+      await callerWork(ownMs / 2);
+    }
+  };
+  let finished = false;
+  const all = Promise.all(Array.from({ length: opts.lanes }, lane)).then(() => (finished = true));
+  // Bounded: the run takes well under 100 virtual seconds.
+  for (let step = 0; step < 10000 && !finished; step++) await jest.advanceTimersByTimeAsync(10);
+  await all;
+  return { lists: alerts.lists, made };
+}
+
+describe('coalescing window, a caller that slows down as it goes', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  for (const latencyMs of [0, 20, 50]) {
+    // The window before this one (six of the caller's gaps, a short average of them) made 211
+    // and 222 lists here at 20 and 50 ms.
+    test(`GIVEN 10 lanes, ${latencyMs} ms latency THEN at most 2N/P + 2 lists`, async () => {
+      const n = 1000;
+      const { lists, made } = await slowingCaller({ n, lanes: 10, latencyMs });
+      expect(made).toBe(n);
+      expect(lists).toBeLessThanOrEqual((2 * n) / 10 + 2);
+    });
+  }
+});
