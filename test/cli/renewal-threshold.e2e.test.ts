@@ -55,7 +55,7 @@ describe('the construct', () => {
     expect(message).toContain(
       'checks[0].certificate has expiresBeforeRenewalFails with expiresInDays; give expiresBeforeRenewalFails alone (it chooses the days per target)',
     );
-    expect(message).toContain('checks[1].certificate.expiresBeforeRenewalFails is "yes"; give true or false');
+    expect(message).toContain('checks[1].certificate.expiresBeforeRenewalFails is a string "yes"; give true or false');
   });
 });
 
