@@ -8,17 +8,11 @@ import { NetworkCalcClient } from '../../src/client';
 import type { EmulatorSeed } from '../../src/emulator';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
+import { alertSpec } from '../helpers/fixtures';
 import { FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
 
-const seedAlert = (name: string, targetId: number) => ({
-  name,
-  type: 'DNS Record',
-  subtype: 'A',
-  filter: 'equals',
-  filter_value: '192.0.2.1',
-  target_type: 'domain' as const,
-  target_id: targetId,
-});
+/** A DNS A alert (the shared fixture's defaults) on the given domain. */
+const seedAlert = (name: string, targetId: number) => alertSpec({ name, target_id: targetId });
 
 const seed: EmulatorSeed = {
   accounts: [
