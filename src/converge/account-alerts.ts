@@ -5,8 +5,9 @@
  * The create answer carries no id (interface 4.4 / 2.5), so every create that must learn its
  * id, and every create whose outcome is unknown, needs a list that started after its POST
  * returned. Lists are coalesced: at most one is in flight and at most one is queued behind it;
- * every caller that asks while a list is queued joins it. N creates at parallelism P cost about
- * 2N/P lists at most instead of N (see docs/architecture.md, "The write path").
+ * every caller that asks while a list is queued joins it. A budget holds N creates at
+ * parallelism P to at most 2N/P + 2 lists instead of N (see docs/architecture.md, "The write
+ * path").
  */
 import type { LiveAlert } from '../model';
 
@@ -43,6 +44,8 @@ const MIN_QUIET_MS = 50;
 const MAX_QUIET_MS = 300;
 /** The quiet time that ends a window while fewer than half the lanes wait (ms). */
 const LONG_QUIET_MS = 600;
+/** A caller that begins no create for this many of its longest pauses so far is done. */
+const END_PAUSES = 2;
 /** The gap assumed before two creates have begun (ms). */
 const FIRST_GAP_MS = 30;
 
@@ -75,6 +78,14 @@ export class AccountAlerts {
   #outstanding = 0;
   /** The most creates outstanding at once so far: a lower bound of the caller's parallelism. */
   #lanes = 0;
+  /** Creates begun so far. */
+  #begun = 0;
+  /** The longest the caller has gone without beginning a create while it had a lane free (ms). */
+  #longestPauseMs = 0;
+  /** When a create last freed one of the caller's lanes while all were held. */
+  #laneFreedAt = 0;
+  /** Whether a window with creates has ended, which tells the caller's lanes (see #gather). */
+  #lanesLearned = false;
   /** When the latest creates began (at most PACE_SAMPLE + 1, oldest first). */
   readonly #beganAt: number[] = [];
   /** The caller's gap between beginnings (ms), over its last PACE_SAMPLE creates. */
@@ -188,10 +199,15 @@ export class AccountAlerts {
     // burst after each list answers and slowly in between, and a short average taken when a
     // window opens (just after a list) would see mostly the burst and end windows early.
     const began = this.#beganAt;
+    // How long the caller went without beginning a create while it had a lane free.
+    const previous = began[began.length - 1];
+    if (previous !== undefined)
+      this.#longestPauseMs = Math.max(this.#longestPauseMs, now - Math.max(previous, this.#laneFreedAt));
     if (began.length > PACE_SAMPLE) began.shift();
     began.push(now);
     if (began.length > 1) this.#gapMs = (now - began[0]!) / (began.length - 1);
     this.#outstanding++;
+    this.#begun++;
     this.#lanes = Math.max(this.#lanes, this.#outstanding);
     let posting = false;
     let sentAt = 0;
@@ -216,7 +232,7 @@ export class AccountAlerts {
         done = true;
         const heldMs = Date.now() - now;
         this.#heldMs = this.#heldMs === 0 ? heldMs : 0.95 * this.#heldMs + 0.05 * heldMs;
-        this.#outstanding--;
+        if (this.#outstanding-- >= this.#lanes) this.#laneFreedAt = Date.now();
         this.#window?.check();
       },
     };
@@ -237,6 +253,11 @@ export class AccountAlerts {
    * - the window has lasted as many of the caller's gaps as its target, scaled by the share
    *   of a lane's time that is the caller's own (at most MAX_WINDOW_MS), and no POST in
    *   flight is needed to reach the target.
+   * Two rules come before and after those:
+   * - the first window with creates lasts until the caller stops handing them over: it learns
+   *   the lanes, which the targets and the budget count on;
+   * - the budget (#withinBudget) may hold a window on that these rules would end, until the
+   *   creates the caller hands over meanwhile pay for the list. Every window is held to MAX_WINDOW_MS.
    */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
@@ -246,21 +267,59 @@ export class AccountAlerts {
     const openedAt = Date.now();
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
-      const finish = () => {
+      const release = () => {
         clearTimeout(timer);
         this.#window = undefined;
         resolve();
+      };
+      // Every rule below ends the window through this one: the budget may hold it on.
+      const finish = () => {
+        const now = Date.now();
+        if (this.#withinBudget(1) || now >= openedAt + MAX_WINDOW_MS) return release();
+        // Over budget: hold on for the creates the caller hands over next (each one raises
+        // the budget; beginCreate, posted and done check again). Unless every create
+        // outstanding waits already and either every lane seen is among them (the caller may
+        // have none left to begin one with), or the caller has begun none for longer than it
+        // ever paused with a lane free (it is done, or paused as never before): then the
+        // list may take the one list of slack the budget keeps for the end of a run.
+        const allWaiting = this.#joined >= this.#outstanding;
+        if (allWaiting && this.#outstanding >= this.#lanes) return release();
+        const lastBegan = this.#beganAt[this.#beganAt.length - 1] ?? openedAt;
+        const doneAt = lastBegan + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, END_PAUSES * this.#longestPauseMs));
+        const mayEnd = allWaiting && this.#withinBudget(2);
+        if (mayEnd && now >= doneAt) return release();
+        clearTimeout(timer);
+        timer = setTimeout(check, Math.max(1, Math.min(openedAt + MAX_WINDOW_MS, mayEnd ? doneAt : Infinity) - now));
       };
       const check = () => {
         const now = Date.now();
         const window = this.#window!;
         // Only reads wait: no create could join.
-        if (this.#outstanding === 0) return finish();
+        if (this.#outstanding === 0) return release();
         // At least one POST's time (at most 100 ms): creates whose POST is about to answer join.
         const floorAt = openedAt + Math.min(MAX_FLOOR_MS, this.#postMs);
         if (now < floorAt) {
           clearTimeout(timer);
           timer = setTimeout(check, Math.max(1, floorAt - now));
+          return;
+        }
+        const lastBegan = this.#beganAt[this.#beganAt.length - 1] ?? openedAt;
+        if (!this.#lanesLearned) {
+          // The first window learns the lanes: it lasts until the caller stops handing creates
+          // over (it has filled every lane, or has no more), so that the budget and the targets
+          // of later windows count every lane. A caller that starts its lanes one by one would
+          // otherwise be taken for one with fewer (each window's target follows the lanes seen).
+          const learnedAt = lastBegan + Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs));
+          if (this.#writing === 0 && now >= learnedAt) {
+            this.#lanesLearned = true;
+            return release();
+          }
+          clearTimeout(timer);
+          timer = setTimeout(check, Math.max(1, Math.min(learnedAt, openedAt + MAX_WINDOW_MS) - now));
+          if (now >= openedAt + MAX_WINDOW_MS) {
+            this.#lanesLearned = true;
+            return release();
+          }
           return;
         }
         const half = Math.ceil(window.lanes / 2);
@@ -271,7 +330,7 @@ export class AccountAlerts {
           this.#joined >= half
             ? Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs))
             : LONG_QUIET_MS;
-        const quietAt = (this.#beganAt[this.#beganAt.length - 1] ?? openedAt) + quietMs;
+        const quietAt = lastBegan + quietMs;
         if (this.#writing === 0 && now >= quietAt) return finish();
         // The caller begins a create every gap, so `target` gaps let a list serve its target.
         // But holding a create holds one of the caller's lanes: that costs little while most
@@ -310,6 +369,19 @@ export class AccountAlerts {
       this.#window = { openedAt, lanes, target: Math.min(lanes, Math.ceil(lanes / 2) + 1), check };
       check();
     });
+  }
+
+  /**
+   * Whether the queued list may start by the run's budget: list number k starts only while
+   * k ≤ 2 × (creates begun) / lanes + slack, so N creates cost at most 2N/P + 2 lists whatever
+   * the caller's pace (lanes, the most creates outstanding at once, is the caller's
+   * parallelism P once it has filled its lanes: the first window waits for that). Windows
+   * take slack 1, keeping one list for the end of the run (#gather). A window that ends early
+   * spends what earlier, fuller ones saved; only when none is left does it wait for the
+   * creates the caller hands over next (each one raises the budget by 2 / lanes).
+   */
+  #withinBudget(slack: number): boolean {
+    return this.#started + 1 <= (2 * this.#begun) / Math.max(1, this.#lanes) + slack;
   }
 
   #start(): Started {

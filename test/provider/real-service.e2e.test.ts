@@ -131,6 +131,23 @@ describe('terraform against a strict, slow service', () => {
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
+  test('apply of 1,000 creates at 20 ms latency and -parallelism=30: ≤ 2N/P + 2 lists at a realistic size', async () => {
+    const n = 1000;
+    await fresh();
+    sb.writeConfig(config(n));
+    await emu.control.addFault({ kind: 'latency', latencyMs: 20, match: { path: '/api/' } });
+    const apply = await sb.terraform(['apply', '-auto-approve', '-parallelism=30'], { timeoutMs: 240_000 });
+    expectStatus(apply, 0);
+    expect(await emu.control.countRequests({ method: 'POST', path: '/api/alerts/' })).toBe(n);
+    // Without the budget the window made 72–76 here (bound 68).
+    expect(await emu.control.countRequests({ method: 'GET', path: '/api/alerts/' })).toBeLessThanOrEqual(
+      (2 * n) / 30 + 2,
+    );
+    expect(new Set(await names()).size).toBe(n);
+    await emu.control.clearFaults();
+    expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
+  });
+
   test('terraform killed with SIGKILL mid-apply: the provider leaves within 5 s, and the re-apply creates no duplicate', async () => {
     await fresh();
     const count = 200;
