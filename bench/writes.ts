@@ -5,6 +5,8 @@
  * one in-process emulator on 127.0.0.1 in its strict mode (creates answered without an id;
  * one DELETE form where stated).
  *
+ * BENCH_APPLY_CELLS=20:64,50:16 runs only those cells of `apply`; BENCH_NODE_FLAGS adds Node flags to the ncalc processes (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+ *
  * Sections (first argument, comma-separated; default all):
  * - `apply`: `ncalc apply` of 1,000 creates at 20 and 50 ms of latency, --parallelism 16 and
  *   64. The write phase runs from the first write reaching the emulator to the last answer
@@ -57,6 +59,10 @@ const TF_PARALLELISM = (process.argv[5] ?? '10').split(',').map(Number);
 const REPS = Number(process.argv[6] ?? 3);
 const N = 1000;
 const COMMAND_TIMEOUT_MS = 15 * 60_000;
+/** Only these `latency:parallelism` cells of the apply section, e.g. BENCH_APPLY_CELLS=20:64. */
+const applyCells = process.env.BENCH_APPLY_CELLS?.split(',');
+/** Extra Node flags for the ncalc processes, e.g. BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/somewhere". */
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Version {
   name: 'before' | 'after';
@@ -100,6 +106,7 @@ class ServerWatch {
   connections = 0;
   firstWriteAt = Infinity;
   lastAnswerAt = 0;
+  lastWriteAnswerAt = 0;
   #on = false;
 
   constructor(server: RunningEmulator['app']['server']) {
@@ -109,7 +116,11 @@ class ServerWatch {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (!this.#on || !req.url?.startsWith('/api/')) return;
       if (req.method !== 'GET') this.firstWriteAt = Math.min(this.firstWriteAt, performance.now());
-      res.on('finish', () => (this.lastAnswerAt = Math.max(this.lastAnswerAt, performance.now())));
+      const write = req.method !== 'GET';
+      res.on('finish', () => {
+        this.lastAnswerAt = Math.max(this.lastAnswerAt, performance.now());
+        if (write) this.lastWriteAnswerAt = Math.max(this.lastWriteAnswerAt, performance.now());
+      });
     });
   }
 
@@ -117,6 +128,7 @@ class ServerWatch {
     this.connections = 0;
     this.firstWriteAt = Infinity;
     this.lastAnswerAt = 0;
+    this.lastWriteAnswerAt = 0;
     this.#on = true;
   }
 
@@ -126,6 +138,11 @@ class ServerWatch {
 
   get writePhaseMs(): number {
     return this.lastAnswerAt - this.firstWriteAt;
+  }
+
+  /** From the last write's answer to the last answer of all (the lists after the writes). */
+  get tailMs(): number {
+    return Math.max(0, this.lastAnswerAt - this.lastWriteAnswerAt);
   }
 }
 
@@ -187,7 +204,16 @@ async function main(): Promise<void> {
   const ncalc = (v: Version, args: string[]) =>
     run(
       process.execPath,
-      ['--require', preload, path.join(v.root, 'dist', 'cli', 'main.js'), ...args, '-C', app, '--no-synth'],
+      [
+        ...nodeFlags,
+        '--require',
+        preload,
+        path.join(v.root, 'dist', 'cli', 'main.js'),
+        ...args,
+        '-C',
+        app,
+        '--no-synth',
+      ],
       app,
       { ...ncalcEnv, BENCH_CPU_FILE: cpuFile },
     );
@@ -200,7 +226,9 @@ async function main(): Promise<void> {
     await emu!.control.clearRequests();
     rmSync(cpuFile, { force: true });
     watch.start();
+    const emuCpu = process.cpuUsage();
     const r = await go();
+    const emuUsed = process.cpuUsage(emuCpu);
     watch.stop();
     const problems: string[] = [];
     if (r.code !== 0) problems.push(`exit ${r.code}: ${r.out.trim().split('\n').slice(-3).join(' / ').slice(0, 300)}`);
@@ -212,9 +240,12 @@ async function main(): Promise<void> {
       ok: problems.length === 0,
       wallMs: r.wallMs,
       writeMs: watch.writePhaseMs,
+      tailMs: watch.tailMs,
       connections: watch.connections,
       lists: await lists(),
       cpuMs: cpu.cpuMs,
+      /** This process during the command: the emulator, and this bench's own small part. */
+      emulatorCpuMs: (emuUsed.user + emuUsed.system) / 1000,
     };
   };
   console.log(
@@ -229,6 +260,7 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     for (const latencyMs of [20, 50]) {
       for (const p of [16, 64]) {
+        if (applyCells && !applyCells.includes(`${latencyMs}:${p}`)) continue;
         const cell = new Map<string, Array<Awaited<ReturnType<typeof measured>>>>();
         for (let rep = 0; rep < REPS; rep++) {
           for (const v of interleaved()) {
@@ -252,6 +284,7 @@ async function main(): Promise<void> {
             `**${(write / limit).toFixed(2)}×**`,
             String(median(ms.map((m) => m.lists))),
             fmtMs(median(ms.map((m) => m.cpuMs))),
+            fmtMs(median(ms.map((m) => m.emulatorCpuMs))),
             ms.every((m) => m.ok) ? '✓' : '✗',
           ]);
         }
@@ -270,6 +303,7 @@ async function main(): Promise<void> {
           'write / limit',
           'GET /api/alerts/',
           'ncalc CPU',
+          'emulator CPU',
           'checks',
         ],
         rows,
@@ -372,6 +406,7 @@ async function main(): Promise<void> {
               fmtMs(m.wallMs),
               `${m.lists}${m.lists <= bound ? '' : ' (over)'}`,
               String(bound),
+              fmtMs(m.tailMs),
               fmtMs(m.cpuMs),
               load.toFixed(1),
               m.ok ? '✓' : '✗',
@@ -392,6 +427,7 @@ async function main(): Promise<void> {
           'wall',
           'GET /api/alerts/',
           'bound 2N/P + 2',
+          'last create → last list',
           'provider CPU',
           'load',
           'checks',
