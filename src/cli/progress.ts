@@ -14,6 +14,8 @@ export class Progress {
   private accountsDone = 0;
   private readonly left: Map<object, number>;
   private shown = false;
+  private pending: string[] = [];
+  private flushing: NodeJS.Immediate | undefined;
   private lastDraw = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   /** Redraws so far (tests). */
@@ -35,10 +37,25 @@ export class Progress {
   /** Accounts with work to do. */
   readonly accounts: number;
 
-  /** A result line, above the counter. */
+  /**
+   * A result line, above the counter. Lines are written together once per turn of the event
+   * loop: writes to a file or a pipe are synchronous, and one per line cost a write call for
+   * every change while the writes of a run wait for their turn (a slow reader on a pipe held
+   * each of them up).
+   */
   line(text: string): void {
+    this.pending.push(text);
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  /** Writes the lines not yet written (before anything else that writes to stdout or stderr). */
+  flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.pending.length === 0) return;
     this.erase();
-    this.io.stdout.write(text + '\n');
+    this.io.stdout.write(this.pending.join('\n') + '\n');
+    this.pending = [];
     this.schedule();
   }
 
@@ -63,6 +80,7 @@ export class Progress {
 
   /** Removes the counter for good; call when the work is over. */
   clear(): void {
+    this.flush();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.erase();
@@ -82,6 +100,8 @@ export class Progress {
   }
 
   private draw(): void {
+    // Lines are on their way: their flush erases the counter and schedules it again.
+    if (this.pending.length > 0) return;
     if (this.done >= this.total) return this.erase();
     const accounts = this.accounts > 1 ? `[${this.accountsDone}/${this.accounts} accounts] ` : '';
     this.io.stderr.write(`\r\u001b[K  … ${accounts}${this.done}/${this.total} ${this.noun}`);

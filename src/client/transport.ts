@@ -2,7 +2,7 @@
  * One HTTP exchange with retries: builds the request, maps the answer to a NetworkCalcError
  * on the body's code, and decides whether another attempt is safe.
  */
-import { request, type Dispatcher } from 'undici';
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import {
   EXPLAINED_BY_SERVER,
   NetworkCalcError,
@@ -238,9 +238,25 @@ function stopped(error: NetworkCalcError): NetworkCalcError {
 
 export class Transport {
   readonly #opts: TransportOptions;
+  /** The base URL's origin and path, split once (see the constructor). */
+  readonly #origin: string;
+  readonly #prefix: string;
 
   constructor(opts: TransportOptions) {
     this.#opts = opts;
+    // Split once: undici's request(url) parses the whole URL again for every request. A base
+    // URL that does not parse goes to undici as it is, which refuses it before sending.
+    let origin = opts.baseUrl;
+    let prefix = '';
+    try {
+      const url = new URL(opts.baseUrl);
+      origin = url.origin;
+      prefix = url.pathname.replace(/\/+$/, '');
+    } catch {
+      // refused by undici at the first request
+    }
+    this.#origin = origin;
+    this.#prefix = prefix;
   }
 
   /** Sends with retries; resolves only on success, otherwise throws a NetworkCalcError. */
@@ -448,7 +464,7 @@ export class Transport {
   }
 
   async #attempt(req: HttpRequest, attempt: number): Promise<Outcome> {
-    const { baseUrl, timeoutMs, userAgent, dispatcher, logger, maxResponseBytes } = this.#opts;
+    const { timeoutMs, userAgent, dispatcher, logger, maxResponseBytes } = this.#opts;
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const pathAndQuery = `${req.path}${qs}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
@@ -472,12 +488,13 @@ export class Transport {
       // turn, as the next of a batch is, finds every connection busy and opens another: 83
       // connections for 600 deletes at parallelism 64 instead of 64.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const res = await request(`${baseUrl}${pathAndQuery}`, {
+      const res = await (dispatcher ?? getGlobalDispatcher()).request({
+        origin: this.#origin,
+        path: `${this.#prefix}${pathAndQuery}`,
         method: req.method,
         headers,
         body: payload,
         signal: controller.signal,
-        dispatcher,
         // undici closes the connection after a body on a method that does not expect one
         // (DELETE) unless told not to: a DELETE in the body form cost a connection each. HTTP/1.1
         // frames a request body by its Content-Length whatever the method, so the server has

@@ -300,6 +300,23 @@ describe('Progress', () => {
     }
   });
 
+  it('writes the result lines of one turn in one write, all of them before clear returns', async () => {
+    const writes: string[] = [];
+    const p = new Progress(
+      { stdout: { write: (s: string) => (writes.push(s), true) }, stderr: { write: () => true } },
+      3,
+      false,
+    );
+    p.line('one');
+    p.line('two');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['one\ntwo\n']);
+    p.line('three');
+    p.clear();
+    expect(writes).toEqual(['one\ntwo\n', 'three\n']);
+  });
+
   it('draws nothing when not on a terminal', () => {
     let stderr = '';
     const p = new Progress(
