@@ -65,7 +65,7 @@ const applyCells = process.env.BENCH_APPLY_CELLS?.split(',');
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Version {
-  name: 'before' | 'after';
+  name: 'before' | 'after' | 'bare undici loop (POSTs only)';
   root: string;
 }
 
@@ -186,6 +186,9 @@ function cleanEnv(): NodeJS.ProcessEnv {
 const alertsInAccount = async () =>
   (await emu!.control.state()).accounts.find((a) => a.name === ACCOUNT)!.alerts.length;
 
+/** The floor, measured beside the versions in the apply section. */
+const BARE: Version = { name: 'bare undici loop (POSTs only)', root: '' };
+
 /** Versions in turn, the first one alternating per cell so neither always runs first. */
 let turn = 0;
 const interleaved = () => (turn++ % 2 === 0 ? versions : [...versions].reverse());
@@ -218,6 +221,26 @@ async function main(): Promise<void> {
       { ...ncalcEnv, BENCH_CPU_FILE: cpuFile },
     );
   const lists = () => emu!.control.countRequests({ method: 'GET', path: '/api/alerts/' });
+  // The floor: the same POSTs over the same lanes from a bare undici loop (bench/bare-posts.ts).
+  const barePosts = async (p: number) => {
+    const account = (await emu!.control.state()).accounts.find((a) => a.name === ACCOUNT)!;
+    const domain = account.domains[0]!;
+    const body = { name: 'NAME', type: 'SPF Record', filter: 'validity', target_type: 'domain', target_id: domain.id };
+    return run(
+      process.execPath,
+      ['--require', preload, '--import', 'tsx', path.join(__dirname, 'bare-posts.ts')],
+      ROOT,
+      {
+        ...cleanEnv(),
+        BARE_URL: emu!.url,
+        BARE_TOKEN: TOKEN,
+        BARE_BODY: JSON.stringify(body),
+        BARE_N: String(N),
+        BARE_P: String(p),
+        BENCH_CPU_FILE: cpuFile,
+      },
+    );
+  };
   const setLatency = async (ms: number) => {
     await emu!.control.clearFaults();
     if (ms > 0) await emu!.control.addFault({ kind: 'latency', latencyMs: ms, match: { path: '/api/' } });
@@ -263,15 +286,19 @@ async function main(): Promise<void> {
         if (applyCells && !applyCells.includes(`${latencyMs}:${p}`)) continue;
         const cell = new Map<string, Array<Awaited<ReturnType<typeof measured>>>>();
         for (let rep = 0; rep < REPS; rep++) {
-          for (const v of interleaved()) {
+          for (const v of [...interleaved(), BARE]) {
             await emu.control.reset();
             await setLatency(latencyMs);
-            const m = await measured(v, () => ncalc(v, ['apply', '--auto-approve', '--parallelism', String(p)]), N);
+            const m = await measured(
+              v,
+              () => (v === BARE ? barePosts(p) : ncalc(v, ['apply', '--auto-approve', '--parallelism', String(p)])),
+              N,
+            );
             cell.set(v.name, [...(cell.get(v.name) ?? []), m]);
           }
         }
         const limit = latencyMs * Math.ceil(N / p);
-        for (const v of versions) {
+        for (const v of [...versions, BARE]) {
           const ms = cell.get(v.name)!;
           const write = median(ms.map((m) => m.writeMs));
           rows.push([
