@@ -69,11 +69,19 @@ codec.register({
   decode: (data) => new UnknownValue(Uint8Array.from(data)),
 });
 
-/** The object type of a block: its attributes, each with its cty type. */
+/** Block types built so far: every value terraform sends or receives is encoded against one. */
+const blockTypes = new WeakMap<BlockSchema, TypeExpr>();
+
+/** The object type of a block: its attributes, each with its cty type (built once per block). */
 export function blockType(block: BlockSchema): TypeExpr {
-  const attrs: Record<string, TypeExpr> = {};
-  for (const [name, a] of Object.entries(block.attributes)) attrs[name] = a.type;
-  return ['object', attrs];
+  let type = blockTypes.get(block);
+  if (!type) {
+    const attrs: Record<string, TypeExpr> = {};
+    for (const [name, a] of Object.entries(block.attributes)) attrs[name] = a.type;
+    type = ['object', attrs];
+    blockTypes.set(block, type);
+  }
+  return type;
 }
 
 // --- normalisation against a type (shared by both encodings) ------------------------
