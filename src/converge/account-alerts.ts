@@ -257,7 +257,8 @@ export class AccountAlerts {
    * - the first window with creates lasts until the caller stops handing them over: it learns
    *   the lanes, which the targets and the budget count on;
    * - the budget (#withinBudget) may hold a window on that these rules would end, until the
-   *   creates the caller hands over meanwhile pay for the list. Every window is held to MAX_WINDOW_MS.
+   *   creates the caller hands over meanwhile pay for the list.
+   * No window lasts longer than MAX_WINDOW_MS.
    */
   #gather(): Promise<void> {
     if (this.#gatherMs !== undefined) {
@@ -310,16 +311,12 @@ export class AccountAlerts {
           // of later windows count every lane. A caller that starts its lanes one by one would
           // otherwise be taken for one with fewer (each window's target follows the lanes seen).
           const learnedAt = lastBegan + Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs));
-          if (this.#writing === 0 && now >= learnedAt) {
+          if ((this.#writing === 0 && now >= learnedAt) || now >= openedAt + MAX_WINDOW_MS) {
             this.#lanesLearned = true;
             return release();
           }
           clearTimeout(timer);
           timer = setTimeout(check, Math.max(1, Math.min(learnedAt, openedAt + MAX_WINDOW_MS) - now));
-          if (now >= openedAt + MAX_WINDOW_MS) {
-            this.#lanesLearned = true;
-            return release();
-          }
           return;
         }
         const half = Math.ceil(window.lanes / 2);
