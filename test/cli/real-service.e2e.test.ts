@@ -68,12 +68,18 @@ describe('ncalc against a strict, faulty service', () => {
 
   /** Applies until exit 0, at most `maxRuns` times; returns the runs it took. */
   async function converge(count: number, maxRuns: number): Promise<number> {
+    const failures: string[] = [];
     for (let run = 1; run <= maxRuns; run++) {
       const r = await ncalc(['apply', '--auto-approve', '--parallelism', '16'], { cwd: app!.dir, env: env() });
       if (r.code === 0) return run;
       expect(r.code).toBe(1);
+      // What failed, for the message below: the lines of failed changes and the errors.
+      const failed = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /fail|error/i.test(l));
+      failures.push(`run ${run}: ${failed.slice(0, 8).join(' | ')}`);
     }
-    throw new Error(`did not converge in ${maxRuns} runs: ${(await names()).length} of ${count} alerts`);
+    throw new Error(
+      `did not converge in ${maxRuns} runs: ${(await names()).length} of ${count} alerts\n${failures.join('\n')}`,
+    );
   }
 
   for (const [rate, count, maxRuns] of [
