@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { ROOT, cliEnv, ncalc } from '../cli/support';
-import { TsApp, type AppTypeScript } from './support';
+import { ROOT, cliEnv } from '../cli/support';
+import { TsApp, ncalcIn, type AppTypeScript } from './support';
 
 jest.setTimeout(120_000);
 
@@ -31,23 +31,11 @@ const env = () =>
     STAGING_NETWORKCALC_TOKEN: 'staging-token',
     NETWORKCALC_BASE_URL: emulator().url,
   });
-const run = (a: TsApp, ...args: string[]) => ncalc(args, { cwd: a.dir, env: env() });
+const { run, applied, expectEmptyPlan } = ncalcIn(env);
 
 async function suggest(a: TsApp, ...more: string[]) {
   const r = await run(a, 'drift', '--suggest', '--json', ...more);
   return { code: r.code, stderr: r.stderr, suggest: JSON.parse(r.stdout).suggest as any };
-}
-
-async function applied(a: TsApp): Promise<void> {
-  const r = await run(a, 'apply', '--auto-approve');
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-}
-
-async function expectEmptyPlan(a: TsApp): Promise<void> {
-  const r = await run(a, 'plan', '--detailed-exitcode');
-  expect(r.stdout).toContain('No changes');
-  expect(r.code).toBe(0);
 }
 
 async function liveId(account: 'prod' | 'staging', name: string): Promise<number> {

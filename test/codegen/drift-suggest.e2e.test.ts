@@ -10,8 +10,8 @@ import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
-import { ROOT, cliEnv, ncalc } from '../cli/support';
-import { HEADER, TsApp } from './support';
+import { ROOT, cliEnv } from '../cli/support';
+import { HEADER, TsApp, ncalcIn } from './support';
 
 jest.setTimeout(120_000);
 
@@ -74,7 +74,7 @@ function postReports(a: TsApp): { calls: string[][]; issues: { number: number; b
 }
 
 const env = () => cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url });
-const run = (a: TsApp, ...args: string[]) => ncalc(args, { cwd: a.dir, env: env() });
+const { run, applied, expectEmptyPlan } = ncalcIn(env);
 
 async function live() {
   return new NetworkCalcClient({ baseUrl: emulator().url, token: 'demo-token' }).listAlerts();
@@ -83,18 +83,6 @@ async function liveId(name: string): Promise<number> {
   const found = (await live()).find((a) => a.name === name);
   if (!found) throw new Error(`no live alert ${name}`);
   return found.id;
-}
-
-async function applied(a: TsApp): Promise<void> {
-  const r = await run(a, 'apply', '--auto-approve');
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-}
-
-async function expectEmptyPlan(a: TsApp): Promise<void> {
-  const r = await run(a, 'plan', '--detailed-exitcode');
-  expect(r.stdout).toContain('No changes');
-  expect(r.code).toBe(0);
 }
 
 async function suggest(a: TsApp, ...more: string[]) {

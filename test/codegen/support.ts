@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ROOT } from '../cli/support';
+import { ROOT, ncalc } from '../cli/support';
 
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -87,3 +87,23 @@ const app = new App();
 const stack = new TerraformStack(app, 'main');
 new NetworkcalcAccount(stack, 'Account');
 `;
+
+/** `ncalc` in an app with a suite's environment, and the two steps the suites repeat. */
+export function ncalcIn(env: () => NodeJS.ProcessEnv) {
+  const run = (a: TsApp, ...args: string[]) => ncalc(args, { cwd: a.dir, env: env() });
+  return {
+    run,
+    /** `ncalc apply --auto-approve` succeeds and says nothing on stderr. */
+    async applied(a: TsApp): Promise<void> {
+      const r = await run(a, 'apply', '--auto-approve');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    },
+    /** `ncalc plan --detailed-exitcode` plans no change. */
+    async expectEmptyPlan(a: TsApp): Promise<void> {
+      const r = await run(a, 'plan', '--detailed-exitcode');
+      expect(r.stdout).toContain('No changes');
+      expect(r.code).toBe(0);
+    },
+  };
+}

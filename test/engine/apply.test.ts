@@ -8,7 +8,7 @@ import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
-import { alertSpec, SPF_VALIDITY } from '../helpers/fixtures';
+import { alertSpec, SPF_VALIDITY, spfBaselinePolicy } from '../helpers/fixtures';
 import { alert, stack } from '../cli/support';
 
 const emulator = useEmulator();
@@ -142,16 +142,7 @@ describe('a saved plan', () => {
   it("keeps the coverage of the app's alert policies, to show it again at apply", async () => {
     const { factory } = counting();
     const json = stack({ provider: {} });
-    json['//'] = {
-      networkcalc_alert_policies: {
-        Baseline_1: {
-          path: 'main/Baseline',
-          mode: 'generate',
-          targets: { include: ['example.org'] },
-          checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
-        },
-      },
-    };
+    json['//'] = spfBaselinePolicy();
     const [plan] = await planAll(prepare([{ name: 'main', json }], env()), factory, { triggers: true });
     expect(plan.coverage?.policies).toHaveLength(1);
     const saved = readSavedPlan(savedPlanText([plan], { triggers: true, shard: null }), 'plan.json');

@@ -9,6 +9,7 @@ import { DEMO_ACCOUNT } from '../../src/emulator';
 import { planAll, prepare, type PlanOptions } from '../../src/engine/plan-all';
 import type { AccountPlan } from '../../src/plan/account-plan';
 import { useEmulator } from '../helpers/emulator';
+import { spfBaselinePolicy } from '../helpers/fixtures';
 import { alert, stack } from '../cli/support';
 
 const emulator = useEmulator();
@@ -102,16 +103,7 @@ describe('liveTargetNames: the domains of live alerts to adopt, listed by the pl
 
 test("GIVEN a generate policy THEN the plan's declarations hold its alerts, marked fromPolicy, beside the app's own", async () => {
   const json = stack({ provider: {}, alerts: DECLARED });
-  json['//'] = {
-    networkcalc_alert_policies: {
-      Baseline_1: {
-        path: 'main/Baseline',
-        mode: 'generate',
-        targets: { include: ['example.org'] },
-        checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
-      },
-    },
-  };
+  json['//'] = spfBaselinePolicy();
   const { plan: p, domainLists } = await plan(json, { liveTargetNames: true });
   expect(domainLists).toBe(1);
   expect(p.declared?.map((d) => [d.spec.name, d.path, d.fromPolicy ?? false])).toEqual([

@@ -53,6 +53,21 @@ export const SPF_VALIDITY = {
   filter_value: '',
 } as const satisfies Partial<AlertSpec>;
 
+/**
+ * The `//` metadata of a stack with one AlertPolicy (`main/Baseline`, generate mode) that makes
+ * one alert, "SPF validity · example.org".
+ */
+export const spfBaselinePolicy = () => ({
+  networkcalc_alert_policies: {
+    Baseline_1: {
+      path: 'main/Baseline',
+      mode: 'generate',
+      targets: { include: ['example.org'] },
+      checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
+    },
+  },
+});
+
 /** `alertSpec` named `name`, canonical as the reconciler reads it. */
 export const spec = (name: string, over: Partial<AlertSpec> = {}): CanonicalAlert =>
   toAlertSpec(alertSpec({ name, ...over }));
