@@ -237,7 +237,8 @@ function parseMechanism(text: string): Mechanism {
   const split = /^([^:/]*)(.*)$/s.exec(body)!;
   const name = split[1].toLowerCase() as MechanismName;
   const rest = split[2];
-  const section = MECHANISM_SECTION[name];
+  // Own keys only: "constructor" is no mechanism.
+  const section = Object.hasOwn(MECHANISM_SECTION, name) ? MECHANISM_SECTION[name] : undefined;
   if (!section) {
     const shown = /^[\x20-\x7e]*$/.test(text) ? text : JSON.stringify(text).slice(1, -1);
     throw new SyntaxProblem(`"${shown}" is not a known mechanism or modifier`, '4.6.1');

@@ -59,6 +59,7 @@ describe('syntax: every term well-formed, anywhere in the record', () => {
     ['redirect is a modifier, written with "="', 'v=spf1 ip4:192.0.2.1 redirect:ok.example.com', '4.6.1'],
     ['a modifier name starts with a letter', 'v=spf1 1up=foo', '4.6.1'],
     ['a modifier needs a name', 'v=spf1 =all', '4.6.1'],
+    ['a name of an object property is no mechanism', 'v=spf1 constructor toString:x.example.com', '4.6.1'],
     ['terms are separated by spaces, not a carriage return', 'v=spf1 a:mail.example.com\rptr -all', '7.1'],
     ['terms are separated by spaces, not a line feed', 'v=spf1 ip4:192.0.2.5\n include:ok.example.com ~all', '5.6'],
     ['"all." is no mechanism', 'v=spf1 -all.', '4.6.1'],
