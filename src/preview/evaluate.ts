@@ -4,7 +4,8 @@
  * rests on are in docs/architecture.md ("Preview").
  */
 import type { AlertSpec } from '../model';
-import { asciiHost, type DnsKind, type Lookups } from './lookups';
+import { quoteText, showBytes } from './dns-text';
+import { MAX_CNAME_HOPS, asciiHost, type DnsKind, type Lookups } from './lookups';
 import {
   DAY_MS,
   firesBeforeRenewal,
@@ -13,7 +14,7 @@ import {
   lifetimeDays,
   renewalDaysLeft,
 } from '../model/renewal';
-import { checkSpf } from './spf';
+import { checkSpf, permerrorText, type SpfVerdict, type VoidCounts } from './spf';
 import type { ObservedCertificate } from './tls';
 
 export type PreviewState = 'fires' | 'quiet' | 'unknown';
@@ -114,38 +115,81 @@ async function dnsRecord(alert: AlertSpec, host: string, lookups: Lookups): Prom
   // TXT values are compared as written; names and addresses ignore case and a trailing dot.
   const form = kind === 'TXT' ? (s: string) => s : nameForm;
   const answer = await lookups.dns(host, kind);
-  if (!answer.ok) return unknown(answer.reason, { records: null });
-  const records = kind === 'TXT' ? answer.records.map(quoted) : answer.records;
-  const data: Record<string, unknown> = { records: answer.records };
+  if (!answer.ok) {
+    // A resolver answers a CNAME loop with SERVFAIL: name the loop.
+    const chain = kind !== 'CNAME' && answer.code === 'ESERVFAIL' ? await lookups.cnameChain(host) : null;
+    if (chain?.loop)
+      return unknown(`${answer.reason}; its CNAME chain is a loop: ${[host, ...chain.chain].join(' → ')}`, {
+        records: null,
+        cname_chain: chain.chain,
+      });
+    return unknown(answer.reason, { records: null });
+  }
+  // Compared as decoded; shown with undecodable bytes as \xNN.
+  const records = kind === 'TXT' ? answer.records.map(quoteText) : answer.records;
+  const data: Record<string, unknown> = { records: answer.records.map(showBytes) };
   let via = '';
   if (kind !== 'CNAME') {
     const chain = await lookups.cnameChain(host);
     if (chain.chain.length) {
       data.cname_chain = chain.chain;
-      via = ` (via CNAME ${chain.chain.join(' → ')}${chain.loop ? ', a loop' : ''})`;
+      const end = chain.loop ? ', a loop' : chain.tooLong ? `, longer than ${MAX_CNAME_HOPS} hops` : '';
+      via = ` (via CNAME ${chain.chain.join(' → ')}${end})`;
     }
   }
   const holds = compare(alert.filter, answer.records, alert.filter_value, form)!;
   return result(holds, comparisonText(kind, alert.filter, records, alert.filter_value, holds) + via, data);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `3 DNS-querying terms, 1 void lookup` (per kind of sender when they differ). */
+function countsText(dnsTerms: number, v: VoidCounts): string {
+  const voids =
+    v.ipv4 === v.ipv6
+      ? plural(v.ipv4, 'void lookup')
+      : `${plural(v.ipv4, 'void lookup')} for an IPv4 sender, ${v.ipv6} for an IPv6 sender`;
+  return `${plural(dnsTerms, 'DNS-querying term')}, ${voids}`;
+}
+
+function verdictData(v: SpfVerdict): Record<string, unknown> {
+  if (v.result === 'temperror') return { result: v.result, reason: v.reason };
+  return {
+    result: v.result,
+    ...(v.result === 'valid' ? {} : { reason: v.reason }),
+    ...(v.result === 'permerror' ? { section: v.section } : {}),
+    dns_terms: v.dnsTerms,
+    void_lookups: { ipv4: v.voidLookups.ipv4, ipv6: v.voidLookups.ipv6 },
+  };
+}
+
 async function spfRecord(alert: AlertSpec, host: string, lookups: Lookups): Promise<Evaluation> {
-  const spf = await checkSpf(host, lookups);
-  if (!spf.ok) return unknown(spf.reason, { record: null });
-  const data = { record: spf.record, problem: spf.problem, dns_terms: spf.dnsTerms, void_lookups: spf.voidLookups };
+  const spf = await checkSpf(host, lookups.spfResolver());
+  // A target that does not exist is not evaluated, as for DNS Record alerts (docs/architecture.md).
+  if (spf.found === 'failed') return unknown(spf.reason, { record: null });
+  const record = spf.found === 'one' ? showBytes(spf.record) : null;
   if (alert.filter === 'validity') {
     // The alert watches that the record is valid: it fires when it is not.
-    const counts = `${spf.dnsTerms} DNS-querying term${spf.dnsTerms === 1 ? '' : 's'}, ${spf.voidLookups} void lookup${spf.voidLookups === 1 ? '' : 's'}`;
-    return spf.problem
-      ? result(true, `SPF is not valid: ${spf.problem}`, data)
-      : result(false, `SPF is valid (${counts}): ${quoted(spf.record!)}`, data);
+    if (spf.found !== 'one') return result(true, `SPF is not valid: ${spf.problem}`, { record, problem: spf.problem });
+    const v = spf.verdict;
+    const data = { record, ...verdictData(v) };
+    switch (v.result) {
+      case 'valid':
+        return result(false, `SPF is valid (${countsText(v.dnsTerms, v.voidLookups)}): ${quoteText(spf.record)}`, data);
+      case 'permerror':
+        return result(true, `SPF is not valid: ${showBytes(permerrorText(v))}`, data);
+      case 'temperror':
+        return unknown(`a lookup of the SPF check failed (a temperror, RFC 7208 2.6.6): ${v.reason}`, data);
+      case 'cannot evaluate':
+        return unknown(`SPF validity depends on the sender: ${v.reason}`, data);
+    }
   }
-  if (spf.record === null) {
-    return unknown(`there is no single SPF record to compare: ${spf.problem}`, data);
-  }
+  if (spf.found !== 'one') return unknown(`there is no single SPF record to compare: ${spf.problem}`, { record });
   // SPF terms ignore case (RFC 7208 4.6.1).
   const holds = compare(alert.filter, [spf.record], alert.filter_value, (s) => s.trim().toLowerCase())!;
-  return result(holds, comparisonText('SPF', alert.filter, [quoted(spf.record)], alert.filter_value, holds), data);
+  return result(holds, comparisonText('SPF', alert.filter, [quoteText(spf.record)], alert.filter_value, holds), {
+    record,
+  });
 }
 
 function certificateData(c: ObservedCertificate): Record<string, unknown> {

@@ -1,3 +1,4 @@
+export * from './dns-text';
 export * from './evaluate';
 export * from './lookups';
 export * from './preview';

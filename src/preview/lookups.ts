@@ -7,6 +7,8 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { decodeCharacterStrings } from './dns-text';
+import type { SpfAnswer, SpfResolver } from './spf';
 import { readCertificate, type CertificateResult } from './tls';
 
 export interface LookupOptions {
@@ -17,7 +19,8 @@ export interface LookupOptions {
   /** Lookups (DNS and TLS) in flight at once. */
   concurrency?: number;
   /**
-   * Where the TLS connection for a host goes: by default its first A address, port 443. Tests
+   * Where the TLS connection for a host goes: by default its first A address (AAAA when it has
+   * no A record), port 443. Tests
    * point it elsewhere (see `NCALC_PREVIEW_TLS_PORT`).
    */
   tlsPort?: number;
@@ -30,7 +33,7 @@ const DEAD_AFTER_TIMEOUTS = 3;
 /** CNAME chains longer than this are reported, not followed (resolvers stop near here too). */
 export const MAX_CNAME_HOPS = 8;
 
-export type DnsKind = 'A' | 'CNAME' | 'MX' | 'TXT';
+export type DnsKind = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT';
 
 /** `records`: found (possibly none: the name exists without such a record). */
 export type DnsAnswer =
@@ -177,9 +180,9 @@ export class Lookups {
     return this.ask(async () => {
       let records: string[];
       if (kind === 'A') records = await this.resolver.resolve4(name);
+      else if (kind === 'AAAA') records = await this.resolver.resolve6(name);
       else if (kind === 'CNAME') records = (await this.resolver.resolveCname(name)).map(hostOf);
-      // A TXT record is a list of strings, read as one (RFC 7208 3.3).
-      else records = (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
+      else records = (await this.resolver.resolveTxt(name)).map(decodeCharacterStrings);
       return { ok: true as const, records, nodata: records.length === 0 };
     }, name);
   }
@@ -216,20 +219,45 @@ export class Lookups {
     return { ok: false, code, nxdomain: code === 'ENOTFOUND', reason: dnsReason(code, name, this) };
   }
 
-  /** `www.example.com → cdn.example.net → …`: the CNAME chain from a name, at most MAX_CNAME_HOPS. */
-  async cnameChain(name: string): Promise<{ chain: string[]; loop: boolean; error: DnsAnswer | null }> {
+  /**
+   * `www.example.com → cdn.example.net → …`: the CNAME chain from a name, followed for at most
+   * MAX_CNAME_HOPS hops. `loop`: a name came back; `tooLong`: there were more hops than that,
+   * none a repeat.
+   */
+  async cnameChain(
+    name: string,
+  ): Promise<{ chain: string[]; loop: boolean; tooLong: boolean; error: DnsAnswer | null }> {
     const chain: string[] = [];
     let current = name;
-    for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
+    for (let hop = 0; hop < MAX_CNAME_HOPS; hop++) {
       const answer = await this.dns(current, 'CNAME');
-      if (!answer.ok) return { chain, loop: false, error: hop === 0 ? answer : null };
-      if (!answer.records.length) return { chain, loop: false, error: null };
+      if (!answer.ok) return { chain, loop: false, tooLong: false, error: hop === 0 ? answer : null };
+      if (!answer.records.length) return { chain, loop: false, tooLong: false, error: null };
       const next = answer.records[0];
-      if (next === name || chain.includes(next)) return { chain: [...chain, next], loop: true, error: null };
+      if (next === name || chain.includes(next))
+        return { chain: [...chain, next], loop: true, tooLong: false, error: null };
       chain.push(next);
       current = next;
     }
-    return { chain, loop: true, error: null };
+    // One more question tells a chain that ends here from one that goes on.
+    const more = await this.dns(current, 'CNAME');
+    return { chain, loop: false, tooLong: more.ok && more.records.length > 0, error: null };
+  }
+
+  /** The lookups of an SPF check (spf.ts), from this run's answers. */
+  spfResolver(): SpfResolver {
+    const answer = async (name: string, kind: DnsKind): Promise<SpfAnswer> => {
+      const a = await this.dns(name, kind);
+      if (a.ok) return { ok: true, records: a.records };
+      if (a.code === 'EBADNAME') return { ok: true, records: [], unsent: true };
+      return { ok: false, nxdomain: a.nxdomain, reason: a.reason };
+    };
+    return {
+      txt: (name) => answer(name, 'TXT'),
+      a: (name) => answer(name, 'A'),
+      aaaa: (name) => answer(name, 'AAAA'),
+      mx: (name) => answer(name, 'MX'),
+    };
   }
 
   /** The certificate a host serves on 443 (SNI = host), read even when it does not verify. */
@@ -237,15 +265,19 @@ export class Lookups {
     return this.once(
       `TLS ${host}`,
       async (): Promise<CertificateResult> => {
-        // The address comes from the same resolver as every other lookup (so --resolver applies).
+        // The address comes from the same resolver as every other lookup (so --resolver applies):
+        // the first A record, or the first AAAA record for a host that has none.
         const a = await this.dns(host, 'A');
         if (!a.ok) return { ok: false, code: a.code, reason: a.reason };
-        if (!a.records.length)
-          return { ok: false, code: 'ENODATA', reason: `${host} has no A record to connect to (IPv4 only)` };
+        const aaaa = a.records.length ? null : await this.dns(host, 'AAAA');
+        if (aaaa && !aaaa.ok) return { ok: false, code: aaaa.code, reason: aaaa.reason };
+        const address = a.records[0] ?? aaaa?.records[0];
+        if (address === undefined)
+          return { ok: false, code: 'ENODATA', reason: `${host} has no A or AAAA record to connect to` };
         return this.limiter.run(() => {
           this.sent.tls++;
           return readCertificate({
-            address: a.records[0],
+            address,
             port: this.tlsPort,
             servername: host,
             timeoutMs: this.timeoutMs,

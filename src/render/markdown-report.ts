@@ -34,13 +34,21 @@ export function driftMarkdown(
 ): string {
   const full = driftMarkdownOf(plans, note, suggestions, true, marker);
   if (full.length <= GITHUB_BODY_LIMIT) return full;
-  const lean = driftMarkdownOf(plans, note, suggestions, false, marker);
-  if (lean.length <= GITHUB_BODY_LIMIT) return lean;
-  const lines = lean.split('\n');
+  return withinBodyLimit(driftMarkdownOf(plans, note, suggestions, false, marker), 'ncalc drift');
+}
+
+/**
+ * A report cut to GitHub's body limit: lines from the end, and a last line that says how many
+ * were left out and that `command`'s log has them all. Unchanged when it fits.
+ */
+export function withinBodyLimit(markdown: string, command: string): string {
+  if (markdown.length <= GITHUB_BODY_LIMIT) return markdown;
+  // The final newline ends the last line; it is not a line of its own.
+  const lines = markdown.replace(/\n$/, '').split('\n');
   const notice = (k: number) =>
-    `\n_… ${k} more line${k === 1 ? '' : 's'} not shown: the report is over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}-character limit. The job's log has all of it (\`ncalc drift\`)._\n`;
+    `\n_… ${k} more line${k === 1 ? '' : 's'} not shown: the report is over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}-character limit. The job's log has all of it (\`${command}\`)._\n`;
   let kept = lines.length;
-  let size = lean.length;
+  let size = lines.join('\n').length;
   while (kept > 0 && size + notice(lines.length - kept).length > GITHUB_BODY_LIMIT) size -= lines[--kept].length + 1;
   return lines.slice(0, kept).join('\n') + notice(lines.length - kept);
 }

@@ -1,6 +1,7 @@
 /** The preview as text, as JSON (its format is in docs/cli.md) and as markdown for a pull request comment. */
 import type { AccountPlan } from '../plan/account-plan';
 import { code, md } from './markdown';
+import { withinBodyLimit } from './markdown-report';
 import { errorText } from '../plan/error-info';
 import { accountHeading, summaryLine } from './text';
 import { type Style } from './style';
@@ -113,19 +114,38 @@ export function previewJson(report: PreviewReport): Record<string, unknown> {
   };
 }
 
-/** The preview for a pull request comment: the plan's headline, then one table per account. */
+/**
+ * The markdown headline: what fires, and how many alerts were evaluated. Green only when every
+ * alert of every account was evaluated and none fires: "cannot evaluate" (no network, a host
+ * not known) or an account not planned is never reported as all clear.
+ */
+export function previewHeadline(t: PreviewTotals, failedAccounts: number): string {
+  const evaluated = t.fires + t.quiet;
+  const of =
+    evaluated === t.alerts
+      ? `${t.alerts === 1 ? 'the' : `all ${t.alerts}`} ${t.alerts === 1 ? 'alert' : 'alerts'} evaluated`
+      : `${evaluated} of ${plural(t.alerts, 'alert')} evaluated, ${t.unknown} cannot be`;
+  const notPlanned = failedAccounts ? `; ${plural(failedAccounts, 'account')} not planned` : '';
+  const line = newFiringLine(t);
+  if (line) return `⚠️ **${line}** (${of}${notPlanned}).`;
+  if (t.fires) return `⚠️ **${plural(t.fires, 'alert')} would fire now** (${of}${notPlanned}).`;
+  if (t.alerts === 0)
+    return `${failedAccounts ? '❌' : 'ℹ️'} **No alert was evaluated**: there is none to evaluate${notPlanned}.`;
+  if (evaluated === 0)
+    return `❔ **No alert could be evaluated** (${plural(t.alerts, 'alert')}${notPlanned}); the reasons are below.`;
+  if (t.unknown || failedAccounts) return `❔ **No alert would fire now among those evaluated** (${of}${notPlanned}).`;
+  return `✅ **No alert would fire now** (${of}).`;
+}
+
+/**
+ * The preview for a pull request comment: the headline, then one table per account; cut to
+ * GitHub's body limit as the drift report is.
+ */
 export function previewMarkdown(report: PreviewReport, plans: readonly AccountPlan[]): string {
   const t = previewTotals(report);
   const out: string[] = [PREVIEW_MARKER, '## NetworkCalc alert preview', ''];
-  const line = newFiringLine(t);
-  out.push(
-    line
-      ? `⚠️ **${line}.**`
-      : t.fires
-        ? `⚠️ **${plural(t.fires, 'alert')} would fire now.**`
-        : '✅ **No alert would fire now.**',
-    '',
-  );
+  const failed = report.accounts.filter((a) => a.plan.status === 'error').length;
+  out.push(previewHeadline(t, failed), '');
   out.push(`${md(previewSummaryLine(t))} ${md(summaryLine(totals(plans), 'plan'))}`, '');
   out.push(
     `_Evaluated ${report.at.toISOString().replace(/\.\d+Z$/, 'Z')} from the machine that ran \`ncalc\` (${md(report.resolver)})._`,
@@ -151,5 +171,5 @@ export function previewMarkdown(report: PreviewReport, plans: readonly AccountPl
     }
     out.push('');
   }
-  return out.join('\n') + '\n';
+  return withinBodyLimit(out.join('\n') + '\n', 'ncalc preview');
 }

@@ -23,6 +23,7 @@ const SEED: EmulatorSeed = {
         { id: 3, domain: 'c47.test' },
         { id: 4, domain: 'stall.test' },
         { id: 5, domain: 'too-many.test' },
+        { id: 6, domain: 'big.test' },
       ],
       alerts: [
         {
@@ -45,6 +46,9 @@ const emulator = useEmulator({ seed: SEED });
 let dns: RunningDns;
 let tls: RunningTls;
 let app: FixtureApp;
+/** Alerts on a host whose TXT records are large: the markdown is over a comment's size. */
+let bigApp: FixtureApp;
+const BIG_ALERTS = 8;
 
 beforeAll(async () => {
   dns = await startDnsServer({
@@ -62,7 +66,9 @@ beforeAll(async () => {
       TXT: [`v=spf1 ${[1, 2, 3, 4, 5, 6].map((i) => `include:i${i}.spf.test`).join(' ')} -all`],
     },
     ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`i${i}.spf.test`, { TXT: ['v=spf1 a:ok.spf.test -all'] }])),
-    'ok.spf.test': { A: ['192.0.2.40'] },
+    'ok.spf.test': { A: ['192.0.2.40'], AAAA: ['2001:db8::40'] },
+    // 4 records of 3,000 characters: each alert's row shows 12,000 characters of them.
+    'big.test': { TXT: ['a', 'b', 'c', 'd'].map((c) => `${c}=${c.repeat(3000)}`) },
   });
   // 47-day certificate with 7.5 days left.
   tls = await startTlsServers({ 'c47.test': lifetimeCertificate('c47.test', 47, 39.5) });
@@ -125,9 +131,28 @@ beforeAll(async () => {
       },
     }),
   });
+  bigApp = new FixtureApp({
+    main: stack({
+      provider: {},
+      alerts: Object.fromEntries(
+        Array.from({ length: BIG_ALERTS }, (_, i) => [
+          `Big${i}`,
+          alert({
+            name: `big txt ${i}`,
+            subtype: 'TXT',
+            filter: 'contains',
+            filter_value: `marker-${i}`,
+            ...by('domain', 'big'),
+          }),
+        ]),
+      ),
+      data: { networkcalc_domain: { big: { name: 'big.test' } } },
+    }),
+  });
 });
 afterAll(async () => {
   app?.remove();
+  bigApp?.remove();
   await Promise.all([dns?.close(), tls?.close()]);
 });
 
@@ -239,7 +264,7 @@ test('--fail-on-firing exits 2; --changes-only leaves out the unchanged alert; -
     '<!-- ncalc-preview -->',
     '## NetworkCalc alert preview',
     '',
-    '⚠️ **3 new alerts would fire as soon as they are created.**',
+    '⚠️ **3 new alerts would fire as soon as they are created** (5 of 6 alerts evaluated, 1 cannot be).',
     '',
   ]);
   expect(md.stdout).toContain(
@@ -281,4 +306,57 @@ test('bad lookup flags: one clear line each, before any API call', async () => {
   expect(plan.code).toBe(1);
   expect(plan.stderr).toContain('--changes-only chooses what --preview evaluates; give --preview with it');
   expect(await requests()).toEqual([]);
+});
+
+test('GIVEN large TXT records WHEN previewed as markdown THEN the comment stays within 65,536 characters and says how many lines it left out', async () => {
+  const full = await ncalc(['preview', '--resolver', dns.address, '--lookup-timeout', '500'], {
+    cwd: bigApp.dir,
+    env: env(),
+  });
+  expect(full.code).toBe(0);
+  expect(full.stdout).toContain(`Preview of ${BIG_ALERTS} alerts: 0 fire now, ${BIG_ALERTS} quiet.`);
+  const r = await ncalc(['preview', '--format', 'markdown', '--resolver', dns.address, '--lookup-timeout', '500'], {
+    cwd: bigApp.dir,
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBeLessThanOrEqual(65_536);
+  const lines = r.stdout.split('\n');
+  expect(lines.slice(0, 4)).toEqual([
+    '<!-- ncalc-preview -->',
+    '## NetworkCalc alert preview',
+    '',
+    `✅ **No alert would fire now** (all ${BIG_ALERTS} alerts evaluated).`,
+  ]);
+  const rows = lines.filter((l) => l.startsWith('| 🟢 quiet | `big txt '));
+  // Each row holds the 4 records in full, so only some fit; the notice counts the lines cut.
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.length).toBeLessThan(BIG_ALERTS);
+  expect(rows[0]).toContain(`"a=${'a'.repeat(3000)}", "b=`);
+  const notice =
+    /^_… (\d+) more lines? not shown: the report is over GitHub's 65,536-character limit\. The job's log has all of it \(`ncalc preview`\)\._$/;
+  const cut = lines.map((l) => notice.exec(l)).find((m) => m);
+  expect(cut).toBeTruthy();
+  // The rows not shown, the blank line after the table: as many lines as the notice says.
+  expect(Number(cut![1])).toBe(BIG_ALERTS - rows.length + 1);
+});
+
+test('GIVEN no DNS answers WHEN previewed as markdown THEN the headline says no alert could be evaluated, with no green mark', async () => {
+  const silent = await startDnsServer({}, { silent: true });
+  try {
+    const r = await ncalc(
+      ['preview', '--format', 'markdown', '--resolver', silent.address, '--lookup-timeout', '200'],
+      {
+        cwd: app.dir,
+        env: env(),
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('✅');
+    expect(r.stdout.split('\n')[3]).toBe('❔ **No alert could be evaluated** (6 alerts); the reasons are below.');
+    expect(r.stdout).toContain('Preview of 6 alerts: 0 fire now, 0 quiet, 6 cannot be evaluated.');
+    expect(r.stdout.match(/\| ❔ cannot evaluate \|/g)).toHaveLength(6);
+  } finally {
+    await silent.close();
+  }
 });

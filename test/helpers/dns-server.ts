@@ -9,9 +9,15 @@ import * as dnsPacket from 'dns-packet';
 
 export interface ZoneEntry {
   A?: string[];
+  AAAA?: string[];
   CNAME?: string;
   MX?: Array<{ exchange: string; priority: number }>;
-  TXT?: string[];
+  /**
+   * A string is sent as UTF-8, in character-strings of at most 255 bytes (a character may be
+   * split between two, as zone tools split by bytes); an array of buffers is sent as those
+   * character-strings, byte for byte.
+   */
+  TXT?: Array<string | Buffer[]>;
   /** Answer SERVFAIL. */
   servfail?: boolean;
   /** Never answer. */
@@ -48,7 +54,8 @@ export async function startDnsServer(
     const name = q.name.toLowerCase().replace(/\.$/, '');
     const answers: dnsPacket.Answer[] = [];
     let current = name;
-    for (let hop = 0; hop < 12; hop++) {
+    // Long enough for a 20-hop chain; a loop ends in SERVFAIL, as resolvers answer it.
+    for (let hop = 0; hop < 32; hop++) {
       const entry = zone[current];
       if (!entry) return { rcode: answers.length ? RCODE.NOERROR : RCODE.NXDOMAIN, answers };
       if (entry.silent) return null;
@@ -60,15 +67,18 @@ export async function startDnsServer(
       }
       if (q.type === 'CNAME' && entry.CNAME) answers.push({ type: 'CNAME', name: current, ttl: 60, data: entry.CNAME });
       if (q.type === 'A') for (const a of entry.A ?? []) answers.push({ type: 'A', name: current, ttl: 60, data: a });
+      if (q.type === 'AAAA')
+        for (const a of entry.AAAA ?? []) answers.push({ type: 'AAAA', name: current, ttl: 60, data: a });
       if (q.type === 'MX')
         for (const m of entry.MX ?? [])
           answers.push({ type: 'MX', name: current, ttl: 60, data: { exchange: m.exchange, preference: m.priority } });
       if (q.type === 'TXT')
         for (const t of entry.TXT ?? []) {
           // Strings of at most 255 bytes each, as a real record carries a long value.
-          const chunks: string[] = [];
-          for (let i = 0; i < t.length; i += 255) chunks.push(t.slice(i, i + 255));
-          answers.push({ type: 'TXT', name: current, ttl: 60, data: chunks.length ? chunks : [''] });
+          const bytes = typeof t === 'string' ? Buffer.from(t, 'utf8') : null;
+          const chunks: Buffer[] = bytes ? [] : (t as Buffer[]);
+          if (bytes) for (let i = 0; i < bytes.length; i += 255) chunks.push(bytes.subarray(i, i + 255));
+          answers.push({ type: 'TXT', name: current, ttl: 60, data: chunks.length ? chunks : [Buffer.alloc(0)] });
         }
       return { rcode: RCODE.NOERROR, answers };
     }

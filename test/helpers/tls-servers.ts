@@ -3,7 +3,7 @@
  * made with node-forge, and local TLS servers that serve them by SNI. All servers of one set
  * listen on the same port at different loopback addresses, so DNS decides where a host goes:
  * 127.0.0.1 serves certificates by SNI, 127.0.0.2 accepts and never completes a handshake,
- * 127.0.0.3 refuses connections (nothing listens there).
+ * 127.0.0.3 refuses connections (nothing listens there). With `ipv6`, ::1 serves as 127.0.0.1 does.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
@@ -13,6 +13,8 @@ import * as forge from 'node-forge';
 export const SERVES = '127.0.0.1';
 export const STALLS = '127.0.0.2';
 export const REFUSES = '127.0.0.3';
+/** With `ipv6: true`: serves by SNI, as SERVES does. */
+export const SERVES_V6 = '::1';
 
 const DAY = 86_400_000;
 
@@ -97,7 +99,7 @@ export interface RunningTls {
  */
 export async function startTlsServers(
   certificates: Record<string, CertificateSpec>,
-  opts: { delayMs?: number } = {},
+  opts: { delayMs?: number; ipv6?: boolean } = {},
 ): Promise<RunningTls> {
   const contexts = new Map<string, SecureContext>();
   for (const [name, spec] of Object.entries(certificates))
@@ -106,21 +108,32 @@ export async function startTlsServers(
   const handshakes: string[] = [];
   const contextFor = (name: string) =>
     contexts.get(name) ?? contexts.get(`*.${name.split('.').slice(1).join('.')}`) ?? fallback;
-  const tls: TlsServer = createServer({
-    key: keyPem,
-    cert: makeCertificate(Object.values(certificates)[0]),
-    // `delayMs`: the answer to the client's hello comes this much later (a distant server).
-    SNICallback: (name, cb) => {
-      handshakes.push(name);
-      if (opts.delayMs) setTimeout(() => cb(null, contextFor(name)), opts.delayMs);
-      else cb(null, contextFor(name));
-    },
-  });
+  const defaultCert = makeCertificate(Object.values(certificates)[0]);
   const sockets = new Set<Socket>();
-  tls.on('connection', (s: Socket) => sockets.add(s).size && s.on('close', () => sockets.delete(s)));
-  tls.on('tlsClientError', () => undefined);
+  const serving = (): TlsServer => {
+    const server = createServer({
+      key: keyPem,
+      cert: defaultCert,
+      // `delayMs`: the answer to the client's hello comes this much later (a distant server).
+      SNICallback: (name, cb) => {
+        handshakes.push(name);
+        if (opts.delayMs) setTimeout(() => cb(null, contextFor(name)), opts.delayMs);
+        else cb(null, contextFor(name));
+      },
+    });
+    server.on('connection', (s: Socket) => sockets.add(s).size && s.on('close', () => sockets.delete(s)));
+    server.on('tlsClientError', () => undefined);
+    return server;
+  };
+  const tls = serving();
   await new Promise<void>((resolve) => tls.listen(0, SERVES, resolve));
   const port = (tls.address() as { port: number }).port;
+  const tls6 = opts.ipv6 ? serving() : null;
+  if (tls6)
+    await new Promise<void>((resolve, reject) => {
+      tls6.once('error', reject);
+      tls6.listen(port, SERVES_V6, resolve);
+    });
   // Accepts, reads, never answers: a handshake that stalls.
   const stall: NetServer = createNetServer((s) => {
     sockets.add(s);
@@ -138,6 +151,7 @@ export async function startTlsServers(
       for (const s of sockets) s.destroy();
       await Promise.all([
         new Promise<void>((resolve) => tls.close(() => resolve())),
+        new Promise<void>((resolve) => (tls6 ? tls6.close(() => resolve()) : resolve())),
         new Promise<void>((resolve) => stall.close(() => resolve())),
       ]);
     },

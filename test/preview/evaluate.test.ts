@@ -13,7 +13,15 @@ import {
   type Evaluation,
 } from '../../src/preview';
 import { startDnsServer, type RunningDns, type Zone } from '../helpers/dns-server';
-import { REFUSES, SERVES, STALLS, lifetimeCertificate, startTlsServers, type RunningTls } from '../helpers/tls-servers';
+import {
+  REFUSES,
+  SERVES,
+  SERVES_V6,
+  STALLS,
+  lifetimeCertificate,
+  startTlsServers,
+  type RunningTls,
+} from '../helpers/tls-servers';
 
 const ZONE: Zone = {
   'mail.test': {
@@ -39,11 +47,30 @@ const ZONE: Zone = {
     TXT: [`v=spf1 ${[1, 2, 3, 4, 5, 6].map((i) => `include:i${i}.spf.test`).join(' ')} -all`],
   },
   ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`i${i}.spf.test`, { TXT: ['v=spf1 a:ok.spf.test -all'] }])),
-  'ok.spf.test': { A: ['192.0.2.40'] },
+  'ok.spf.test': { A: ['192.0.2.40'], AAAA: ['2001:db8::40'] },
   'voids.test': { TXT: ['v=spf1 a:nx1.spf.test mx:ok.spf.test a:nx3.spf.test -all'] },
   'dangling.test': { TXT: ['v=spf1 include:empty.test -all'] },
   'redirect-gone.test': { TXT: ['v=spf1 redirect=gone.spf.test'] },
   'valid.test': { TXT: ['v=spf1 include:i1.spf.test mx:mail.test ip6:2001:db8::/32 ~all'] },
+  // The classes preview judged wrongly before RFC 7208 was followed to the letter.
+  'after-all.test': { TXT: ['v=spf1 -all include:missing.spf.test'] },
+  'colon.test': { TXT: ['v=spf1 a:foo:bar/baz.mail.test -all'] },
+  'port.test': { TXT: ['v=spf1 a:mail.test:8080 -all'] },
+  'numeric.test': { TXT: ['v=spf1 a:abc.123 -all'] },
+  'macro.test': { TXT: ['v=spf1 exists:%{a}.mail.test -all'] },
+  'sender.test': { TXT: ['v=spf1 include:%{l}._spf.mail.test -all'] },
+  'spf-bytes.test': { TXT: [[Buffer.from('v=spf1 a:mail.test '), Buffer.from([0x96]), Buffer.from('all')]] },
+  // TXT as bytes: UTF-8, a character split between two strings, a byte that is not UTF-8.
+  'cafe.test': { TXT: ['owner=café'] },
+  'split.test': { TXT: [[Buffer.from('owner=caf'), Buffer.from([0xc3]), Buffer.from([0xa9])]] },
+  'latin1.test': { TXT: [[Buffer.from('owner=caf'), Buffer.from([0xe9]), Buffer.from(' ok')]] },
+  // A chain of 20 CNAMEs, and a loop.
+  ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`hop${i}.test`, { CNAME: `hop${i + 1}.test` }])),
+  'hop20.test': { A: ['192.0.2.50'] },
+  'loop1.test': { CNAME: 'loop2.test' },
+  'loop2.test': { CNAME: 'loop1.test' },
+  // Only an IPv6 address, served on ::1.
+  'v6only.test': { AAAA: [SERVES_V6] },
   // TLS: 127.0.0.1 serves by SNI, .2 stalls the handshake, .3 refuses.
   ...Object.fromEntries(
     ['c47', 'c100', 'c200', 'c398', 'expired', 'selfsigned', 'other'].map((h) => [`${h}.test`, { A: [SERVES] }]),
@@ -60,17 +87,21 @@ let tls: RunningTls;
 
 beforeAll(async () => {
   dns = await startDnsServer(ZONE);
-  tls = await startTlsServers({
-    // 47-day certificate, 7.5 days left; 100-day, 90.5 left; 200-day, 50.5 left; 398-day, 10.5 left.
-    'c47.test': lifetimeCertificate('c47.test', 47, 39.5),
-    'c100.test': lifetimeCertificate('c100.test', 100, 9.5, { subject: { O: 'Example Org' } }),
-    'c200.test': lifetimeCertificate('c200.test', 200, 149.5),
-    'c398.test': lifetimeCertificate('c398.test', 398, 387.5),
-    'expired.test': lifetimeCertificate('expired.test', 90, 100.5),
-    'selfsigned.test': lifetimeCertificate('selfsigned.test', 90, 0.5, { selfSigned: true }),
-    '*.wild.test': lifetimeCertificate('*.wild.test', 90, 0.5),
-    'nomatch.test': lifetimeCertificate('nomatch.test', 90, 0.5),
-  });
+  tls = await startTlsServers(
+    {
+      // 47-day certificate, 7.5 days left; 100-day, 90.5 left; 200-day, 50.5 left; 398-day, 10.5 left.
+      'c47.test': lifetimeCertificate('c47.test', 47, 39.5),
+      'c100.test': lifetimeCertificate('c100.test', 100, 9.5, { subject: { O: 'Example Org' } }),
+      'c200.test': lifetimeCertificate('c200.test', 200, 149.5),
+      'c398.test': lifetimeCertificate('c398.test', 398, 387.5),
+      'expired.test': lifetimeCertificate('expired.test', 90, 100.5),
+      'selfsigned.test': lifetimeCertificate('selfsigned.test', 90, 0.5, { selfSigned: true }),
+      '*.wild.test': lifetimeCertificate('*.wild.test', 90, 0.5),
+      'nomatch.test': lifetimeCertificate('nomatch.test', 90, 0.5),
+      'v6only.test': lifetimeCertificate('v6only.test', 90, 30.5),
+    },
+    { ipv6: true },
+  );
 });
 afterAll(async () => {
   await Promise.all([dns?.close(), tls?.close()]);
@@ -142,6 +173,33 @@ describe('DNS Record alerts', () => {
     ).toEqual({ state: 'fires', text: 'no MX record, not "mx.test"' });
   });
 
+  test('TXT is UTF-8: split strings are joined as bytes; a byte that is not UTF-8 is shown as \\xNN and equals no text', async () => {
+    const txt = (host: string, filter_value: string) =>
+      evaluate(host, { subtype: 'TXT', filter: 'equals', filter_value });
+    expect(brief(await txt('cafe.test', 'owner=café'))).toEqual({
+      state: 'fires',
+      text: 'TXT is "owner=café"; equals "owner=café"',
+    });
+    expect((await txt('split.test', 'owner=café')).state).toBe('fires');
+    const latin1 = await txt('latin1.test', 'owner=café ok');
+    expect(brief(latin1)).toEqual({ state: 'quiet', text: 'TXT is "owner=caf\\xe9 ok", not "owner=café ok"' });
+    expect(latin1.data.records).toEqual(['owner=caf\\xe9 ok']);
+    expect((await txt('latin1.test', 'owner=caf\\xe9 ok')).state).toBe('quiet');
+  });
+
+  test('a chain of 20 CNAMEs is longer than 8 hops, not a loop; a real loop is named', async () => {
+    const long = await evaluate('hop0.test', { filter: 'equals', filter_value: '192.0.2.50' });
+    expect(brief(long)).toEqual({
+      state: 'fires',
+      text: `A is 192.0.2.50; equals "192.0.2.50" (via CNAME ${Array.from({ length: 8 }, (_, i) => `hop${i + 1}.test`).join(' → ')}, longer than 8 hops)`,
+    });
+    const loop = await evaluate('loop1.test', { filter: 'equals', filter_value: '192.0.2.50' });
+    expect(brief(loop)).toEqual({
+      state: 'unknown',
+      text: "the resolver answered SERVFAIL for loop1.test (the name's servers failed or DNSSEC did not validate); its CNAME chain is a loop: loop1.test → loop2.test → loop1.test",
+    });
+  });
+
   test('IDN names are looked up in punycode', async () => {
     const e = await evaluate('bücher.test', { filter: 'equals', filter_value: '192.0.2.30' });
     expect(brief(e)).toEqual({ state: 'fires', text: 'A is 192.0.2.30; equals "192.0.2.30"' });
@@ -180,28 +238,68 @@ describe('SPF Record alerts', () => {
       state: 'quiet',
       text: 'SPF is valid (3 DNS-querying terms, 0 void lookups): "v=spf1 include:i1.spf.test mx:mail.test ip6:2001:db8::/32 ~all"',
     });
+    expect(e.data).toMatchObject({ result: 'valid', dns_terms: 3, void_lookups: { ipv4: 0, ipv6: 0 } });
+    // An a term whose name has no AAAA record is a void lookup for an IPv6 sender.
+    expect((await spf('mail.test')).observed).toBe(
+      'SPF is valid (1 DNS-querying term, 0 void lookups): "v=spf1 ip4:192.0.2.0/24 mx -all"',
+    );
+  });
+
+  test('mechanisms after all are not evaluated; ":" and "/" may be in a domain: quiet', async () => {
+    expect(brief(await spf('after-all.test'))).toEqual({
+      state: 'quiet',
+      text: 'SPF is valid (0 DNS-querying terms, 0 void lookups): "v=spf1 -all include:missing.spf.test"',
+    });
+    expect((await spf('colon.test')).state).toBe('quiet');
+  });
+
+  test('a domain that ends in no top label, a bad macro, bytes that are not ASCII: fires, naming the rule', async () => {
+    expect(brief(await spf('port.test'))).toEqual({
+      state: 'fires',
+      text: 'SPF is not valid: the SPF record of port.test: the domain of "a:mail.test:8080" ends in "test:8080", which is not a top label (letters, digits and inner hyphens) (RFC 7208 7.1)',
+    });
+    expect((await spf('numeric.test')).observed).toMatch(/all-numeric label "123" \(RFC 7208 7\.1\)$/);
+    expect((await spf('macro.test')).observed).toBe(
+      'SPF is not valid: the SPF record of macro.test: "exists:%{a}.mail.test" uses %{a}, which is not a macro letter (RFC 7208 7.3)',
+    );
+    const bytes = await spf('spf-bytes.test');
+    expect(brief(bytes)).toEqual({
+      state: 'fires',
+      text: 'SPF is not valid: the SPF record of spf-bytes.test: the record contains the byte \\x96, not UTF-8, and SPF records are 7-bit ASCII (RFC 7208 3.1)',
+    });
+    expect(bytes.data.record).toBe('v=spf1 a:mail.test \\x96all');
+  });
+
+  test('an include whose domain depends on the sender: cannot evaluate, with why', async () => {
+    expect(brief(await spf('sender.test'))).toEqual({
+      state: 'unknown',
+      text: 'SPF validity depends on the sender: "include:%{l}._spf.mail.test" in the record of sender.test names a domain that depends on the sender, so what it adds is not known',
+    });
   });
 
   test.each([
     ['two-spf.test', 'two-spf.test has 2 v=spf1 records; exactly one is allowed (RFC 7208 4.5)'],
     ['empty.test', 'empty.test has no v=spf1 record'],
-    ['bad-syntax.test', 'the SPF record of bad-syntax.test: "ip4:300.1.1.1" is not an IPv4 network'],
-    ['unknown-term.test', 'the SPF record of unknown-term.test: "foo:bar" is not a known mechanism or modifier'],
+    ['bad-syntax.test', 'the SPF record of bad-syntax.test: "ip4:300.1.1.1" is not an IPv4 network (RFC 7208 5.6)'],
+    [
+      'unknown-term.test',
+      'the SPF record of unknown-term.test: "foo:bar" is not a known mechanism or modifier (RFC 7208 4.6.1)',
+    ],
     [
       'too-many.test',
       'more than 10 DNS-querying terms (include, a, mx, ptr, exists, redirect): the 11th is "include:i6.spf.test" in the record of too-many.test (RFC 7208 4.6.4)',
     ],
     [
       'voids.test',
-      'more than 2 void lookups (no record or NXDOMAIN): the 3rd is "a:nx3.spf.test" in the record of voids.test, nx3.spf.test has no A record (RFC 7208 4.6.4)',
+      'more than 2 void lookups (no record or NXDOMAIN): the 3rd is "a:nx3.spf.test" in the record of voids.test, nx3.spf.test has no address record (RFC 7208 4.6.4)',
     ],
     [
       'dangling.test',
-      '"include:empty.test" in the record of dangling.test does not resolve: empty.test has no v=spf1 record (RFC 7208 5.2)',
+      '"include:empty.test" in the record of dangling.test names empty.test, which has no v=spf1 record (RFC 7208 5.2)',
     ],
     [
       'redirect-gone.test',
-      '"redirect=gone.spf.test" in the record of redirect-gone.test does not resolve: gone.spf.test has no v=spf1 record (RFC 7208 6.1)',
+      '"redirect=gone.spf.test" in the record of redirect-gone.test names gone.spf.test, which has no v=spf1 record (NXDOMAIN) (RFC 7208 6.1)',
     ],
   ])('validity of %s fires, naming the first problem', async (host, problem) => {
     expect(brief(await spf(host))).toEqual({ state: 'fires', text: `SPF is not valid: ${problem}` });
@@ -312,6 +410,17 @@ describe('Certificate (TLS) alerts', () => {
       filter_value: 'o = example org',
     });
     expect(org.state).toBe('fires');
+  });
+
+  test('a host with only an AAAA record: its certificate is read over IPv6', async () => {
+    const v6 = await expiry('v6only.test', 30);
+    expect(v6.state).toBe('quiet');
+    expect(v6.observed).toMatch(new RegExp(`^expires ${date(59.5)}, in 59 days; threshold 30`));
+    expect(tls.handshakes).toContain('v6only.test');
+    expect(brief(await expiry('empty.test', 30))).toEqual({
+      state: 'unknown',
+      text: 'empty.test has no A or AAAA record to connect to',
+    });
   });
 
   test('a handshake that stalls, a refused connection, a host without an address: reasons, in bounded time', async () => {
