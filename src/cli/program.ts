@@ -11,6 +11,7 @@ import { registerEmulatorCommand } from './emulator-command';
 import { ERROR_PREFIX, type CliIO } from './io';
 import { FORMAT_VERSION, errorJson, type JsonCommand } from '../render/json';
 import { registerProviderCommand } from './provider-command';
+import { registerImportBlocksCommand } from './import-blocks-command';
 import { synthCommand, type SynthFlags } from './synth-command';
 import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
 import { MASS_DELETE } from '../plan/plan';
@@ -368,6 +369,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await exportCommand(io, opts);
     });
 
+  registerImportBlocksCommand(program, io, (c) => (code = c));
   registerEmulatorCommand(program);
   registerProviderCommand(program, jsonCapable.io, (c) => {
     code = c;
