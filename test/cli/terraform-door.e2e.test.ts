@@ -130,7 +130,9 @@ describe('ncalc beside terraform on one account', () => {
     const forced = await run(['apply', '--auto-approve', '--ignore-terraform-state'], changed);
     expect(forced.code).toBe(0);
     expect((await writes()).filter((w) => w.startsWith('PATCH'))).toHaveLength(3);
-    // And terraform sees the change as drift to undo: the door that owns them decides.
+    // And terraform sees the change as drift to undo: the door that owns them decides (the
+    // runs above synthesized the changed app into cdktf.out; the app is back as it was).
+    expect((await run(['synth'])).code).toBe(0);
     const back = await sb.terraform(['plan', '-detailed-exitcode'], { cwd: stackDir });
     expectStatus(back, 2);
     expect(back.output).toContain('Plan: 0 to add, 3 to change, 0 to destroy.');

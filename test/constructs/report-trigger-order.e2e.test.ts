@@ -47,6 +47,21 @@ describe('the report after the alerts of its target', () => {
       .filter((r) => r.method !== 'GET' && r.path.startsWith('/api/'))
       .map((r) => `${r.method} ${r.path.startsWith('/api/reports/') ? 'report' : 'alert'}`);
 
+  /**
+   * In terraform's output, the alerts' `<done>` lines and the report's `Creating...` line, in
+   * the order terraform printed them.
+   */
+  const order = (output: string, done: string) =>
+    output
+      .split('\n')
+      .flatMap((line) =>
+        line.startsWith('networkcalc_alert.') && line.includes(`: ${done} after`)
+          ? ['alert']
+          : line.startsWith('networkcalc_report_trigger.') && line.includes(': Creating...')
+            ? ['report']
+            : [],
+      );
+
   /** Holds the alert writes (not the report) from now on. */
   async function holdAlertWrites(): Promise<void> {
     for (const method of ['POST', 'PATCH'])
@@ -58,7 +73,8 @@ describe('the report after the alerts of its target', () => {
     try {
       await emu.control.reset();
       const config = JSON.parse(synth('192.0.2.1'));
-      expect(config.resource.networkcalc_report_trigger.Report.depends_on).toHaveLength(3);
+      const [trigger] = Object.values(config.resource.networkcalc_report_trigger) as Array<{ depends_on: string[] }>;
+      expect(trigger!.depends_on).toHaveLength(3);
       sb.writeConfig(JSON.stringify(config), 'main.tf.json');
       expectStatus(await sb.terraform(['init']), 0);
       await holdAlertWrites();
@@ -66,18 +82,14 @@ describe('the report after the alerts of its target', () => {
       const created = await sb.terraform(['apply', '-auto-approve']);
       expectStatus(created, 0);
       expect(await writes()).toEqual(['POST alert', 'POST alert', 'POST alert', 'POST report']);
-      const lastAlert = Math.max(...[1, 2, 3].map((n) => created.output.indexOf(`networkcalc_alert.Www${n}`)));
-      expect(created.output.indexOf('networkcalc_report_trigger.Report: Creating...')).toBeGreaterThan(lastAlert);
+      expect(order(created.output, 'Creation complete')).toEqual(['alert', 'alert', 'alert', 'report']);
 
       sb.writeConfig(synth('192.0.2.2'), 'main.tf.json');
       await emu.control.clearRequests();
       const modified = await sb.terraform(['apply', '-auto-approve']);
       expectStatus(modified, 0);
       expect(await writes()).toEqual(['PATCH alert', 'PATCH alert', 'PATCH alert', 'POST report']);
-      const out = modified.output;
-      const done = Math.max(...[1, 2, 3].map((n) => out.indexOf(`networkcalc_alert.Www${n}: Modifications complete`)));
-      expect(done).toBeGreaterThan(0);
-      expect(out.indexOf('networkcalc_report_trigger.Report: Creating...')).toBeGreaterThan(done);
+      expect(order(modified.output, 'Modifications complete')).toEqual(['alert', 'alert', 'alert', 'report']);
     } finally {
       sb.dispose();
       await emu.control.clearFaults();
