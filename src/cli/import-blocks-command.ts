@@ -19,7 +19,19 @@ import { errorText } from '../plan/error-info';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
-import { EXIT, clientFactory, cwdOf, load, planAccounts, reportError, type CommonOptions } from './pipeline';
+import { ConfigError } from '../contract/config-error';
+import { FORMAT_VERSION, errorJson } from '../render/json';
+import {
+  EXIT,
+  clientFactory,
+  cwdOf,
+  load,
+  planAccounts,
+  problemsOf,
+  reportError,
+  writeJson,
+  type CommonOptions,
+} from './pipeline';
 import { UsageError } from './usage';
 
 /** The file written into each stack's working directory when --out is not given. */
@@ -29,6 +41,7 @@ interface ImportBlocksFlags extends Omit<CommonOptions, 'out'> {
   /** Where to write the blocks: a file, or `-` for stdout. Default: IMPORT_FILE in each stack's directory. */
   out?: string;
   cdktfOut?: string;
+  json?: boolean;
 }
 
 interface Block {
@@ -91,6 +104,15 @@ function fileText(stack: string | null, blocks: readonly Block[]): string {
   return out.join('\n') + '\n';
 }
 
+/** An error before anything is written: its lines on stderr, and with --json the error document. */
+function failed(io: CliIO, opts: ImportBlocksFlags, e: unknown): number {
+  if (opts.json) {
+    const code = e instanceof UsageError ? 'USAGE_ERROR' : 'CONFIG_ERROR';
+    writeJson(io, errorJson('import-blocks', problemsOf(e), e instanceof ConfigError ? e.details : undefined, code));
+  }
+  return reportError(io, 'plan', e, false);
+}
+
 export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): Promise<number> {
   let loaded: Awaited<ReturnType<typeof load>>;
   const common: CommonOptions = { ...opts, out: opts.cdktfOut };
@@ -99,13 +121,15 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
       const problem = outputFileProblem(path.resolve(io.cwd, opts.out), opts.out, '--out', 'imports.tf');
       if (problem) throw new UsageError([problem]);
     }
-    loaded = await load(io, common, false);
+    if (opts.json && opts.out === '-')
+      throw new UsageError(['--json and --out - both print to stdout; give --out <file>, or drop one of them']);
+    loaded = await load(io, common, !!opts.json);
   } catch (e) {
-    return reportError(io, 'plan', e, false);
+    return failed(io, opts, e);
   }
-  const plans = await planAccounts(io, loaded, clientFactory(io, !!opts.verbose), {}, false);
-  const failed = plans.filter((p) => p.status !== 'ok');
-  for (const p of failed)
+  const plans = await planAccounts(io, loaded, clientFactory(io, !!opts.verbose), {}, !!opts.json);
+  const unplanned = plans.filter((p) => p.status !== 'ok');
+  for (const p of unplanned)
     io.stderr.write(`Error: account ${p.account.label} could not be listed: ${errorText(p.error!)}\n`);
   const { blocks, notes } = blocksOf(plans, loaded);
   const stacks = [...new Set(blocks.map((b) => b.stack))].sort();
@@ -139,18 +163,34 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
       }
     }
   } catch (e) {
-    if (e instanceof UsageError) return reportError(io, 'plan', e, false);
+    if (e instanceof UsageError) return failed(io, opts, e);
+    if (opts.json)
+      writeJson(
+        io,
+        errorJson('import-blocks', [
+          `the import blocks were not written: ${fileErrorText(opts.out ?? IMPORT_FILE, e)}`,
+        ]),
+      );
     io.stderr.write(`Error: the import blocks were not written: ${fileErrorText(opts.out ?? IMPORT_FILE, e)}.\n`);
     return EXIT.ERROR;
   }
   const n = blocks.length;
+  if (opts.json)
+    writeJson(io, {
+      format_version: FORMAT_VERSION,
+      command: 'import-blocks',
+      blocks: blocks.map((b) => ({ stack: b.stack, address: b.address, id: b.id, name: b.name, provider: b.provider })),
+      files: written,
+      not_imported: notes,
+      failed_accounts: unplanned.map((p) => ({ account: p.account.label, error: p.error })),
+    });
   io.stderr.write(
     n === 0
       ? 'No import blocks: every live alert the app declares is held by a Terraform state (or not live yet).\n'
       : `Wrote ${n} import block${n === 1 ? '' : 's'}${written.length ? ` to ${written.join(', ')}` : ''}. Run terraform plan (in the stack's directory, or cdktn diff): it shows ${n} to import; then apply.\n`,
   );
   for (const note of notes) io.stderr.write(`  not imported: ${note}\n`);
-  return failed.length ? EXIT.ERROR : EXIT.OK;
+  return unplanned.length ? EXIT.ERROR : EXIT.OK;
 }
 
 export function registerImportBlocksCommand(program: Command, io: CliIO, done: (code: number) => void): void {
@@ -174,6 +214,7 @@ export function registerImportBlocksCommand(program: Command, io: CliIO, done: (
       `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
     )
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)')
+    .option('--json', 'a JSON result on stdout (blocks, files, not_imported), or the error document')
     .addHelpText(
       'after',
       `

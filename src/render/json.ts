@@ -175,7 +175,7 @@ export type RunErrorCode =
   'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'TERRAFORM_STATE' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
 
 /** Every command that prints a JSON document with `--json`. */
-export type JsonCommand = Command | 'export' | 'emulator' | 'provider install';
+export type JsonCommand = Command | 'export' | 'import-blocks' | 'emulator' | 'provider install';
 
 export function runError(
   code: RunErrorCode,

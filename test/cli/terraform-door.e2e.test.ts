@@ -159,6 +159,9 @@ describe('ncalc beside terraform on one account', () => {
     // To stdout as well.
     const out = await run(['import-blocks', '--no-synth', '--out', '-']);
     expect(out.stdout).toBe(file);
+    const doc = JSON.parse((await run(['import-blocks', '--no-synth', '--json'])).stdout);
+    expect(doc).toMatchObject({ command: 'import-blocks', files: ['cdktf.out/stacks/prod/networkcalc-imports.tf'] });
+    expect(doc.blocks.map((b: { id: number }) => b.id).sort((a: number, b: number) => a - b)).toEqual(ids);
 
     expectStatus(await sb.terraform(['init'], { cwd: stackDir }), 0);
     const plan = await sb.terraform(['plan', '-detailed-exitcode'], { cwd: stackDir });
