@@ -102,6 +102,12 @@ describe('ncalc beside terraform on one account', () => {
     const applyJson = JSON.parse((await run(['apply', '--auto-approve', '--json'], changed)).stdout);
     expect(applyJson.error.code).toBe('TERRAFORM_STATE');
 
+    // A saved plan carries the warning: applying it is refused the same way.
+    expect((await run(['plan', '--save', 'plan.json'], changed)).code).toBe(0);
+    const saved = await run(['apply', 'plan.json']);
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toContain(`Error: refusing to apply: Terraform holds some of these alerts`);
+
     const destroy = await run(['destroy', '--stack', 'prod', '--auto-approve']);
     expect(destroy.code).toBe(1);
     expect(destroy.stderr).toContain('Error: refusing to destroy: Terraform holds some of these alerts');
@@ -112,8 +118,8 @@ describe('ncalc beside terraform on one account', () => {
     expect((await live()).map((a) => a.id).sort((a, b) => a - b)).toEqual(ids);
 
     // A state that is not JSON: a clear error naming it, before any call, quoting none of it.
-    const saved = `${stateFile}.saved`;
-    renameSync(stateFile, saved);
+    const aside = `${stateFile}.saved`;
+    renameSync(stateFile, aside);
     writeFileSync(stateFile, '{"version": 4, "secret": "s3cr3t-value" trailing');
     try {
       await emu.control.clearRequests();
@@ -123,7 +129,7 @@ describe('ncalc beside terraform on one account', () => {
       expect(broken.stderr + broken.stdout).not.toContain('s3cr3t');
       expect(await apiCalls()).toEqual([]);
     } finally {
-      renameSync(saved, stateFile);
+      renameSync(aside, stateFile);
     }
 
     // Told to: apply writes the alerts terraform holds.
