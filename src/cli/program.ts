@@ -196,7 +196,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
     .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
-    .addHelpText('after', SAVED_PLAN_HELP + SHARD_HELP + PLAN_EXIT_HELP)
+    .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP)
     .action(async (opts: PlanFlags) => {
       code = await planCommand(io, opts);
     });
