@@ -237,6 +237,16 @@ export async function applyPlans(
     io.stderr.write(`Error: refusing to apply; nothing was changed.\n${refused.map((p) => `  - ${p}`).join('\n')}\n`);
     return EXIT.ERROR;
   }
+  // Alerts a local Terraform state holds (src/plan/terraform-held.ts).
+  const held = opts.ignoreTerraformState ? [] : plans.flatMap((p) => p.warnings.filter((w) => w.terraformState));
+  if (held.length) {
+    const problems = held.map((w) => w.message);
+    if (json) writeJson(io, document(new Map(), { error: runError('TERRAFORM_STATE', problems) }));
+    io.stderr.write(
+      `Error: refusing to ${command}: Terraform holds some of these alerts; nothing was changed.\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
+    );
+    return EXIT.ERROR;
+  }
   if (!opts.autoApprove && !planned.saved) {
     if (!io.stdin.isTTY) {
       io.stderr.write(

@@ -11,7 +11,7 @@ import type { Command } from '../render/totals';
 import { PlanFileError, StalePlanError } from '../read/saved-plan';
 import { sharedClients } from '../engine/apply';
 import { inShard, parseShard, type Shard } from '../plan/shard';
-import { loadStacks } from '../read/synth';
+import { loadStacks, outDirOf } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
 import { offlineAccountProblems } from '../plan/accounts';
 import { planAll, prepare, type PlanOptions, type Prepared } from '../engine/plan-all';
@@ -39,6 +39,8 @@ export interface CommonOptions extends PreviewFlags {
   verbose?: boolean;
   /** `i/n`: only the accounts of shard i of n (plan, apply, drift). */
   shard?: string;
+  /** apply, destroy: do not read the app's local Terraform states, and write to the alerts they hold. */
+  ignoreTerraformState?: boolean;
 }
 
 export function positiveInt(value: string, flag: string): number {
@@ -150,7 +152,14 @@ export async function load(
   const lookupProblems = lookupFlagProblems(opts, io.env);
   if (lookupProblems.length) throw new UsageError(lookupProblems);
   const stacks = await synthesize(io, opts, json, appEnv);
-  const prepared = prepare(stacks, io.env, { baseUrlOverride: opts.baseUrl });
+  const appDir = cwdOf(io, opts);
+  const prepared = prepare(stacks, io.env, {
+    baseUrlOverride: opts.baseUrl,
+    // What the Terraform door holds (src/read/terraform-state.ts), unless told to ignore it.
+    terraformState: opts.ignoreTerraformState
+      ? undefined
+      : { appDir, outdir: outDirOf({ cwd: appDir, out: opts.out }) },
+  });
   if (!prepared.accounts.length) {
     throw new ConfigError([
       `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,

@@ -11,6 +11,7 @@ import { registerEmulatorCommand } from './emulator-command';
 import { ERROR_PREFIX, type CliIO } from './io';
 import { FORMAT_VERSION, errorJson, type JsonCommand } from '../render/json';
 import { registerProviderCommand } from './provider-command';
+import { registerImportBlocksCommand } from './import-blocks-command';
 import { synthCommand, type SynthFlags } from './synth-command';
 import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
 import { MASS_DELETE } from '../plan/plan';
@@ -74,7 +75,7 @@ Exit codes:
 const APPLY_EXIT_HELP = (command: 'apply' | 'destroy') => `
 Exit codes:
   0  every change${command === 'apply' ? ' and report trigger' : ''} succeeded (or there was nothing to do)
-  1  error: a usage error, an invalid configuration, refused (${command === 'apply' ? 'a delete guard, a stale saved plan, ' : ''}no confirmation),
+  1  error: a usage error, an invalid configuration, refused (${command === 'apply' ? 'a delete guard, a stale saved plan, ' : ''}a Terraform state, no confirmation),
      cancelled or interrupted, an account could not be planned, or a change failed
   ${command} never exits 2: changes are what it makes`;
 
@@ -124,6 +125,16 @@ Delete guards: apply shows the plan, then refuses (exit 1, nothing changed) when
 declares no alerts would delete live ones (--allow-empty), or when one run would delete more than
 ${MASS_DELETE.share * 100} % and more than ${MASS_DELETE.moreThan} of a scope's live alerts (--allow-mass-delete). destroy is not guarded:
 deleting is what it is asked for.
+`;
+
+const TERRAFORM_STATE_OPTION =
+  'write even to alerts a local Terraform state of the app holds (refused otherwise; the states are not read)';
+
+const TERRAFORM_STATE_HELP = `
+Terraform states: when the app holds a local Terraform state of a stack (cdktn/cdktf's
+terraform.<stack>.tfstate, or the path of the stack's local backend), the alerts it holds are
+Terraform's. plan warns when it would change or delete one; apply and destroy refuse (exit 1,
+nothing changed) unless --ignore-terraform-state is given. Use one door per stack.
 `;
 
 /** Options every reconciling command takes: where the app is and how to reach the API. */
@@ -185,7 +196,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'machine-readable output (format in docs/cli.md)')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
     .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
-    .addHelpText('after', SAVED_PLAN_HELP + SHARD_HELP + PLAN_EXIT_HELP)
+    .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP)
     .action(async (opts: PlanFlags) => {
       code = await planCommand(io, opts);
     });
@@ -238,8 +249,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       '--allow-mass-delete',
       `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
     )
+    .option('--ignore-terraform-state', TERRAFORM_STATE_OPTION)
     .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
-    .addHelpText('after', DELETE_GUARD_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'))
+    .addHelpText(
+      'after',
+      DELETE_GUARD_HELP + TERRAFORM_STATE_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'),
+    )
     .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => {
       code = await applyCommand(io, opts, planFile, givenFlags(cmd));
     });
@@ -309,8 +324,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
     )
     .option('--all-in-scope', 'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)')
+    .option('--ignore-terraform-state', TERRAFORM_STATE_OPTION)
     .option('--json', 'machine-readable result (needs --auto-approve)')
-    .addHelpText('after', APPLY_EXIT_HELP('destroy'))
+    .addHelpText('after', TERRAFORM_STATE_HELP + APPLY_EXIT_HELP('destroy'))
     .action(async (opts: ApplyFlags) => {
       code = await destroyCommand(io, opts);
     });
@@ -353,6 +369,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       code = await exportCommand(io, opts);
     });
 
+  registerImportBlocksCommand(program, io, (c) => (code = c));
   registerEmulatorCommand(program);
   registerProviderCommand(program, jsonCapable.io, (c) => {
     code = c;

@@ -215,7 +215,7 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
   for (const e of alerts) {
     const target = e.target.name ? dataRef(e.target) : String(e.target.id);
     const name = hclName(e.alert.name, used);
-    out.push('', ...hclBlock('import', [['to', `networkcalc_alert.${name}`], ['id', `"${e.alert.id}"`], ...provider]));
+    out.push('', ...importBlock(`networkcalc_alert.${name}`, e.alert.id, a.alias ? `networkcalc.${a.alias}` : null));
     out.push(
       '',
       ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
@@ -234,6 +234,15 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
 }
 
 type Attr = [name: string, value: string];
+
+/**
+ * An `import` block (Terraform 1.5+) bringing the alert of this id to this address: the id as
+ * the provider's import takes it (its digits, as a string), and the provider configuration
+ * (`networkcalc.<alias>`) when the resource names one.
+ */
+export function importBlock(to: string, id: number, provider: string | null): string[] {
+  return hclBlock('import', [['to', to], ['id', `"${id}"`], ...(provider ? [['provider', provider] as Attr] : [])]);
+}
 
 /** A block with its `=` aligned the way `terraform fmt` aligns them, so the file is fmt-clean. */
 function hclBlock(header: string, attrs: Attr[]): string[] {

@@ -72,6 +72,11 @@ export class DeferredAlertResource {
     return this.resource;
   }
 
+  /** The alert's logical id in `stack`, whether its L1 or the stack's shared element writes it. */
+  public logicalId(stack: TerraformStack): string {
+    return this.resource ? stack.getLogicalId(this.resource) : this.written(stack)[0];
+  }
+
   /**
    * The logical id cdktf gives the L1 (path `<alert>/Resource`) in `stack`, and what the L1
    * would write under it as `resource.networkcalc_alert.<id>` (it has no meta-arguments but

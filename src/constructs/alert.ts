@@ -1,4 +1,4 @@
-import { Token } from '../cdk';
+import { TerraformStack, Token } from '../cdk';
 import type { IResolvable } from '../public-types';
 import { Construct, type IConstruct } from 'constructs';
 import { canonicalizeAlert } from '../model/canonical';
@@ -93,6 +93,15 @@ export class Alert extends AlertBase {
    * @internal
    */
   public readonly _declared?: { readonly target: AlertTarget; readonly values: Readonly<Record<string, unknown>> };
+
+  /**
+   * The alert's Terraform address in its stack (`networkcalc_alert.<logical id>`), for the
+   * `depends_on` of a ReportTrigger of its target. Read at synthesis.
+   * @internal
+   */
+  public _terraformAddress(): string {
+    return `networkcalc_alert.${this.resource.logicalId(TerraformStack.of(this))}`;
+  }
 
   /** Id assigned by the service (a token resolved at apply). @attribute */
   public get alertId(): number {

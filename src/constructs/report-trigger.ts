@@ -97,6 +97,12 @@ export class ReportTrigger extends Construct {
             { [ALERTS_TRIGGER_KEY]: Lazy.stringValue({ produce: () => alertsDigest(this, target) }) },
       provider: account?.alias ? account._provider : undefined,
     });
+    // Written after the alerts of its target, so the report reflects them (terraform would
+    // otherwise create or replace it alongside their writes). Read at synthesis, as the digest.
+    this.resource.dependsOn = Lazy.listValue(
+      { produce: () => targetAlerts(this, target).map((a) => a._terraformAddress()) },
+      { omitEmpty: true },
+    );
 
     // Found now: they depend only on the props and the account, both fixed from here on.
     addChecks(
@@ -177,21 +183,28 @@ function targetKey(target: AlertTarget): string {
   return `${target.targetType}:${target.name !== undefined ? normalizeHostName(target.name) : `#${String(target.id)}`}`;
 }
 
+/** The alerts this trigger's stack declares for its target in its account, in declaration order. */
+function targetAlerts(trigger: ReportTrigger, target: AlertTarget | undefined): Alert[] {
+  if (!target) return [];
+  const key = targetKey(target);
+  const found: Alert[] = [];
+  for (const c of TerraformStack.of(trigger).node.findAll()) {
+    if (!(c instanceof Alert) || c.account !== trigger.account || !c._declared) continue;
+    if (targetKey(c._declared.target) === key) found.push(c);
+  }
+  return found;
+}
+
 /**
  * The digest of the alerts this trigger's stack declares for its target in its account:
  * their names and canonical values, sorted. Equal declarations give an equal digest in every
  * synthesis, so a plan with nothing changed leaves the trigger alone.
  */
 function alertsDigest(trigger: ReportTrigger, target: AlertTarget | undefined): string {
-  if (!target) return '';
-  const key = targetKey(target);
-  const declared: string[] = [];
-  for (const c of TerraformStack.of(trigger).node.findAll()) {
-    if (!(c instanceof Alert) || c.account !== trigger.account || !c._declared) continue;
-    if (targetKey(c._declared.target) !== key) continue;
-    const v = c._declared.values;
-    declared.push(JSON.stringify([v.name, v.type, v.subtype, v.filter, v.filter_value]));
-  }
+  const declared = targetAlerts(trigger, target).map((c) => {
+    const v = c._declared!.values;
+    return JSON.stringify([v.name, v.type, v.subtype, v.filter, v.filter_value]);
+  });
   return createHash('sha256').update(declared.sort().join('\n')).digest('hex').slice(0, 32);
 }
 

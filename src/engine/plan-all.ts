@@ -9,11 +9,23 @@ import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/cov
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
 import { indexDomains, resolveTarget } from '../plan/targets';
-import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, Warning } from '../plan/types';
+import type {
+  ApiDomain,
+  Change,
+  ClientFactory,
+  DeclaredAlert,
+  HeldAlert,
+  PlannedTrigger,
+  Warning,
+} from '../plan/types';
+import { readTerraformStates } from '../read/terraform-state';
+import { heldByAccount, terraformStateWarnings } from '../plan/terraform-held';
 
 export interface Prepared {
   desired: Desired;
   accounts: Account[];
+  /** The alerts the app's local Terraform states hold (none when they were not read). */
+  held?: readonly HeldAlert[];
 }
 
 /**
@@ -25,7 +37,11 @@ export interface Prepared {
 export function prepare(
   stacks: StackDocument[],
   env: NodeJS.ProcessEnv,
-  options: { baseUrlOverride?: string } = {},
+  options: {
+    baseUrlOverride?: string;
+    /** Read the stacks' local Terraform states (src/read/terraform-state.ts) from these directories. */
+    terraformState?: { appDir: string; outdir: string };
+  } = {},
 ): Prepared {
   const desired = readDesired(stacks);
   const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
@@ -41,7 +57,10 @@ export function prepare(
         ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
         : undefined,
     );
-  return { desired, accounts };
+  const held = options.terraformState
+    ? readTerraformStates(stacks, options.terraformState.appDir, options.terraformState.outdir)
+    : [];
+  return { desired, accounts, held };
 }
 
 export interface PlanOptions {
@@ -110,6 +129,7 @@ async function planAccount(
   desired: Desired,
   factory: ClientFactory,
   options: PlanOptions,
+  held: readonly HeldAlert[],
 ): Promise<AccountPlan> {
   const scopeKeys = new Set(account.scopes.map((s) => s.key));
   const alerts = desired.alerts.filter((a) => scopeKeys.has(a.scopeKey));
@@ -151,6 +171,7 @@ async function planAccount(
     const changes: Change[] = [];
     const warnings: Warning[] = [...(thresholds?.warnings ?? [])];
     let unchanged = 0;
+    const refusals: string[] = [];
     for (const scope of account.scopes) {
       const p = planScope(
         scope,
@@ -162,7 +183,16 @@ async function planAccount(
       for (const c of p.changes) changes.push(c);
       unchanged += p.unchanged;
       for (const w of p.warnings) warnings.push(w);
+      for (const r of p.refusals) refusals.push(r);
     }
+    // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
+    if (refusals.length)
+      return failedPlan(
+        { account, live, domains },
+        { code: 'NAME_TAKEN', message: refusals.join('; '), retryable: false },
+      );
+    // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
+    for (const w of terraformStateWarnings(changes, held)) warnings.push(w);
     const planned: PlannedTrigger[] = [];
     for (const t of triggers) {
       const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
@@ -212,9 +242,11 @@ export async function planAll(
   factory: ClientFactory,
   options: PlanOptions = {},
 ): Promise<AccountPlan[]> {
+  const appScopeKeys = new Set(prepared.desired.scopes.map((s) => s.key));
   const plans = await Promise.all(
     prepared.accounts.map(async (a) => {
-      const plan = await planAccount(a, prepared.desired, factory, options);
+      const held = heldByAccount(a, prepared.held ?? [], appScopeKeys);
+      const plan = await planAccount(a, prepared.desired, factory, options, held);
       options.onPlanned?.(plan);
       return plan;
     }),

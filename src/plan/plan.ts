@@ -7,6 +7,11 @@ export interface ScopePlan {
   changes: Change[];
   unchanged: number;
   warnings: Warning[];
+  /**
+   * Renames the plan refuses to make (see renamesIntoTakenNames), one sentence each: the
+   * account's plan fails with them before any write.
+   */
+  refusals: string[];
 }
 
 /**
@@ -220,6 +225,49 @@ function findRenames(
 }
 
 /**
+ * Renames in the app into a name the account already has: a declared alert whose name is held
+ * by a live alert of other settings (which the plan would update), while exactly one live
+ * alert without a declared name has exactly its settings (the alert before the rename, which
+ * the plan would delete, or leave beside it in ownership "additive"). Converging would take
+ * over the other alert and drop the renamed one's id; so the plan refuses, naming both.
+ */
+function renamesIntoTakenNames(
+  scope: Scope,
+  declared: readonly DeclaredAlert[],
+  owned: ReadonlyMap<string, LiveAlert[]>,
+  live: readonly LiveAlert[],
+  names: ReadonlySet<string>,
+): string[] {
+  const taken = declared.filter((d) => {
+    const kept = owned.get(d.spec.name)?.[0];
+    return kept !== undefined && diffAlert(d.spec, kept).length > 0;
+  });
+  if (!taken.length) return [];
+  const bySettings = new Map<string, LiveAlert[]>();
+  for (const a of live) {
+    if (names.has(a.name) || (scope.ownership !== 'additive' && !inScope(scope, a.name, names))) continue;
+    const key = settingsKey(a);
+    const list = bySettings.get(key);
+    if (list) list.push(a);
+    else bySettings.set(key, [a]);
+  }
+  const refusals: string[] = [];
+  for (const d of taken) {
+    const before = bySettings.get(settingsKey(d.spec));
+    if (before?.length !== 1) continue;
+    const from = before[0]!;
+    const holder = owned.get(d.spec.name)![0]!;
+    refusals.push(
+      `alert ${d.path} looks renamed in the app from ${JSON.stringify(from.name)} (alert ${from.id}, same settings) to ${JSON.stringify(d.spec.name)}, ` +
+        `but the account already has alert ${holder.id} ${JSON.stringify(d.spec.name)}, which this plan does not remove; ` +
+        `ncalc refuses to rename into a taken name (it would take over alert ${holder.id} and drop alert ${from.id}): ` +
+        `give the alert a free name, or rename or delete alert ${holder.id} in the account first`,
+    );
+  }
+  return refusals;
+}
+
+/**
  * Plans one scope, level-based: compares the declared alerts with the live alerts of the
  * scope by name. `declared` must have resolved target ids. Live alerts outside the scope
  * are never changed (only named in a warning when one looks renamed). Deterministic: changes come out ordered by name, then id.
@@ -252,6 +300,7 @@ export function planScope(
       : new Map<DeclaredAlert, LiveAlert>();
   const renamedIds = new Set([...renames.values()].map((a) => a.id));
   const outsideWithSettings = sameSettingsOutside(scope, live, names);
+  const refusals = mode === 'converge' ? renamesIntoTakenNames(scope, declared, owned, live, names) : [];
 
   const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change =>
     change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
@@ -323,5 +372,5 @@ export function planScope(
     const guard = deleteGuard(scope, declared.length, deletes, ownedCount);
     if (guard) warnings.unshift(guard);
   }
-  return { changes, unchanged, warnings };
+  return { changes, unchanged, warnings, refusals };
 }

@@ -132,6 +132,28 @@ export interface Warning {
   message: string;
   /** Set when apply refuses the plan unless the guard's flag is given. */
   guard?: DeleteGuard;
+  /**
+   * Set when the plan changes or deletes alerts that a local Terraform state holds: apply and
+   * destroy refuse it unless given `--ignore-terraform-state` (src/plan/terraform-held.ts).
+   */
+  terraformState?: { file: string; ids: number[] };
+}
+
+/**
+ * A `networkcalc_alert` that a local Terraform state of the app holds (read by
+ * src/read/terraform-state.ts): the other door owns it.
+ */
+export interface HeldAlert {
+  /** The state file (absolute path). */
+  file: string;
+  stack: string;
+  /** The provider configuration of the resource: `networkcalc` or `networkcalc.<alias>`. */
+  providerKey: string;
+  /** Its address in the state: `networkcalc_alert.<name>`, with `[key]` for an instance of count or for_each. */
+  address: string;
+  /** Null when the provider could not learn it (it finds the alert by name on the next refresh). */
+  id: number | null;
+  name: string | null;
 }
 
 /**

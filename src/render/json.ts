@@ -167,13 +167,15 @@ export function toJson(
 /**
  * Codes of a run-level error (a document-level `error`): the configuration is not valid
  * (`CONFIG_ERROR`), the command line is not (`USAGE_ERROR`), apply refused a guarded deletion
- * (`DELETE_GUARD`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`).
+ * (`DELETE_GUARD`), apply or destroy refused to write to alerts a local Terraform state holds
+ * (`TERRAFORM_STATE`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`).
  * None is retryable as it stands: each needs a change first.
  */
-export type RunErrorCode = 'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
+export type RunErrorCode =
+  'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'TERRAFORM_STATE' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
 
 /** Every command that prints a JSON document with `--json`. */
-export type JsonCommand = Command | 'export' | 'emulator' | 'provider install';
+export type JsonCommand = Command | 'export' | 'import-blocks' | 'emulator' | 'provider install';
 
 export function runError(
   code: RunErrorCode,

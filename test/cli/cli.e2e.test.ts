@@ -17,12 +17,15 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('help', () => {
-  it.each(['plan', 'validate', 'apply', 'drift', 'destroy', 'export'])('ncalc %s --help', async (cmd) => {
-    const r = await ncalc([cmd, '--help'], { cwd: tmp, env: cliEnv({}) });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Usage: ncalc ${cmd} [options]`);
-    expect(r.stdout).toMatch(/Exit codes:/);
-  });
+  it.each(['plan', 'validate', 'apply', 'drift', 'destroy', 'export', 'import-blocks'])(
+    'ncalc %s --help',
+    async (cmd) => {
+      const r = await ncalc([cmd, '--help'], { cwd: tmp, env: cliEnv({}) });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: ncalc ${cmd} [options]`);
+      expect(r.stdout).toMatch(/Exit codes:/);
+    },
+  );
 
   it.each(['emulator', 'provider install', 'provider schema'])('ncalc %s --help', async (cmd) => {
     const r = await ncalc([...cmd.split(' '), '--help'], { cwd: tmp, env: cliEnv({}) });

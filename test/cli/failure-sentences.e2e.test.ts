@@ -350,6 +350,7 @@ describe('--json on every command, exit codes in every --help', () => {
     'coverage',
     'destroy',
     'export',
+    'import-blocks',
     'emulator',
     'provider install',
     'provider schema',

@@ -56,6 +56,26 @@ describe('ReportTrigger', () => {
     expect(digest((stack) => report(stack))).not.toBe(base);
   });
 
+  test('depends_on: the alerts of its target in its account, whether declared before or after it, with or without their L1; no others', () => {
+    const json = parse(
+      synthWithAccount((stack) => {
+        new Alert(stack, 'Before', { ...www('192.0.2.1'), name: 'before' });
+        new ReportTrigger(stack, 'Report', { target: ReportTarget.domain('example.com') });
+        const withL1 = new Alert(stack, 'WithL1', { ...www('192.0.2.2'), name: 'with l1' });
+        expect(withL1.node.defaultChild).toBeDefined(); // its L1 writes it from now on
+        new Alert(stack, 'After', { ...www('192.0.2.3'), name: 'after' });
+        new Alert(stack, 'Other', { ...www('192.0.2.9', AlertTarget.domain('example.org')), name: 'other' });
+        const staging = new NetworkcalcAccount(stack, 'Staging', { alias: 'staging' });
+        new Alert(stack, 'StagingWww', { ...www('192.0.2.1'), name: 'staging www', account: staging });
+      }),
+    );
+    const alerts = json.resource.networkcalc_alert as Record<string, { name: string }>;
+    const address = (name: string) =>
+      `networkcalc_alert.${Object.entries(alerts).find(([, a]) => a.name === name)![0]}`;
+    const [trigger] = Object.values(json.resource.networkcalc_report_trigger) as Array<{ depends_on: string[] }>;
+    expect(trigger!.depends_on).toEqual([address('before'), address('with l1'), address('after')]);
+  });
+
   test('everyApply: a new report on every apply; with triggers it is refused', () => {
     const json = synthWithAccount((stack) => {
       new ReportTrigger(stack, 'Report', { target: ReportTarget.domainId(1), everyApply: true });

@@ -1,0 +1,132 @@
+/**
+ * The local Terraform states of an app's stacks, read only, for the alerts they hold: what the
+ * Terraform door owns and `ncalc` must leave alone (src/plan/terraform-held.ts).
+ *
+ * Where a stack's state is: its local backend's `path` in the synthesized JSON (cdktf and CDK
+ * Terrain write the absolute `<app>/terraform.<stack>.tfstate` there by default; a relative
+ * path is relative to the stack's working directory, `<out>/stacks/<stack>`, where terraform
+ * runs); a local backend without `path`, terraform's `terraform.tfstate` in that directory; no
+ * backend block at all, `<app>/terraform.<stack>.tfstate`. A remote backend's state is not
+ * read. Nothing of a state but the alerts' addresses, ids and names is kept, so no value of
+ * it (a secret in another resource) can reach an output.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ConfigError } from '../contract/config-error';
+import type { HeldAlert } from '../plan/types';
+import { jsonKind } from '../support/describe';
+import { isObject } from '../support/json';
+import type { StackDocument } from './desired';
+
+const ALERT_TYPE = 'networkcalc_alert';
+
+/** Where one stack's local state would be, if it has one. */
+export interface StateLocation {
+  stack: string;
+  file: string;
+}
+
+/** The local state file of each stack that has a local backend (or none: cdktf's default). */
+export function stateLocations(stacks: readonly StackDocument[], appDir: string, outdir: string): StateLocation[] {
+  const out: StateLocation[] = [];
+  for (const s of stacks) {
+    const terraform = s.json.terraform;
+    const backend = isObject(terraform) ? terraform.backend : undefined;
+    const workDir = path.join(outdir, 'stacks', s.name);
+    if (!isObject(backend)) {
+      out.push({ stack: s.name, file: path.join(appDir, `terraform.${s.name}.tfstate`) });
+      continue;
+    }
+    const local = backend.local;
+    if (!isObject(local)) continue; // a remote backend: its state is not on this machine
+    const given = typeof local.path === 'string' && local.path.trim() !== '' ? local.path : 'terraform.tfstate';
+    out.push({ stack: s.name, file: path.resolve(workDir, given) });
+  }
+  return out;
+}
+
+/** `provider["registry.terraform.io/networkcalc/networkcalc"].prod` → `networkcalc.prod`. */
+function providerKeyOf(provider: unknown): string {
+  const m = typeof provider === 'string' ? /^provider\["[^"]*"\](?:\.([A-Za-z0-9_-]+))?$/.exec(provider) : null;
+  return m?.[1] ? `networkcalc.${m[1]}` : 'networkcalc';
+}
+
+function idOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^[0-9]+$/.test(value.trim()) && Number.isSafeInteger(Number(value)))
+    return Number(value);
+  return null;
+}
+
+/**
+ * The alerts one state file holds; none when the file does not exist (or is empty, as
+ * terraform may leave it). A file that is not a Terraform state is an error naming it; its
+ * content is never quoted (a state may hold secrets).
+ */
+export function readStateFile(location: StateLocation): HeldAlert[] {
+  const { file, stack } = location;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new ConfigError([
+      `the Terraform state of stack ${stack}, ${file}, cannot be read (${code ?? 'error'}); make it readable, or pass --ignore-terraform-state`,
+    ]);
+  }
+  if (text.trim() === '') return [];
+  const notState = (why: string) =>
+    new ConfigError([
+      `${file} (the Terraform state of stack ${stack}) ${why}, so ncalc cannot tell which alerts Terraform holds; restore it (terraform state pull), move it away if it is not a state, or pass --ignore-terraform-state`,
+    ]);
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    // Not the parser's message: it quotes the text, which may hold a secret.
+    throw notState('is not JSON');
+  }
+  if (!isObject(state)) throw notState(`holds ${jsonKind(state)}, not a state`);
+  if (state.version !== 4)
+    throw notState(`is a state of format version ${JSON.stringify(state.version ?? null)}, not 4`);
+  const resources = state.resources ?? [];
+  if (!Array.isArray(resources)) throw notState('has no list of resources');
+  const held: HeldAlert[] = [];
+  for (const r of resources) {
+    if (!isObject(r) || r.mode !== 'managed' || r.type !== ALERT_TYPE || typeof r.name !== 'string') continue;
+    const base = `${typeof r.module === 'string' ? `${r.module}.` : ''}${ALERT_TYPE}.${r.name}`;
+    const providerKey = providerKeyOf(r.provider);
+    for (const instance of Array.isArray(r.instances) ? r.instances : []) {
+      if (!isObject(instance)) continue;
+      const attributes = isObject(instance.attributes) ? instance.attributes : {};
+      const key = instance.index_key;
+      held.push({
+        file,
+        stack,
+        providerKey,
+        address: key === undefined ? base : `${base}[${JSON.stringify(key)}]`,
+        id: idOf(attributes.id),
+        name: typeof attributes.name === 'string' ? attributes.name : null,
+      });
+    }
+  }
+  return held;
+}
+
+/** Every alert the local states of these stacks hold; one error listing every state that cannot be read. */
+export function readTerraformStates(stacks: readonly StackDocument[], appDir: string, outdir: string): HeldAlert[] {
+  const held: HeldAlert[] = [];
+  const problems: string[] = [];
+  for (const location of stateLocations(stacks, appDir, outdir)) {
+    try {
+      held.push(...readStateFile(location));
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length)
+    throw new ConfigError(problems, undefined, 'a Terraform state of the app cannot be read; nothing was called.');
+  return held;
+}
