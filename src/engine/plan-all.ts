@@ -64,7 +64,17 @@ export interface PlanOptions {
    * fails the plan stands, and such code names targets by id.
    */
   liveTargetNames?: boolean;
+  /** Accounts planned (listed) at once; default PLAN_ACCOUNTS_AT_ONCE. */
+  accountsAtOnce?: number;
 }
+
+/**
+ * Accounts listed at once by plan, drift, preview and the plan of apply: each is one alerts
+ * list and at most one domains list, so a run of 1,000 accounts has at most 32 requests in
+ * flight rather than 2,000 at once. An account that is answered 429 waits (and retries) in
+ * its own slot; the others go on in theirs.
+ */
+export const PLAN_ACCOUNTS_AT_ONCE = 16;
 
 export type CertificateLifetime = (host: string) => Promise<{ lifetimeDays: number } | { reason: string }>;
 
@@ -202,7 +212,8 @@ async function planAccount(
 }
 
 /**
- * Plans every account concurrently; one account failing does not stop the others. Accounts
+ * Plans every account, `accountsAtOnce` at a time, in the order given; one account failing
+ * does not stop the others. Accounts
  * that the list calls show to be one NetworkCalc account reached with different credentials
  * are then checked together for overlapping scopes (see `guardSharedAccounts`); those that
  * overlap come back failed.
@@ -212,13 +223,19 @@ export async function planAll(
   factory: ClientFactory,
   options: PlanOptions = {},
 ): Promise<AccountPlan[]> {
-  const plans = await Promise.all(
-    prepared.accounts.map(async (a) => {
-      const plan = await planAccount(a, prepared.desired, factory, options);
+  const accounts = prepared.accounts;
+  const plans: AccountPlan[] = new Array<AccountPlan>(accounts.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < accounts.length) {
+      const at = next++;
+      const plan = await planAccount(accounts[at]!, prepared.desired, factory, options);
       options.onPlanned?.(plan);
-      return plan;
-    }),
-  );
+      plans[at] = plan;
+    }
+  };
+  const atOnce = Math.max(1, Math.min(options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE, accounts.length));
+  await Promise.all(Array.from({ length: atOnce }, worker));
   const failures = guardSharedAccounts(plans, prepared.desired.alerts);
   return plans.map((p) => {
     const error = failures.get(p);
