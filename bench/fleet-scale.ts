@@ -16,7 +16,7 @@
  * `ACCOUNTS=1000 ALERTS=100`.
  *
  *   npm run build && ACCOUNTS=10,40,160 ALERTS=25 npx tsx bench/fleet-scale.ts \
- *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf]
+ *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +40,8 @@ const BUILDS: Array<{ label: string; dir: string }> = [
   ...(flag('--before') ? [{ label: 'before', dir: path.resolve(flag('--before')!) }] : []),
 ];
 const TIMEOUT_MS = 1_800_000;
+/** `--shards 1,2,4,8`: at the largest size, n shards of `plan --no-synth` run at once, after one synth. */
+const SHARDS = flag('--shards')?.split(',').map(Number) ?? [];
 const name = (i: number) => `acct${String(i).padStart(4, '0')}`;
 const SUBDOMAINS = 8;
 
@@ -120,8 +122,14 @@ function outputFiles(outdir: string, appDir: string): Map<string, string> {
   return files;
 }
 
-function plan(pkg: string, dir: string, url: string, accounts: number): Promise<Measured & { code: number }> {
-  const rssFile = path.join(dir, 'usage.txt');
+function plan(
+  pkg: string,
+  dir: string,
+  url: string,
+  accounts: number,
+  shard?: string,
+): Promise<Measured & { code: number }> {
+  const rssFile = path.join(dir, `usage${shard ? `-${shard.replace('/', 'of')}` : ''}.txt`);
   const preload = path.join(dir, 'usage-preload.js');
   writeFileSync(
     preload,
@@ -142,6 +150,7 @@ function plan(pkg: string, dir: string, url: string, accounts: number): Promise<
         '--no-synth',
         '--json',
         '--detailed-exitcode',
+        ...(shard ? ['--shard', shard] : []),
       ],
       {
         cwd: dir,
@@ -155,8 +164,15 @@ function plan(pkg: string, dir: string, url: string, accounts: number): Promise<
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code !== 2) return reject(new Error(`plan exited ${code}: ${err}`));
-      const [rssKb, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      // A shard may hold no account with changes (exit 0).
+      if (code !== 2 && !(shard && code === 0)) return reject(new Error(`plan exited ${code}: ${err}`));
+      let usage: string;
+      try {
+        usage = readFileSync(rssFile, 'utf8');
+      } catch {
+        return reject(new Error(`plan ${shard ?? ''} exited ${code} without its usage line: ${err}`));
+      }
+      const [rssKb, cpuUs] = usage.split(' ').map(Number);
       resolve({ code, wallMs: Date.now() - started, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024 });
     });
   });
@@ -175,6 +191,40 @@ function exponent(xs: number[], ys: number[]): number {
     den += (lx[i]! - mx) ** 2;
   }
   return num / den;
+}
+
+/** n shards at once reading one synthesized output: wall time of the slowest, CPU of all. */
+async function shardRuns(scratch: string, accounts: number): Promise<void> {
+  const dir = path.join(scratch, 'shards');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+  const s = synth(ROOT, accounts, dir);
+  const emulator = await startEmulator({ seed: seed(accounts) });
+  const rows: string[][] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (const n of SHARDS) {
+        await emulator.control.reset();
+        const started = Date.now();
+        const runs = await Promise.all(
+          Array.from({ length: n }, (_, i) => plan(ROOT, dir, emulator.url, accounts, `${i + 1}/${n}`)),
+        );
+        const counts = countRequests(await emulator.control.requests());
+        if (counts.listAlerts !== accounts) throw new Error(`${n} shards: ${counts.listAlerts} alert lists`);
+        rows.push([
+          String(n),
+          fmtMs(Date.now() - started),
+          fmtMs(runs.reduce((a, r) => a + r.cpuMs, 0)),
+          `${Math.round(Math.max(...runs.map((r) => r.rssMb)))} MiB`,
+        ]);
+      }
+  } finally {
+    await emulator.close();
+  }
+  console.log(
+    `\nShards at ${accounts} × ${ALERTS}, after one synth (${fmtMs(s.cpuMs)} of CPU), all shards at once, each round:\n`,
+  );
+  console.log(table(['shards', 'wall, all shards', 'CPU, all shards', 'peak RSS, largest shard'], rows));
 }
 
 async function main(): Promise<void> {
@@ -254,6 +304,7 @@ async function main(): Promise<void> {
         rows,
       ),
     );
+    if (SHARDS.length) await shardRuns(scratch, Math.max(...SIZES));
     if (SIZES.length > 1) {
       console.log('\nGrowth exponent (slope of log CPU over log alerts; 1 is linear):\n');
       console.log(
