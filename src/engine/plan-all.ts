@@ -1,7 +1,8 @@
 import type { LiveAlert } from '../model';
 import { failedPlan, type AccountPlan } from '../plan/account-plan';
 import { findScopeOverlaps, resolveAccounts, type Account } from '../plan/accounts';
-import { readDesired, type Desired, type StackDocument } from '../read/desired';
+import { declaredScopes, readDesired, type Desired, type StackDocument } from '../read/desired';
+import { inShard, type Shard } from '../plan/shard';
 import { toErrorInfo } from '../plan/error-info';
 import { planScope, type PlanMode } from '../plan/plan';
 import { guardSharedAccounts } from './shared-accounts';
@@ -14,6 +15,33 @@ import type { ApiDomain, Change, ClientFactory, DeclaredAlert, PlannedTrigger, W
 export interface Prepared {
   desired: Desired;
   accounts: Account[];
+}
+
+/**
+ * The stacks a shard reads: those of its own accounts (and stacks without any provider), chosen
+ * from the provider blocks alone, so that a shard of a large app parses and validates its own
+ * alerts only. Null (read every stack) when the provider blocks or base URLs have a problem,
+ * which every shard must then report. `accounts`: how many the whole app has; `keys`: the
+ * shard's (a stack read for one of them may hold another shard's account too, in part).
+ */
+export function shardStacks(
+  stacks: StackDocument[],
+  env: NodeJS.ProcessEnv,
+  shard: Shard,
+  options: { baseUrlOverride?: string } = {},
+): { stacks: StackDocument[]; accounts: number; keys: Set<string> } | null {
+  const scopes = declaredScopes(stacks);
+  if (!scopes) return null;
+  const { accounts, problems } = resolveAccounts(scopes, env, options);
+  if (problems.length) return null;
+  const inside = accounts.filter((a) => inShard(a, shard));
+  const mine = new Set(inside.flatMap((a) => a.scopes.map((s) => s.stack)));
+  const withScopes = new Set(scopes.map((s) => s.stack));
+  return {
+    stacks: stacks.filter((s) => mine.has(s.name) || !withScopes.has(s.name)),
+    accounts: accounts.length,
+    keys: new Set(inside.map((a) => a.key)),
+  };
 }
 
 /**
