@@ -319,7 +319,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
