@@ -1,3 +1,4 @@
+import { whenParentGone } from '../support/parent-watch';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
@@ -153,11 +154,11 @@ export function registerEmulatorCommand(program: Command): void {
         return;
       }
       let stopping = false;
-      const stop = (signal: NodeJS.Signals) => {
+      const stop = (reason: string) => {
         if (stopping) process.exit(1); // a second signal: do not wait any longer
         stopping = true;
         // With --json, stdout holds only the document.
-        (opts.json ? process.stderr : process.stdout).write(`\n${signal}: stopping the emulator\n`);
+        (opts.json ? process.stderr : process.stdout).write(`\n${reason}: stopping the emulator\n`);
         running.close().then(
           () => process.exit(0),
           (err: unknown) => {
@@ -168,6 +169,9 @@ export function registerEmulatorCommand(program: Command): void {
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // Started in the background of a script (`ncalc emulator &`), through npx, it is not the
+      // job the script's `kill %1` or its end reaches: it stops when its parent is gone.
+      whenParentGone((parent) => stop(`its parent (pid ${parent}) is gone`));
       // Announced only once a signal can stop it cleanly: whoever waits for this line may
       // send SIGTERM at once.
       process.stdout.write(

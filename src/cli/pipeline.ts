@@ -14,7 +14,7 @@ import { inShard, parseShard, type Shard } from '../plan/shard';
 import { loadStacks, outDirOf } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
 import { offlineAccountProblems } from '../plan/accounts';
-import { planAll, prepare, type PlanOptions, type Prepared } from '../engine/plan-all';
+import { planAll, prepare, shardStacks, type PlanOptions, type Prepared } from '../engine/plan-all';
 import { type AccountPlan } from '../plan/account-plan';
 import { readDesired } from '../read/desired';
 import type { ClientFactory } from '../plan/types';
@@ -153,21 +153,28 @@ export async function load(
   if (lookupProblems.length) throw new UsageError(lookupProblems);
   const stacks = await synthesize(io, opts, json, appEnv);
   const appDir = cwdOf(io, opts);
-  const prepared = prepare(stacks, io.env, {
+  // A shard reads and validates the stacks of its own accounts only (chosen from the provider
+  // blocks), unless those blocks have problems, which every shard then reports.
+  const own = shard ? shardStacks(stacks, io.env, shard, { baseUrlOverride: opts.baseUrl }) : null;
+  const prepared = prepare(own?.stacks ?? stacks, io.env, {
     baseUrlOverride: opts.baseUrl,
     // What the Terraform door holds (src/read/terraform-state.ts), unless told to ignore it.
     terraformState: opts.ignoreTerraformState
       ? undefined
       : { appDir, outdir: outDirOf({ cwd: appDir, out: opts.out }) },
   });
-  if (!prepared.accounts.length) {
+  const allAccounts = own?.accounts ?? prepared.accounts.length;
+  if (!allAccounts) {
     throw new ConfigError([
       `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,
     ]);
   }
-  // Every account is validated above, the shard's only are called.
-  const accounts = shard ? prepared.accounts.filter((a) => inShard(a, shard)) : prepared.accounts;
-  return { ...prepared, accounts, shard, allAccounts: prepared.accounts.length };
+  const accounts = own
+    ? prepared.accounts.filter((a) => own.keys.has(a.key))
+    : shard
+      ? prepared.accounts.filter((a) => inShard(a, shard))
+      : prepared.accounts;
+  return { ...prepared, accounts, shard, allAccounts };
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */

@@ -8,7 +8,7 @@ import { describeValue } from '../support/describe';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 
-/** Node count of each root at its last clean validation, so repeated renders stay cheap. */
+/** Node count of each stack (and, under the app, of the part outside stacks) at its last clean validation. */
 const validatedSize = new WeakMap<IConstruct, number>();
 
 /** The structured checks of each construct (they also run as its plain `node.addValidation`). */
@@ -66,7 +66,8 @@ export class NetworkcalcValidationError extends Error {
 }
 
 /**
- * Runs every validation of the whole app before the first stack is written.
+ * Runs every validation of the whole app before the first stack is written, each stack's as
+ * that stack is prepared (see validateOwnStack).
  *
  * cdktf validates one stack at a time, right before writing that stack's JSON, and runs
  * app-level validations only after all stacks were written: an invalid second stack leaves
@@ -76,12 +77,12 @@ export class NetworkcalcValidationError extends Error {
  */
 class ValidateFirst extends TerraformElement {
   public override toTerraform(): Record<string, unknown> {
-    validateWholeApp(this);
+    validateOwnStack(this);
     return {};
   }
 
   public override toHclTerraform(): Record<string, unknown> {
-    validateWholeApp(this);
+    validateOwnStack(this);
     return {};
   }
 }
@@ -108,20 +109,44 @@ export function appProblems(
   return problems;
 }
 
-function validateWholeApp(from: IConstruct): void {
-  const root = from.node.root;
+/**
+ * Validates the stack of a `ValidateFirst` guard, and once per app what lies outside stacks
+ * (the app's own validations): each stack validates its own subtree, so a synth costs one walk
+ * of the app, not one per stack. The guard renders in its stack's `prepareStack()` (after the
+ * stack got its backend) and again when the stack is written; the second time the subtree
+ * has the size it was validated at and is not validated again. A problem anywhere fails the
+ * synth with every problem of the app, as found by walking all of it (the error path only).
+ */
+function validateOwnStack(guard: IConstruct): void {
+  const root = guard.node.root;
   if (App.isApp(root) && root.skipValidation) return;
-  // One walk of the tree: its size says whether it changed, its constructs are validated.
-  const all = root.node.findAll();
-  const size = all.length;
-  if (validatedSize.get(root) === size) return;
-  const problems = appProblems(root, all);
-  if (problems.length) {
-    writeProblemsFile(problems);
-    const error = new NetworkcalcValidationError(problems);
-    throw error; // NetworkCalc constructs are not valid: the problems are listed below; nothing was written.
+  const stack = guard.node.scope ?? root;
+  if (!validatedSize.has(root)) {
+    const outside = constructsOutsideStacks(root);
+    if (appProblems(root, outside).length) failWith(appProblems(root));
+    validatedSize.set(root, outside.length);
   }
-  validatedSize.set(root, size);
+  const own = stack.node.findAll();
+  if (validatedSize.get(stack) === own.length) return;
+  if (appProblems(stack, own).length) failWith(appProblems(root));
+  validatedSize.set(stack, own.length);
+}
+
+/** The app and the constructs not in any stack (constructs of an unguarded stack included). */
+function constructsOutsideStacks(root: IConstruct): IConstruct[] {
+  const found: IConstruct[] = [];
+  const visit = (c: IConstruct) => {
+    if (c !== root && TerraformStack.isStack(c) && c.node.tryFindChild(GUARD_ID)) return;
+    found.push(c);
+    for (const child of c.node.children) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+function failWith(problems: ConstructProblem[]): never {
+  writeProblemsFile(problems);
+  throw new NetworkcalcValidationError(problems); // NetworkCalc constructs are not valid: the problems are listed below; nothing was written.
 }
 
 /**

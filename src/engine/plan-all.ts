@@ -1,7 +1,8 @@
 import type { LiveAlert } from '../model';
 import { failedPlan, type AccountPlan } from '../plan/account-plan';
 import { findScopeOverlaps, resolveAccounts, type Account } from '../plan/accounts';
-import { readDesired, type Desired, type StackDocument } from '../read/desired';
+import { declaredScopes, readDesired, type Desired, type StackDocument } from '../read/desired';
+import { inShard, type Shard } from '../plan/shard';
 import { toErrorInfo } from '../plan/error-info';
 import { planScope, type PlanMode } from '../plan/plan';
 import { guardSharedAccounts } from './shared-accounts';
@@ -26,6 +27,33 @@ export interface Prepared {
   accounts: Account[];
   /** The alerts the app's local Terraform states hold (none when they were not read). */
   held?: readonly HeldAlert[];
+}
+
+/**
+ * The stacks a shard reads: those of its own accounts (and stacks without any provider), chosen
+ * from the provider blocks alone, so that a shard of a large app parses and validates its own
+ * alerts only. Null (read every stack) when the provider blocks or base URLs have a problem,
+ * which every shard must then report. `accounts`: how many the whole app has; `keys`: the
+ * shard's (a stack read for one of them may hold another shard's account too, in part).
+ */
+export function shardStacks(
+  stacks: StackDocument[],
+  env: NodeJS.ProcessEnv,
+  shard: Shard,
+  options: { baseUrlOverride?: string } = {},
+): { stacks: StackDocument[]; accounts: number; keys: Set<string> } | null {
+  const scopes = declaredScopes(stacks);
+  if (!scopes) return null;
+  const { accounts, problems } = resolveAccounts(scopes, env, options);
+  if (problems.length) return null;
+  const inside = accounts.filter((a) => inShard(a, shard));
+  const mine = new Set(inside.flatMap((a) => a.scopes.map((s) => s.stack)));
+  const withScopes = new Set(scopes.map((s) => s.stack));
+  return {
+    stacks: stacks.filter((s) => mine.has(s.name) || !withScopes.has(s.name)),
+    accounts: accounts.length,
+    keys: new Set(inside.map((a) => a.key)),
+  };
 }
 
 /**
@@ -83,7 +111,17 @@ export interface PlanOptions {
    * fails the plan stands, and such code names targets by id.
    */
   liveTargetNames?: boolean;
+  /** Accounts planned (listed) at once; default PLAN_ACCOUNTS_AT_ONCE. */
+  accountsAtOnce?: number;
 }
+
+/**
+ * Accounts listed at once by plan, drift, preview and the plan of apply: each is one alerts
+ * list and at most one domains list, so a run of 1,000 accounts has at most 32 requests in
+ * flight rather than 2,000 at once. An account that is answered 429 waits (and retries) in
+ * its own slot; the others go on in theirs.
+ */
+export const PLAN_ACCOUNTS_AT_ONCE = 16;
 
 export type CertificateLifetime = (host: string) => Promise<{ lifetimeDays: number } | { reason: string }>;
 
@@ -232,7 +270,8 @@ async function planAccount(
 }
 
 /**
- * Plans every account concurrently; one account failing does not stop the others. Accounts
+ * Plans every account, `accountsAtOnce` at a time, in the order given; one account failing
+ * does not stop the others. Accounts
  * that the list calls show to be one NetworkCalc account reached with different credentials
  * are then checked together for overlapping scopes (see `guardSharedAccounts`); those that
  * overlap come back failed.
@@ -243,14 +282,21 @@ export async function planAll(
   options: PlanOptions = {},
 ): Promise<AccountPlan[]> {
   const appScopeKeys = new Set(prepared.desired.scopes.map((s) => s.key));
-  const plans = await Promise.all(
-    prepared.accounts.map(async (a) => {
-      const held = heldByAccount(a, prepared.held ?? [], appScopeKeys);
-      const plan = await planAccount(a, prepared.desired, factory, options, held);
+  const accounts = prepared.accounts;
+  const plans: AccountPlan[] = new Array<AccountPlan>(accounts.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < accounts.length) {
+      const at = next++;
+      const account = accounts[at]!;
+      const held = heldByAccount(account, prepared.held ?? [], appScopeKeys);
+      const plan = await planAccount(account, prepared.desired, factory, options, held);
       options.onPlanned?.(plan);
-      return plan;
-    }),
-  );
+      plans[at] = plan;
+    }
+  };
+  const atOnce = Math.max(1, Math.min(options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE, accounts.length));
+  await Promise.all(Array.from({ length: atOnce }, worker));
   const failures = guardSharedAccounts(plans, prepared.desired.alerts);
   return plans.map((p) => {
     const error = failures.get(p);

@@ -3,6 +3,7 @@
  * serves tfplugin6 over gRPC on a unix socket with AutoMTLS, prints the handshake line,
  * and exits when terraform calls plugin.GRPCController/Shutdown.
  */
+import { PARENT_CHECK_MS, whenParentGone } from '../support/parent-watch';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -147,9 +148,6 @@ export async function startProvider<P>(
   return { socketPath, close };
 }
 
-/** How often the provider checks that terraform is still there. */
-const PARENT_CHECK_MS = 1000;
-
 /**
  * Leaves when terraform is gone. A terraform killed with SIGKILL never calls Shutdown, and
  * the plugin's stdin is terraform's own (often a terminal), so it cannot tell us either; the
@@ -157,15 +155,10 @@ const PARENT_CHECK_MS = 1000;
  * process alive by itself.
  */
 export function exitWithParent(leave: () => void, interval = PARENT_CHECK_MS): NodeJS.Timeout {
-  const parent = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(timer);
+  return whenParentGone((parent) => {
     log(`terraform (pid ${parent}) is gone; exiting`);
     leave();
   }, interval);
-  timer.unref();
-  return timer;
 }
 
 /**

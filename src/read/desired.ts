@@ -291,6 +291,36 @@ function sections(
  * Reads the desired state out of synthesized stacks, collecting every problem instead of
  * stopping at the first, so a user fixes them in one go. Makes no API call.
  */
+/** The provider scopes of one stack, and its `resource` blocks. */
+function scopesOfStack(
+  stack: string,
+  json: Json,
+  problems: Problem[],
+): { scopes: Scope[]; resources: Record<string, Record<string, Json>> } {
+  const scopes = parseProviders(stack, json, problems);
+  const resources = sections(stack, json, 'resource', problems);
+  const usesProvider =
+    Object.keys(resources.networkcalc_alert).length + Object.keys(resources.networkcalc_report_trigger).length > 0;
+  // Terraform configures an unnamed default provider when resources need one.
+  if (scopes.length === 0 && usesProvider) scopes.push(defaultScope(stack));
+  return { scopes, resources };
+}
+
+/**
+ * The provider scopes of every stack, read as `readDesired` reads them but nothing else of the
+ * stacks (for choosing a shard's stacks); null when any stack has a problem there, which the
+ * whole reading must then report.
+ */
+export function declaredScopes(stacks: StackDocument[]): Scope[] | null {
+  const problems: Problem[] = [];
+  const scopes: Scope[] = [];
+  for (const { name, json } of stacks) {
+    if (!isObject(json)) return null;
+    scopes.push(...scopesOfStack(name, json, problems).scopes);
+  }
+  return problems.length ? null : scopes;
+}
+
 export function readDesired(stacks: StackDocument[]): Desired {
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
@@ -305,16 +335,12 @@ export function readDesired(stacks: StackDocument[]): Desired {
       );
       continue;
     }
-    const stackScopes = parseProviders(stack, json, problems);
-    const resources = sections(stack, json, 'resource', problems);
+    const { scopes: stackScopes, resources } = scopesOfStack(stack, json, problems);
     const data = sections(stack, json, 'data', problems);
     const alertItems = resources.networkcalc_alert;
     const triggerItems = resources.networkcalc_report_trigger;
     const domains = data.networkcalc_domain;
     const subdomains = data.networkcalc_subdomain;
-    const usesProvider = Object.keys(alertItems).length + Object.keys(triggerItems).length > 0;
-    // Terraform configures an unnamed default provider when resources need one.
-    if (stackScopes.length === 0 && usesProvider) stackScopes.push(defaultScope(stack));
     scopes.push(...stackScopes);
 
     const scopeOf = (where: string, provider: unknown): Scope | null => {

@@ -166,6 +166,8 @@ async function runAppWith(
         child.kill('SIGKILL');
       }
     };
+    // Its own group also means it outlives ncalc killed with SIGKILL (no handler runs then).
+    const watchdog = child.pid !== undefined && process.platform !== 'win32' ? groupWatchdog(child.pid) : null;
     // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
     const onSignal = (signal: NodeJS.Signals) => {
       killGroup();
@@ -174,6 +176,7 @@ async function runAppWith(
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const done = () => {
+      watchdog?.release();
       clearTimeout(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -217,6 +220,34 @@ async function runAppWith(
       }
     });
   });
+}
+
+/**
+ * A small shell, in a session of its own, that kills the process group `pgid` when ncalc
+ * ends without saying it is done: it reads one line from a pipe whose only writer is ncalc,
+ * and the kernel closes that pipe however ncalc ends (SIGKILL, a crash, a CI runner that kills
+ * the step), so the read returns at end of file and the shell kills the app's group.
+ * `release()` (the app has ended) sends the line and the shell leaves without killing.
+ */
+function groupWatchdog(pgid: number): { release(): void } {
+  const shell = spawn(
+    '/bin/sh',
+    ['-c', 'read -r _ || kill -KILL "-$1" 2>/dev/null', 'ncalc-synth-watchdog', String(pgid)],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    },
+  );
+  // Neither the shell nor its pipe keeps ncalc running; an error means no watchdog, not a failed synth.
+  shell.on('error', () => {});
+  shell.stdin?.on('error', () => {});
+  shell.unref();
+  (shell.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return {
+    release: () => {
+      shell.stdin?.end('done\n');
+    },
+  };
 }
 
 const indent = (s: string) =>

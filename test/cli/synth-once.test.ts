@@ -3,6 +3,7 @@
  * a CI matrix read that output with `--no-synth --out <dir>`, never run the app, and together
  * make the API calls of one unsharded run (one list per account), each only for its accounts.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { useEmulator } from '../helpers/emulator';
@@ -64,6 +65,45 @@ describe('ncalc synth, then shards with --no-synth', () => {
     expect(requests.map((r) => `${r.method} ${r.path} ${r.account}`).sort()).toEqual(
       names.map((n) => `GET /api/alerts/ ${n}`).sort(),
     );
+  });
+
+  it("a shard reads only its own accounts' stacks: an invalid alert in another shard fails that shard alone", async () => {
+    // GIVEN an output where one account's stack declares an alert no model accepts
+    const broken = new FixtureApp(
+      accounts.stacks((name, domainId) => ({
+        A: alert(
+          name === 'acct3'
+            ? { name: `alert of ${name}`, target_id: domainId, filter: 'is roughly' }
+            : { name: `alert of ${name}`, target_id: domainId },
+        ),
+      })),
+    );
+    try {
+      const at = (...args: string[]) => ncalc(args, { cwd: broken.dir, env: env() });
+      // (written by the app itself: ncalc synth would refuse it)
+      execFileSync(process.execPath, ['synth.js'], {
+        cwd: broken.dir,
+        env: { CDKTF_OUTDIR: path.join(broken.dir, 'out') },
+      });
+      // An unsharded run reads every stack and refuses.
+      const all = await at('plan', '--no-synth', '--out', 'out');
+      expect(all.code).toBe(1);
+      expect(all.stderr).toContain('acct3');
+      const shards = await Promise.all(
+        [1, 2, 3, 4].map((i) => at('plan', '--json', '--no-synth', '--out', 'out', '--shard', `${i}/4`)),
+      );
+      const failed = shards.filter((r) => r.code === 1);
+      // Only the shard of acct3 fails, naming it; the others plan their accounts.
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.stderr).toContain('acct3');
+      const planned = shards
+        .filter((r) => r.code !== 1)
+        .flatMap((r) => JSON.parse(r.stdout).accounts.map((a: { label: string }) => a.label) as string[]);
+      expect(planned).not.toContain('acct3');
+      expect(planned.length).toBeGreaterThan(0);
+    } finally {
+      broken.remove();
+    }
   });
 
   it('a shard plans, saves and applies from the shared output', async () => {

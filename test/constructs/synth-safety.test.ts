@@ -66,6 +66,49 @@ describe('an invalid app writes nothing', () => {
   });
 });
 
+describe('validation scales with the app, not with stacks × app', () => {
+  test('GIVEN 40 stacks WHEN app.synth() THEN a construct of the first stack is validated a fixed number of times', () => {
+    const { app, outdir } = tempApp();
+    const counts: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const stack = new TerraformStack(app, `s${i}`);
+      new NetworkcalcAccount(stack, 'Account');
+      const alert = new Alert(stack, 'A', {
+        name: 'a',
+        target: AlertTarget.domain('example.com'),
+        spfRecord: { filter: 'validity' },
+      });
+      counts.push(0);
+      alert.node.addValidation({ validate: () => (counts[i]!++, []) });
+    }
+    expect(synthError(app)).toBe('');
+    expect(listFiles(outdir)).toHaveLength(41);
+    // Once before anything is written (ours), once as cdktf writes the stack. Walking the whole
+    // app from every stack validated each construct once per stack (40 times here).
+    expect(new Set(counts)).toEqual(new Set([2]));
+  });
+
+  test('GIVEN problems in two stacks and in the app itself THEN one error lists every one and nothing is written', () => {
+    const { app, outdir } = tempApp();
+    for (const id of ['a', 'b', 'c']) {
+      const stack = new TerraformStack(app, id);
+      new NetworkcalcAccount(stack, 'Account');
+      new Alert(stack, 'Check', {
+        name: 'check',
+        target: AlertTarget.domainId(1),
+        certificate: { expiresInDays: id === 'b' ? 1 : 0 },
+      });
+    }
+    app.node.addValidation({ validate: () => ['the app is broken'] });
+    const message = synthError(app);
+    expect(message).toContain('[a/Check] filter_value "0"');
+    expect(message).toContain('[c/Check] filter_value "0"');
+    expect(message).not.toContain('[b/Check]');
+    expect(message).toContain('the app is broken');
+    expect(listFiles(outdir)).toEqual([]);
+  });
+});
+
 describe('no secret reaches the output', () => {
   const saved = { ...process.env };
   afterEach(() => {

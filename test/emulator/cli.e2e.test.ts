@@ -97,6 +97,41 @@ describe('ncalc emulator', () => {
     }
   }, 30_000);
 
+  it('started in the background of a script, it stops when the script is gone (the README recipe through npx)', async () => {
+    // A shell that runs the emulator as its child, as `npx ncalc emulator &` does (npm → sh →
+    // node): when the shell is killed, `kill %1` reached it but not the emulator.
+    const shell = spawn('/bin/sh', ['-c', `"${process.execPath}" "${main}" emulator --port 0 & echo "pid $!"; wait`], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    shell.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    let pid = 0;
+    try {
+      await within(15_000, 'the listening line', () => (/listening on/.test(out) ? true : undefined));
+      pid = Number(/pid (\d+)/.exec(out)![1]);
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(alive()).toBe(true);
+      shell.kill('SIGKILL');
+      await within(5_000, 'the emulator to stop', () => (alive() ? undefined : true));
+      expect(out).toMatch(/its parent \(pid \d+\) is gone: stopping the emulator/);
+    } finally {
+      shell.kill('SIGKILL');
+      try {
+        if (pid) process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }, 30_000);
+
   it('a port in use: exit 1 and a clear message', async () => {
     const other = await startEmulator();
     try {

@@ -1,0 +1,329 @@
+/**
+ * A fleet at any size: one app with one stack per account (a `NetworkcalcAccount` and ALERTS
+ * alerts with name targets, as a platform team writes it), run as its own process the way
+ * `ncalc plan` runs it, then `ncalc plan --no-synth` of its output against an in-process
+ * emulator seeded with every account. Measured per build (this checkout's, and with
+ * `--before <package dir>` another checkout's build, e.g. of the commit before a change),
+ * interleaved round by round so load from other work falls on both alike:
+ *
+ * - synth: CPU of the app from its first construct to the end of `app.synth()` (module loading
+ *   excluded), and its peak RSS; the output of both builds is compared byte for byte;
+ * - plan: wall time, CPU and peak RSS of `ncalc plan --no-synth` (from empty: every alert is
+ *   a create), and the list requests per account it sent.
+ *
+ * The growth exponent is the slope of log(CPU) over log(alerts) across the sizes: 1 is
+ * linear. The default is a fixture quick on 2 cores; the issue's scenario is
+ * `ACCOUNTS=1000 ALERTS=100`.
+ *
+ *   npm run build && ACCOUNTS=10,40,160 ALERTS=25 npx tsx bench/fleet-scale.ts \
+ *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { startEmulator, type EmulatorSeed } from '../src/emulator';
+import { ROOT, countRequests, fmtMs, median, table } from './support';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const SIZES = (process.env.ACCOUNTS ?? '10,40,160').split(',').map(Number);
+const ALERTS = Number(process.env.ALERTS ?? 25);
+const ROUNDS = Number(flag('--rounds') ?? 3);
+const PLAN = !args.includes('--no-plan');
+const CDK = flag('--cdk') ?? 'cdktn';
+const BUILDS: Array<{ label: string; dir: string }> = [
+  { label: 'after', dir: ROOT },
+  ...(flag('--before') ? [{ label: 'before', dir: path.resolve(flag('--before')!) }] : []),
+];
+const TIMEOUT_MS = 1_800_000;
+/** `--shards 1,2,4,8`: at the largest size, n shards of `plan --no-synth` run at once, after one synth. */
+const SHARDS = flag('--shards')?.split(',').map(Number) ?? [];
+const name = (i: number) => `acct${String(i).padStart(4, '0')}`;
+const SUBDOMAINS = 8;
+
+/** The app: ACCOUNTS stacks of ALERTS alerts, measuring itself. */
+function appSource(pkg: string, accounts: number, outdir: string): string {
+  const cdk = require.resolve(CDK, { paths: [pkg] });
+  return `const { App, TerraformStack } = require(${JSON.stringify(cdk)});
+const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(path.join(pkg, 'dist'))});
+const cpu = process.cpuUsage();
+const app = new App({ outdir: ${JSON.stringify(outdir)} });
+for (let a = 0; a < ${accounts}; a++) {
+  const name = 'acct' + String(a).padStart(4, '0');
+  const stack = new TerraformStack(app, name);
+  new NetworkcalcAccount(stack, 'Account', { tokenEnv: name.toUpperCase() + '_TOKEN' });
+  for (let i = 0; i < ${ALERTS}; i++) {
+    const target = i % 5 === 0 ? AlertTarget.domain('example.com') : AlertTarget.subdomain('h' + (i % ${SUBDOMAINS}) + '.example.com');
+    const props = i % 2 === 0
+      ? { dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.' + ((i % 250) + 1) } }
+      : { certificate: { expiresInDays: (i % 60) + 1 } };
+    new Alert(stack, 'Alert' + i, { name: name + ' check ' + String(i).padStart(4, '0'), target, ...props });
+  }
+}
+app.synth();
+const u = process.cpuUsage(cpu);
+console.log(JSON.stringify({ cpuMs: (u.user + u.system) / 1000, rssMb: process.resourceUsage().maxRSS / 1024 }));
+`;
+}
+
+function seed(accounts: number): EmulatorSeed {
+  return {
+    accounts: Array.from({ length: accounts }, (_, i) => ({
+      name: name(i),
+      user_id: i + 1,
+      tokens: [{ access_token: `${name(i)}-token` }],
+      domains: [
+        {
+          id: 1000 * (i + 1),
+          domain: 'example.com',
+          subdomains: Array.from({ length: SUBDOMAINS }, (_, k) => ({ id: 1000 * (i + 1) + k + 1, prefix: `h${k}` })),
+        },
+      ],
+      alerts: [],
+    })),
+  };
+}
+
+interface Measured {
+  cpuMs: number;
+  wallMs: number;
+  rssMb: number;
+}
+
+function synth(pkg: string, accounts: number, dir: string): Measured {
+  const outdir = path.join(dir, 'cdktf.out');
+  rmSync(outdir, { recursive: true, force: true });
+  const main = path.join(dir, 'main.js');
+  writeFileSync(main, appSource(pkg, accounts, outdir));
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [main], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+    env: { ...process.env, NCALC_CDK: CDK },
+  });
+  if (r.status !== 0) throw new Error(`the app of ${accounts} accounts failed: ${r.stderr.slice(-2000)}`);
+  const got = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cpuMs: number; rssMb: number };
+  return { ...got, wallMs: Date.now() - started };
+}
+
+/** Every file of a synthesized output, by relative path (the app's directory, which the local backend names, as `<app>`). */
+function outputFiles(outdir: string, appDir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of readdirSync(outdir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) {
+      const file = path.join(e.parentPath, e.name);
+      files.set(path.relative(outdir, file), readFileSync(file, 'utf8').split(appDir).join('<app>'));
+    }
+  return files;
+}
+
+function plan(
+  pkg: string,
+  dir: string,
+  url: string,
+  accounts: number,
+  shard?: string,
+): Promise<Measured & { code: number }> {
+  const rssFile = path.join(dir, `usage${shard ? `-${shard.replace('/', 'of')}` : ''}.txt`);
+  const preload = path.join(dir, 'usage-preload.js');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
+  );
+  const tokens = Object.fromEntries(
+    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
+  );
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        preload,
+        path.join(pkg, 'dist', 'cli', 'main.js'),
+        'plan',
+        '--no-synth',
+        '--json',
+        '--detailed-exitcode',
+        ...(shard ? ['--shard', shard] : []),
+      ],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH, NETWORKCALC_BASE_URL: url, BENCH_USAGE_FILE: rssFile, ...tokens },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let err = '';
+    child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // A shard may hold no account with changes (exit 0).
+      if (code !== 2 && !(shard && code === 0)) return reject(new Error(`plan exited ${code}: ${err}`));
+      let usage: string;
+      try {
+        usage = readFileSync(rssFile, 'utf8');
+      } catch {
+        return reject(new Error(`plan ${shard ?? ''} exited ${code} without its usage line: ${err}`));
+      }
+      const [rssKb, cpuUs] = usage.split(' ').map(Number);
+      resolve({ code, wallMs: Date.now() - started, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024 });
+    });
+  });
+}
+
+/** Least-squares slope of log(y) over log(x). */
+function exponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i]! - mx) * (ly[i]! - my);
+    den += (lx[i]! - mx) ** 2;
+  }
+  return num / den;
+}
+
+/** n shards at once reading one synthesized output: wall time of the slowest, CPU of all. */
+async function shardRuns(scratch: string, accounts: number): Promise<void> {
+  const dir = path.join(scratch, 'shards');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+  const s = synth(ROOT, accounts, dir);
+  const emulator = await startEmulator({ seed: seed(accounts) });
+  const rows: string[][] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (const n of SHARDS) {
+        await emulator.control.reset();
+        const started = Date.now();
+        const runs = await Promise.all(
+          Array.from({ length: n }, (_, i) => plan(ROOT, dir, emulator.url, accounts, `${i + 1}/${n}`)),
+        );
+        const counts = countRequests(await emulator.control.requests());
+        if (counts.listAlerts !== accounts) throw new Error(`${n} shards: ${counts.listAlerts} alert lists`);
+        rows.push([
+          String(n),
+          fmtMs(Date.now() - started),
+          fmtMs(runs.reduce((a, r) => a + r.cpuMs, 0)),
+          `${Math.round(Math.max(...runs.map((r) => r.rssMb)))} MiB`,
+        ]);
+      }
+  } finally {
+    await emulator.close();
+  }
+  console.log(
+    `\nShards at ${accounts} × ${ALERTS}, after one synth (${fmtMs(s.cpuMs)} of CPU), all shards at once, each round:\n`,
+  );
+  console.log(table(['shards', 'wall, all shards', 'CPU, all shards', 'peak RSS, largest shard'], rows));
+}
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-fleet-scale-'));
+  const rows: string[][] = [];
+  const series = new Map<string, { alerts: number[]; synth: number[]; plan: number[] }>();
+  try {
+    console.log(`${CDK}; ${ALERTS} alerts per account; ${ROUNDS} interleaved rounds, median\n`);
+    for (const accounts of SIZES) {
+      const emulator = PLAN ? await startEmulator({ seed: seed(accounts) }) : null;
+      const samples = new Map<string, { synth: Measured[]; plan: Measured[] }>();
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const outputs: Array<Map<string, string>> = [];
+          for (const b of BUILDS) {
+            const dir = path.join(scratch, b.label);
+            rmSync(dir, { recursive: true, force: true });
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+            const s = synth(b.dir, accounts, dir);
+            if (round === 0) outputs.push(outputFiles(path.join(dir, 'cdktf.out'), dir));
+            const got = samples.get(b.label) ?? { synth: [], plan: [] };
+            got.synth.push(s);
+            if (emulator) {
+              await emulator.control.reset();
+              got.plan.push(await plan(b.dir, dir, emulator.url, accounts));
+              const counts = countRequests(await emulator.control.requests());
+              if (counts.listAlerts !== accounts || counts.listDomains !== accounts)
+                throw new Error(`${b.label}: ${counts.listAlerts} alert lists, ${counts.listDomains} domain lists`);
+            }
+            samples.set(b.label, got);
+          }
+          // The same app must give the same bytes, whichever build synthesized it.
+          if (outputs.length === 2) {
+            const [a, b] = outputs as [Map<string, string>, Map<string, string>];
+            const differ = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
+            if (differ.length) throw new Error(`outputs differ in ${differ.slice(0, 5).join(', ')}`);
+          }
+        }
+      } finally {
+        await emulator?.close();
+      }
+      for (const b of BUILDS) {
+        const got = samples.get(b.label)!;
+        const m = (xs: Measured[], pick: (s: Measured) => number) => median(xs.map(pick));
+        const synthCpu = m(got.synth, (s) => s.cpuMs);
+        const planCpu = got.plan.length ? m(got.plan, (s) => s.cpuMs) : NaN;
+        const s = series.get(b.label) ?? { alerts: [], synth: [], plan: [] };
+        s.alerts.push(accounts * ALERTS);
+        s.synth.push(synthCpu);
+        s.plan.push(planCpu);
+        series.set(b.label, s);
+        rows.push([
+          b.label,
+          `${accounts} × ${ALERTS}`,
+          fmtMs(synthCpu),
+          `${((synthCpu / (accounts * ALERTS)) * 1000).toFixed(0)} ms`,
+          `${Math.round(m(got.synth, (x) => x.rssMb))} MiB`,
+          got.plan.length ? fmtMs(m(got.plan, (x) => x.wallMs)) : '–',
+          got.plan.length ? fmtMs(planCpu) : '–',
+          got.plan.length ? `${Math.round(m(got.plan, (x) => x.rssMb))} MiB` : '–',
+        ]);
+      }
+    }
+    console.log(
+      table(
+        [
+          'build',
+          'accounts × alerts',
+          'synth CPU',
+          'synth CPU / 1,000 alerts',
+          'synth peak RSS',
+          'plan --no-synth wall',
+          'plan CPU',
+          'plan peak RSS',
+        ],
+        rows,
+      ),
+    );
+    if (SHARDS.length) await shardRuns(scratch, Math.max(...SIZES));
+    if (SIZES.length > 1) {
+      console.log('\nGrowth exponent (slope of log CPU over log alerts; 1 is linear):\n');
+      console.log(
+        table(
+          ['build', 'synth', 'plan'],
+          [...series].map(([label, s]) => [
+            label,
+            exponent(s.alerts, s.synth).toFixed(2),
+            PLAN ? exponent(s.alerts, s.plan).toFixed(2) : '–',
+          ]),
+        ),
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
