@@ -33,13 +33,23 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** A `<script type="application/json">` holding `value`, gzip-compressed (base64) when large. */
+function dataElement(id: string, value: unknown): string {
+  const json = scriptSafeJson(value);
+  if (json.length <= INLINE_JSON_LIMIT) return `<script type="application/json" id="${id}">${json}</script>`;
+  const packed = gzipSync(json, { level: 6 }).toString('base64');
+  return `<script type="application/json" id="${id}" data-encoding="gzip-base64">${packed}</script>`;
+}
+
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** The page of a report document (`reportDocument`). `title`: the page's title. */
 export function reportHtml(doc: Record<string, unknown>, title = 'NetworkCalc alerts report'): string {
-  const json = scriptSafeJson(doc);
-  const large = json.length > INLINE_JSON_LIMIT;
-  const data = large ? gzipSync(json, { level: 6 }).toString('base64') : json;
+  // The verdicts of every account apart: the page reads them when an account is opened, so the
+  // first view of a large fleet parses only the rest.
+  const accounts = doc.accounts as Array<Record<string, unknown>>;
+  const index = { ...doc, accounts: accounts.map(({ preview: _, ...a }) => a) };
+  const previews = accounts.map((a) => a.preview ?? null);
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(PAGE_SCRIPT)}`,
@@ -99,7 +109,8 @@ export function reportHtml(doc: Record<string, unknown>, title = 'NetworkCalc al
 <section class="details" id="details" aria-live="polite" hidden></section>
 </main>
 <footer>Self-contained: this file loads nothing from the network. Secrets are never written into it.</footer>
-<script type="application/json" id="ncalc-report-data"${large ? ' data-encoding="gzip-base64"' : ''}>${data}</script>
+${dataElement('ncalc-report-data', index)}
+${dataElement('ncalc-report-previews', previews)}
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>
