@@ -7,6 +7,7 @@
  */
 export const PAGE_SCRIPT = String.raw`
 'use strict';
+performance.mark('ncalc-start');
 const SVGNS = 'http://www.w3.org/2000/svg';
 const PAGE_SIZES = [25, 50, 100, 250];
 const TIMELINE_ROWS = 30;
