@@ -262,7 +262,7 @@ async function main(): Promise<void> {
       NETWORKCALC_BASE_URL: emu.url,
       [TLS_PORT_ENV]: String(tls.port),
       ...Object.fromEntries(
-        Array.from({ length: ACCOUNTS }, (_, i) => [tokenEnv(i), refused(i) ? 'refused' : token(i)]),
+        Array.from({ length: ACCOUNTS }, (_, i) => [tokenEnv(i), refused(i) ? `refused-${acct(i)}` : token(i)]),
       ),
     };
     const lookupFlags = ['--resolver', dns.address, '--lookup-concurrency', '64', '--lookup-timeout', '5000'];

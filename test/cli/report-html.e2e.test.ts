@@ -212,8 +212,8 @@ type Doc = {
 /** One run: the page and, on stdout, the same document as JSON. */
 async function report(file: string, extra: string[] = []): Promise<{ code: number; doc: Doc; stderr: string }> {
   const r = await ncalcProcess(
-    ['report', '--html', file, '--json', '--resolver', dns.address, '--lookup-timeout', '1000', ...extra],
-    { cwd: app.dir, env: env(), timeoutMs: 30_000 },
+    ['report', '--html', file, '--json', '--resolver', dns.address, '--lookup-timeout', '5000', ...extra],
+    { cwd: app.dir, env: env(), timeoutMs: 60_000 },
   );
   return { code: r.code, doc: JSON.parse(r.stdout) as Doc, stderr: r.stderr };
 }
@@ -256,28 +256,53 @@ describe('the report file', () => {
     expect(whole).toEqual(doc);
     expect(html.match(/<script/g)).toHaveLength(3);
     expect(statSync(file).size).toBeLessThan(200_000);
-  });
+  }, 90_000);
 
-  test('GIVEN --no-preview and bad flags THEN nothing is looked up, and a bad path is refused before any call', async () => {
+  test('GIVEN --no-preview THEN nothing is looked up: no verdict, no certificate', async () => {
     await emulator().control.clearRequests();
     const queries = dns.queries.length;
     const { doc } = await report(path.join(dir, 'plain.html'), ['--no-preview']);
     expect(dns.queries.length).toBe(queries);
     expect(doc.certificates).toBeNull();
     expect(doc.accounts.every((a) => a.preview === null)).toBe(true);
+  }, 90_000);
+
+  test('GIVEN bad flags, --shard and --help THEN a bad path or a missing output is refused before any call, a shard reports its accounts', async () => {
     await emulator().control.clearRequests();
     const bad = await ncalcProcess(['report', '--html', path.join(dir, 'no-such-dir', 'r.html')], {
       cwd: app.dir,
       env: env(),
+      timeoutMs: 60_000,
     });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--html');
     expect(bad.stderr).toContain('does not exist; create it first');
+    expect(await emulator().control.requests()).toEqual([]);
+    // --shard as everywhere: this shard's accounts only, and the shard named in the document.
+    const shard = await ncalcProcess(['report', '--json', '--no-preview', '--shard', '1/2'], {
+      cwd: app.dir,
+      env: env(),
+      timeoutMs: 60_000,
+    });
+    const sharded = JSON.parse(shard.stdout) as Doc & { shard: Record<string, number> };
+    expect(sharded.shard).toMatchObject({ index: 1, count: 2, total_accounts: 4 });
+    expect(sharded.accounts.length).toBe(sharded.shard.accounts);
+    expect(sharded.accounts.length).toBeLessThan(4);
+    const help = await ncalcProcess(['report', '--help'], { cwd: app.dir, env: env() });
+    for (const line of [
+      '--html <file>',
+      '--no-preview',
+      '--no-synth',
+      '--shard <i/n>',
+      'Exit codes:\n  0  the report was written',
+    ])
+      expect(help.stdout).toContain(line);
+    await emulator().control.clearRequests();
     const none = await ncalcProcess(['report'], { cwd: app.dir, env: env() });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('give one of them');
     expect(await emulator().control.requests()).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe('the page in Chromium', () => {
@@ -318,7 +343,7 @@ describe('the page in Chromium', () => {
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(pathToFileURL(file).href);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await context?.close();
