@@ -14,6 +14,7 @@ import { registerProviderCommand } from './provider-command';
 import { registerImportBlocksCommand } from './import-blocks-command';
 import { synthCommand, type SynthFlags } from './synth-command';
 import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
+import { registerReportCommand } from './report-command';
 import { MASS_DELETE } from '../plan/plan';
 import { PACKAGE_VERSION } from '../version';
 
@@ -295,6 +296,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     (c) => {
       code = c;
     },
+  );
+
+  registerReportCommand(
+    program,
+    (cmd) => shardOption(common(cmd)),
+    io,
+    (c) => (code = c),
   );
 
   lookupOptions(shardOption(common(program.command('coverage'))))

@@ -5,7 +5,7 @@ import { errorReason } from '../plan/error-info';
 import type { Change, DeleteGuard, Warning } from '../plan/types';
 
 /** The commands whose results the renderers show. */
-export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'synth' | 'preview';
+export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'synth' | 'preview' | 'report';
 
 export interface Totals {
   create: number;
