@@ -20,7 +20,7 @@ import {
   type HclFile,
   type HclLiteral,
 } from './hcl-parse';
-import { unifiedDiff } from './patch';
+import { assemble, type Draft } from './assemble';
 import { isObject } from '../support/json';
 import { lineIndexAt } from '../support/lines';
 import type { SourceSnapshot, Suggestion, TextEdit } from './suggestion';
@@ -546,7 +546,7 @@ function suggestion(
   located: { file: HclFile; line: number } | undefined,
   summary: string,
   edits: TextEdit[] = [],
-): Suggestion {
+): Draft {
   const file = located?.file;
   return {
     kind: entry.action === 'update' ? 'changed' : 'deleted',
@@ -556,8 +556,7 @@ function suggestion(
     file: file?.file ?? null,
     line: located?.line ?? null,
     summary,
-    edits,
-    diff: file && edits.length ? unifiedDiff(file.file, file.text, edits) : null,
+    edits: file ? edits : [],
   };
 }
 
@@ -592,7 +591,7 @@ export function suggestFromTerraformPlan(
       problems: [unreadable('an override file changes the blocks of every other file')],
     };
 
-  const suggestions: Suggestion[] = [];
+  const suggestions: Draft[] = [];
   const problems: string[] = [];
   for (const entry of read.drift) {
     const resourceAddress = `${entry.moduleAddress ? `${entry.moduleAddress}.` : ''}${RESOURCE_TYPE}.${entry.name}`;
@@ -729,36 +728,12 @@ export function suggestFromTerraformPlan(
       `${u}: this file does not parse here; the suggestions above did not need it (fix it, terraform validate points there too)`,
   );
   return {
-    suggestions: withoutOverlaps(suggestions, sources),
+    // Deletions of neighbouring blocks may both claim the blank line between them: merged there.
+    suggestions: assemble(suggestions, (name) => sources.files.find((f) => f.file === name)?.text),
     snapshots: sources.snapshots,
     problems,
     ...(warnings.length ? { warnings } : {}),
   };
-}
-
-/**
- * Deletions of neighbouring blocks may both claim the blank line between them; the later one
- * then starts where the earlier ends, so that all the suggestions of a file can be applied together.
- */
-function withoutOverlaps(suggestions: Suggestion[], sources: Sources): Suggestion[] {
-  const byFile = new Map<string, TextEdit[]>();
-  for (const s of suggestions)
-    if (s.file) byFile.set(s.file, [...(byFile.get(s.file) ?? []), ...s.edits.filter((e) => e.text === '')]);
-  let changed = false;
-  for (const edits of byFile.values()) {
-    edits.sort((a, b) => a.start - b.start || a.end - b.end);
-    for (let i = 1; i < edits.length; i++)
-      if (edits[i].start < edits[i - 1].end && edits[i].end > edits[i - 1].end) {
-        edits[i].start = edits[i - 1].end;
-        changed = true;
-      }
-  }
-  if (!changed) return suggestions;
-  return suggestions.map((s) =>
-    s.file && s.edits.length
-      ? { ...s, diff: unifiedDiff(s.file, sources.files.find((f) => f.file === s.file)!.text, s.edits) }
-      : s,
-  );
 }
 
 /** `count` or `for_each` of a resource block, when the plan's configuration did not say. */

@@ -34,7 +34,7 @@ import {
   type JsSource,
   type Node,
 } from './js-source';
-import { unifiedDiff } from './patch';
+import { assemble, type Draft } from './assemble';
 import type { SourceSnapshot, Suggestion, TextEdit } from './suggestion';
 import { sha256 } from './write';
 
@@ -81,14 +81,20 @@ class NotLiteral {
 export function suggestTypeScript(input: TypeScriptSuggestInput): SuggestOutput {
   const ctx = new Context(input);
   for (const plan of input.plans) if (plan.status === 'ok') ctx.account(plan);
-  return { suggestions: ctx.suggestions, snapshots: [...ctx.snapshots.values()], problems: ctx.problems };
+  return {
+    suggestions: assemble(ctx.suggestions, (rel) => ctx.textOf(rel)),
+    snapshots: [...ctx.snapshots.values()],
+    problems: ctx.problems,
+  };
 }
 
 class Context {
-  readonly suggestions: Suggestion[] = [];
+  readonly suggestions: Draft[] = [];
   readonly snapshots = new Map<string, SourceSnapshot>();
   readonly problems: string[] = [];
   private readonly sources = new Map<string, Source | null>();
+  /** The text of each file read, by its path relative to the app's directory. */
+  private readonly texts = new Map<string, string>();
   private readonly byPath = new Map<string, SourceLocation>();
   /** The constructs made at one file position: more than one is a loop, a helper or a class shared by stacks. */
   private readonly atPosition = new Map<string, SourceLocation[]>();
@@ -260,7 +266,7 @@ class Context {
       ...base,
       ...this.at(src, statement),
       summary: `${c.path}: ${choice} (the edit deletes it)`,
-      edits: [wholeLines(src, statement.start!, statement.end!)],
+      edits: [statementDeletion(src, statement.start!, statement.end!)],
       src,
     });
   }
@@ -434,19 +440,23 @@ class Context {
     return constructId(name, used);
   }
 
-  /** `new Alert(scope, 'Id', {…});` on the lines after `after` (after its trailing comment, which stays its own). */
+  /**
+   * `new Alert(scope, 'Id', {…});` on the lines after `after` (after its trailing comment,
+   * which stays its own). When `after` ends its line, the lines go in at the start of the next
+   * one: an edit that deletes `after`'s lines then ends where this one starts, so both apply.
+   */
   private newAlert(src: Source, after: Node, scope: string, id: string, props: readonly string[]): TextEdit {
     const indent = indentOf(src.text, after.start!);
     const q = src.quote;
+    const lines = [
+      `${indent}new Alert(${scope}, ${tsValue(id, q)}, {`,
+      ...props.map((p) => `${indent}  ${p},`),
+      `${indent}});`,
+    ];
     const at = afterTrailingComment(src.text, after.end!);
-    return {
-      start: at,
-      end: at,
-      text:
-        `\n${indent}new Alert(${scope}, ${tsValue(id, q)}, {\n` +
-        props.map((p) => `${indent}  ${p},\n`).join('') +
-        `${indent}});`,
-    };
+    const eol = /^(\r\n|\n)/.exec(src.text.slice(at, at + 2))?.[0];
+    if (eol) return { start: at + eol.length, end: at + eol.length, text: lines.map((l) => l + eol).join('') };
+    return { start: at, end: at, text: lines.map((l) => '\n' + l).join('') };
   }
 
   // ---- finding things ------------------------------------------------------------------
@@ -464,9 +474,14 @@ class Context {
       file,
       line: rest.line ?? null,
       summary: rest.summary,
-      edits: rest.edits,
-      diff: src && rest.edits.length ? unifiedDiff(src.rel.split(path.sep).join('/'), src.text, rest.edits) : null,
+      // Edits only where the file was read: their diff is made from its text.
+      edits: src ? rest.edits : [],
     });
+  }
+
+  /** The text of a file read, by its path relative to the app's directory. */
+  textOf(rel: string): string | undefined {
+    return this.texts.get(rel);
   }
 
   /** The `new <kind>(...)` that made the construct at `constructPath`, or why it is not found. */
@@ -551,6 +566,7 @@ class Context {
       this.snapshots.set(rel, { file: rel, sha256: sha256(text), ...(changed ? { changedSincePlan: true } : {}) });
       if (changed) this.problems.push(`${rel} changed after the app was synthesized; run ncalc drift --suggest again`);
       src = { file, rel, text, lineStarts: lineStartsOf(text), quote: dominantQuote(text) };
+      this.texts.set(rel, text);
     } catch (e) {
       this.problems.push(`${rel}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
@@ -791,11 +807,30 @@ function afterTrailingComment(text: string, end: number): number {
   return i >= text.length || /[\r\n\u2028\u2029]/.test(text[i]) ? i : end;
 }
 
-/** The lines [start, end) span, whole: the statement and its line break go. */
-function wholeLines(src: Source, start: number, end: number): TextEdit {
-  const from = src.text.lastIndexOf('\n', start - 1) + 1;
-  const nl = src.text.indexOf('\n', end);
-  return { start: from, end: nl === -1 ? src.text.length : nl + 1, text: '' };
+/**
+ * The deletion of the statement [start, end): its lines, whole, when nothing else is on them
+ * (the statement, blanks, a trailing comment); otherwise only its text and the blanks after
+ * it, so that the code sharing its lines stays.
+ */
+function statementDeletion(src: Source, start: number, end: number): TextEdit {
+  const text = src.text;
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  const after = afterTrailingComment(text, end);
+  const alone =
+    text.slice(from, start).trim() === '' && (after >= text.length || text[after] === '\n' || text[after] === '\r');
+  if (!alone) {
+    // The blanks after it go, or those before it when it ends its line.
+    let to = end;
+    while (text[to] === ' ' || text[to] === '\t') to++;
+    let at = start;
+    if (to >= text.length || text[to] === '\n' || text[to] === '\r') {
+      to = end;
+      while (at > from && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+    }
+    return { start: at, end: to, text: '' };
+  }
+  const nl = text.indexOf('\n', end);
+  return { start: from, end: nl === -1 ? text.length : nl + 1, text: '' };
 }
 
 /** The statement of a block (or of the file) that holds `node`. */
