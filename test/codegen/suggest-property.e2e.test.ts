@@ -182,6 +182,8 @@ describe('any console changes to a generated TypeScript app', () => {
           problems: string[];
         };
         expect(s.problems).toEqual([]);
+        // Each console change has a suggestion (a rename, or a deletion and an addition of the same settings, has one).
+        expect(s.suggestions.length > 0).toBe(done.length > 0);
         if (s.patch) {
           a.write('drift.patch', s.patch);
           a.git('apply', 'drift.patch');
