@@ -5,6 +5,7 @@
  * of their expression. Expressions are kept as token runs; only brackets are matched, which is
  * all it takes to know where an expression ends.
  */
+import { lineIndexAt } from '../support/lines';
 import { lineStarts } from '../support/lines';
 
 export type TokenKind =
@@ -480,3 +481,22 @@ function heredocValue(source: string): string {
   const cut = indents.length ? Math.min(...indents) : 0;
   return body.map((l) => (blank(l) ? l : l.slice(cut))).join('');
 }
+
+// ---- lines of a parsed file ----------------------------------------------------------------
+
+/** The 1-based line of an offset. */
+export const lineOf = (file: HclFile, offset: number): number => lineIndexAt(file.lineStarts, offset) + 1;
+
+/** Start offset of a 1-based line; the text's length past the last line. */
+export const lineStart = (file: HclFile, line: number): number => file.lineStarts[line - 1] ?? file.text.length;
+
+export const lineText = (file: HclFile, line: number): string | undefined =>
+  line < 1 || line > file.lineStarts.length
+    ? undefined
+    : file.text.slice(lineStart(file, line), lineStart(file, line + 1)).replace(/\r?\n$/, '');
+
+/** The file's line ending, from its first line: a line added to a CRLF file ends in CRLF. */
+export const lineEnding = (file: HclFile): string => {
+  const first = file.text.indexOf('\n');
+  return first > 0 && file.text[first - 1] === '\r' ? '\r\n' : '\n';
+};

@@ -58,7 +58,9 @@ function changesOf(text: string, edits: readonly TextEdit[]): Change[] {
     // An edit ending at a line's start (a deleted whole line) does not touch that line.
     const endAt = lineIndexAt(starts, e.end);
     const endLine = e.end > e.start && starts[endAt] === e.end ? endAt - 1 : endAt;
-    const to = Math.min(Math.max(endLine, from) + 1, Math.max(lines.length, from + 1));
+    // Whole lines inserted at a line's start touch no old line: the diff adds them, nothing more.
+    const linesInserted = e.end === e.start && starts[from] === e.start && e.text.endsWith('\n');
+    const to = linesInserted ? from : Math.min(Math.max(endLine, from) + 1, Math.max(lines.length, from + 1));
     const last = groups[groups.length - 1];
     // Touching or adjacent lines make one change, so the diff reads - - + + as diff -u writes it.
     if (last && from <= last.to) {

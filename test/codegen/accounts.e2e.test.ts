@@ -114,6 +114,49 @@ app.synth();
 `);
     await expectEmptyPlan(a);
   });
+
+  it('an alert deleted and another added next to it, in each account: both edits in one patch; git apply, then the plan is empty', async () => {
+    const a = app(TWO_STACKS.replace(/^import \{ Construct \} from 'constructs';\n/m, ''));
+    await applied(a);
+    // The new declaration goes after the account's last alert, which is the one deleted.
+    await emulator().control.deleteAlert('prod', await liveId('prod', 'prod SPF'));
+    await handMade('prod', 'prod extra');
+    await emulator().control.deleteAlert('staging', await liveId('staging', 'staging SPF'));
+    await handMade('staging', 'staging extra');
+    const { code, suggest: s } = await suggest(a);
+    expect(code).toBe(2);
+    expect(s.problems).toEqual([]);
+    expect(s.suggestions.map((x: any) => [x.kind, x.alert, x.diff !== null])).toEqual([
+      ['deleted', 'prod SPF', true],
+      ['undeclared', 'prod extra', true],
+      ['deleted', 'staging SPF', true],
+      ['undeclared', 'staging extra', true],
+    ]);
+    a.write('drift.patch', s.patch);
+    a.git('apply', 'drift.patch');
+    expect(a.read('main.ts')).toBe(`import { App, TerraformStack } from 'cdktf';
+import { Alert, AlertTarget, NetworkcalcAccount } from 'cdktf-provider-networkcalc';
+
+const app = new App();
+const prod = new TerraformStack(app, 'prod');
+new NetworkcalcAccount(prod, 'Account', { tokenEnv: 'PROD_NETWORKCALC_TOKEN' });
+new Alert(prod, 'ProdExtra', {
+  name: 'prod extra',
+  target: AlertTarget.domain('example.org'),
+  spfRecord: { filter: 'validity' },
+});
+
+const staging = new TerraformStack(app, 'staging');
+new NetworkcalcAccount(staging, 'Account', { tokenEnv: 'STAGING_NETWORKCALC_TOKEN' });
+new Alert(staging, 'StagingExtra', {
+  name: 'staging extra',
+  target: AlertTarget.domain('example.org'),
+  spfRecord: { filter: 'validity' },
+});
+app.synth();
+`);
+    await expectEmptyPlan(a);
+  });
 });
 
 describe('one class makes every account’s stack (as in examples/multi-account)', () => {
