@@ -22,6 +22,8 @@ import {
 import { mergeCliConfig } from './cli-config';
 import { creatableDirectoryProblem } from './files';
 import { LOCK_FILE, writeProviderLocks } from './provider-lock';
+import { fileErrorSentence, isFileError } from '../support/file-errors';
+import { fileOfTempPath } from '../support/atomic-write';
 
 const HOST = 'registry.terraform.io';
 /** An implied local mirror of terraform: found even without any CLI configuration. */
@@ -253,7 +255,14 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
       cliConfigNote = writeCliConfig(cliConfigFile, result.mirrorDir);
     }
   } catch (err) {
-    io.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    const cliConfig = cliConfigFile !== undefined && isFileError(err) && fileOfTempPath(err.path) === cliConfigFile;
+    const sentence = fileErrorSentence(
+      err,
+      cliConfig
+        ? `make it writable, or give --cli-config a file that can be written`
+        : `make it writable, or give --dir a directory that can be written`,
+    );
+    io.stderr.write(`Error: ${sentence ?? (err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
   const status = `${result.changed ? 'Installed' : 'Already installed:'} ${PROVIDER_NAMESPACE}/${PROVIDER_TYPE} v${PROVIDER_VERSION} at ${result.binaryPath}\n`;
@@ -317,7 +326,9 @@ export async function providerInstallAndLockCommand(
     );
     return 0;
   } catch (err) {
-    const problems = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    const sentence = fileErrorSentence(err, `make it writable (the lock file is written there), then run this again`);
+    const problems =
+      err instanceof ConfigError ? err.problems : [sentence ?? (err instanceof Error ? err.message : String(err))];
     io.stderr.write(
       `Error: could not lock the provider in ${appDir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`,
     );

@@ -9,6 +9,7 @@ import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
 import { ENV } from '../accounts/environment';
+import { fileErrorText, isFileError, makeDirectories } from '../support/file-errors';
 
 export type { ConstructProblem };
 
@@ -302,8 +303,7 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
  */
 async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: string): Promise<StackDocument[]> {
   // Inside the output directory: on its file system, and ignored wherever the output is.
-  mkdirSync(outdir, { recursive: true });
-  const own = mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  const own = ownOutputDirectory(outdir);
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
     await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
@@ -325,6 +325,25 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
     return stacks;
   } finally {
     rmSync(own, { recursive: true, force: true });
+  }
+}
+
+/** This run's directory inside `outdir` (made when missing); a path that cannot be used is a sentence. */
+function ownOutputDirectory(outdir: string): string {
+  try {
+    makeDirectories(outdir);
+    return mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  } catch (e) {
+    if (!isFileError(e)) throw e;
+    const reason =
+      e.code === 'ENOTDIR' || e.code === 'EEXIST' ? `${e.path} is a file, not a directory` : fileErrorText(e.path, e);
+    throw new ConfigError(
+      [
+        `cannot write the synthesized output to ${outdir}: ${reason}; give --out a directory that can be written (it is made when missing)`,
+      ],
+      undefined,
+      'the app was not synthesized; nothing was changed.',
+    );
   }
 }
 
