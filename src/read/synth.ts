@@ -206,10 +206,11 @@ async function runAppWith(
         const invalid = constructProblems(problemsFile);
         if (invalid) return reject(invalid);
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
+        const cause = causeLine(tail);
         reject(
           new ConfigError([
             redactEnvSecrets(
-              `synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`,
+              `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`,
               env,
               secretNames,
             ),
@@ -218,6 +219,16 @@ async function runAppWith(
       }
     });
   });
+}
+
+/**
+ * The line of an app's output that says what went wrong (`Error: Cannot find module '…/mian.ts'`,
+ * `TypeError: …`), shown first; the Node stack around it stays below. The first such line: a
+ * later one is usually a consequence. Null when the output has none.
+ */
+export function causeLine(output: string): string | null {
+  const m = /^[ \t]*((?:Uncaught )?[A-Z]?[A-Za-z]*(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S.*)$/m.exec(output);
+  return m ? m[1]!.trim() : null;
 }
 
 const indent = (s: string) =>

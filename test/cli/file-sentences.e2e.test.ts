@@ -23,7 +23,7 @@ beforeAll(() => {
   requireBuild('dist/cli/main.js');
   app = new FixtureApp({ main: stack({ provider: {}, alerts: { A: alert({ name: 'a' }) } }) });
 });
-afterAll(() => app.remove());
+afterAll(() => app?.remove());
 beforeEach(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'ncalc-file-sentences-'));
 });
