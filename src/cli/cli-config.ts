@@ -34,6 +34,19 @@ function stringList(attr: HclAttribute): string[] | undefined {
   return out;
 }
 
+/**
+ * The text with each quoted attribute name (`"hashicorp/aws" = "/path"`, how terraform's docs
+ * write dev_overrides) replaced by an identifier of the same length, for a parser that reads
+ * only identifiers there. Offsets stay the same; the blocks merged never have such keys.
+ */
+function maskQuotedKeys(text: string): string {
+  let n = 0;
+  return text.replace(/^([ \t]*)("(?:[^"\\\r\n]|\\.)*")(?=[ \t]*=)/gm, (_m, indent: string, key: string) => {
+    const id = `k${(n++).toString(36)}`;
+    return indent + (id.length <= key.length ? id.padEnd(key.length, '_') : key);
+  });
+}
+
 /** Offset just after a block's opening brace. */
 function bodyStart(text: string, block: HclBlock): number {
   return text.indexOf('{', block.start) + 1;
@@ -53,12 +66,19 @@ export function mergeCliConfig(
   const mirrorBlock = (indent: string) =>
     `${indent}filesystem_mirror {\n${indent}  path    = ${JSON.stringify(mirrorDir)}\n${indent}  include = [${JSON.stringify(include)}]\n${indent}}\n`;
   const fullBlock = `provider_installation {\n${mirrorBlock('  ')}  direct {\n    exclude = [${JSON.stringify(include)}]\n  }\n}\n`;
+  // terraform refuses a byte-order mark ("At 1:1: illegal char"): merging would hide that.
+  if (text.startsWith('\ufeff')) {
+    return {
+      ok: false,
+      reason: `${file} starts with a byte-order mark, which terraform rejects ("illegal char" at 1:1); save it as UTF-8 without one`,
+    };
+  }
   if (/^\s*\{/.test(text)) {
     return { ok: false, reason: `${file} is in JSON syntax, which this merge does not edit` };
   }
   let parsed;
   try {
-    parsed = parseHcl(text, file);
+    parsed = parseHcl(maskQuotedKeys(text), file);
   } catch (err) {
     if (err instanceof HclSyntaxError) return { ok: false, reason: `${file} line ${err.line}: ${err.reason}` };
     throw err;
@@ -67,12 +87,27 @@ export function mergeCliConfig(
   if (installs.length > 1) {
     return { ok: false, reason: `${file} has ${installs.length} provider_installation blocks (terraform accepts one)` };
   }
+  // The file's own line endings for every line added (terraform reads CRLF files too).
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = (t: string) => t.replace(/\n/g, eol);
   if (installs.length === 0) {
-    const sep = text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-    return { ok: true, text: `${text}${sep}${fullBlock}`, changed: true, excluded: 0 };
+    const lf = text.replace(/\r\n/g, '\n');
+    const sep = lf === '' || lf.endsWith('\n\n') ? '' : lf.endsWith('\n') ? '\n' : '\n\n';
+    return { ok: true, text: `${text}${lines(`${sep}${fullBlock}`)}`, changed: true, excluded: 0 };
   }
   const install = installs[0]!;
-  const edits: { at: number; insert: string }[] = [];
+  // A block opened on the line of another's brace (`provider_installation { direct {} }`)
+  // has no line of its own to add to: refused rather than merged into a tangle.
+  for (const method of install.blocks) {
+    const before = text.slice(text.lastIndexOf('\n', method.start) + 1, method.start);
+    if (before.trim() !== '') {
+      return {
+        ok: false,
+        reason: `the ${method.type} block on line ${method.line} of ${file} shares its line with other braces; put each block of provider_installation on lines of its own`,
+      };
+    }
+  }
+  const edits: { at: number; insert: string; remove?: number }[] = [];
   let hasOurs = false;
   let excluded = 0;
   for (const method of install.blocks) {
@@ -85,8 +120,15 @@ export function mergeCliConfig(
     }
     const exclude = method.attributes.find((a) => a.name === 'exclude');
     if (!exclude) {
-      const indent = `${' '.repeat(Math.max(0, method.start - parsed.text.lastIndexOf('\n', method.start) - 1))}  `;
-      edits.push({ at: bodyStart(text, method), insert: `\n${indent}exclude = [${JSON.stringify(include)}]` });
+      const blockIndent = /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', method.start) + 1))![0];
+      const indent = `${blockIndent}  `;
+      const open = bodyStart(text, method);
+      const close = text.lastIndexOf('}', method.end);
+      const line = `${indent}exclude = [${JSON.stringify(include)}]`;
+      if (text.slice(open, close).trim() === '') {
+        // `direct {}`: the body becomes lines of its own, the brace closes under the block.
+        edits.push({ at: open, remove: close - open, insert: `\n${line}\n${blockIndent}` });
+      } else edits.push({ at: open, insert: `\n${line}` });
       excluded++;
       continue;
     }
@@ -114,9 +156,17 @@ export function mergeCliConfig(
     }
     excluded++;
   }
-  if (!hasOurs) edits.push({ at: bodyStart(text, install), insert: `\n${mirrorBlock('  ').replace(/\n$/, '')}` });
+  if (!hasOurs) {
+    // terraform wants dev_overrides before every installation method: ours goes after it.
+    const overrides = install.blocks.filter((b) => b.type === 'dev_overrides').at(-1);
+    edits.push({
+      at: overrides ? overrides.end : bodyStart(text, install),
+      insert: `\n${mirrorBlock('  ').replace(/\n$/, '')}`,
+    });
+  }
   if (!edits.length) return { ok: true, text, changed: false, excluded: 0 };
   let out = text;
-  for (const e of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
+  for (const e of edits.sort((a, b) => b.at - a.at))
+    out = out.slice(0, e.at) + lines(e.insert) + out.slice(e.at + (e.remove ?? 0));
   return { ok: true, text: out, changed: true, excluded };
 }

@@ -5,27 +5,9 @@
  */
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
+import { ERRNO_WORDS, fileErrorText } from '../support/file-errors';
 
-/** What the system errors of file operations mean, for people. */
-const ERRNO_WORDS: Readonly<Record<string, string>> = {
-  ENOENT: 'does not exist',
-  ENOTDIR: 'has a file where a directory should be',
-  EISDIR: 'is a directory',
-  EACCES: 'is not accessible (permission denied)',
-  EPERM: 'is not accessible (operation not permitted)',
-  EROFS: 'is on a read-only file system',
-  ENOSPC: 'is on a full disk',
-  EEXIST: 'already exists',
-  ELOOP: 'is a loop of symbolic links',
-  ENAMETOOLONG: 'has too long a name',
-};
-
-/** `<shown> <words>` for a failed file operation: the path and what the system said, in words. */
-export function fileErrorText(shown: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const words = code ? ERRNO_WORDS[code] : undefined;
-  return words ? `${shown} ${words}` : `${shown}: ${(e as Error).message}`;
-}
+export { fileErrorText };
 
 /** Why `dir` cannot be used as a directory (`no such directory`, …), or null when it can. */
 export function directoryProblem(dir: string): string | null {

@@ -1,4 +1,5 @@
 import type { ClientFactory } from '../plan/types';
+import { terminalSafe } from '../support/terminal-text';
 
 /** The one prefix of every error line of the CLI, usage errors included (as terraform writes them). */
 export const ERROR_PREFIX = 'Error: ';
@@ -38,4 +39,18 @@ export function useColor(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolea
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   return stream.isTTY === true;
+}
+
+/**
+ * The same streams with every write passed through `terminalSafe`: no control character from
+ * a name, record or message of the service reaches the terminal raw, whatever printed it.
+ */
+export function terminalSafeIO(io: CliIO): CliIO {
+  const safe = (stream: OutStream): OutStream => ({
+    write: (chunk: string) => stream.write(terminalSafe(chunk)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+  });
+  return { ...io, stdout: safe(io.stdout), stderr: safe(io.stderr) };
 }

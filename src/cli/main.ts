@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ERROR_PREFIX, processIO } from './io';
 import { run } from './program';
+import { terminalSafe } from '../support/terminal-text';
 
 // A reader that stops early (`ncalc plan | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -15,7 +16,7 @@ run(process.argv.slice(2), processIO()).then(
     if (code) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`${ERROR_PREFIX}${(err as Error).message}\n`);
+    process.stderr.write(terminalSafe(`${ERROR_PREFIX}${(err as Error).message}\n`));
     process.exit(1);
   },
 );

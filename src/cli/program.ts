@@ -8,7 +8,7 @@ import { coverageCommand, type CoverageFlags } from './coverage-command';
 import { driftCommand, type DriftCommandFlags } from './drift-command';
 import { exportCommand, type ExportFlags } from './export-command';
 import { registerEmulatorCommand } from './emulator-command';
-import { ERROR_PREFIX, type CliIO } from './io';
+import { ERROR_PREFIX, terminalSafeIO, type CliIO } from './io';
 import { FORMAT_VERSION, errorJson, type JsonCommand } from '../render/json';
 import { registerProviderCommand } from './provider-command';
 import { registerImportBlocksCommand } from './import-blocks-command';
@@ -175,7 +175,8 @@ function acceptNoColor(cmd: Command): void {
  * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
  * process.exit (the long-running `emulator` command manages its own process).
  */
-export async function run(argv: string[], io: CliIO): Promise<number> {
+export async function run(argv: string[], given: CliIO): Promise<number> {
+  const io = terminalSafeIO(given);
   let code: number = EXIT.OK;
   const jsonCapable = new JsonCapture(io);
   const program = new Command('ncalc')

@@ -22,6 +22,8 @@ import {
 import { mergeCliConfig } from './cli-config';
 import { creatableDirectoryProblem } from './files';
 import { LOCK_FILE, writeProviderLocks } from './provider-lock';
+import { fileErrorSentence, isFileError } from '../support/file-errors';
+import { fileOfTempPath } from '../support/atomic-write';
 
 const HOST = 'registry.terraform.io';
 /** An implied local mirror of terraform: found even without any CLI configuration. */
@@ -83,7 +85,7 @@ export function cliConfigText(mirrorDir: string): string {
 /**
  * The wrapper terraform runs. It names no path of this machine: it finds this package in the
  * nearest node_modules above its own location (an app's mirror) or above terraform's working
- * directory, else installed globally beside node, and node on PATH ($NETWORKCALC_NODE overrides). So its bytes, and the `h1:`
+ * directory (or a clone of the package itself there), else installed globally beside node, and node on PATH ($NETWORKCALC_NODE overrides). So its bytes, and the `h1:`
  * checksum in .terraform.lock.hcl, are one per version. Only shell built-ins: no PATH needed
  * but node's. `exec`: terraform may SIGKILL the provider; no shell must survive as an orphan.
  */
@@ -97,11 +99,23 @@ export function wrapperScript(): string {
     '# the node on PATH ($NETWORKCALC_NODE overrides). It names no path of any machine: its',
     '# checksum is the same everywhere.',
     'node=${NETWORKCALC_NODE:-node}',
+    // A clone of the package itself (its examples run from there): package.json names it.
+    'is_package() {',
+    '  [ -f "$1/package.json" ] && [ -f "$1/dist/provider/bin.js" ] || return 1',
+    '  while IFS= read -r line; do',
+    `    case $line in *'"name": "${PACKAGE_NAME}"'*) return 0 ;; esac`,
+    '  done < "$1/package.json"',
+    '  return 1',
+    '}',
     'find_provider() {',
     '  dir=$1',
     '  while [ -n "$dir" ]; do',
     `    if [ -f "$dir/${rel}" ]; then`,
     `      provider="$dir/${rel}"`,
+    '      return 0',
+    '    fi',
+    '    if is_package "$dir"; then',
+    '      provider="$dir/dist/provider/bin.js"',
     '      return 0',
     '    fi',
     '    dir=${dir%/*}',
@@ -113,7 +127,8 @@ export function wrapperScript(): string {
     // npm's global prefix is node's by default: <prefix>/bin/node, <prefix>/lib/node_modules.
     'if ! find_provider "$here" && ! find_provider "$(pwd -P)" &&',
     '  ! { nodebin=$(command -v "$node") && find_provider "${nodebin%/bin/*}/lib"; }; then',
-    `  echo "networkcalc provider: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P), nor beside $node; run npm ci (or npm install) in the app."`,
+    // On stdout, one line: terraform shows it ("Unrecognized remote plugin message: …").
+    `  echo "networkcalc provider: ${PACKAGE_NAME} not found: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P), no clone of it (package.json and dist/) above them, nor a global install beside $node; run npm install in the app (in a clone of ${PACKAGE_NAME}: npm ci && npm run build)"`,
     '  exit 1',
     'fi',
     `${WRAPPER_VERSION_ENV}=${PROVIDER_VERSION} exec "$node" "$provider" "$@"`,
@@ -174,6 +189,16 @@ export function isAppOrConfig(dir: string): boolean {
   }
 }
 
+/** A clone of this package, as the wrapper recognises one: package.json names it, dist/ is built. */
+function isPackageClone(dir: string): boolean {
+  if (!existsSync(path.join(dir, 'dist', 'provider', 'bin.js'))) return false;
+  try {
+    return readFileSync(path.join(dir, 'package.json'), 'utf8').includes(`"name": "${PACKAGE_NAME}"`);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the wrapper finds this package from `dir`, as it looks: the nearest node_modules above. */
 function packageAbove(dir: string): boolean {
   // A global install beside node (npm's default prefix), as the wrapper's last resort.
@@ -181,6 +206,7 @@ function packageAbove(dir: string): boolean {
   if (existsSync(path.join(global, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     if (existsSync(path.join(d, 'node_modules', PACKAGE_NAME, 'dist', 'provider', 'bin.js'))) return true;
+    if (isPackageClone(d)) return true;
     if (path.dirname(d) === d) return false;
   }
 }
@@ -253,7 +279,14 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
       cliConfigNote = writeCliConfig(cliConfigFile, result.mirrorDir);
     }
   } catch (err) {
-    io.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    const cliConfig = cliConfigFile !== undefined && isFileError(err) && fileOfTempPath(err.path) === cliConfigFile;
+    const sentence = fileErrorSentence(
+      err,
+      cliConfig
+        ? `make it writable, or give --cli-config a file that can be written`
+        : `make it writable, or give --dir a directory that can be written`,
+    );
+    io.stderr.write(`Error: ${sentence ?? (err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
   const status = `${result.changed ? 'Installed' : 'Already installed:'} ${PROVIDER_NAMESPACE}/${PROVIDER_TYPE} v${PROVIDER_VERSION} at ${result.binaryPath}\n`;
@@ -317,7 +350,9 @@ export async function providerInstallAndLockCommand(
     );
     return 0;
   } catch (err) {
-    const problems = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    const sentence = fileErrorSentence(err, `make it writable (the lock file is written there), then run this again`);
+    const problems =
+      err instanceof ConfigError ? err.problems : [sentence ?? (err instanceof Error ? err.message : String(err))];
     io.stderr.write(
       `Error: could not lock the provider in ${appDir}:\n${problems.map((p) => `  ${p.replace(/\n/g, '\n  ')}`).join('\n')}\n`,
     );

@@ -9,7 +9,7 @@
  * Lock files persist across synths (cdktf removes only the directories of vanished stacks).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { loadStacks } from '../read/synth';
@@ -168,6 +168,11 @@ export async function writeProviderLocks(
   const changed: string[] = [];
   for (const target of await lockTargets(dir, env)) {
     const file = path.join(target.dir, LOCK_FILE);
+    if (existsSync(file) && statSync(file).isDirectory()) {
+      throw new ConfigError([
+        `${file} is a directory, not a lock file; remove it (rm -r ${file}) and run ncalc provider install again`,
+      ]);
+    }
     const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const text = lockFileText(existing, hash, target.constraint);
     if (text !== existing) {

@@ -7,6 +7,7 @@ import { PROVIDER_SOURCE, PROVIDER_VERSION_CONSTRAINT } from '../schema/provider
 import { indexDomains } from '../plan/targets';
 import type { ApiDomain, Scope } from '../plan/types';
 import { escapeTemplateText } from '../support/terraform-template';
+import { escapeControls } from '../support/terminal-text';
 
 /** The account settings written into exported code (max_retries / timeout_seconds when set). */
 export type ExportAccount = Pick<
@@ -139,7 +140,8 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
     '    super(scope, id);',
     `    new NetworkcalcAccount(this, 'Account', ${accountProps(input.account)});`,
   ];
-  for (const s of skipped) lines.push(`    // not exported: ${s.replace(/\*\//g, '* /')}`);
+  // A line break in a name (U+2028 too) would end the comment and run the rest as code.
+  for (const s of skipped) lines.push(`    // not exported: ${escapeControls(s).replace(/\*\//g, '* /')}`);
   for (const e of alerts) {
     lines.push(
       '',
@@ -198,7 +200,7 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
       ...(a.timeoutSeconds != null ? [['timeout_seconds', String(a.timeoutSeconds)] as Attr] : []),
     ]),
   ];
-  for (const s of skipped) out.push(`# not exported: ${s}`);
+  for (const s of skipped) out.push(`# not exported: ${escapeControls(s)}`);
   const usedData = new Map<string, string>();
   const dataNames = new Set<string>();
   const dataRef = (t: ExportedAlert['target']): string => {

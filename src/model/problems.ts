@@ -4,6 +4,8 @@
  * ncalc reading cdk.tf.json) and every renderer takes: `problemText` and `problemLine` for text,
  * `problemData` for JSON (`--json`, the problems file of a synth, construct errors).
  */
+import { quoteText } from '../support/terminal-text';
+
 export interface Problem {
   /**
    * Where: a construct path (`main/Www`), or the place in a document the message is about
@@ -92,7 +94,7 @@ export function fromProblemData(d: ProblemData): Problem {
 export function formatValue(value: unknown): string {
   if (value === undefined) return '(missing)';
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return quoteText(value);
   // A hand-edited JSON value: shown as JSON with its kind, never "[object Object]".
   if (typeof value === 'object') {
     const json = JSON.stringify(value);

@@ -9,6 +9,7 @@ import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
 import { ENV } from '../accounts/environment';
+import { fileErrorText, isFileError, makeDirectories } from '../support/file-errors';
 
 export type { ConstructProblem };
 
@@ -208,10 +209,11 @@ async function runAppWith(
         const invalid = constructProblems(problemsFile);
         if (invalid) return reject(invalid);
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
+        const cause = causeLine(tail);
         reject(
           new ConfigError([
             redactEnvSecrets(
-              `synth: the app "${command}" exited with code ${code}; its output ends with:\n${indent(tail)}`,
+              `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`,
               env,
               secretNames,
             ),
@@ -248,6 +250,16 @@ function groupWatchdog(pgid: number): { release(): void } {
       shell.stdin?.end('done\n');
     },
   };
+}
+
+/**
+ * The line of an app's output that says what went wrong (`Error: Cannot find module '…/mian.ts'`,
+ * `TypeError: …`), shown first; the Node stack around it stays below. The first such line: a
+ * later one is usually a consequence. Null when the output has none.
+ */
+export function causeLine(output: string): string | null {
+  const m = /^[ \t]*((?:Uncaught )?[A-Z]?[A-Za-z]*(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S.*)$/m.exec(output);
+  return m ? m[1]!.trim() : null;
 }
 
 const indent = (s: string) =>
@@ -333,8 +345,7 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
  */
 async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: string): Promise<StackDocument[]> {
   // Inside the output directory: on its file system, and ignored wherever the output is.
-  mkdirSync(outdir, { recursive: true });
-  const own = mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  const own = ownOutputDirectory(outdir);
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
     await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
@@ -356,6 +367,25 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
     return stacks;
   } finally {
     rmSync(own, { recursive: true, force: true });
+  }
+}
+
+/** This run's directory inside `outdir` (made when missing); a path that cannot be used is a sentence. */
+function ownOutputDirectory(outdir: string): string {
+  try {
+    makeDirectories(outdir);
+    return mkdtempSync(path.join(outdir, '.ncalc-run-'));
+  } catch (e) {
+    if (!isFileError(e)) throw e;
+    const reason =
+      e.code === 'ENOTDIR' || e.code === 'EEXIST' ? `${e.path} is a file, not a directory` : fileErrorText(e.path, e);
+    throw new ConfigError(
+      [
+        `cannot write the synthesized output to ${outdir}: ${reason}; give --out a directory that can be written (it is made when missing)`,
+      ],
+      undefined,
+      'the app was not synthesized; nothing was changed.',
+    );
   }
 }
 

@@ -14,6 +14,7 @@ import {
 import type { ErrorInfo } from '../plan/error-info';
 import { code, md, notCheckedMarkdown } from './markdown';
 import { errorText } from '../plan/error-info';
+import { escapeControls, quoteText } from '../support/terminal-text';
 
 /** What the coverage renderers read of an account's plan. */
 export interface CoveragePlan {
@@ -41,7 +42,7 @@ export function gapLines(report: CoverageReport | undefined, s: CoverageStyle): 
     .slice(0, SHOWN_GAPS)
     .map(
       (g) =>
-        s.red(`  ✗ coverage gap: ${g.targetType} ${g.host} has no ${JSON.stringify(g.check)} alert`) +
+        s.red(`  ✗ coverage gap: ${g.targetType} ${escapeControls(g.host)} has no ${quoteText(g.check)} alert`) +
         s.dim(`  # policy ${g.policy} (${g.mode})`),
     );
   if (gaps.length > SHOWN_GAPS)
@@ -139,7 +140,7 @@ export function coverageText(
         out.push(s.dim('    No domain or subdomain of the account is selected.'));
         continue;
       }
-      const first = Math.max('target'.length, ...policy.rows.map((r) => r.host.length));
+      const first = Math.max('target'.length, ...policy.rows.map((r) => escapeControls(r.host).length));
       const widths = policy.checks.map((c) => Math.max(c.label.length, MARKS.gap.length));
       out.push(
         s.dim(
@@ -148,7 +149,7 @@ export function coverageText(
       );
       for (const row of policy.rows) {
         out.push(
-          `    ${row.host.padEnd(first)}  ${row.cells.map((c, i) => statusText(c.status, s, widths[i])).join('  ')}`.trimEnd(),
+          `    ${escapeControls(row.host).padEnd(first)}  ${row.cells.map((c, i) => statusText(c.status, s, widths[i])).join('  ')}`.trimEnd(),
         );
       }
     }

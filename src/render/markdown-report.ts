@@ -112,7 +112,7 @@ function driftMarkdownOf(
               .map((f) => `${f.field}: ${code(formatValue(f.before))} → ${code(formatValue(f.after))}`)
               .join('<br>')
           : '';
-      out.push(`| ${sign} | ${code(c.name)} | ${c.id ?? '—'} | ${md(DRIFT_WORDS[driftKind(c)])} | ${md(details)} |`);
+      out.push(`| ${sign} | ${code(c.name)} | ${c.id ?? '—'} | ${md(DRIFT_WORDS[driftKind(c)])} | ${details} |`);
     }
     out.push('');
     if (suggestions)

@@ -7,6 +7,7 @@ import { accountHeading, summaryLine } from './text';
 import { type Style } from './style';
 import { totals } from './totals';
 import { previewTotals, type AlertPreview, type PreviewReport, type PreviewTotals } from '../preview/preview';
+import { escapeControls, quoteText } from '../support/terminal-text';
 
 /** First line of the markdown, so a workflow finds the comment it posted before. */
 export const PREVIEW_MARKER = '<!-- ncalc-preview -->';
@@ -54,7 +55,9 @@ export function previewText(report: PreviewReport, s: Style, withHeadings = true
     if (!alerts.length) out.push('  No alert to evaluate.');
     for (const a of alerts) {
       const action = a.plan === 'unchanged' ? '' : s.dim(` [${a.plan}]`);
-      out.push(`  ${stateText(a, s)}${JSON.stringify(a.name)}${action}${a.host ? s.dim(`  ${a.host}`) : ''}`);
+      out.push(
+        `  ${stateText(a, s)}${quoteText(a.name)}${action}${a.host ? s.dim(`  ${escapeControls(a.host)}`) : ''}`,
+      );
       out.push(`      ${detailOf(a)}`);
       if (a.warning) out.push(s.yellow(`      ! ${a.warning}`));
     }

@@ -21,16 +21,17 @@ import {
 import { triggeredLines } from './triggered';
 import type { Style } from './style';
 import type { Change, DeleteGuard, PlannedTrigger, Warning } from '../plan/types';
+import { escapeControls, quoteText } from '../support/terminal-text';
 
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return '(none)';
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  return typeof v === 'string' ? quoteText(v) : String(v);
 }
 
 /** `stack main, provider networkcalc: ownership exclusive`, one per scope of the account. */
 export function scopeText(p: Pick<AccountPlan, 'account'>): string[] {
   return p.account.scopes.map((s) => {
-    const mode = s.ownership === 'prefix' ? `prefix ${JSON.stringify(s.prefix)}` : s.ownership;
+    const mode = s.ownership === 'prefix' ? `prefix ${quoteText(s.prefix ?? '')}` : s.ownership;
     return `stack ${s.stack}, provider ${s.providerKey}: ownership ${mode}`;
   });
 }
@@ -46,7 +47,7 @@ function reasonText(c: Change): string {
     case 'changed':
       return 'differs from the declaration';
     case 'renamed':
-      return `renamed in the account to ${JSON.stringify(c.before?.name)}; the update names it back, keeping id ${c.id}`;
+      return `renamed in the account to ${quoteText(c.before?.name ?? '')}; the update names it back, keeping id ${c.id}`;
     case 'undeclared':
       return 'not declared, in an owned scope';
     case 'duplicate':
@@ -63,7 +64,8 @@ function targetLabel(t: PlannedTrigger): string {
 
 function alertLines(spec: AlertSpec, indent: string, names?: TargetNames): string[] {
   const width = Math.max(...SPEC_FIELDS.map((f) => f.length));
-  const note = targetNameOf(spec, names);
+  const target = targetNameOf(spec, names);
+  const note = target && escapeControls(target);
   return SPEC_FIELDS.filter(
     (f) => !(f === 'subtype' && spec.subtype === null) && !(f === 'filter_value' && spec.filter_value === ''),
   ).map(
@@ -79,7 +81,7 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
   switch (c.action) {
     case 'create':
       return [
-        s.green(`  + alert ${JSON.stringify(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
+        s.green(`  + alert ${quoteText(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
         ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : []),
       ];
     case 'update': {
@@ -87,9 +89,11 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
       const before = targetNameOf(c.before, names);
       const after = targetNameOf(c.after, names);
       const note = (field: string) =>
-        field === 'target_id' && (before || after) ? s.dim(`  # ${before ?? '?'} → ${after ?? '?'}`) : '';
+        field === 'target_id' && (before || after)
+          ? s.dim(`  # ${before ? escapeControls(before) : '?'} → ${after ? escapeControls(after) : '?'}`)
+          : '';
       return [
-        s.yellow(`  ~ alert ${JSON.stringify(c.name)}${idText}${where}`) +
+        s.yellow(`  ~ alert ${quoteText(c.name)}${idText}${where}`) +
           (comment || c.reason === 'renamed' ? s.dim(`  # ${comment ?? reasonText(c)}`) : ''),
         ...c.fields.map(
           (f) =>
@@ -99,7 +103,7 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
       ];
     }
     case 'delete':
-      return [s.red(`  - alert ${JSON.stringify(c.name)}${idText}${where}`) + s.dim(`  # ${comment ?? reasonText(c)}`)];
+      return [s.red(`  - alert ${quoteText(c.name)}${idText}${where}`) + s.dim(`  # ${comment ?? reasonText(c)}`)];
   }
 }
 
@@ -232,7 +236,7 @@ export function failedAccountsLine(plans: readonly AccountPlan[]): string {
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
   const idText = r.id !== undefined ? ` (id ${r.id})` : c.id !== null ? ` (id ${c.id})` : '';
-  const who = `${p.account.label}: alert ${JSON.stringify(c.name)}${idText}`;
+  const who = `${p.account.label}: alert ${quoteText(c.name)}${idText}`;
   if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorReason(r.error!)}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
   const verb = r.status === 'adopted' ? 'adopted' : VERBS[c.action];

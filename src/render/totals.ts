@@ -3,6 +3,7 @@ import type { AccountOutcome, ApplyReport } from '../engine/apply';
 import { coverageTotals } from '../plan/coverage';
 import { errorReason } from '../plan/error-info';
 import type { Change, DeleteGuard, Warning } from '../plan/types';
+import { quoteText } from '../support/terminal-text';
 
 /** The commands whose results the renderers show. */
 export type Command = 'plan' | 'apply' | 'drift' | 'destroy' | 'validate' | 'coverage' | 'synth' | 'preview' | 'report';
@@ -129,7 +130,7 @@ function applyRow(p: AccountPlan, o: AccountOutcome): Omit<AccountRow, 'account'
     else if (r.status === 'skipped') skipped++;
     else {
       row.failed++;
-      reasons.push(`${c.action} ${JSON.stringify(c.name)}: ${oneLine(errorReason(r.error!))}`);
+      reasons.push(`${c.action} ${quoteText(c.name)}: ${oneLine(errorReason(r.error!))}`);
     }
   });
   for (const r of o.triggerResults) {

@@ -7,6 +7,7 @@ import type { LiveAlert } from '../model';
 import type { AccountPlan } from '../plan/account-plan';
 import { code, md } from './markdown';
 import type { Style } from './style';
+import { quoteText } from '../support/terminal-text';
 
 export function triggeredAlerts(plan: Pick<AccountPlan, 'live'>): LiveAlert[] {
   return plan.live.filter((a) => a.current_status?.trim().toLowerCase() === 'triggered');
@@ -17,9 +18,7 @@ const since = (a: LiveAlert) =>
 
 /** Lines under an account's plan or drift: `  ▲ triggered: "apex MX" (id 4), last triggered 2026-11-25T08:00:00Z`. */
 export function triggeredLines(plan: Pick<AccountPlan, 'live'>, s: Style): string[] {
-  return triggeredAlerts(plan).map((a) =>
-    s.red(`  ▲ triggered now: ${JSON.stringify(a.name)} (id ${a.id}), ${since(a)}`),
-  );
+  return triggeredAlerts(plan).map((a) => s.red(`  ▲ triggered now: ${quoteText(a.name)} (id ${a.id}), ${since(a)}`));
 }
 
 /** The `triggered` array of an account in `--json`. */

@@ -36,6 +36,11 @@ function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
+/** The file a temp file of this writer was for (`<path>.<pid>.<8 hex>.tmp` → `<path>`); any other path as it is. */
+export function fileOfTempPath(p: string): string {
+  return p.replace(/\.[0-9]+\.[0-9a-f]{8}\.tmp$/, '');
+}
+
 /** True for the name of a temp file a writer of `path` made (and a crash may have left). */
 export function isTempFileOf(path: string, name: string): boolean {
   const base = basename(path);

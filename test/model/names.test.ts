@@ -30,16 +30,17 @@ describe('alert names', () => {
     ]);
   });
 
+  // The message shows the name with the character escaped: never raw on a terminal.
   test.each([
-    ['a\u0000b', 'U+0000', 2],
-    ['line\nbreak', 'U+000A', 5],
-    ['tab\there', 'U+0009', 4],
-    ['del\u007f', 'U+007F', 4],
-    ['c1\u0085', 'U+0085', 3],
-    ['ls\u2028', 'U+2028', 3],
-  ])('%p contains a control character', (name, code, at) => {
+    ['a\u0000b', '"a\\u0000b"', 'U+0000', 2],
+    ['line\nbreak', '"line\\nbreak"', 'U+000A', 5],
+    ['tab\there', '"tab\\there"', 'U+0009', 4],
+    ['del\u007f', '"del\\u007f"', 'U+007F', 4],
+    ['c1\u0085', '"c1\\u0085"', 'U+0085', 3],
+    ['ls\u2028', '"ls\\u2028"', 'U+2028', 3],
+  ])('%p contains a control character', (name, shown, code, at) => {
     expect(messages({ name })).toEqual([
-      `name ${JSON.stringify(name)} contains the control character ${code} at position ${at}; names are one line of printable text`,
+      `name ${shown} contains the control character ${code} at position ${at}; names are one line of printable text`,
     ]);
   });
 

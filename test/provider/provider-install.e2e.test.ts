@@ -75,7 +75,7 @@ describe('ncalc provider install', () => {
     const missing = spawnSync(binaryPath, [], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
     expect(missing.status).toBe(1);
     expect(missing.stdout).toMatch(
-      /^networkcalc provider: no node_modules\/cdktf-provider-networkcalc above .*, nor beside node; run npm ci \(or npm install\) in the app\.\n$/,
+      /^networkcalc provider: cdktf-provider-networkcalc not found: no node_modules\/cdktf-provider-networkcalc above .*, no clone of it \(package.json and dist\/\) above them, nor a global install beside node; run npm install in the app \(in a clone of cdktf-provider-networkcalc: npm ci && npm run build\)\n$/,
     );
     // A global install beside node (<prefix>/bin/node, <prefix>/lib/node_modules) is found too.
     const prefix = path.join(dir, 'prefix');
