@@ -95,6 +95,8 @@ export class CreateJournal {
   #chain: Promise<void> = Promise.resolve();
   #lazyTimer: NodeJS.Timeout | undefined;
   #exitHook: (() => void) | undefined;
+  /** Alerts this process's creates proved, not yet seen held. */
+  readonly #createdHere = new Set<number>();
   /** Writes made (one per flush), for tests. */
   writes = 0;
 
@@ -147,7 +149,18 @@ export class CreateJournal {
     this.#forgetKey(key);
     this.#byKey.set(key, { kind: 'created', id });
     this.#keyOfId.set(id, key);
+    this.#createdHere.add(id);
     this.#later({ t: 'created', k: key, id, at: Date.now() });
+  }
+
+  /**
+   * Terraform shuts the provider down gracefully: it is alive and saves its state next, with
+   * every alert this process created in it. Their records end, so that a later refusal (e.g.
+   * `terraform test` after an apply) does not blame a killed run. A SIGKILL never gets here.
+   */
+  settle(): void {
+    for (const id of [...this.#createdHere]) this.held(id);
+    this.flushSync();
   }
 
   /** The create of this key left no alert (it failed, and the list proved nothing was made). */
@@ -161,6 +174,7 @@ export class CreateJournal {
   /** A state holds this alert (refreshed or planned), or it was deleted: its record ends. */
   held(id: number): void {
     this.#load();
+    this.#createdHere.delete(id);
     const key = this.#keyOfId.get(id);
     if (key === undefined) return;
     this.#forgetKey(key);

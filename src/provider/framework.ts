@@ -145,6 +145,8 @@ export interface ProviderDefinition<P = unknown> {
   configure?(req: ConfigureRequest): Promise<P> | P;
   /** Called on StopProvider: abort in-flight work. */
   stop?(): Promise<void> | void;
+  /** Called when terraform shuts the provider down gracefully (go-plugin's Shutdown), before it exits. */
+  shutdown?(): void;
 }
 
 // --- schema checks and conversion to tfplugin6.Schema ---------------------------------

@@ -134,6 +134,15 @@ export class ProviderServer<P = unknown> {
     return { Error: error };
   }
 
+  /** Terraform's graceful Shutdown (the gRPC controller's, not a tfplugin6 call). */
+  shutdown(): void {
+    try {
+      this.provider.shutdown?.();
+    } catch {
+      // Leaving matters more than what the hook failed to record.
+    }
+  }
+
   // --- managed resources --------------------------------------------------------------
 
   private resource(typeName: string, diags: Diagnostics): ResourceHandler<P> | undefined {
