@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import * as path from 'node:path';
 import type { RunningEmulator } from '../../src/emulator';
 import { JOURNAL_PREFIX } from '../../src/provider/create-journal';
-import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, type TfResult } from './nc-harness';
+import { expectStatus, type NetworkcalcSandbox, REQUIRED_PROVIDERS, type TfResult } from './nc-harness';
 
 export const alertHcl = (address: string, name: string, extra = '') => `
 resource "networkcalc_alert" "${address}" {
