@@ -135,8 +135,8 @@ function idList(ids: readonly number[]): string {
 const quoted = (name: unknown) => (typeof name === 'string' ? ` (${JSON.stringify(name)})` : '');
 
 /**
- * The state of an alert that may exist but whose id is unknown: kept, so that no later run
- * creates it a second time; the next refresh finds it by name and settings, or drops it.
+ * The state of an alert that may exist but whose id is unknown: kept, so that the apply fails
+ * visibly; the next refresh drops it and the plan names the alert of that name to import.
  */
 function unresolvedState(plan: Model): Model {
   const state: Model = {};
