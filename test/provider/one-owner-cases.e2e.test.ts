@@ -26,7 +26,7 @@ import {
   groupAlive,
   heldIds,
   initDirs,
-  killGroup,
+  killTerraform,
   resetDir,
   sharedIds,
   startTerraform,
@@ -180,9 +180,7 @@ describe.each(LATENCIES)('one owner per alert at %i ms', (latencyMs) => {
     await waitFor('the POST in flight', async () =>
       (await emu.control.faults()).every((f) => f.id !== hold || f.hits > 0),
     );
-    killGroup(killed.child);
-    await killed.done;
-    await waitFor('provider processes gone', () => !groupAlive(killed.child), 10_000);
+    await killTerraform(killed);
     await new Promise((resolve) => setTimeout(resolve, 1700)); // the held POST reaches the drop
     expect(await live()).toEqual([]);
 
@@ -238,9 +236,7 @@ describe.each(LATENCIES)('one owner per alert at %i ms', (latencyMs) => {
       } else {
         await waitFor('the state written', () => heldIds(a).length > 0 || !groupAlive(run.child));
       }
-      killGroup(run.child);
-      await run.done;
-      await waitFor('provider processes gone', () => !groupAlive(run.child), 10_000);
+      await killTerraform(run);
       await new Promise((resolve) => setTimeout(resolve, 1700)); // a POST held by the emulator lands
       const made = (await live()).map((x) => String(x.id));
       const held = heldIds(a);

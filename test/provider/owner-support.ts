@@ -128,6 +128,22 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
+/**
+ * SIGKILL to terraform alone, as a cancelled CI job does; its provider processes leave by
+ * themselves (they watch for being re-parented) and remove their sockets. The group is
+ * killed only if they do not within 10 s.
+ */
+export async function killTerraform(run: Running): Promise<TfResult> {
+  run.child.kill('SIGKILL');
+  const result = await run.done;
+  try {
+    await waitFor('provider processes gone', () => !groupAlive(run.child), 10_000);
+  } finally {
+    killGroup(run.child);
+  }
+  return result;
+}
+
 /** Whether any process of terraform's group is alive. */
 export function groupAlive(child: ChildProcess): boolean {
   try {
