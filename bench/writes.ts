@@ -266,6 +266,8 @@ async function main(): Promise<void> {
       tailMs: watch.tailMs,
       connections: watch.connections,
       lists: await lists(),
+      /** Every /api request of the run (token, lists, creates, reads). */
+      requests: (await emu!.control.requests()).length,
       cpuMs: cpu.cpuMs,
       /** This process during the command: the emulator, and this bench's own small part. */
       emulatorCpuMs: (emuUsed.user + emuUsed.system) / 1000,
@@ -431,6 +433,8 @@ async function main(): Promise<void> {
               String(p),
               v.name,
               fmtMs(m.wallMs),
+              `${(m.wallMs / n).toFixed(1)} ms`,
+              (m.requests / n).toFixed(3),
               `${m.lists}${m.lists <= bound ? '' : ' (over)'}`,
               String(bound),
               fmtMs(m.tailMs),
@@ -452,6 +456,8 @@ async function main(): Promise<void> {
           '-parallelism',
           'version',
           'wall',
+          'wall / create',
+          'requests / create',
           'GET /api/alerts/',
           'bound 2N/P + 2',
           'last create → last list',

@@ -10,7 +10,13 @@
  * 3. otherwise the list proves the create did not happen: send it again, at most
  *    MAX_CREATE_SENDS times in all, each time only after such a proof;
  * 4. still unknown after that: OUTCOME_UNKNOWN goes to the caller, who must not forget the
- *    alert (the provider keeps it in state to be resolved by name on the next refresh).
+ *    alert (the provider keeps it in state without an id, and the next run refuses the name).
+ *
+ * With `identify` (the provider), an alert is this create's only when the proof is its own:
+ * the list after the POST shows exactly one alert of the name that no list before the POST
+ * showed, with these settings, and no other alert of the name. Anything else (a second
+ * writer of the same name at the same time, or an alert of the name that appeared since the
+ * caller's name check) is a `duplicate`: no alert is picked, the caller refuses and names them.
  *
  * docs/architecture.md ("Creates whose answer is lost") records what this assumes about the
  * service.
@@ -18,7 +24,7 @@
 import { NetworkCalcError, isNetworkCalcError } from '../client/errors';
 import type { CanonicalAlert, LiveAlert } from '../model';
 import type { AccountAlerts, CreateInProgress, Listing } from './account-alerts';
-import { takeMatching } from './resolve';
+import { sameAlertName, takeMatching } from './resolve';
 
 export interface CreatingApi {
   createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
@@ -38,7 +44,13 @@ export type CreateOutcome =
   /** The POST's outcome was unknown and the alert turned out to exist. */
   | { kind: 'adopted'; alert: LiveAlert; resent: boolean }
   /** The POST certainly succeeded, but the alert could not be found in a list. */
-  | { kind: 'unidentified'; reason: string; resent: boolean };
+  | { kind: 'unidentified'; reason: string; resent: boolean }
+  /**
+   * `identify` only: the list after the POST shows alerts of this name that this create
+   * cannot tell from its own (`alerts`, by id); `created` when this create certainly or
+   * provably made one of them, false when the list proves it made none. Nothing is claimed.
+   */
+  | { kind: 'duplicate'; alerts: LiveAlert[]; created: boolean; resent: boolean };
 
 /**
  * Sends of one create, the first included. Each re-send follows a list that proved the last
@@ -137,9 +149,13 @@ async function sendUntilSettled(
           resent,
         };
       }
+      const named = namedLike(listing, alerts, spec);
+      if (named.length > 1) return { kind: 'duplicate', alerts: named, created: true, resent };
       const alert = id !== undefined ? listing.byId.get(id) : takeMatching(listing, alerts, spec, isNew);
       if (!alert)
-        return { kind: 'unidentified', reason: 'the account list taken after the create does not show it', resent };
+        return named.length > 0
+          ? { kind: 'duplicate', alerts: named, created: true, resent }
+          : { kind: 'unidentified', reason: 'the account list taken after the create does not show it', resent };
       alerts.claimed.add(alert.id);
       return { kind: 'created', id: alert.id, alert, resent };
     }
@@ -153,9 +169,23 @@ async function sendUntilSettled(
         `listing the account to find out failed too (${e instanceof Error ? e.message : String(e)})`,
       );
     }
+    if (options.identify) {
+      // Adopted only when this create's own proof is complete (see the file's comment); an
+      // alert of the name that was listed before the POST was sent is someone else's, and a
+      // re-send would duplicate it.
+      const named = namedLike(listing, alerts, spec);
+      const fresh = named.filter(isNew);
+      if (named.length > 1 || (named.length === 1 && fresh.length === 0))
+        return { kind: 'duplicate', alerts: named, created: fresh.length > 0, resent };
+    }
     const alert = takeMatching(listing, alerts, spec, isNew);
     if (alert) return { kind: 'adopted', alert, resent };
     // The list started after the POST ended and does not show the alert: it was not created.
     if (attempt >= MAX_CREATE_SENDS) throw notCreated(unknown, spec.name, attempt);
   }
+}
+
+/** The unclaimed alerts of a list that carry the name of `spec` (as names compare). */
+function namedLike(listing: Listing, alerts: AccountAlerts, spec: CanonicalAlert): LiveAlert[] {
+  return listing.alerts.filter((a) => sameAlertName(a.name, spec.name) && !alerts.claimed.has(a.id));
 }

@@ -12,4 +12,4 @@ export {
   type CreateOutcome,
   type CreatingApi,
 } from './create-alert';
-export { takeMatching } from './resolve';
+export { alertNameKey, sameAlertName, takeMatching } from './resolve';

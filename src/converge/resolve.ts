@@ -8,6 +8,10 @@
 import { diffAlert, type CanonicalAlert, type LiveAlert } from '../model';
 import type { AccountAlerts, Listing } from './account-alerts';
 
+/** Names identify alerts within an account and compare as `ncalc` compares them: case-insensitively. */
+export const alertNameKey = (name: string): string => name.trim().toLowerCase();
+export const sameAlertName = (a: string, b: string): boolean => alertNameKey(a) === alertNameKey(b);
+
 export function takeMatching(
   listing: Listing,
   alerts: AccountAlerts,

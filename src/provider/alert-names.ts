@@ -4,10 +4,7 @@
  * it before sending: an alert is identified by its name within its account (as `ncalc` does),
  * so a name that already exists live is someone's alert to import, never a second one to make.
  */
-import type { Listing } from '../converge';
-
-/** Names compare as `ncalc` compares them: case-insensitively. */
-const nameKey = (name: string) => name.trim().toLowerCase();
+import { alertNameKey as nameKey, type Listing } from '../converge';
 
 export type NameHolder = { kind: 'live'; id: number } | { kind: 'creating' };
 
@@ -75,5 +72,103 @@ export class AlertNames {
     const key = nameKey(name);
     this.#byName.set(key, { kind: 'live', id });
     this.#nameOfId.set(id, key);
+  }
+}
+
+/** What the plan does with an instance this process was given: keeps it (maybe renamed), replaces or destroys it. */
+export type Fate =
+  { kind: 'kept'; name: string | undefined } | { kind: 'replaced' } | { kind: 'destroyed'; name: string };
+
+/** The longest a planned create waits to learn whether this state holds the alert of its name (ms). */
+const MAX_HOLDER_WAIT_MS = 5000;
+/** Terraform has handed over nothing for this long: every instance it holds has been seen (ms). */
+const QUIET_MS = 300;
+
+/**
+ * The instances of this state that one provider process has seen (their prior states, in
+ * reads and plans) and what the plan does with each. A planned create whose name is live can
+ * then tell the state's own alert (a replacement, or a destroy at an old address: a rename
+ * without `moved`) from one no state here holds. Terraform plans instances in any order, so
+ * such a create waits until the holder is seen or terraform has gone quiet (only conflicts
+ * wait: a create of a free name never does).
+ */
+export class HeldAlerts {
+  readonly #fates = new Map<number, Fate>();
+  /** Creates refused at plan time because of an alert this state destroys: id → the name. */
+  readonly #refusedFor = new Map<number, string>();
+  readonly #waiters = new Set<() => void>();
+  #busy = 0;
+  /** Calls of #busy that wait in fateOf: not terraform handing anything over. */
+  #waiting = 0;
+  #lastActivity = Date.now();
+
+  /** Around every read and plan of an instance: terraform is still handing them over. */
+  async during<T>(fn: () => Promise<T> | T): Promise<T> {
+    this.#busy++;
+    this.#lastActivity = Date.now();
+    try {
+      return await fn();
+    } finally {
+      this.#busy--;
+      this.#lastActivity = Date.now();
+      this.#wake();
+    }
+  }
+
+  seen(id: number, fate: Fate): void {
+    const before = this.#fates.get(id);
+    // A read says only "kept"; the plan of the same instance knows better.
+    if (before && before.kind !== 'kept' && fate.kind === 'kept' && fate.name === undefined) return;
+    this.#fates.set(id, fate);
+    this.#wake();
+  }
+
+  fate(id: number): Fate | undefined {
+    return this.#fates.get(id);
+  }
+
+  /** The fate of `id` once seen, or undefined when terraform went quiet without it (see the class). */
+  async fateOf(id: number): Promise<Fate | undefined> {
+    const started = Date.now();
+    this.#waiting++;
+    try {
+      for (;;) {
+        const fate = this.#fates.get(id);
+        if (fate) return fate;
+        const now = Date.now();
+        // Reads and plans in flight other than those waiting here (which `during` counts too).
+        const othersBusy = this.#busy > this.#waiting;
+        if (now - started >= MAX_HOLDER_WAIT_MS || (!othersBusy && now - this.#lastActivity >= QUIET_MS))
+          return undefined;
+        await this.#sleep(othersBusy ? 50 : Math.max(1, this.#lastActivity + QUIET_MS - now));
+      }
+    } finally {
+      this.#waiting--;
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#waiters.add(wake);
+    });
+  }
+
+  refusedFor(id: number, name: string): void {
+    this.#refusedFor.set(id, name);
+  }
+
+  /** The name of a create refused because this plan destroys `id`, if any. */
+  refusedName(id: number): string | undefined {
+    return this.#refusedFor.get(id);
+  }
+
+  #wake(): void {
+    for (const wake of [...this.#waiters]) wake();
   }
 }

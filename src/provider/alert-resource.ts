@@ -7,13 +7,17 @@
  * - read-only fields are refreshed (a refresh-only plan shows a status change) and kept from
  *   the prior state through an update plan, so an update shows only what it changes;
  * - equal spellings of one value (the model's canonical form) plan no change;
- * - a create never makes a second alert of a name the account already has;
- * - creates go through the shared ambiguous-create policy (src/converge): ids are learned from
- *   coalesced lists; an alert that may exist is never dropped from state, so no run creates
- *   it twice; a state without an id is resolved by name and settings on the next read.
+ * - one owner per alert (docs/architecture.md, "One owner per alert"): a create never makes a
+ *   second alert of a name the account already has, and takes only an alert that its own POST
+ *   provably made in this process (the shared create policy of src/converge, which also tells
+ *   a concurrent writer of the same name); a name live and held by no state here is refused,
+ *   at plan time when known; nothing is adopted across processes (the create journal only
+ *   makes the refusal precise), and a state without an id is never resolved by name;
+ * - a rename into a name the account has, and a resource moved without `moved` (a destroy
+ *   and a create of one name in one plan), are refused at plan time.
  */
 import { isNetworkCalcError } from '../client/errors';
-import { createAlertOnce, takeMatching, type CreateOutcome, type Listing } from '../converge';
+import { createAlertOnce, sameAlertName, type CreateOutcome, type Listing } from '../converge';
 import {
   canonicalizeAlert,
   parseAlert,
@@ -27,9 +31,11 @@ import {
 import { PROVIDER_SCHEMA } from '../schema';
 import type { Diagnostics } from './diagnostics';
 import { addClientError, listedAlerts, requireData } from './errors';
-import type { Model, ResourceHandler } from './framework';
+import type { Model, ModifyPlanRequest, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import { AlertNames, type NameHolder } from './alert-names';
+import { AlertNames, HeldAlerts } from './alert-names';
+import type { CreateJournal } from './create-journal';
+import { localAddressOf } from './local-state';
 import { blockType, decodeJson, isUnknown, isWhollyKnown, type Value } from './values';
 
 const TYPE = 'networkcalc_alert';
@@ -112,19 +118,25 @@ function idOf(m: Model): number | null {
   return typeof m.id === 'string' && /^[0-9]+$/.test(m.id) ? Number(m.id) : null;
 }
 
-/** The alert behind a state: by id, or by name and spec when the id was never learned. */
-function liveOf(state: Model, listing: Listing, data: NetworkcalcData): LiveAlert | undefined {
-  const id = idOf(state);
-  if (id !== null) return listing.byId.get(id);
-  const parsed = parseAlert(specInput(state));
-  return parsed.ok ? takeMatching(listing, data.alerts, parsed.alert) : undefined;
+/** An alert of this name in a list, if any (the lowest id). */
+function namedIn(listing: Listing, name: unknown): LiveAlert | undefined {
+  if (typeof name !== 'string') return undefined;
+  let found: LiveAlert | undefined;
+  for (const a of listing.alerts) if (sameAlertName(a.name, name) && (!found || a.id < found.id)) found = a;
+  return found;
+}
+
+/** "alerts 3 and 7", "alerts 3, 7 and 9", "alert 3". */
+function idList(ids: readonly number[]): string {
+  if (ids.length === 1) return `alert ${ids[0]}`;
+  return `alerts ${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
 }
 
 const quoted = (name: unknown) => (typeof name === 'string' ? ` (${JSON.stringify(name)})` : '');
 
 /**
- * The state of an alert that may exist but whose id is unknown: kept, so that no later run
- * creates it a second time; the next refresh finds it by name and settings, or drops it.
+ * The state of an alert that may exist but whose id is unknown: kept, so that the apply fails
+ * visibly; the next refresh drops it and the plan names the alert of that name to import.
  */
 function unresolvedState(plan: Model): Model {
   const state: Model = {};
@@ -135,26 +147,178 @@ function unresolvedState(plan: Model): Model {
   return state;
 }
 
-/** The name index of each provider process's account (one per configured provider). */
-const nameIndexes = new WeakMap<NetworkcalcData, AlertNames>();
-function namesOf(data: NetworkcalcData): AlertNames {
-  let names = nameIndexes.get(data);
-  if (!names) nameIndexes.set(data, (names = new AlertNames()));
-  return names;
+/** Per configured provider (one process, one account): who holds each name, and the instances seen. */
+const views = new WeakMap<NetworkcalcData, { names: AlertNames; held: HeldAlerts }>();
+function viewOf(data: NetworkcalcData): { names: AlertNames; held: HeldAlerts } {
+  let view = views.get(data);
+  if (!view) views.set(data, (view = { names: new AlertNames(), held: new HeldAlerts() }));
+  return view;
+}
+const namesOf = (data: NetworkcalcData) => viewOf(data).names;
+
+const IMPORT_BLOCKS = 'npx --no-install ncalc import-blocks';
+
+/** How to take over alert `id` (the provider's import id is the alert's numeric id). */
+const importFix = (id: number) =>
+  `import it: an import block { to = <this resource's address>, id = "${id}" }, or terraform import <this resource's address> ${id} ` +
+  `(${IMPORT_BLOCKS} writes the import blocks for every alert of the configuration that no state holds)`;
+
+/**
+ * What the create journal says of an earlier run of this workspace and this alert, as a clause
+ * of the refusal: never a reason to adopt, only what that run could prove.
+ */
+function originOf(journal: CreateJournal | undefined, spec: AlertSpec | undefined, id: number): string {
+  if (!journal || !spec) return '';
+  const unfinished = journal.unfinished(journal.keyOf(spec));
+  if (unfinished?.kind === 'created' && unfinished.id === id)
+    return `: an earlier run of this workspace created it (its own create proved id ${id}) and no state has been seen holding it since, as when terraform is killed before it saves its state`;
+  if (unfinished?.kind === 'interrupted')
+    return ': an earlier run of this workspace was stopped while creating an alert of this name, before it could prove which alert, if any, it made';
+  return '';
 }
 
-/** One account, one owner: an existing alert is imported, never created a second time. */
-function nameTaken(diagnostics: Diagnostics, name: string, holder: NameHolder | undefined): void {
-  const quotedName = JSON.stringify(name);
+/** One account, one owner: a live alert that no state here holds is imported, never created again nor adopted. */
+function notHeld(name: string, id: number, origin: string): string {
+  return (
+    `Alert ${JSON.stringify(name)} already exists (id ${id}) and no state here holds it${origin}. ` +
+    `A run takes over only an alert that its own create provably made, so this one is neither created a second time nor adopted. ` +
+    `To manage it here, ${importFix(id)}; if it is a stray copy, delete it in the NetworkCalc console; or give this alert another name. ` +
+    `Under terraform test, give the test's alerts names of their own through variables, or use mock_provider or override_resource.`
+  );
+}
+
+function nameTaken(
+  diagnostics: Diagnostics,
+  name: string,
+  names: AlertNames,
+  journal: CreateJournal | undefined,
+  spec: AlertSpec | undefined,
+): void {
+  const holder = names.holder(name);
   diagnostics.addError(
     'Alert already exists',
     holder?.kind === 'live'
-      ? `Alert ${quotedName} already exists in this account (id ${holder.id}) and this state does not hold it. An alert is identified by its name within its account, so a second one is not created. ` +
-          `To manage the existing alert here, import it: terraform import <this resource's address> ${holder.id}, or an import block { to = <address>, id = "${holder.id}" }. ` +
-          `If ncalc or another Terraform state manages it, move it first (docs/terraform.md, "One account, one owner"), or give this alert another name.`
-      : `Another alert of this configuration is already being created with the name ${quotedName} in this run; names identify alerts within an account, so give each a different name (e.g. with count.index or each.key).`,
+      ? notHeld(name, holder.id, originOf(journal, spec, holder.id))
+      : `Another alert of this configuration is already being created with the name ${JSON.stringify(name)} in this run; names identify alerts within an account, so give each a different name (e.g. with count.index or each.key).`,
     ['name'],
   );
+}
+
+/** The address the local state holds alert `id` at, as a clause, or ''. */
+function heldAt(id: number): string {
+  const address = localAddressOf(TYPE, stateId(id));
+  return address ? ` at ${address}` : '';
+}
+
+/**
+ * A resource renamed without `moved`: this plan destroys alert `id` and creates its name at
+ * another address. Applied, the alert would be deleted and made anew (or, in parallel, the
+ * create refused and the alert gone), so the plan stops with the block that keeps it.
+ */
+function movedWithoutMoved(diagnostics: Diagnostics, name: string, id: number, side: 'create' | 'destroy'): void {
+  const from = localAddressOf(TYPE, stateId(id));
+  const fromText = from ?? '<the address terraform plans to destroy, terraform state list shows it>';
+  diagnostics.addError(
+    'Resource address changed without a moved block',
+    side === 'create'
+      ? `This plan destroys alert ${id} (${JSON.stringify(name)}), which this state holds${from ? ` at ${from}` : ' at another address'}, and creates an alert of the same name here: the resource's address changed without a moved block. ` +
+          `Applied, the alert would be deleted and made anew, so the plan stops; add\n\nmoved {\n  from = ${fromText}\n  to   = <this resource's address>\n}\n\nand plan again: the alert then stays as it is.`
+      : `This plan destroys alert ${id} (${JSON.stringify(name)}) held at this address${from ? ` (${from})` : ''} and creates an alert of the same name at another address (see the error there): the resource's address changed without a moved block. ` +
+          `Add moved { from = ${from ?? '<this address>'} to = <the new address> } and plan again: the alert then stays as it is.`,
+    side === 'create' ? ['name'] : undefined,
+  );
+}
+
+/** A rename into a name another alert of the account has (case-insensitively): refused, naming it. */
+function renameTaken(diagnostics: Diagnostics, id: number, name: string, other: number): void {
+  diagnostics.addError(
+    'Alert name already taken',
+    `Alert ${id} cannot be renamed to ${JSON.stringify(name)}: the account already has alert ${other} of that name, and a name identifies one alert within an account. ` +
+      `Rename or delete alert ${other} first (in a separate apply), or choose another name.`,
+    ['name'],
+  );
+}
+
+/**
+ * A planned create of a name the account already has: the state's own alert (a replacement:
+ * fine), this state's alert at another address (moved without `moved`), another resource of
+ * this state, or an alert no state here holds (refused now, not only at apply).
+ */
+async function checkPlannedCreate(planned: Model, diagnostics: Diagnostics, data: NetworkcalcData): Promise<void> {
+  const name = planned.name;
+  if (typeof name !== 'string') return;
+  const { names, held } = viewOf(data);
+  try {
+    // The process's one list (the refresh's, when there was one).
+    await names.load(() => data.alerts.current());
+  } catch {
+    return; // the apply reports a list that fails
+  }
+  const holder = names.holder(name);
+  if (holder?.kind !== 'live') return;
+  const fate = await held.fateOf(holder.id);
+  if (fate?.kind === 'replaced') return;
+  if (fate?.kind === 'kept' && fate.name !== undefined && !sameAlertName(fate.name, name)) return; // renamed away
+  if (fate?.kind === 'destroyed') {
+    held.refusedFor(holder.id, name);
+    movedWithoutMoved(diagnostics, name, holder.id, 'create');
+    return;
+  }
+  if (fate?.kind === 'kept') {
+    diagnostics.addError(
+      'Alert already exists',
+      `Alert ${JSON.stringify(name)} (id ${holder.id}) is held by another resource of this state${heldAt(holder.id)}; a name identifies one alert within an account, so give this resource another name.`,
+      ['name'],
+    );
+    return;
+  }
+  const parsed = parseAlert(specInput(planned));
+  diagnostics.addError(
+    'Alert already exists',
+    notHeld(name, holder.id, originOf(data.journal, parsed.ok ? parsed.alert : undefined, holder.id)),
+    ['name'],
+  );
+}
+
+/** The other alert that holds `name` in the account, when renaming alert `id` into it. */
+async function renameConflict(data: NetworkcalcData, id: number, name: string): Promise<number | undefined> {
+  const names = namesOf(data);
+  await names.load(() => data.alerts.current());
+  const holder = names.holder(name);
+  return holder?.kind === 'live' && holder.id !== id ? holder.id : undefined;
+}
+
+/** The plan of an update: equal spellings and unchanged read-only values keep the prior state. */
+function planChange({ prior, config, planned, requiresReplace, diagnostics }: ModifyPlanRequest<Data>): void {
+  // Values unknown at validation may be known now (e.g. target_id from a data source).
+  validateAlertConfig(config, diagnostics);
+  if (prior === null) return;
+  // Equal spellings of one value are no change: keep the prior spelling (terraform accepts
+  // the prior value for a configured one as "functionally equivalent").
+  const canonicalPlan = canonicalizeAlert(specInput(planned));
+  const canonicalPrior = canonicalizeAlert(specInput(prior));
+  let changed = false;
+  for (const f of SPEC_FIELDS) {
+    const value = planned[f] ?? null;
+    if (value === null || isUnknown(value) || prior[f] === null || prior[f] === undefined) {
+      if (!isUnknown(value) && value !== (prior[f] ?? null)) changed = true;
+      if (isUnknown(value)) changed = true;
+      continue;
+    }
+    if (value === prior[f]) continue;
+    if (canonicalPlan[f] === canonicalPrior[f]) {
+      planned[f] = prior[f]!;
+      requiresReplace.delete(f);
+    } else {
+      changed = true;
+    }
+  }
+  // Nothing the service stores changes in an update (a PATCH leaves status, activity and
+  // history alone), and with no change at all the plan is the prior state.
+  for (const f of READ_ONLY) {
+    if ((isUnknown(planned[f]) || !changed) && prior[f] !== undefined) planned[f] = prior[f]!;
+  }
+  if (!changed) planned.id = prior.id ?? null;
 }
 
 export const alertResource: ResourceHandler<Data> = {
@@ -165,40 +329,41 @@ export const alertResource: ResourceHandler<Data> = {
     validateAlertConfig(config, diagnostics);
   },
 
-  modifyPlan({ prior, config, planned, requiresReplace, diagnostics, providerData }) {
-    // Values unknown at validation may be known now (e.g. target_id from a data source).
-    validateAlertConfig(config, diagnostics);
-    if (prior === null) return;
-    // This state holds the alert (terraform plans every instance it keeps, with or without a
-    // refresh): no later create may adopt it from the journal.
-    const heldId = idOf(prior);
-    if (heldId !== null) providerData?.journal?.held(heldId);
-    // Equal spellings of one value are no change: keep the prior spelling (terraform accepts
-    // the prior value for a configured one as "functionally equivalent").
-    const canonicalPlan = canonicalizeAlert(specInput(planned));
-    const canonicalPrior = canonicalizeAlert(specInput(prior));
-    let changed = false;
-    for (const f of SPEC_FIELDS) {
-      const value = planned[f] ?? null;
-      if (value === null || isUnknown(value) || prior[f] === null || prior[f] === undefined) {
-        if (!isUnknown(value) && value !== (prior[f] ?? null)) changed = true;
-        if (isUnknown(value)) changed = true;
-        continue;
+  async modifyPlan(req) {
+    if (!req.providerData) return planChange(req);
+    const data = req.providerData;
+    await viewOf(data).held.during(async () => {
+      planChange(req);
+      if (req.prior === null) return checkPlannedCreate(req.planned, req.diagnostics, data);
+      const id = idOf(req.prior);
+      if (id === null) return;
+      // This state holds the alert (terraform plans every instance it keeps, with or without
+      // a refresh): its journal record, if any, ends.
+      data.journal?.held(id);
+      const name = typeof req.planned.name === 'string' ? req.planned.name : undefined;
+      viewOf(data).held.seen(id, req.requiresReplace.size > 0 ? { kind: 'replaced' } : { kind: 'kept', name });
+      if (name === undefined || typeof req.prior.name !== 'string' || sameAlertName(req.prior.name, name)) return;
+      try {
+        const other = await renameConflict(data, id, name);
+        if (other !== undefined) renameTaken(req.diagnostics, id, name, other);
+      } catch {
+        // The apply checks again, and reports a list that fails.
       }
-      if (value === prior[f]) continue;
-      if (canonicalPlan[f] === canonicalPrior[f]) {
-        planned[f] = prior[f]!;
-        requiresReplace.delete(f);
-      } else {
-        changed = true;
-      }
-    }
-    // Nothing the service stores changes in an update (a PATCH leaves status, activity and
-    // history alone), and with no change at all the plan is the prior state.
-    for (const f of READ_ONLY) {
-      if ((isUnknown(planned[f]) || !changed) && prior[f] !== undefined) planned[f] = prior[f]!;
-    }
-    if (!changed) planned.id = prior.id ?? null;
+    });
+  },
+
+  async planDestroy({ prior, diagnostics, providerData }) {
+    const id = idOf(prior);
+    if (!providerData || id === null || typeof prior.name !== 'string') return;
+    const { held } = viewOf(providerData);
+    await held.during(() => {
+      held.seen(id, { kind: 'destroyed', name: prior.name as string });
+      // A create of its name refused before this destroy was seen: say it here too, at this address.
+      const refused = held.refusedName(id);
+      if (refused !== undefined) movedWithoutMoved(diagnostics, refused, id, 'destroy');
+    });
+    // A create planned after this destroy: checkPlannedCreate marks it, and the destroy's
+    // address is named by the create's message (from the local state, when there is one).
   },
 
   async create({ plan, diagnostics, providerData }) {
@@ -217,45 +382,25 @@ export const alertResource: ResourceHandler<Data> = {
       addClientError(diagnostics, 'Could not list alerts before creating', err);
       return null;
     }
-    const key = journal?.keyOf(spec);
-    const unfinished = key === undefined ? undefined : journal!.unfinished(key);
-    if (unfinished) {
-      // An earlier run of this state died after sending this create, before terraform recorded
-      // its alert (no state has been seen holding it since): it may exist with no owner.
-      const previous = await alerts.current().then(
-        (listing) =>
-          unfinished.kind === 'created'
-            ? takeMatching(listing, alerts, spec, (a) => a.id === unfinished.id)
-            : takeMatching(listing, alerts, spec),
-        () => undefined,
-      );
-      if (previous) {
-        journal!.created(key!, previous.id);
-        names.holds(previous.id, previous.name);
-        diagnostics.addWarning(
-          'Alert adopted from an interrupted run',
-          `An earlier run of this workspace was stopped after creating alert ${JSON.stringify(spec.name)}, before terraform could record it; alert ${previous.id} with these settings exists and this state never held it, so it was adopted instead of creating another.`,
-        );
-        return appliedState(plan, previous);
-      }
-    }
     if (!names.reserve(spec.name)) {
-      nameTaken(diagnostics, spec.name, names.holder(spec.name));
+      nameTaken(diagnostics, spec.name, names, journal, spec);
       return null;
     }
+    const key = journal?.keyOf(spec);
     if (key !== undefined) await journal!.intent(key);
     let outcome: CreateOutcome;
     try {
       outcome = await createAlertOnce(client, alerts, spec, { identify: true });
     } catch (err) {
       if (isNetworkCalcError(err) && err.code === 'OUTCOME_UNKNOWN') {
-        // It may exist: keep it (terraform marks it tainted) so that no run creates it twice.
+        // It may exist: keep it without an id (terraform marks it tainted); the next run finds
+        // its name live and refuses it with the id, and the journal's intent stays so that the
+        // refusal says this run could not prove it.
         addClientError(diagnostics, 'Alert create outcome unknown', err);
         diagnostics.addError(
           'Alert kept in the state without an id',
-          `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan looks it up by name and settings: if it exists it is replaced (it is marked tainted), otherwise it is created.`,
+          `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan checks the name: if an alert of that name exists, the plan names its id and asks you to import it (this run cannot prove that it made it), otherwise the alert is created.`,
         );
-        if (key !== undefined) journal!.end(key);
         return unresolvedState(plan);
       }
       if (key !== undefined) journal!.end(key);
@@ -265,25 +410,41 @@ export const alertResource: ResourceHandler<Data> = {
     } finally {
       alerts.invalidate();
     }
-    // An alert with an id stays adoptable until a state is seen holding it; without one, the
-    // state resolves it by name and settings.
-    if (key !== undefined) {
-      if (outcome.kind === 'unidentified') journal!.end(key);
-      else journal!.created(key, outcome.alert!.id);
+    if (outcome.kind === 'duplicate') {
+      if (key !== undefined) journal!.end(key);
+      names.release(spec.name);
+      for (const a of outcome.alerts) names.holds(a.id, a.name);
+      const ids = outcome.alerts.map((a) => a.id);
+      diagnostics.addError(
+        'Alert already exists',
+        outcome.created
+          ? `Alert ${JSON.stringify(spec.name)} was created, but the account now lists ${idList(ids)} of that name (another writer created it at the same time), and this run cannot prove which one its own create made, so this state holds none. ` +
+              `Keep one: delete the other copy in the NetworkCalc console, then import the one you keep: terraform import <this resource's address> <its id> (or ${IMPORT_BLOCKS}).`
+          : notHeld(
+              spec.name,
+              ids[0]!,
+              ': another writer created it while this create was in flight, whose answer was lost; the account list proves that this create made nothing',
+            ),
+        ['name'],
+      );
+      return null;
     }
-    if (outcome.kind === 'unidentified') {
-      diagnostics.addWarning(
-        'Alert created; its id is learned on the next refresh',
-        `NetworkCalc accepted alert ${JSON.stringify(spec.name)}, but ${outcome.reason}. It is in the state without an id; the next plan or refresh finds it by name and settings.`,
+    // The journal records what this create proved until a state is seen holding it (for the
+    // refusal of a later run); an unidentified alert keeps its intent.
+    if (outcome.kind === 'unidentified' || !outcome.alert) {
+      diagnostics.addError(
+        'Alert created; its id is unknown',
+        `NetworkCalc accepted alert ${JSON.stringify(spec.name)}, but ${outcome.kind === 'unidentified' ? outcome.reason : 'its answer had no id'}. It stays in the state without an id; the next plan names the id of the alert of that name and asks you to import it, since no run can then prove that it is this one.`,
       );
       return unresolvedState(plan);
     }
-    const created = outcome.alert!;
+    const created = outcome.alert;
+    if (key !== undefined) journal!.created(key, created.id);
     names.holds(created.id, created.name);
     if (outcome.kind === 'adopted') {
       diagnostics.addWarning(
         'Alert adopted after an unclear create',
-        `The create's answer was lost; alert ${outcome.alert.id} (${JSON.stringify(outcome.alert.name)}) appeared with these settings and was adopted instead of creating another.`,
+        `The create's answer was lost; alert ${outcome.alert.id} (${JSON.stringify(outcome.alert.name)}) appeared with these settings, the only new alert of that name since this create was sent, and was adopted instead of creating another.`,
       );
     }
     return appliedState(plan, created);
@@ -291,25 +452,39 @@ export const alertResource: ResourceHandler<Data> = {
 
   async read({ state, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return state;
-    let live: LiveAlert | undefined;
-    try {
-      live = liveOf(state, await providerData.alerts.current(), providerData);
-    } catch (err) {
-      addClientError(diagnostics, 'Could not read alerts', err);
-      return state;
-    }
-    if (!live) {
+    const data = providerData;
+    return viewOf(data).held.during(async () => {
+      let listing: Listing;
+      try {
+        listing = await data.alerts.current();
+      } catch (err) {
+        addClientError(diagnostics, 'Could not read alerts', err);
+        return state;
+      }
       const id = idOf(state);
-      diagnostics.addWarning(
-        id === null ? 'Alert not found by name' : 'Alert deleted outside Terraform',
-        id === null
-          ? `Alert${quoted(state.name)} was kept in the state after a create whose outcome was unknown; no alert of that name and settings exists, so it was not created. It was removed from the state; the next apply creates it.`
-          : `Alert ${id}${quoted(state.name)} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
-      );
-      return null;
-    }
-    providerData.journal?.held(live.id);
-    return refreshedState(state, live);
+      if (id === null) {
+        // A create that never learned its id. Never resolved by name: an alert of that name may
+        // be another writer's, and taking it would let two states hold one alert.
+        const named = namedIn(listing, state.name);
+        diagnostics.addWarning(
+          'Alert removed from the state: its id was never learned',
+          named
+            ? `Alert${quoted(state.name)} was kept in the state after a create that could not learn its id. Alert ${named.id} now has that name, but no run can prove that this create made it, so it was not taken over; it was removed from the state, and the plan asks you to import alert ${named.id} or delete it.`
+            : `Alert${quoted(state.name)} was kept in the state after a create whose outcome was unknown; no alert of that name exists, so it was not created. It was removed from the state; the next apply creates it.`,
+        );
+        return null;
+      }
+      const live = listing.byId.get(id);
+      if (!live) {
+        diagnostics.addWarning(
+          'Alert deleted outside Terraform',
+          `Alert ${id}${quoted(state.name)} no longer exists in the account. It was removed from the state; the next apply creates it again.`,
+        );
+        return null;
+      }
+      data.journal?.held(live.id);
+      return refreshedState(state, live);
+    });
   },
 
   async update({ plan, prior, diagnostics, providerData }) {
@@ -321,9 +496,24 @@ export const alertResource: ResourceHandler<Data> = {
     if (id === null) {
       diagnostics.addError(
         'Alert id not known',
-        `Alert${quoted(prior.name)} has no id in the state yet. Run terraform apply again: its refresh finds the alert by name and settings first.`,
+        `Alert${quoted(prior.name)} has no id in the state: its create never learned it. Run terraform apply again: the refresh removes it from the state, and the plan names the alert of that name to import, if any.`,
       );
       return null;
+    }
+    if (typeof prior.name === 'string' && !sameAlertName(prior.name, spec.name)) {
+      // A rename into a name the account has would make two alerts of one name.
+      let other: number | undefined;
+      try {
+        other = await renameConflict(providerData, id, spec.name);
+      } catch (err) {
+        alerts.invalidate();
+        addClientError(diagnostics, 'Could not list alerts before renaming', err);
+        return null;
+      }
+      if (other !== undefined) {
+        renameTaken(diagnostics, id, spec.name, other);
+        return null;
+      }
     }
     let mark: number;
     try {
@@ -362,16 +552,14 @@ export const alertResource: ResourceHandler<Data> = {
 
   async delete({ state, diagnostics, providerData }) {
     if (!requireData(providerData, diagnostics)) return;
-    let id = idOf(state);
+    const id = idOf(state);
     if (id === null) {
-      // A create that never learned its id: delete what the name and settings find, if anything.
-      try {
-        id = liveOf(state, await providerData.alerts.current(), providerData)?.id ?? null;
-      } catch (err) {
-        addClientError(diagnostics, `Could not look up alert${quoted(state.name)} to delete it`, err);
-        return;
-      }
-      if (id === null) return;
+      // A create that never learned its id: nothing this state can prove it holds is deleted.
+      diagnostics.addWarning(
+        'Alert removed from the state without a delete',
+        `Alert${quoted(state.name)} never had a known id in this state, so no alert was deleted: an alert of that name, if any, may be another writer's. Delete it in the NetworkCalc console if it is a stray copy.`,
+      );
+      return;
     }
     try {
       await providerData.client.deleteAlert(id);

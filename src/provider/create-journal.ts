@@ -2,22 +2,23 @@
  * Creates that outlive terraform. When terraform dies (SIGKILL, a crash, a CI runner torn
  * down) during an apply, alerts it created may be in no state: their POST was in flight, or
  * their create returned but terraform had not written its state yet (it writes it every few
- * seconds). The next apply would create them again. So before each POST the provider appends
- * an intent to a journal in terraform's data directory, on disk (fsync) before the POST is
- * sent; when the create returns it appends the id. A later create of the same alert (same
- * account, name and settings) that finds such a record adopts the alert instead of creating a
- * second one.
+ * seconds). So before each POST the provider appends an intent to a journal in terraform's
+ * data directory, on disk (fsync) before the POST is sent; when the create has proven its
+ * alert it appends the id.
+ *
+ * The journal never makes an alert adoptable by a later run: a later process cannot prove
+ * that what it finds is what the killed run made (another workspace or writer may have made
+ * an alert of the same name meanwhile). It only makes the refusal of that later run precise:
+ * which id the killed run provably created, or that it was stopped before it could know.
  *
  * A record ends as soon as a state is seen holding its alert: a refresh reads it, or a plan
  * (with or without refresh) is given it as the prior state, which terraform does for every
- * instance it keeps; or it is deleted, or the create failed. From then on an identical new
- * resource (`count` raised, another address) is a genuine second alert, never the same one.
+ * instance it keeps; or it is deleted, or the create failed.
  *
  * One journal per terraform workspace and state (the file name carries a hash of the working
- * directory, the workspace and the backend configuration), so one workspace never adopts what
- * another one created. The file is opened once per process; records written while a flush is
- * running go out together with the next one, so parallel creates share one write and one
- * fsync. Only intents need the fsync: a lost later record only makes a create check the list.
+ * directory, the workspace and the backend configuration). The file is opened once per
+ * process; records written while a flush is running go out together with the next one, so
+ * parallel creates share one write and one fsync. Only intents need the fsync.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fdatasync, openSync, readFileSync, statSync, write, writeSync } from 'node:fs';
@@ -46,17 +47,10 @@ export type Unfinished = { kind: 'interrupted' } | { kind: 'created'; id: number
  * terraform keeps there after `init`.
  */
 export function stateScope(dataDir: string, env: NodeJS.ProcessEnv, cwd: string): string {
-  const read = (file: string) => {
-    try {
-      return readFileSync(path.join(dataDir, file), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const workspace = env.TF_WORKSPACE?.trim() || read('environment').trim() || 'default';
+  const workspace = currentWorkspace(dataDir, env);
   let backend = '';
   try {
-    backend = JSON.stringify((JSON.parse(read('terraform.tfstate') || '{}') as { backend?: unknown }).backend ?? null);
+    backend = JSON.stringify(backendOf(dataDir) ?? null);
   } catch {
     // An unreadable backend file: the workspace and the directory still separate states.
   }
@@ -65,6 +59,28 @@ export function stateScope(dataDir: string, env: NodeJS.ProcessEnv, cwd: string)
     .digest('hex')
     .slice(0, 16);
 }
+
+function readData(dataDir: string, file: string): string {
+  try {
+    return readFileSync(path.join(dataDir, file), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The workspace terraform runs in: TF_WORKSPACE, else the one `terraform workspace select` recorded. */
+export function currentWorkspace(dataDir: string, env: NodeJS.ProcessEnv): string {
+  return env.TF_WORKSPACE?.trim() || readData(dataDir, 'environment').trim() || 'default';
+}
+
+/** The backend block terraform recorded at `init` (undefined for the implied local backend); throws when unreadable. */
+export function backendOf(dataDir: string): { type?: unknown; config?: unknown } | undefined {
+  return (JSON.parse(readData(dataDir, 'terraform.tfstate') || '{}') as { backend?: { type?: unknown } }).backend;
+}
+
+/** The data directory terraform uses for a working directory. */
+export const dataDirOf = (env: NodeJS.ProcessEnv, cwd: string): string =>
+  path.resolve(cwd, env.TF_DATA_DIR || '.terraform');
 
 export class CreateJournal {
   readonly #file: string;
@@ -79,6 +95,8 @@ export class CreateJournal {
   #chain: Promise<void> = Promise.resolve();
   #lazyTimer: NodeJS.Timeout | undefined;
   #exitHook: (() => void) | undefined;
+  /** Alerts this process's creates proved, not yet seen held. */
+  readonly #createdHere = new Set<number>();
   /** Writes made (one per flush), for tests. */
   writes = 0;
 
@@ -87,7 +105,7 @@ export class CreateJournal {
    * its current workspace, or undefined outside one (the provider then works without it).
    */
   static open(account: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CreateJournal | undefined {
-    const dir = path.resolve(cwd, env.TF_DATA_DIR || '.terraform');
+    const dir = dataDirOf(env, cwd);
     if (!existsSync(dir)) return undefined;
     return new CreateJournal(path.join(dir, `${JOURNAL_PREFIX}${stateScope(dir, env, cwd)}.jsonl`), account);
   }
@@ -111,7 +129,7 @@ export class CreateJournal {
       .slice(0, 32);
   }
 
-  /** What an earlier create of this alert left that no state is known to hold, if anything. */
+  /** What an earlier create of this alert left that no state is known to hold, if anything (for messages only). */
   unfinished(key: string): Unfinished | undefined {
     this.#load();
     return this.#byKey.get(key);
@@ -125,16 +143,27 @@ export class CreateJournal {
     return this.#flush();
   }
 
-  /** The create returned this alert; it stays adoptable until a state is seen holding it. */
+  /** The create proved this alert its own; recorded until a state is seen holding it. */
   created(key: string, id: number): void {
     this.#load();
     this.#forgetKey(key);
     this.#byKey.set(key, { kind: 'created', id });
     this.#keyOfId.set(id, key);
+    this.#createdHere.add(id);
     this.#later({ t: 'created', k: key, id, at: Date.now() });
   }
 
-  /** The create of this key left no alert to adopt (it failed, or its state resolves it by name). */
+  /**
+   * Terraform shuts the provider down gracefully: it is alive and saves its state next, with
+   * every alert this process created in it. Their records end, so that a later refusal (e.g.
+   * `terraform test` after an apply) does not blame a killed run. A SIGKILL never gets here.
+   */
+  settle(): void {
+    for (const id of [...this.#createdHere]) this.held(id);
+    this.flushSync();
+  }
+
+  /** The create of this key left no alert (it failed, and the list proved nothing was made). */
   end(key: string): void {
     this.#load();
     if (!this.#byKey.has(key)) return;
@@ -142,9 +171,10 @@ export class CreateJournal {
     this.#later({ t: 'end', k: key, at: Date.now() });
   }
 
-  /** A state holds this alert (refreshed, planned or adopted), or it was deleted: no create may take it. */
+  /** A state holds this alert (refreshed or planned), or it was deleted: its record ends. */
   held(id: number): void {
     this.#load();
+    this.#createdHere.delete(id);
     const key = this.#keyOfId.get(id);
     if (key === undefined) return;
     this.#forgetKey(key);

@@ -39,6 +39,10 @@ export interface ModifyPlanRequest<P> extends WithProviderData<P> {
   readonly requiresReplace: Set<string>;
 }
 
+export interface PlanDestroyRequest<P> extends WithProviderData<P> {
+  readonly prior: Model;
+}
+
 export interface CreateRequest<P> extends WithProviderData<P> {
   /** The planned state: config values plus UNKNOWN for computed attributes. */
   readonly plan: Model;
@@ -96,6 +100,8 @@ export interface ResourceHandler<P = unknown> {
   validate?(req: ValidateResourceRequest<P>): Promise<void> | void;
   /** Adjusts the plan: unknowns for values that will change, extra replacements, plan-time errors. */
   modifyPlan?(req: ModifyPlanRequest<P>): Promise<void> | void;
+  /** Sees a planned destroy (the server offers plan_destroy); may add plan-time errors. */
+  planDestroy?(req: PlanDestroyRequest<P>): Promise<void> | void;
   /**
    * Turns an import id into a partial state (usually just { id }); terraform then calls
    * read() to fill in the rest. Without it, import is refused with a diagnostic.
@@ -139,6 +145,8 @@ export interface ProviderDefinition<P = unknown> {
   configure?(req: ConfigureRequest): Promise<P> | P;
   /** Called on StopProvider: abort in-flight work. */
   stop?(): Promise<void> | void;
+  /** Called when terraform shuts the provider down gracefully (go-plugin's Shutdown), before it exits. */
+  shutdown?(): void;
 }
 
 // --- schema checks and conversion to tfplugin6.Schema ---------------------------------

@@ -112,6 +112,7 @@ export async function startProvider<P>(
   server.addService(services.provider, providerHandlers(impl as ProviderServer<unknown>, services.provider));
   server.addService(services.controller, {
     Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+      impl.shutdown();
       cb(null, {});
       // Respond first, then leave; terraform otherwise waits and kills us.
       setImmediate(() => void close().then(() => exit(0)));

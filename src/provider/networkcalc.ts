@@ -10,14 +10,16 @@ export function networkcalcProvider(
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderDefinition<NetworkcalcData | undefined> {
   const stop = new AbortController();
+  let data: NetworkcalcData | undefined;
   return {
     typeName: PROVIDER_TYPE,
     schema: PROVIDER_SCHEMA.provider,
     resources: [alertResource, reportTriggerResource],
     dataSources: [alertsDataSource, domainDataSource, subdomainDataSource, domainsDataSource],
     validateConfig: ({ config, diagnostics }) => validateProviderConfig(config, diagnostics),
-    configure: (req) => configureProvider(req, env, stop.signal),
+    configure: async (req) => (data = await configureProvider(req, env, stop.signal)),
     // Terraform waits for calls in flight after StopProvider; let them end without retrying.
     stop: () => stop.abort(),
+    shutdown: () => data?.journal?.settle(),
   };
 }

@@ -7,7 +7,8 @@
  * - plan on update with changes: computed attributes left null in config become unknown,
  *   except those marked `stable` (UseStateForUnknown); with no changes the prior state stands;
  * - requiresReplace attributes whose value changes go into requires_replace;
- * - destroy: planned_state null, and apply returns new_state null;
+ * - destroy: planned_state null (the handler's planDestroy may only add diagnostics), and
+ *   apply returns new_state null;
  * - every failure is a diagnostic, never a gRPC error.
  */
 import type { BlockSchema, ResourceSchema } from '../schema/types';
@@ -94,7 +95,9 @@ export class ProviderServer<P = unknown> {
 
   private capabilities(): Resp {
     // The schema never varies by process, so terraform may fetch it once per command.
-    return { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false };
+    // plan_destroy: terraform plans destroys through the provider too, so one plan process sees
+    // both halves of a resource renamed without `moved` (a destroy and a create of one name).
+    return { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
   }
 
   // --- provider configuration ---------------------------------------------------------
@@ -129,6 +132,15 @@ export class ProviderServer<P = unknown> {
     await guarded(diags, 'stop', () => this.provider.stop?.());
     const error = diags.items.map((d) => d.detail ?? d.summary).join('\n');
     return { Error: error };
+  }
+
+  /** Terraform's graceful Shutdown (the gRPC controller's, not a tfplugin6 call). */
+  shutdown(): void {
+    try {
+      this.provider.shutdown?.();
+    } catch {
+      // Leaving matters more than what the hook failed to record.
+    }
   }
 
   // --- managed resources --------------------------------------------------------------
@@ -232,6 +244,7 @@ export class ProviderServer<P = unknown> {
         const config = decodeObject(r.schema, req.config) ?? {};
         if (proposed === null) {
           planned = encodeObject(r.schema, null); // destroy
+          if (prior !== null) await r.planDestroy?.({ prior, diagnostics: diags, providerData: this.providerData });
           return;
         }
         const plan = defaultPlan(r.schema, prior, proposed, config, requiresReplace);

@@ -60,14 +60,31 @@ describe('createAlertOnce', () => {
     expect(await requests('POST')).toHaveLength(MAX_CREATE_SENDS);
   });
 
-  test('GIVEN an identical alert that existed before THEN a lost create never adopts it', async () => {
+  test('GIVEN an identical alert that existed before THEN a lost create never adopts it: ncalc sends it again, the provider refuses it by id without a second POST', async () => {
     const older = await emulator().control.createAlert('demo', spec('twin'));
     const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
-    const alerts = new AccountAlerts(() => client.listAlerts(), { baseline: await client.listAlerts() });
-    await emulator().control.addFault(droppedCreates('before'));
-    const outcome = await createAlertOnce(client, alerts, spec('twin'), { identify: true });
+    const baseline = await client.listAlerts();
+    await emulator().control.addFault({ ...droppedCreates('before'), count: 2 });
+    const refused = await createAlertOnce(
+      client,
+      new AccountAlerts(() => client.listAlerts(), { baseline }),
+      spec('twin'),
+      {
+        identify: true,
+      },
+    );
+    expect(refused).toMatchObject({ kind: 'duplicate', created: false });
+    expect(refused.kind === 'duplicate' && refused.alerts.map((a) => a.id)).toEqual([older.id]);
+    expect(await requests('POST')).toHaveLength(1);
+    const outcome = await createAlertOnce(
+      client,
+      new AccountAlerts(() => client.listAlerts(), { baseline }),
+      spec('twin'),
+      {
+        identify: false,
+      },
+    );
     expect(outcome.kind).toBe('created');
-    expect(outcome.kind === 'created' && outcome.id).not.toBe(older.id);
     expect(await stored('twin')).toHaveLength(2);
   });
 
@@ -86,9 +103,7 @@ describe('createAlertOnce', () => {
     const { client, alerts } = setUp();
     await emulator().control.addFault({ kind: 'latency', latencyMs: 20 });
     const outcomes = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        createAlertOnce(client, alerts, spec(i % 2 ? 'same name' : `alert ${i}`), { identify: true }),
-      ),
+      Array.from({ length: 60 }, (_, i) => createAlertOnce(client, alerts, spec(`alert ${i}`), { identify: true })),
     );
     const ids = outcomes.map((o) => (o.kind === 'created' ? o.alert!.id : -1));
     expect(new Set(ids).size).toBe(60);
@@ -97,8 +112,32 @@ describe('createAlertOnce', () => {
     expect(lists).toBe(alerts.lists);
     expect(lists).toBeLessThanOrEqual(4);
   });
-});
 
+  test('GIVEN two writers creating one name at once THEN neither takes an alert: each is a duplicate naming both ids', async () => {
+    const client = new NetworkCalcClient({ baseUrl: emulator().url, token: DEMO_ACCOUNT.token });
+    const baseline = await client.listAlerts();
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 20 });
+    // Two processes: each its own AccountAlerts, as two terraform runs have.
+    const outcomes = await Promise.all(
+      [0, 1].map(() =>
+        createAlertOnce(
+          client,
+          new AccountAlerts(() => client.listAlerts(), { baseline, gatherMs: 50 }),
+          spec('same'),
+          {
+            identify: true,
+          },
+        ),
+      ),
+    );
+    const stored2 = (await stored('same')).map((a) => a.id).sort();
+    expect(stored2).toHaveLength(2);
+    for (const o of outcomes) {
+      expect(o).toMatchObject({ kind: 'duplicate', created: true });
+      expect(o.kind === 'duplicate' && o.alerts.map((a) => a.id).sort()).toEqual(stored2);
+    }
+  });
+});
 /**
  * A caller like terraform: P lanes, each creating an alert, then busy for a while with the
  * answer (terraform rewrites its state) before it hands over the next create, so creates begin

@@ -203,12 +203,12 @@ describe('networkcalc_alert handlers', () => {
       expect(seenAtPost[0]).toMatch(/^\{"t":"intent","k":"[0-9a-f]{32}","at":\d+\}\n$/);
       journal.close();
       const key = journal.keyOf(toAlertSpec(plan('durable')));
-      // Returned, but terraform may die before it writes the state: still adoptable here.
+      // Returned, but terraform may die before it writes the state: a later refusal names the id.
       const id = Number(state!.id);
       expect(CreateJournal.open('acct', {}, dir)!.unfinished(key)).toEqual({ kind: 'created', id });
-      // The next plan is given the alert as prior state: from then on no create may take it.
+      // The next plan is given the alert as prior state: the record ends.
       const planning = { ...base, journal: CreateJournal.open('acct', {}, dir) };
-      alertResource.modifyPlan!({
+      await alertResource.modifyPlan!({
         prior: state!,
         config: state!,
         planned: { ...state! },
@@ -224,7 +224,7 @@ describe('networkcalc_alert handlers', () => {
     }
   });
 
-  test('GIVEN a create interrupted in this workspace THEN its alert is adopted; another workspace refuses it instead', async () => {
+  test('GIVEN a create interrupted in this workspace THEN a later run refuses the alert naming its id and what the killed run could prove; no workspace adopts it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nc-journal-'));
     try {
       mkdirSync(path.join(dir, '.terraform'));
@@ -234,37 +234,41 @@ describe('networkcalc_alert handlers', () => {
       const killed = CreateJournal.open(account, {}, dir)!;
       await killed.intent(killed.keyOf(spec));
       const created = await emulator().control.createAlert('demo', dnsAlert('interrupted'));
+      killed.close();
 
-      const other = { ...(await demo()), journal: CreateJournal.open(account, { TF_WORKSPACE: 'y' }, dir) };
-      const refused = new Diagnostics();
-      expect(
-        await alertResource.create({
+      const refusal = async (env: NodeJS.ProcessEnv) => {
+        const data = { ...(await demo()), journal: CreateJournal.open(account, env, dir) };
+        const diags = new Diagnostics();
+        const state = await alertResource.create({
           plan: plan('interrupted'),
           config: plan('interrupted'),
-          diagnostics: refused,
-          providerData: other,
-        }),
-      ).toBeNull();
-      expect(refused.items.map((d) => d.summary)).toEqual(['Alert already exists']);
-
-      const same = { ...(await demo()), journal: CreateJournal.open(account, {}, dir) };
-      const diags = new Diagnostics();
-      const state = await alertResource.create({
-        plan: plan('interrupted'),
-        config: plan('interrupted'),
-        diagnostics: diags,
-        providerData: same,
-      });
-      expect(diags.items.map((d) => d.summary)).toEqual(['Alert adopted from an interrupted run']);
-      expect(state!.id).toBe(String(created.id));
-      same.journal!.close();
-      other.journal!.close();
-      killed.close();
-      // Adopted: this state holds it now, as the next plan will confirm.
-      expect(CreateJournal.open(account, {}, dir)!.unfinished(killed.keyOf(spec))).toEqual({
-        kind: 'created',
-        id: created.id,
-      });
+          diagnostics: diags,
+          providerData: data,
+        });
+        data.journal!.close();
+        expect(state).toBeNull();
+        expect(diags.items.map((d) => d.summary)).toEqual(['Alert already exists']);
+        return diags.items[0]!.detail!;
+      };
+      const other = await refusal({ TF_WORKSPACE: 'y' });
+      expect(other).toContain(`Alert "interrupted" already exists (id ${created.id}) and no state here holds it.`);
+      const same = await refusal({});
+      expect(same).toContain(
+        `Alert "interrupted" already exists (id ${created.id}) and no state here holds it: an earlier run of this workspace was stopped while creating an alert of this name, before it could prove which alert, if any, it made.`,
+      );
+      for (const text of [other, same]) {
+        expect(text).toContain(`terraform import <this resource's address> ${created.id}`);
+        expect(text).toContain('npx --no-install ncalc import-blocks');
+      }
+      // The killed run had proven its alert: the refusal says so, and still does not adopt it.
+      const proven = CreateJournal.open(account, {}, dir)!;
+      proven.created(proven.keyOf(spec), created.id);
+      proven.close();
+      expect(await refusal({})).toContain(
+        `no state here holds it: an earlier run of this workspace created it (its own create proved id ${created.id})`,
+      );
+      const posts = (await emulator().control.requests()).filter((q) => q.method === 'POST');
+      expect(posts).toHaveLength(0);
       expect(
         (await emulator().control.state()).accounts[0]!.alerts.filter((a) => a.name === 'interrupted'),
       ).toHaveLength(1);
@@ -333,7 +337,7 @@ describe('networkcalc_alert handlers', () => {
     expect((await emulator().control.requests()).filter((q) => q.method === 'POST')).toHaveLength(2);
   });
 
-  test('GIVEN a create whose id cannot be learned THEN it stays in state without an id, and the next read finds it by name', async () => {
+  test('GIVEN a create whose id cannot be learned THEN it stays in state without an id; the next read never takes the alert by name, and a delete deletes nothing', async () => {
     const data = await demo();
     // The baseline list succeeds; every list after the POST fails.
     await alertResource.read({
@@ -349,15 +353,20 @@ describe('networkcalc_alert handlers', () => {
       diagnostics: diags,
       providerData: data,
     });
-    expect(diags.hasError()).toBe(false);
-    expect(diags.items.map((d) => d.summary)).toEqual(['Alert created; its id is learned on the next refresh']);
+    expect(diags.items.map((d) => d.summary)).toEqual(['Alert created; its id is unknown']);
     expect(state).toMatchObject({ id: null, name: 'kept', user_id: null });
     await emulator().control.clearFaults();
-    const fresh = await demo();
-    const read = await alertResource.read({ state: state!, diagnostics: new Diagnostics(), providerData: fresh });
     const alerts = (await emulator().control.state()).accounts[0]!.alerts;
     expect(alerts.map((a) => a.name)).toEqual(['kept']);
-    expect(read).toMatchObject({ id: String(alerts[0]!.id), name: 'kept' });
+    // Another process cannot prove that alert is the one this create made: dropped, id named.
+    const readDiags = new Diagnostics();
+    const read = await alertResource.read({ state: state!, diagnostics: readDiags, providerData: await demo() });
+    expect(read).toBeNull();
+    expect(readDiags.items[0]!.detail).toContain(`Alert ${alerts[0]!.id} now has that name`);
+    const deleteDiags = new Diagnostics();
+    await alertResource.delete({ state: state!, diagnostics: deleteDiags, providerData: await demo() });
+    expect(deleteDiags.items.map((d) => d.summary)).toEqual(['Alert removed from the state without a delete']);
+    expect((await emulator().control.state()).accounts[0]!.alerts.map((a) => a.name)).toEqual(['kept']);
   });
 
   test('GIVEN an unknown outcome that no list can settle THEN the alert is kept in state (tainted), never dropped', async () => {

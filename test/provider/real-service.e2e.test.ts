@@ -148,7 +148,7 @@ describe('terraform against a strict, slow service', () => {
     expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
   });
 
-  test('terraform killed with SIGKILL mid-apply: the provider leaves within 5 s, and the re-apply creates no duplicate', async () => {
+  test('terraform killed with SIGKILL mid-apply: the provider leaves within 5 s; the re-apply creates no duplicate and refuses, by id, each alert the killed run made and never saved; imported, they converge', async () => {
     await fresh();
     const count = 200;
     sb.writeConfig(config(count));
@@ -186,7 +186,24 @@ describe('terraform against a strict, slow service', () => {
     // The killed run left its lock; terraform says how to lift it.
     await sb.terraform(['force-unlock', '-force', 'x']).catch(() => undefined);
     const reapply = await sb.terraform(['apply', '-auto-approve', '-parallelism=20', '-lock=false']);
-    expectStatus(reapply, 0);
+    const after1 = await names();
+    expect(new Set(after1).size).toBe(after1.length);
+    // What the killed run made and terraform never saved is refused, never adopted: one error per
+    // alert, naming its address and id; importing them (what `ncalc import-blocks` writes) converges.
+    const refused = [
+      ...reapply.output.matchAll(
+        /Error: Alert already exists\s+with (networkcalc_alert\.many\[\d+\]),[\s\S]*?already exists \(id (\d+)\)/g,
+      ),
+    ];
+    if (reapply.status !== 0) {
+      expect(refused.length).toBeGreaterThan(0);
+      expect(reapply.output).not.toContain('Alert adopted');
+      sb.writeConfig(refused.map(([, to, id]) => `import {\n  to = ${to}\n  id = "${id}"\n}\n`).join(''), 'imports.tf');
+      expectStatus(await sb.terraform(['apply', '-auto-approve', '-parallelism=20', '-lock=false']), 0);
+      rmSync(path.join(sb.workDir, 'imports.tf'));
+    } else {
+      expect(refused).toEqual([]);
+    }
     const after = await names();
     expect(after).toHaveLength(count);
     expect(new Set(after).size).toBe(count);
