@@ -15,6 +15,7 @@ export default tseslint.config(
       '.ci/node*/**',
       'coverage/**',
       'jsii/**',
+      '.cache/**',
     ],
   },
   js.configs.recommended,
