@@ -3,7 +3,8 @@
  * it did and leaves the plan as it was, so one plan can be rendered, saved or applied alike.
  */
 import { NetworkCalcClient } from '../../src/client';
-import { applyAll, sharedClients } from '../../src/engine/apply';
+import { applyAll } from '../../src/engine/apply';
+import { sharedClients } from '../../src/engine/shared-clients';
 import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/read/saved-plan';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
