@@ -5,7 +5,8 @@
 import { NetworkCalcClient } from '../../src/client';
 import { applyAll } from '../../src/engine/apply';
 import { sharedClients } from '../../src/engine/shared-clients';
-import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/read/saved-plan';
+import { liveDigest, readSavedPlan, savedPlanText } from '../../src/read/saved-plan';
+import { revivePlan } from '../../src/engine/revive-plan';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
