@@ -11,7 +11,8 @@
  *   127.0.0.1), the client, the constructs, the reconciler's logic, the renderers;
  * - integration, files named `*.int.test.ts` (`npm run test:integration`): no build either, but
  *   real servers driven for seconds (faults, latency, retries, rate limits), child processes
- *   running the sources through tsx (never dist/), generated bindings, the journal under kills;
+ *   running the sources through tsx (never dist/), generated bindings, the journal under kills,
+ *   data files reopened, local DNS and TLS servers, runs over 200,000 alerts;
  * - e2e, files named `*.e2e.test.ts` (`npm run test:e2e`): whatever needs the build (dist/), the
  *   built `ncalc` or provider as processes, real terraform, npm pack;
  * - compat, files named `*.compat.test.ts` (`npm run test:compat`, not part of `npm test`):
