@@ -3,13 +3,21 @@
  * `npm test` type-checks the whole project with tsc first. ts-jest is pure JavaScript, so a
  * clean `npm ci` needs no platform-specific binaries.
  *
- * Two tiers (`npm test` runs both), told apart by the file name alone:
+ * Four tiers, told apart by the file name alone. `npm test` runs the first three, one after the
+ * other, and each prints its duration at its end (test/helpers/tier-duration.js):
+ * - unit, every `*.test.ts` not named below (`npm run test:unit`): no build, no sockets held for
+ *   long, no child processes; passes on a fresh clone after `npm ci`, in about a minute on two
+ *   busy cores: the model, the plan, the emulator over fastify inject() (or briefly on
+ *   127.0.0.1), the client, the constructs, the reconciler's logic, the renderers;
+ * - integration, files named `*.int.test.ts` (`npm run test:integration`): no build either, but
+ *   real servers driven for seconds (faults, latency, retries, rate limits), child processes
+ *   running the sources through tsx (never dist/), generated bindings, the journal under kills,
+ *   data files reopened, local DNS and TLS servers, runs over 200,000 alerts;
  * - e2e, files named `*.e2e.test.ts` (`npm run test:e2e`): whatever needs the build (dist/), the
- *   built `ncalc` or provider as processes, real terraform, npm pack, packed installs, examples;
- * - unit, every other `*.test.ts` (`npm run test:unit`): no build needed, passes on a fresh
- *   clone after `npm ci`: the emulator over fastify inject() or a socket on 127.0.0.1, the
- *   client, the model, the constructs, the reconciler's logic; a child process runs the
- *   sources through tsx, never dist/.
+ *   built `ncalc` or provider as processes, real terraform, npm pack;
+ * - compat, files named `*.compat.test.ts` (`npm run test:compat`, not part of `npm test`):
+ *   what installs packages from the registry at test time (the packed tarball into fresh cdktn
+ *   and cdktf apps, their CLIs, other TypeScript compilers), with the npm cache in `.cache/npm`.
  */
 // Nothing of a test run stays in the temporary directory: no tsx transform cache for what the
 // suites run through tsx, no compile cache of Node 22, and jest's own cache under node_modules.
@@ -37,12 +45,13 @@ const common = {
   moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
 };
 
-/** The tier of a suite is its file name: `*.e2e.test.ts` is e2e, every other `*.test.ts` unit. */
-const E2E = '\\.e2e\\.test\\.ts$';
+/** The tier of a suite is its file name (see above). */
+const TIERS = { integration: '\\.int\\.test\\.ts$', e2e: '\\.e2e\\.test\\.ts$', compat: '\\.compat\\.test\\.ts$' };
 
 module.exports = {
   testTimeout: 30000,
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
+  reporters: ['default', '<rootDir>/test/helpers/tier-duration.js'],
   // Servers and terraform are real; two cores on CI machines.
   maxWorkers: 2,
   projects: [
@@ -50,8 +59,12 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testRegex: '/test/.*\\.test\\.ts$',
-      testPathIgnorePatterns: ['/node_modules/', E2E],
+      testPathIgnorePatterns: ['/node_modules/', ...Object.values(TIERS)],
     },
-    { ...common, displayName: 'e2e', testRegex: `/test/.*${E2E}` },
+    ...Object.entries(TIERS).map(([tier, pattern]) => ({
+      ...common,
+      displayName: tier,
+      testRegex: `/test/.*${pattern}`,
+    })),
   ],
 };

@@ -77,8 +77,8 @@ function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string, ncalc = NCAL
     const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ncalc, ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
     child.on('error', reject);
     child.on('close', (code) => {

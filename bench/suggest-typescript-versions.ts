@@ -37,7 +37,7 @@ function ncalc(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ c
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [process.env.NCALC_BIN ?? NCALC, ...args], { cwd, env });
     let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -2,7 +2,7 @@
  * Types the published declarations use where they would otherwise name a CDK library's or
  * Node's own types. An app has cdktn or cdktf, not both, and may compile with `"types": []`:
  * a declaration that imported 'cdktf' or used `NodeJS.ProcessEnv` would fail its type-check
- * (test/package/consumer-types.e2e.test.ts compiles such apps against the packed package).
+ * (test/package/consumer-types.compat.test.ts compiles such apps against the packed package).
  */
 
 /**

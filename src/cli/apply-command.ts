@@ -15,14 +15,10 @@ import {
 } from '../render/text';
 import { runError, toJson } from '../render/json';
 import { VERBS, applyFailed, guardsOf, totals } from '../render/totals';
-import { PlanFileError, readSavedPlan, revivePlan } from '../read/saved-plan';
-import {
-  applyAll,
-  defaultAccountParallelism,
-  writingAccounts,
-  type ApplyEvent,
-  type ApplyReport,
-} from '../engine/apply';
+import { PlanFileError, readSavedPlan } from '../read/saved-plan';
+import { revivePlan } from '../engine/revive-plan';
+import { applyAll, type ApplyEvent, type ApplyReport } from '../engine/apply';
+import { defaultAccountParallelism, writingAccounts } from '../engine/account-limit';
 import { type AccountPlan } from '../plan/account-plan';
 import type { ClientFactory } from '../plan/types';
 import type { CliIO } from './io';

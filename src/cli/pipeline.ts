@@ -9,7 +9,7 @@ import { COLOR, PLAIN, type Style } from '../render/style';
 import { errorJson, type RunErrorCode } from '../render/json';
 import type { Command } from '../render/totals';
 import { PlanFileError, StalePlanError } from '../read/saved-plan';
-import { sharedClients } from '../engine/apply';
+import { sharedClients } from '../engine/shared-clients';
 import { inShard, parseShard, type Shard } from '../plan/shard';
 import { loadStacks, outDirOf } from '../read/synth';
 import { ConfigError } from '../contract/config-error';

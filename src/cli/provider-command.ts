@@ -19,9 +19,9 @@ import {
   PROVIDER_VERSION,
   terraformSchemaJson,
 } from '../schema';
-import { mergeCliConfig } from './cli-config';
+import { mergeCliConfig } from '../install/cli-config';
 import { creatableDirectoryProblem } from './files';
-import { LOCK_FILE, writeProviderLocks } from './provider-lock';
+import { LOCK_FILE, writeProviderLocks } from '../install/provider-lock';
 import { fileErrorSentence, isFileError } from '../support/file-errors';
 import { fileOfTempPath } from '../support/atomic-write';
 

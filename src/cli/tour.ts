@@ -23,7 +23,7 @@ async function showReport(url: string, say: (s?: string) => void, dim: (s: strin
     const body = await res.body.arrayBuffer();
     say(
       dim(
-        `  GET ${url} → HTTP ${res.statusCode}, ${res.headers['content-type'] ?? 'no content type'}, ${body.byteLength} bytes`,
+        `  GET ${url} → HTTP ${res.statusCode}, ${String(res.headers['content-type'] ?? 'no content type')}, ${body.byteLength} bytes`,
       ),
     );
   } catch (e) {

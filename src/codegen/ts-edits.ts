@@ -11,8 +11,12 @@ import type { TextEdit } from './suggestion';
 import { where, type AppSources, type Quote, type Source, type Whole } from './ts-sources';
 
 /** Why a value cannot be edited here: where it comes from. */
-export class NotLiteral {
-  constructor(readonly what: string) {}
+/** Thrown to leave a nested walk when a value is not a literal the suggester can edit. */
+export class NotLiteral extends Error {
+  constructor(readonly what: string) {
+    super(what);
+    this.name = 'NotLiteral';
+  }
 }
 
 /** The edits of an alert's props object; a value that is not a literal throws `NotLiteral`. */

@@ -27,7 +27,7 @@ import type { AccountAlerts, CreateInProgress, Listing } from './account-alerts'
 import { sameAlertName, takeMatching } from './resolve';
 
 export interface CreatingApi {
-  createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
+  createAlert(spec: CanonicalAlert): Promise<unknown>;
 }
 
 export interface CreateOptions {

@@ -1,10 +1,12 @@
-import pLimit from 'p-limit';
 import type { LiveAlert } from '../model';
 import { AccountAlerts, createAlertOnce, type Listing } from '../converge';
 import { isNetworkCalcError } from '../client/errors';
 import type { AccountPlan } from '../plan/account-plan';
 import { toErrorInfo, type ErrorInfo } from '../plan/error-info';
 import { inScope } from '../plan/plan';
+import { groupBy } from '../support/group-by';
+import { Limiter } from '../support/limiter';
+import { AccountLimit, defaultAccountParallelism, writingAccounts } from './account-limit';
 import type { AlertsApi, Change, ClientFactory, PlannedTrigger } from '../plan/types';
 
 export interface ChangeResult {
@@ -68,13 +70,12 @@ export function checkAfterApply(
     if (c.action === 'create' && (r?.status === 'ok' || r?.status === 'adopted'))
       created.set(c.name, (created.get(c.name) ?? 0) + 1);
   });
-  const newByName = new Map<string, number[]>();
-  for (const a of after) {
-    if (before.has(a.id)) continue;
-    const ids = newByName.get(a.name);
-    if (ids) ids.push(a.id);
-    else newByName.set(a.name, [a.id]);
-  }
+  const newByName = new Map(
+    [...groupBy(after, (a) => (before.has(a.id) ? undefined : a.name))].map(([name, alerts]) => [
+      name,
+      alerts.map((a) => a.id),
+    ]),
+  );
   const owns = (name: string) =>
     plan.account.scopes.some((scope) => scope.ownership !== 'additive' && inScope(scope, name, new Set()));
   const duplicates: Interference['duplicates'] = [];
@@ -171,77 +172,12 @@ async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change):
   }
 }
 
-type Limit = ReturnType<typeof pLimit>;
-
-/**
- * How many writes one account may have in flight by default: all of `parallelism` when the
- * run has one account, half of it (at least 1) with more, so that an account whose requests
- * wait (a 429 and its Retry-After, a slow answer) leaves at least half of the budget to the
- * others.
- */
-export function defaultAccountParallelism(parallelism: number, accounts: number): number {
-  return accounts <= 1 ? parallelism : Math.max(1, Math.ceil(parallelism / 2));
-}
-
-/** The accounts apply will write to: planned, with changes. */
-export function writingAccounts(plans: readonly AccountPlan[]): number {
-  return plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
-}
-
-/**
- * A limit of one account's writes in flight that can be lowered while they run: an account
- * the service rate limits drops to one write at a time, and only that account.
- */
-export class AccountLimit {
-  #active = 0;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(public concurrency: number) {}
-
-  /** Lowers the limit (never below 1); writes in flight finish, no new one starts above it. */
-  lower(to: number): void {
-    this.concurrency = Math.max(1, Math.min(this.concurrency, to));
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active < this.concurrency) this.#active++;
-    // A slot freed by another write is handed over already counted (see #release).
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      this.#release();
-    }
-  }
-
-  #release(): void {
-    this.#active--;
-    while (this.#waiting.length && this.#active < this.concurrency) {
-      this.#active++;
-      this.#waiting.shift()!();
-    }
-  }
-}
-
-/** What a rate-limited account's failed write says after the client's message. */
-function rateLimitedNote(plan: AccountPlan, limit: AccountLimit): string {
-  const was = limit.concurrency > 1 ? ` (was ${limit.concurrency})` : '';
-  return (
-    `account ${plan.account.label} is rate limited by the service: its remaining writes run one at a time${was}, ` +
-    'the other accounts are not slowed; run apply again later, or give this run a lower --account-parallelism'
-  );
-}
-
 async function applyAccount(
   plan: AccountPlan,
   api: AlertsApi,
-  global: Limit,
-  accountLimit: AccountLimit,
+  limit: AccountLimit,
   options: ApplyOptions,
 ): Promise<AccountOutcome> {
-  // The account's slot first, then the run's: a slow or throttled account holds at most its
-  // own share of the run's slots.
-  const limit = <T>(fn: () => Promise<T>) => accountLimit.run(() => global(fn));
   // The plan's list is the baseline: alerts in it existed before any create of this run. Only
   // creates whose answer was lost need a list here (ids are not learned), so a list starts as
   // soon as one asks, and those asking while it runs share the next.
@@ -250,7 +186,7 @@ async function applyAccount(
   let check: Promise<Listing> | undefined;
   const results = await Promise.all(
     plan.changes.map((change) =>
-      limit(async (): Promise<ChangeResult> => {
+      limit.run(async (): Promise<ChangeResult> => {
         if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
         // The check after apply starts with the last write, alongside the writes in flight.
         if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
@@ -258,11 +194,7 @@ async function applyAccount(
         // RATE_LIMITED, or the retries it led to exhausted (the last answer's status kept).
         if (result.status === 'failed' && (result.error?.code === 'RATE_LIMITED' || result.error?.httpStatus === 429)) {
           // In the error, so every output names the account the advice is about.
-          result.error = {
-            ...result.error,
-            message: `${result.error.message}; ${rateLimitedNote(plan, accountLimit)}`,
-          };
-          accountLimit.lower(1);
+          result.error = { ...result.error, message: `${result.error.message}; ${limit.rateLimited()}` };
         }
         options.onEvent?.({ kind: 'change', account: plan, change, result });
         return result;
@@ -298,7 +230,7 @@ async function applyAccount(
   const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
   const triggerResults = await Promise.all(
     plan.triggers.map((trigger) =>
-      limit(async (): Promise<TriggerResult> => {
+      limit.run(async (): Promise<TriggerResult> => {
         if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
         let result: TriggerResult;
         if (!converged) {
@@ -334,7 +266,7 @@ export async function applyAll(
   options: ApplyOptions,
 ): Promise<ApplyReport> {
   const parallelism = Math.max(1, options.parallelism);
-  const limit = pLimit(parallelism);
+  const runLimit = new Limiter(parallelism);
   const perAccount = Math.min(
     parallelism,
     Math.max(1, options.accountParallelism ?? defaultAccountParallelism(parallelism, writingAccounts(plans))),
@@ -351,22 +283,9 @@ export async function applyAll(
         report.set(plan, { results: plan.changes.map(() => ({ status: 'failed', error })), triggerResults: [] });
         return;
       }
-      report.set(plan, await applyAccount(plan, api, limit, new AccountLimit(perAccount), options));
+      report.set(plan, await applyAccount(plan, api, new AccountLimit(plan.account, perAccount, runLimit), options));
     }),
   );
   // In the order of the plans, whatever order the accounts finished in.
   return new Map(plans.filter((p) => report.has(p)).map((p) => [p, report.get(p)!]));
-}
-
-/**
- * A client factory that makes one client per set of credentials, so that planning and
- * applying one account share it (and its token) although the plan holds no client.
- */
-export function sharedClients(factory: ClientFactory): ClientFactory {
-  const clients = new WeakMap<object, AlertsApi>();
-  return (credentials) => {
-    let api = clients.get(credentials);
-    if (!api) clients.set(credentials, (api = factory(credentials)));
-    return api;
-  };
 }

@@ -3,6 +3,7 @@ import type { Problem } from '../model/problems';
 import { claims } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
+import { groupBy } from '../support/group-by';
 import type { Credentials, DeclaredAlert, Scope } from './types';
 
 /** One account of the service, reached with one set of credentials, claimed by one or more scopes. */
@@ -108,13 +109,10 @@ function groupScopes(
     join(`variables ${baseUrl} ${scope.tokenEnv} ${scope.clientIdEnv} ${scope.clientSecretEnv}`, i);
     if (!('problem' in found)) join(`identity ${baseUrl} ${found.identity}`, i);
   });
-  const groups = new Map<number, number[]>();
-  entries.forEach((_, i) => {
-    const root = find(i);
-    const members = groups.get(root);
-    if (members) members.push(i);
-    else groups.set(root, [i]);
-  });
+  const groups = groupBy(
+    entries.map((_, i) => i),
+    (i) => find(i),
+  );
 
   const accounts: Account[] = [];
   for (const members of groups.values()) {

@@ -1,6 +1,7 @@
 import { diffAlert, specOf, type CanonicalAlert, type LiveAlert } from '../model';
 import { SPEC_FIELDS } from '../model/fields';
 import { claims } from '../accounts/account-rules';
+import { groupBy } from '../support/group-by';
 import type { Change, DeclaredAlert, DeleteGuard, Scope, Warning } from './types';
 
 export interface ScopePlan {
@@ -77,16 +78,12 @@ function ownedByName(
   live: readonly LiveAlert[],
   declared: ReadonlySet<string>,
 ): { owned: Map<string, LiveAlert[]>; count: number } {
-  const owned = new Map<string, LiveAlert[]>();
+  const owned = groupBy(live, (a) => (inScope(scope, a.name, declared) ? a.name : undefined));
   let count = 0;
-  for (const a of live) {
-    if (!inScope(scope, a.name, declared)) continue;
-    count++;
-    const list = owned.get(a.name);
-    if (list) list.push(a);
-    else owned.set(a.name, [a]);
+  for (const list of owned.values()) {
+    count += list.length;
+    if (list.length > 1) list.sort((x, y) => x.id - y.id);
   }
-  for (const list of owned.values()) if (list.length > 1) list.sort((x, y) => x.id - y.id);
   return { owned, count };
 }
 
@@ -199,24 +196,15 @@ function findRenames(
 ): Map<DeclaredAlert, LiveAlert> {
   const renames = new Map<DeclaredAlert, LiveAlert>();
   if (!missing.length || scope.ownership === 'additive') return renames;
-  const wanted = new Map<string, DeclaredAlert[]>();
-  for (const d of missing) {
-    const key = settingsKey(d.spec);
-    const list = wanted.get(key);
-    if (list) list.push(d);
-    else wanted.set(key, [d]);
+  const wanted = groupBy(missing, (d) => settingsKey(d.spec));
+  // A generator, not a copy of the list (see "Big accounts" in docs/architecture.md).
+  function* undeclared(): Generator<LiveAlert> {
+    for (const [name, alerts] of owned) if (!declared.has(name)) yield* alerts;
   }
-  const candidates = new Map<string, LiveAlert[]>();
-  for (const [name, alerts] of owned) {
-    if (declared.has(name)) continue;
-    for (const a of alerts) {
-      const key = settingsKey(a);
-      if (!wanted.has(key)) continue;
-      const list = candidates.get(key);
-      if (list) list.push(a);
-      else candidates.set(key, [a]);
-    }
-  }
+  const candidates = groupBy(undeclared(), (a) => {
+    const key = settingsKey(a);
+    return wanted.has(key) ? key : undefined;
+  });
   for (const [key, alerts] of candidates) {
     const ds = wanted.get(key)!;
     if (ds.length === 1 && alerts.length === 1) renames.set(ds[0]!, alerts[0]!);

@@ -4,7 +4,7 @@ import type { OwnershipMode } from '../accounts/account-rules';
 /** What the reconciler needs from an API client; the real one is `NetworkCalcClient`. */
 export interface AlertsApi {
   listAlerts(): Promise<LiveAlert[]>;
-  createAlert(spec: CanonicalAlert): Promise<{ id?: number } | unknown>;
+  createAlert(spec: CanonicalAlert): Promise<unknown>;
   updateAlert(id: number, spec: CanonicalAlert): Promise<unknown>;
   deleteAlert(id: number): Promise<unknown>;
   listDomains(): Promise<ApiDomain[]>;

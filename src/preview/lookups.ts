@@ -9,6 +9,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { decodeCharacterStrings } from './dns-text';
 import type { SpfAnswer, SpfResolver } from './spf';
+import { Limiter } from '../support/limiter';
 import { readCertificate, type CertificateResult } from './tls';
 
 export interface LookupOptions {
@@ -65,26 +66,6 @@ function parseResolver(value: string): string | null {
 export function asciiHost(host: string): string | null {
   const ascii = domainToASCII(host.trim().replace(/\.$/, ''));
   return ascii === '' ? null : ascii.toLowerCase();
-}
-
-/** At most `n` at once, in the order asked. */
-export class Limiter {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly n: number) {}
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    // A finished task hands its slot to the next waiter: counting it free first would let a
-    // newcomer take it before the waiter resumes, and more than n would run.
-    if (this.active >= this.n) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
 }
 
 /** Stops a promise after `ms`; `onTimeout` is what it then resolves to. */

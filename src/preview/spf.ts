@@ -79,11 +79,15 @@ export function spfRecords(txt: readonly string[]): string[] {
 
 // ---- Syntax (sections 4.6.1, 5, 6, 7.1 and 12) ----
 
-class SyntaxProblem {
+/** A permanent error found while reading the record's syntax; thrown to leave the nested parse. */
+class SyntaxProblem extends Error {
   constructor(
     readonly reason: string,
     readonly section: string,
-  ) {}
+  ) {
+    super(reason);
+    this.name = 'SyntaxProblem';
+  }
 }
 
 type MacroToken =

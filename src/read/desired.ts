@@ -42,9 +42,9 @@ function settable(schema: BlockSchema): Set<string> {
   );
 }
 const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
-  ...Object.entries(PROVIDER_SCHEMA.resources).map(([k, v]) => [`resource ${k}`, settable(v)]),
-  ...Object.entries(PROVIDER_SCHEMA.dataSources).map(([k, v]) => [`data ${k}`, settable(v)]),
-  ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])],
+  ...Object.entries(PROVIDER_SCHEMA.resources).map(([k, v]) => [`resource ${k}`, settable(v)] as const),
+  ...Object.entries(PROVIDER_SCHEMA.dataSources).map(([k, v]) => [`data ${k}`, settable(v)] as const),
+  ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])] as const,
 ]);
 
 /** A problem found at `where` in the stacks (`stack main, alert Www`). */

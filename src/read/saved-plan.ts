@@ -1,20 +1,20 @@
 /**
  * Saved plans: `ncalc plan --save <file>` writes the plan value down, `ncalc apply <file>`
  * applies exactly its changes once each account's live alerts are shown to be what the plan
- * saw. The file holds no secret: credentials are read again from the environment at apply, by
- * the variable names the scopes recorded.
+ * saw (that check lists the accounts: `revivePlan`, src/engine/revive-plan.ts). The file holds
+ * no secret: credentials are read again from the environment at apply, by the variable names
+ * the scopes recorded.
  */
 import { createHash } from 'node:crypto';
 import { SPEC_FIELDS, validateAlert, type LiveAlert } from '../model';
 import { OWNERSHIP_MODES } from '../accounts';
 import { PACKAGE_VERSION } from '../version';
 import { resolveCredentials, type Account } from '../plan/accounts';
-import { failedPlan, type AccountPlan } from '../plan/account-plan';
+import type { AccountPlan } from '../plan/account-plan';
 import type { CoverageReport } from '../plan/coverage';
-import { toErrorInfo } from '../plan/error-info';
 import type { Shard } from '../plan/shard';
 import { ConfigError } from '../contract/config-error';
-import type { ApiDomain, Change, ClientFactory, Credentials, PlannedTrigger, Scope, Warning } from '../plan/types';
+import type { ApiDomain, Change, Credentials, PlannedTrigger, Scope, Warning } from '../plan/types';
 import { isObject, type Json } from '../support/json';
 
 /** What the file says it is; anything else is not a saved plan. */
@@ -315,56 +315,4 @@ export function bindCredentials(saved: SavedPlan, env: NodeJS.ProcessEnv): { acc
       });
   }
   return { accounts, problems };
-}
-
-/**
- * The saved plan as plan values, after one list call per account shows that its live alerts
- * are still what the plan saw (same digest). An account that changed makes the whole plan
- * stale: a StalePlanError names every such account, and nothing is written anywhere. An
- * account that cannot be listed fails alone, like one that cannot be planned.
- */
-export async function revivePlan(
-  saved: SavedPlan,
-  env: NodeJS.ProcessEnv,
-  factory: ClientFactory,
-): Promise<AccountPlan[]> {
-  const { accounts, problems } = bindCredentials(saved, env);
-  if (problems.length) throw new ConfigError(problems);
-  const stale: string[] = [];
-  const plans = await Promise.all(
-    saved.accounts.map(async (a, i): Promise<AccountPlan> => {
-      const account = accounts[i];
-      let live: LiveAlert[] = [];
-      try {
-        live = await factory(account.credentials).listAlerts();
-      } catch (e) {
-        // Like an account that cannot be planned: it fails alone, and nothing is written to it.
-        return failedPlan({ account, live, domains: a.domains }, toErrorInfo(e));
-      }
-      if (liveDigest(live) !== a.live_alerts.digest) {
-        const counts =
-          live.length === a.live_alerts.count
-            ? `${live.length} live alerts then and now, but not the same`
-            : `${a.live_alerts.count} live alerts then, ${live.length} now`;
-        stale.push(
-          `account ${a.label} changed since the plan was saved (${counts}): an alert was created, edited or deleted by hand, by another run or by another tool. ` +
-            'The saved plan would no longer do what was reviewed; run ncalc plan --save again and review the new plan',
-        );
-      }
-      return {
-        account,
-        status: 'ok',
-        error: null,
-        changes: a.changes,
-        unchanged: a.unchanged,
-        warnings: a.warnings,
-        triggers: a.triggers,
-        live,
-        domains: a.domains,
-        ...(a.coverage ? { coverage: a.coverage } : {}),
-      };
-    }),
-  );
-  if (stale.length) throw new StalePlanError(stale);
-  return plans;
 }

@@ -148,7 +148,7 @@ async function runAppWith(
   childEnv.CDKTF_OUTDIR = outdir;
   childEnv[PROBLEMS_FILE_ENV] = problemsFile;
   childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
-  const context = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
+  const context: unknown = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
   const secretNames = namedSecretVariables(earlierOutdir);
   await new Promise<void>((resolve, reject) => {

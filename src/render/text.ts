@@ -82,7 +82,7 @@ export function changeLines(c: Change, s: Style, verbose = true, comment?: strin
     case 'create':
       return [
         s.green(`  + alert ${quoteText(c.name)}${where}`) + (comment ? s.dim(`  # ${comment}`) : ''),
-        ...(verbose ? alertLines(c.after!, '      ', names).map(s.green) : []),
+        ...(verbose ? alertLines(c.after!, '      ', names).map((l) => s.green(l)) : []),
       ];
     case 'update': {
       const width = Math.max(...c.fields.map((f) => f.field.length));

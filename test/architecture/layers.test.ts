@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['read', 'provider', 'preview'],
   ['engine'],
   ['codegen'],
-  ['render'],
+  ['render', 'install'],
   ['cli'],
   ['index.ts'],
 ];

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { mergeCliConfig } from '../../src/cli/cli-config';
+import { mergeCliConfig } from '../../src/install/cli-config';
 
 jest.setTimeout(120_000);
 

@@ -495,6 +495,8 @@ describe('the page in Chromium', () => {
           });
           return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
         };
+        // The test's tsconfig has no DOM library, so Element is `any` here; the page's own script is typed.
+        // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
         const background = (el: Element | null): string => {
           for (; el; el = el.parentElement) {
             const bg = getComputedStyle(el).backgroundColor;

@@ -94,13 +94,13 @@ export function ncalcIn(env: () => NodeJS.ProcessEnv) {
   return {
     run,
     /** `ncalc apply --auto-approve` succeeds and says nothing on stderr. */
-    async applied(a: TsApp): Promise<void> {
+    applied: async (a: TsApp): Promise<void> => {
       const r = await run(a, 'apply', '--auto-approve');
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     },
     /** `ncalc plan --detailed-exitcode` plans no change. */
-    async expectEmptyPlan(a: TsApp): Promise<void> {
+    expectEmptyPlan: async (a: TsApp): Promise<void> => {
       const r = await run(a, 'plan', '--detailed-exitcode');
       expect(r.stdout).toContain('No changes');
       expect(r.code).toBe(0);

@@ -265,7 +265,7 @@ describe('the L1 is made when reached for', () => {
 
   test('a stack that allocates logical ids its own way gets an L1 per alert, with its ids', () => {
     class ShortIds extends TerraformStack {
-      protected override allocateLogicalId(element: TerraformResource | any): string {
+      protected override allocateLogicalId(element: any): string {
         return (element.node.scopes as IConstruct[])
           .slice(2)
           .map((c) => c.node.id)

@@ -1,7 +1,7 @@
 /**
  * Coalesced lists: the scheduling is plain logic, so it is driven here by a list function
  * whose answers the test releases by hand; the policy itself is tested against the emulator
- * (create-alert.test.ts).
+ * (create-alert.int.test.ts).
  */
 import { AccountAlerts, MAX_WINDOW_MS } from '../../src/converge';
 import { type LiveAlert } from '../../src/model';

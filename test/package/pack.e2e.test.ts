@@ -2,7 +2,7 @@
  * What `npm install cdktf-provider-networkcalc` delivers: the compiled code, the provider's
  * protocol definitions, the docs, and nothing of the tests or sources; every target of the
  * exports map; the peers an app provides. (Installing the tarball into apps of each CDK
- * flavor is cdktf-app.e2e.test.ts and cdktn-app.e2e.test.ts.)
+ * flavor is cdktf-app.compat.test.ts and cdktn-app.compat.test.ts.)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { terraformPlatform } from '../../src/cli/provider-command';
-import { lockFileText } from '../../src/cli/provider-lock';
+import { lockFileText } from '../../src/install/provider-lock';
 import { FixtureApp, cliEnv, ncalc, stack } from '../cli/support';
 import { requireBuild } from '../helpers/build';
 import { expectStatus, requireTerraform, runCommand } from '../provider/nc-harness';

@@ -1,7 +1,9 @@
 /**
  * A user's app, made the way a user makes it: `npm pack` of this checkout, then a fresh
  * directory that installs the tarball beside its CDK library (cdktf or CDK Terrain) from the
- * registry (the npm cache makes repeated runs quick). Each test file installs once.
+ * registry. So only the compat tier (`*.compat.test.ts`, `npm run test:compat`) makes such apps.
+ * Each test file installs once; the npm cache is `.cache/npm` in this checkout (ignored by git),
+ * kept between runs so that a repeated run installs from it (`--prefer-offline`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ export { REPO_ROOT };
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 export const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const INSTALL_TIMEOUT_MS = 300_000;
+/** The npm cache of the apps' installs: in the checkout, so that CI can keep it between runs. */
+export const NPM_CACHE = path.join(REPO_ROOT, '.cache', 'npm');
 
 export type Flavor = 'cdktf' | 'cdktn';
 
@@ -119,6 +123,7 @@ export function createUserApp(flavor: Flavor, opts: { withCli?: boolean; package
         '--no-audit',
         '--no-fund',
         '--prefer-offline',
+        `--cache=${NPM_CACHE}`,
         // Warnings shown, so that a test can see npm's install-scripts notice.
         '--loglevel=warn',
         tarball,

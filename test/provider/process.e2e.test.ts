@@ -132,7 +132,9 @@ test('with AutoMTLS a client certificate other than the one given is refused', a
             string,
             (r: object, m: grpc.Metadata, o: grpc.CallOptions, cb: (e: unknown, r: unknown) => void) => void
           >
-        ).GetMetadata!({}, new grpc.Metadata(), { deadline }, (err, resp) => (err ? reject(err) : resolve(resp))),
+        ).GetMetadata!({}, new grpc.Metadata(), { deadline }, (err, resp) =>
+          err ? reject(err as Error) : resolve(resp),
+        ),
       ),
     ).rejects.toMatchObject({ code: expect.any(Number) });
     client.close();

@@ -54,7 +54,7 @@ function makeServer(overrides: Partial<ResourceHandler<string>> = {}) {
     schema: { description: 'p', attributes: { endpoint: { type: 'string', optional: true, description: 'e' } } },
     resources: [widget],
     dataSources: [],
-    configure: ({ config }) => `client(${config.endpoint})`,
+    configure: ({ config }) => `client(${String(config.endpoint)})`,
   };
   return { server: new ProviderServer(provider), calls };
 }

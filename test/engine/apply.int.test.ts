@@ -3,8 +3,10 @@
  * it did and leaves the plan as it was, so one plan can be rendered, saved or applied alike.
  */
 import { NetworkCalcClient } from '../../src/client';
-import { applyAll, sharedClients } from '../../src/engine/apply';
-import { liveDigest, readSavedPlan, revivePlan, savedPlanText } from '../../src/read/saved-plan';
+import { applyAll } from '../../src/engine/apply';
+import { sharedClients } from '../../src/engine/shared-clients';
+import { liveDigest, readSavedPlan, savedPlanText } from '../../src/read/saved-plan';
+import { revivePlan } from '../../src/engine/revive-plan';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';

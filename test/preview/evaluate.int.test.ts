@@ -4,14 +4,7 @@
  * asserted with the values observed.
  */
 import { canonicalAlert, type AlertSpec } from '../../src/model';
-import {
-  Limiter,
-  Lookups,
-  evaluateAlert,
-  largestQuietThreshold,
-  maxLifetimeDays,
-  type Evaluation,
-} from '../../src/preview';
+import { Lookups, evaluateAlert, largestQuietThreshold, maxLifetimeDays, type Evaluation } from '../../src/preview';
 import { startDnsServer, type RunningDns, type Zone } from '../helpers/dns-server';
 import {
   REFUSES,
@@ -453,25 +446,6 @@ describe('Certificate (TLS) alerts', () => {
 });
 
 describe('lookups', () => {
-  test('the limiter never runs more than its limit, also when a task arrives just as one finishes', async () => {
-    const limiter = new Limiter(1);
-    let active = 0;
-    let most = 0;
-    const task = async () => {
-      active++;
-      most = Math.max(most, active);
-      await new Promise((r) => setTimeout(r, 2));
-      active--;
-    };
-    let first!: Promise<void>;
-    const runs = [limiter.run(() => (first = task())), limiter.run(task)];
-    // Registered after the limiter's own wait on `first`: runs after its slot is released and
-    // before the waiting task resumes, the moment a newcomer could take the slot twice.
-    runs.push(first.then(() => limiter.run(task)));
-    await Promise.all(runs);
-    expect(most).toBe(1);
-  });
-
   test('each host and kind is asked once per run, however many alerts need it', async () => {
     const l = lookups();
     const before = dns.queries.length;

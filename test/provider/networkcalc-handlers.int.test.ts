@@ -467,12 +467,12 @@ describe('refreshedState', () => {
     });
   });
 
-  test('GIVEN a configuration that only respells values THEN the plan keeps the prior state: no change', () => {
+  test('GIVEN a configuration that only respells values THEN the plan keeps the prior state: no change', async () => {
     const state = { ...prior, type: 'Certificate (TLS)', filter: 'expires in (days)', filter_value: '21' };
     const planned: ObjectValue = { ...prior, current_status: UNKNOWN, is_active: UNKNOWN, last_triggered_at: UNKNOWN };
     const requiresReplace = new Set<string>();
     const diagnostics = new Diagnostics();
-    alertResource.modifyPlan!({
+    await alertResource.modifyPlan!({
       prior: state,
       config: prior,
       planned,
@@ -484,7 +484,7 @@ describe('refreshedState', () => {
     expect(planned).toEqual(state);
   });
 
-  test('GIVEN a real change in an update plan THEN only it changes: read-only values stay as they are, not unknown', () => {
+  test('GIVEN a real change in an update plan THEN only it changes: read-only values stay as they are, not unknown', async () => {
     const planned: ObjectValue = {
       ...prior,
       filter_value: '30',
@@ -492,7 +492,7 @@ describe('refreshedState', () => {
       is_active: UNKNOWN,
       last_triggered_at: UNKNOWN,
     };
-    alertResource.modifyPlan!({
+    await alertResource.modifyPlan!({
       prior,
       config: prior,
       planned,

@@ -3,7 +3,7 @@
  * each accept only one, to prove the fallback order and that the working form is remembered.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import pLimit from 'p-limit';
+import { Limiter } from '../../src/support/limiter';
 import { Agent } from 'undici';
 import {
   NetworkCalcClient,
@@ -278,9 +278,11 @@ describe.each(['path', 'query', 'body'] as const)('connections: an emulator that
 
   it(`deletes ${N} alerts at parallelism ${P} over at most ${P} + 3 connections`, async () => {
     const client = new NetworkCalcClient({ baseUrl: emu.url, token: DEMO_ACCOUNT.token, dispatcher: agent });
-    const limit = pLimit(P);
+    const limit = new Limiter(P);
     await Promise.all(
-      range(0, N).map((i) => limit(() => client.createAlert(dnsAlert(`conn ${i}`, { filter_value: `192.0.2.${i}` })))),
+      range(0, N).map((i) =>
+        limit.run(() => client.createAlert(dnsAlert(`conn ${i}`, { filter_value: `192.0.2.${i}` }))),
+      ),
     );
     const ids = (await client.listAlerts()).map((a) => a.id);
     expect(ids).toHaveLength(N);
@@ -292,7 +294,7 @@ describe.each(['path', 'query', 'body'] as const)('connections: an emulator that
     const count = () => void connections++;
     emu.app.server.on('connection', count);
     try {
-      await Promise.all(ids.map((id) => limit(() => deleting.deleteAlert(id))));
+      await Promise.all(ids.map((id) => limit.run(() => deleting.deleteAlert(id))));
     } finally {
       emu.app.server.off('connection', count);
     }

@@ -5,7 +5,8 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import type { EmulatorSeed } from '../../src/emulator';
-import { AccountLimit, applyAll, defaultAccountParallelism, type ApplyEvent } from '../../src/engine/apply';
+import { applyAll, type ApplyEvent } from '../../src/engine/apply';
+import { defaultAccountParallelism } from '../../src/engine/account-limit';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { type Credentials } from '../../src/plan/types';
 import { useEmulator } from '../helpers/emulator';
@@ -41,26 +42,7 @@ function app() {
   );
 }
 
-describe('AccountLimit', () => {
-  it('never runs more than its limit at once, and a lowered limit holds for what starts after', async () => {
-    const limit = new AccountLimit(3);
-    let active = 0;
-    const peaks: number[] = [];
-    const task = (i: number) =>
-      limit.run(async () => {
-        active++;
-        peaks[i] = active;
-        await new Promise((r) => setTimeout(r, 5));
-        if (i === 2) limit.lower(1);
-        active--;
-      });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => task(i)));
-    expect(Math.max(...peaks.slice(0, 3))).toBe(3);
-    // Once the three started first have finished, one at a time.
-    expect(Math.max(...peaks.slice(6))).toBe(1);
-    expect(limit.concurrency).toBe(1);
-  });
-
+describe('per-account limits', () => {
   it('defaults: the whole budget for one account, half of it for more', () => {
     expect(defaultAccountParallelism(8, 1)).toBe(8);
     expect(defaultAccountParallelism(8, 50)).toBe(4);
