@@ -3,7 +3,7 @@ import { PLAIN } from '../../src/render/style';
 import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT, textDetail } from '../../src/render/grouping';
 import { type AccountPlan } from '../../src/plan/account-plan';
 import type { Change, PlannedTrigger } from '../../src/plan/types';
-import { account, accountPlan, alertSpec } from '../helpers/fixtures';
+import { account, accountPlan, spec } from '../helpers/fixtures';
 
 const create = (i: number): Change => ({
   action: 'create',
@@ -15,7 +15,7 @@ const create = (i: number): Change => ({
   logicalId: null,
   path: `acct/A${i}`,
   before: null,
-  after: alertSpec({ name: `alert-${i}` }),
+  after: spec(`alert-${i}`),
   fields: [],
 });
 
