@@ -273,7 +273,7 @@ export async function applyPlans(
 ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
 `);
   const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
-  const progress = new Progress(io, work, progressMode(io, json), Date.now, accountWork);
+  const progress = new Progress(io, work, progressMode(io, json, detail !== null), Date.now, accountWork);
   const tallies = new Map<AccountPlan, AccountTally>();
   // Grouped output: each account's first results (and every failure), then its count of the rest.
   const shown = new Map<AccountPlan, number>();

@@ -16,12 +16,14 @@ export function inCi(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * How apply shows its progress on stderr: redrawn in place on a terminal (not in CI), a line
- * every PROGRESS_LOG_INTERVAL_MS in a log, none with JSON.
+ * How apply shows its progress on stderr: redrawn in place on a terminal (not in CI); in a log,
+ * a line every PROGRESS_LOG_INTERVAL_MS when `grouped` (most result lines are left out, see
+ * src/render/grouping.ts; otherwise every result line is the progress); none with JSON.
  */
-export function progressMode(io: Pick<CliIO, 'stderr' | 'env'>, json: boolean): boolean | 'log' {
+export function progressMode(io: Pick<CliIO, 'stderr' | 'env'>, json: boolean, grouped: boolean): boolean | 'log' {
   if (json) return false;
-  return io.stderr.isTTY === true && !inCi(io.env) ? true : 'log';
+  if (io.stderr.isTTY === true && !inCi(io.env)) return true;
+  return grouped ? 'log' : false;
 }
 
 /**

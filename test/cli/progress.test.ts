@@ -54,13 +54,15 @@ describe('apply progress', () => {
     expect(out.stderr).toBe(before);
   });
 
-  it('redraws in place only on a terminal outside CI', () => {
+  it('redraws in place only on a terminal outside CI; writes lines in a log only when output is grouped', () => {
     const io = (isTTY: boolean, env: NodeJS.ProcessEnv) => ({ stderr: { write: () => true, isTTY }, env });
-    expect(progressMode(io(true, {}), false)).toBe(true);
-    expect(progressMode(io(true, { CI: 'true' }), false)).toBe('log');
-    expect(progressMode(io(true, { CI: 'false' }), false)).toBe(true);
-    expect(progressMode(io(false, {}), false)).toBe('log');
-    expect(progressMode(io(true, {}), true)).toBe(false);
+    expect(progressMode(io(true, {}), false, false)).toBe(true);
+    expect(progressMode(io(true, { CI: 'true' }), false, true)).toBe('log');
+    expect(progressMode(io(true, { CI: 'true' }), false, false)).toBe(false);
+    expect(progressMode(io(true, { CI: 'false' }), false, true)).toBe(true);
+    expect(progressMode(io(false, {}), false, true)).toBe('log');
+    expect(progressMode(io(false, {}), false, false)).toBe(false);
+    expect(progressMode(io(true, {}), true, true)).toBe(false);
     expect(inCi({ CI: '1' })).toBe(true);
     expect(inCi({ CI: '' })).toBe(false);
   });
