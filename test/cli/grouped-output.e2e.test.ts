@@ -80,7 +80,11 @@ describe('text output above the threshold', () => {
       match: { method: 'POST', path: '/api/alerts', account: 'acc2' },
       count: 11,
     });
+    // Slow creates (about 9 s in all): not a terminal, so a progress line on stderr every 5 s.
+    await emulator().control.addFault({ kind: 'latency', latencyMs: 400, match: { method: 'POST' } });
     const applied = await run(['apply', '--auto-approve']);
+    expect(applied.stderr).toMatch(/^ {2}… \[\d\/3 accounts\] \d+\/180 done, [\d.]+\/s, about [\d a-z]+ left$/m);
+    expect(applied.stderr).not.toContain('\r');
     expect(applied.code).toBe(1);
     const results = applied.stdout.slice(applied.stdout.indexOf('Applying ('));
     const failed = count(results, /^ {2}✗ acc2: alert .*create failed: NOT_CREATED/gm);
@@ -95,6 +99,7 @@ describe('text output above the threshold', () => {
     expect(results).toContain('Apply finished with errors: 169 created, 0 updated, 0 deleted, 11 failed.');
 
     // JSON keeps every result.
+    await emulator().control.clearFaults();
     const json = await run(['apply', '--auto-approve', '--json']);
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.stdout);
