@@ -14,6 +14,7 @@ import {
   type AccountTally,
 } from '../render/text';
 import { runError, toJson } from '../render/json';
+import { moreLine, textDetail } from '../render/grouping';
 import { VERBS, applyFailed, guardsOf, totals } from '../render/totals';
 import { PlanFileError, readSavedPlan } from '../read/saved-plan';
 import { revivePlan } from '../engine/revive-plan';
@@ -37,7 +38,7 @@ import {
   writeJson,
   type CommonOptions,
 } from './pipeline';
-import { Progress } from './progress';
+import { Progress, progressMode } from './progress';
 import { UsageError } from './usage';
 
 /** The flags of apply and destroy (each command registers its own; see program.ts). */
@@ -216,7 +217,8 @@ export async function applyPlans(
     ...toJson(command, plans, report, planned.json),
     ...more,
   });
-  if (!json) io.stdout.write(planned.heading + planText(plans, command, style));
+  const detail = textDetail(plans, opts.detail);
+  if (!json) io.stdout.write(planned.heading + planText(plans, command, style, detail));
   const t = totals(plans);
   const work = t.create + t.update + t.delete + t.triggers;
   if (work === 0) {
@@ -267,8 +269,11 @@ export async function applyPlans(
 ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
 `);
   const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
-  const progress = new Progress(io, work, !json && io.stderr.isTTY === true, Date.now, accountWork);
+  const progress = new Progress(io, work, progressMode(io, json, detail !== null), Date.now, accountWork);
   const tallies = new Map<AccountPlan, AccountTally>();
+  // Grouped output: each account's first results (and every failure), then its count of the rest.
+  const shown = new Map<AccountPlan, number>();
+  const hidden = new Map<AccountPlan, number>();
   // Ctrl-C: let the writes in flight finish and report; a second one ends the process at once.
   const interrupt = new AbortController();
   const onSignal = (signal: string) => {
@@ -290,19 +295,25 @@ ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
       onEvent: (ev: ApplyEvent) => {
         const finished = progress.tick(ev.account);
         if (json) return;
-        progress.line(
-          ev.kind === 'change'
-            ? changeResultLine(ev.account, ev.change, ev.result, style)
-            : triggerResultLine(ev.account, ev.trigger, ev.result, style),
-        );
+        const n = shown.get(ev.account) ?? 0;
+        if (!detail || n < detail.firstLines || ev.result.status === 'failed') {
+          shown.set(ev.account, n + 1);
+          progress.line(
+            ev.kind === 'change'
+              ? changeResultLine(ev.account, ev.change, ev.result, style)
+              : triggerResultLine(ev.account, ev.trigger, ev.result, style),
+          );
+        } else hidden.set(ev.account, (hidden.get(ev.account) ?? 0) + 1);
         const tally = tallies.get(ev.account) ?? { created: 0, updated: 0, deleted: 0, failed: 0, reports: 0 };
         tallies.set(ev.account, tally);
         if (ev.result.status === 'failed') tally.failed++;
         else if (ev.kind === 'trigger') tally.reports += ev.result.status === 'ok' ? 1 : 0;
         else if (ev.result.status !== 'skipped') tally[VERBS[ev.change.action]]++;
         // Progress by account where there are several: the line to look for in a long log.
-        if (finished && progress.accounts > 1)
+        if (finished && (progress.accounts > 1 || detail))
           progress.line(accountDoneLine(finished, progress.accounts, ev.account.account.label, tally, style));
+        const more = finished ? hidden.get(ev.account) : 0;
+        if (more) progress.line(moreLine(more));
       },
     });
   } finally {

@@ -10,6 +10,7 @@ import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from 
 import { FORMAT_VERSION, toJson } from '../render/json';
 import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
 import { driftText } from '../render/text';
+import { textDetail } from '../render/grouping';
 import { outDirOf } from '../read/synth';
 import { type AccountPlan } from '../plan/account-plan';
 import { coverageTotals } from '../plan/coverage';
@@ -127,7 +128,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   else if (format === 'text')
     io.stdout.write(
       shardText(loaded) +
-        driftText(plans, styleFor(io, opts)) +
+        driftText(plans, styleFor(io, opts), textDetail(plans, opts.detail)) +
         (suggest ? '\n' + suggestText(suggest, styleFor(io, opts)) : ''),
     );
   report(driftMarkdown(plans, shard, suggest?.suggestions));

@@ -39,6 +39,8 @@ export interface CommonOptions extends PreviewFlags {
   verbose?: boolean;
   /** `i/n`: only the accounts of shard i of n (plan, apply, drift). */
   shard?: string;
+  /** plan, apply, destroy, drift: every line of text output, however many changes (src/render/grouping.ts). */
+  detail?: boolean;
   /** apply, destroy: do not read the app's local Terraform states, and write to the alerts they hold. */
   ignoreTerraformState?: boolean;
 }

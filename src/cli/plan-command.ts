@@ -2,6 +2,7 @@
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { planText } from '../render/text';
+import { textDetail } from '../render/grouping';
 import { toJson } from '../render/json';
 import { savedPlanText } from '../read/saved-plan';
 import { certificateLifetimes, lookupsFromFlags, previewPlans } from '../preview';
@@ -74,7 +75,7 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   else
     io.stdout.write(
       shardText(loaded) +
-        planText(plans, 'plan', styleFor(io, opts)) +
+        planText(plans, 'plan', styleFor(io, opts), textDetail(plans, opts.detail)) +
         (preview ? '\n' + previewText(preview, styleFor(io, opts), loaded.accounts.length > 1) : ''),
     );
   if (opts.save !== undefined) {

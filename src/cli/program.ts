@@ -16,6 +16,7 @@ import { synthCommand, type SynthFlags } from './synth-command';
 import { lookupOptions, previewOptions, registerPreviewCommand } from './preview-command';
 import { registerReportCommand } from './report-command';
 import { MASS_DELETE } from '../plan/plan';
+import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT } from '../render/grouping';
 import { PACKAGE_VERSION } from '../version';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -155,6 +156,13 @@ function common(cmd: Command): Command {
 const shardOption = (cmd: Command) =>
   cmd.option('--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)');
 
+/** plan, apply, destroy, drift: the text output grouped by account above a threshold, unless --detail. */
+const detailOption = (cmd: Command) =>
+  cmd.option(
+    '--detail',
+    `print every change and result in the text output (above ${GROUP_PER_ACCOUNT} changes in an account or ${GROUP_IN_ALL} in all, it shows each account's counts and first ${GROUP_FIRST_LINES} lines)`,
+  );
+
 /** Long names of the options given on the command line (not defaults). */
 const givenFlags = (cmd: Command) =>
   cmd.options.filter((o) => cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long ?? '');
@@ -192,7 +200,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  previewOptions(shardOption(common(program.command('plan'))))
+  previewOptions(detailOption(shardOption(common(program.command('plan')))))
     .description('Show what apply would change: one list call per account, then a diff by alert name.')
     .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
     .option('--json', 'machine-readable output (format in docs/cli.md)')
@@ -233,7 +241,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
       code = await synthCommand(io, opts);
     });
 
-  lookupOptions(shardOption(common(program.command('apply'))))
+  lookupOptions(detailOption(shardOption(common(program.command('apply')))))
     .argument(
       '[plan-file]',
       'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)',
@@ -261,7 +269,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
       code = await applyCommand(io, opts, planFile, givenFlags(cmd));
     });
 
-  lookupOptions(shardOption(common(program.command('drift'))))
+  lookupOptions(detailOption(shardOption(common(program.command('drift')))))
     .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
     .option('--json', 'machine-readable output (the same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('text'))
@@ -322,7 +330,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
       code = await coverageCommand(io, opts, cmd.getOptionValueSource('format') === 'cli');
     });
 
-  common(program.command('destroy'))
+  detailOption(common(program.command('destroy')))
     .description(
       'Delete the alerts the app declares (and, with --all-in-scope, every alert its exclusive/prefix scopes own).',
     )

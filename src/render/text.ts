@@ -22,6 +22,7 @@ import { triggeredLines } from './triggered';
 import type { Style } from './style';
 import type { Change, DeleteGuard, PlannedTrigger, Warning } from '../plan/types';
 import { escapeControls, quoteText } from '../support/terminal-text';
+import { accountCounts, firstLines, type Detail } from './grouping';
 
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return '(none)';
@@ -116,8 +117,15 @@ export function summaryLine(t: Totals, command: Command): string {
   return `${head}: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
 }
 
-/** The plan as text: per account, its scopes, changes, warnings and triggers. */
-export function planText(plans: readonly AccountPlan[], command: Command, s: Style): string {
+/** The words of a grouped account's counts (`60 changes: 60 to create, …`). */
+const PLAN_WORDS = { create: 'to create', update: 'to update', delete: 'to delete' } as const;
+const DRIFT_COUNT_WORDS = { create: 'missing', update: 'edited', delete: 'to delete' } as const;
+
+/**
+ * The plan as text: per account, its scopes, changes, warnings and triggers. `detail`
+ * (src/render/grouping.ts): everything, or each account's counts and first lines.
+ */
+export function planText(plans: readonly AccountPlan[], command: Command, s: Style, detail: Detail = null): string {
   const out: string[] = [];
   for (const p of plans) {
     out.push(s.bold(accountHeading(p)));
@@ -130,15 +138,17 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     if (command === 'plan') out.push(...triggeredLines(p, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
-    for (const c of p.changes) out.push(...changeLines(c, s, command !== 'destroy', undefined, names));
+    if (detail && p.changes.length) out.push(s.bold(accountCounts(p, PLAN_WORDS, 'change')));
+    out.push(...firstLines(p.changes, (c) => changeLines(c, s, command !== 'destroy', undefined, names), detail));
     if (p.triggers.length) {
       out.push('  Report triggers apply will run:');
-      for (const t of p.triggers) {
+      const triggerLine = (t: PlannedTrigger) => {
         const map = Object.entries(t.triggers)
           .map(([k, v]) => `${k}=${v}`)
           .join(', ');
-        out.push(`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`);
-      }
+        return [`  » ${targetLabel(t)} report (${t.path})${map ? s.dim(`  # triggers: ${map}`) : ''}`];
+      };
+      out.push(...firstLines(p.triggers, triggerLine, detail));
     }
     out.push(...gapLines(p.coverage, s));
     out.push('');
@@ -322,7 +332,8 @@ export const DRIFT_WORDS: Readonly<Record<DriftKind, string>> = {
   duplicate: 'duplicate name; apply deletes it',
 };
 
-export function driftText(plans: readonly AccountPlan[], s: Style): string {
+/** Drift as text; `detail` as for planText. */
+export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detail = null): string {
   const out: string[] = [];
   for (const p of plans) {
     out.push(s.bold(accountHeading(p)));
@@ -335,7 +346,8 @@ export function driftText(plans: readonly AccountPlan[], s: Style): string {
     if (!p.changes.length)
       out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);
-    for (const c of p.changes) out.push(...changeLines(c, s, false, DRIFT_WORDS[driftKind(c)], names));
+    if (detail && p.changes.length) out.push(s.bold(accountCounts(p, DRIFT_COUNT_WORDS, 'difference')));
+    out.push(...firstLines(p.changes, (c) => changeLines(c, s, false, DRIFT_WORDS[driftKind(c)], names), detail));
     out.push(...gapLines(p.coverage, s));
     out.push('');
   }
