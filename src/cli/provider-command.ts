@@ -125,8 +125,10 @@ export function wrapperScript(): string {
     'case $0 in */*) here=${0%/*} ;; *) here=. ;; esac',
     'here=$(cd "$here" && pwd -P) || here=',
     // npm's global prefix is node's by default: <prefix>/bin/node, <prefix>/lib/node_modules.
+    // The global install is looked up at its one place, not walked up from: node may itself sit
+    // inside some clone (a Node.js unpacked into a project), which is not the install meant.
     'if ! find_provider "$here" && ! find_provider "$(pwd -P)" &&',
-    '  ! { nodebin=$(command -v "$node") && find_provider "${nodebin%/bin/*}/lib"; }; then',
+    `  ! { nodebin=$(command -v "$node") && global="\${nodebin%/bin/*}/lib/${rel}" && [ -f "$global" ] && provider=$global; }; then`,
     // On stdout, one line: terraform shows it ("Unrecognized remote plugin message: …").
     `  echo "networkcalc provider: ${PACKAGE_NAME} not found: no node_modules/${PACKAGE_NAME} above $here or $(pwd -P), no clone of it (package.json and dist/) above them, nor a global install beside $node; run npm install in the app (in a clone of ${PACKAGE_NAME}: npm ci && npm run build)"`,
     '  exit 1',
