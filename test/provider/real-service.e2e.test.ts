@@ -223,13 +223,35 @@ describe('terraform against a strict, slow service', () => {
     expectStatus(plan, 0);
   });
 
-  /** Applies until exit 0, at most `maxRuns` times; returns the runs it took. */
-  async function converge(maxRuns: number): Promise<number> {
+  /**
+   * Applies until exit 0, at most `maxRuns` times, plus one run when imports were needed; returns
+   * the runs it took and how many alerts were imported. A create whose outcome no list could
+   * settle is refused by the next run (it cannot prove which alert it made); each refusal names
+   * the address and id, and the test then does what the message says: an `import` block.
+   */
+  async function converge(maxRuns: number): Promise<{ runs: number; imported: number }> {
     let last = '';
-    for (let run = 1; run <= maxRuns; run++) {
-      const r = await sb.terraform(['apply', '-auto-approve', '-parallelism=16'], { timeoutMs: 240_000 });
-      if (r.status === 0) return run;
-      last = r.output;
+    let imported = 0;
+    const files: string[] = [];
+    try {
+      for (let run = 1; run <= maxRuns + (imported ? 1 : 0); run++) {
+        const r = await sb.terraform(['apply', '-auto-approve', '-parallelism=16'], { timeoutMs: 240_000 });
+        if (r.status === 0) return { runs: run, imported };
+        last = r.output;
+        const refused = [
+          ...r.output.matchAll(
+            /Error: Alert already exists\s+with (networkcalc_alert\.many\[\d+\]),[\s\S]*?already exists \(id (\d+)\)/g,
+          ),
+        ];
+        if (refused.length) {
+          const file = `imports-${run}.tf`;
+          sb.writeConfig(refused.map(([, to, id]) => `import {\n  to = ${to}\n  id = "${id}"\n}\n`).join(''), file);
+          files.push(file);
+          imported += refused.length;
+        }
+      }
+    } finally {
+      for (const file of files) rmSync(path.join(sb.workDir, file), { force: true });
     }
     throw new Error(
       `did not converge in ${maxRuns} runs: ${(await names()).length} alerts; last run:\n${last.slice(-3000)}`,
@@ -240,18 +262,20 @@ describe('terraform against a strict, slow service', () => {
     [0.2, 300, 2],
     [0.3, 500, 3],
   ] as const) {
-    test(`${rate * 100} % faults and ${rate * 100} % ambiguous creates, ${count} alerts: converges in ≤ ${maxRuns} runs, no duplicate, nothing lost`, async () => {
+    test(`${rate * 100} % faults and ${rate * 100} % ambiguous creates, ${count} alerts: converges in ≤ ${maxRuns} runs (one more to import what no list could settle), no duplicate, nothing lost`, async () => {
       await fresh();
       sb.writeConfig(config(count));
       await emu.control.updateSettings({ randomSeed: 4321 + count });
       for (const f of faultMix(rate, rate)) await emu.control.addFault(f);
-      const runs = await converge(maxRuns);
+      const { runs, imported } = await converge(maxRuns);
       await emu.control.clearFaults();
       const live = await names();
       expect(live).toHaveLength(count);
       expect(new Set(live).size).toBe(count);
       expectStatus(await sb.terraform(['plan', '-detailed-exitcode']), 0);
-      expect(runs).toBeLessThanOrEqual(maxRuns);
+      // Only creates whose outcome no list could settle are left to an import (a few at most).
+      expect(imported).toBeLessThan(count / 20);
+      expect(runs).toBeLessThanOrEqual(maxRuns + (imported ? 1 : 0));
     });
   }
 });
