@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, cliEnv } from '../cli/support';
@@ -41,9 +41,19 @@ describe('the app ncalc runs ends with ncalc', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A killed ncalc cannot remove its own temporary folder (the app's problems file), so its
+   * TMPDIR is inside the test's folder, removed after each test.
+   */
+  function killedCliEnv(): NodeJS.ProcessEnv {
+    const tmp = path.join(dir, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    return cliEnv({ TMPDIR: tmp });
+  }
+
   /** Starts `ncalc plan` on the app and waits until the app runs. */
   async function started() {
-    const child = spawn(process.execPath, [CLI, 'plan'], { cwd: dir, env: cliEnv({}), stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'plan'], { cwd: dir, env: killedCliEnv(), stdio: 'ignore' });
     const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const pidFile = path.join(dir, 'app.pid');
     await waitFor('the app did not start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 15_000);
@@ -70,7 +80,7 @@ describe('the app ncalc runs ends with ncalc', () => {
       path.join(dir, 'cdktf.json'),
       JSON.stringify({ app: `node -e "require('fs').writeFileSync('app.pgid', ${pgrp}); process.exit(3)"` }),
     );
-    const child = spawn(process.execPath, [CLI, 'plan'], { cwd: dir, env: cliEnv({}), stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'plan'], { cwd: dir, env: killedCliEnv(), stdio: 'ignore' });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     const pgid = readFileSync(path.join(dir, 'app.pgid'), 'utf8').trim();
