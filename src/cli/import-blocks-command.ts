@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { importBlock } from '../codegen/export';
 import { heldByAccount } from '../plan/terraform-held';
-import { outDirOf } from '../read/synth';
+import { DEFAULT_SYNTH_TIMEOUT_SECONDS, outDirOf } from '../read/synth';
 import type { AccountPlan } from '../plan/account-plan';
 import { errorText } from '../plan/error-info';
 import { writeFileAtomicSync } from '../support/atomic-write';
@@ -203,7 +203,7 @@ export function registerImportBlocksCommand(program: Command, io: CliIO, done: (
     .option('--app <command>', 'command that synthesizes the app (default: "app" of cdktf.json)')
     .option('--cdktf-out <dir>', 'synthesized output directory (default: "output" of cdktf.json, then cdktf.out)')
     .option('--no-synth', 'do not run the app; read the existing synthesized output')
-    .option('--synth-timeout <seconds>', 'time limit for synthesizing', '120')
+    .option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS))
     .option('--stack <name>', 'only this stack (repeatable; default: all stacks)', (v: string, p?: string[]) => [
       ...(p ?? []),
       v,

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_SYNTH_TIMEOUT_SECONDS } from '../read/synth';
 import { EXIT, REPORT_FORMATS } from './pipeline';
 import { applyCommand, type ApplyFlags } from './apply-command';
 import { destroyCommand } from './destroy-command';
@@ -146,7 +147,7 @@ function common(cmd: Command): Command {
     .option('--app <command>', 'command that synthesizes the app (default: "app" of cdktf.json)')
     .option('--out <dir>', 'synthesized output directory (default: "output" of cdktf.json, then cdktf.out)')
     .option('--no-synth', 'do not run the app; read the existing synthesized output')
-    .option('--synth-timeout <seconds>', 'time limit for synthesizing', '600')
+    .option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS))
     .option('--stack <name>', 'only this stack (repeatable; default: all stacks)', collect)
     .option('--base-url <url>', 'API base URL for every account (overrides base_url and NETWORKCALC_BASE_URL)')
     .option('--no-color', 'no colour (also: NO_COLOR set, or output not a terminal)')
@@ -229,7 +230,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
     .option('-C, --chdir <dir>', 'directory of the app (holding cdktf.json)', '.')
     .option('--app <command>', 'command that synthesizes the app (default: "app" of cdktf.json)')
     .option('--out <dir>', 'where to write the output (default: "output" of cdktf.json, then cdktf.out)')
-    .option('--synth-timeout <seconds>', 'time limit for synthesizing', '600')
+    .option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS))
     .option('--base-url <url>', 'API base URL to check for every account (as --base-url of the other commands)')
     .option('--no-color', 'no colour (also: NO_COLOR set, or output not a terminal)')
     .option('--json', 'machine-readable result')
@@ -374,7 +375,7 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
     .option('--app <command>', 'command that synthesizes the app (for an alias)')
     .option('--cdktf-out <dir>', 'synthesized output directory (for an alias)')
     .option('--no-synth', 'read the existing synthesized output (for an alias)')
-    .option('--synth-timeout <seconds>', 'time limit for synthesizing', '600')
+    .option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS))
     .option('--base-url <url>', 'API base URL (overrides the alias or the environment)')
     .option('--verbose', 'log every HTTP attempt to stderr (never secrets)')
     .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')

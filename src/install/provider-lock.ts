@@ -12,13 +12,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
-import { loadStacks } from '../read/synth';
+import { DEFAULT_SYNTH_TIMEOUT_SECONDS, loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
 import { PROVIDER_ADDRESS, PROVIDER_SOURCE, PROVIDER_VERSION } from '../schema';
 
 export const LOCK_FILE = '.terraform.lock.hcl';
 /** Synthesis time limit, as `ncalc plan` has by default. */
-const SYNTH_TIMEOUT_MS = 120_000;
 
 /**
  * terraform's `h1:` hash of an unpacked provider directory (Go's dirhash Hash1): SHA-256 of
@@ -98,7 +97,12 @@ interface Manifest {
 async function lockTargets(dir: string, env: NodeJS.ProcessEnv): Promise<LockTarget[]> {
   if (!existsSync(dir)) throw new ConfigError([`--lock ${dir}: no such directory`]);
   if (existsSync(path.join(dir, 'cdktf.json'))) {
-    const { outdir, stacks } = await loadStacks({ cwd: dir, synth: true, timeoutMs: SYNTH_TIMEOUT_MS, env });
+    const { outdir, stacks } = await loadStacks({
+      cwd: dir,
+      synth: true,
+      timeoutMs: DEFAULT_SYNTH_TIMEOUT_SECONDS * 1000,
+      env,
+    });
     let manifest: Manifest = {};
     try {
       manifest = JSON.parse(readFileSync(path.join(outdir, 'manifest.json'), 'utf8')) as Manifest;

@@ -11,6 +11,9 @@ import { isObject } from '../support/json';
 import { ENV } from '../accounts/environment';
 import { fileErrorText, isFileError, makeDirectories } from '../support/file-errors';
 
+/** How long an app may take to synthesize unless told otherwise: 1,000 stacks of 100 alerts fit. */
+export const DEFAULT_SYNTH_TIMEOUT_SECONDS = 600;
+
 export type { ConstructProblem };
 
 export interface SynthOptions {
