@@ -13,21 +13,12 @@ import * as path from 'node:path';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
+import { alertHcl } from './owner-support';
 
 jest.setTimeout(240_000);
 
-const resource = (address: string, name: string, extra = '') => `
-resource "networkcalc_alert" "${address}" {
-  ${extra}
-  name        = ${name}
-  type        = "DNS Record"
-  subtype     = "A"
-  filter      = "equals"
-  filter_value = "192.0.2.1"
-  target_type = "domain"
-  target_id   = 1
-}
-`;
+// The one HCL alert builder of the one-owner suites.
+const resource = alertHcl;
 
 describe('one owner per alert', () => {
   let emu: RunningEmulator;
