@@ -113,13 +113,16 @@ describe('ncalc at plan time', () => {
     await Promise.all([dns?.close(), tls?.close()]);
   });
 
+  // Long enough for a handshake on two loaded cores (400 ms was not); the stalling host waits it out.
+  const LOOKUP_MS = '3000';
+
   test('GIVEN 47/100/200/398-day certificates THEN 15/33/66/132 days; an unreadable one gets the longest lifetime allowed today, with a warning', async () => {
     const env = cliEnv({
       NETWORKCALC_TOKEN: TOKEN,
       NETWORKCALC_BASE_URL: emulator().url,
       [TLS_PORT_ENV]: String(tls.port),
     });
-    const r = await ncalc(['plan', '--json', '--resolver', dns.address, '--lookup-timeout', '400'], {
+    const r = await ncalc(['plan', '--json', '--resolver', dns.address, '--lookup-timeout', LOOKUP_MS], {
       cwd: app.dir,
       env,
     });
@@ -141,19 +144,22 @@ describe('ncalc at plan time', () => {
       'cert · stall.test': String(fallback),
     });
     expect(doc.accounts[0].warnings).toEqual([
-      `the certificate of stall.test could not be read (stall.test (${STALLS}:${tls.port}) did not complete a TLS handshake within 400 ms); its "before renewal fails" threshold is ${fallback} days, for the longest lifetime allowed today (${maxLifetimeDays(new Date())} days)`,
+      `the certificate of stall.test could not be read (stall.test (${STALLS}:${tls.port}) did not complete a TLS handshake within ${LOOKUP_MS} ms); its "before renewal fails" threshold is ${fallback} days, for the longest lifetime allowed today (${maxLifetimeDays(new Date())} days)`,
     ]);
 
     // Applied, then planned again: the same days, no change.
     expect(
       (
-        await ncalc(['apply', '--auto-approve', '--resolver', dns.address, '--lookup-timeout', '400'], {
+        await ncalc(['apply', '--auto-approve', '--resolver', dns.address, '--lookup-timeout', LOOKUP_MS], {
           cwd: app.dir,
           env,
         })
       ).code,
     ).toBe(0);
-    const again = await ncalc(['plan', '--resolver', dns.address, '--lookup-timeout', '400'], { cwd: app.dir, env });
+    const again = await ncalc(['plan', '--resolver', dns.address, '--lookup-timeout', LOOKUP_MS], {
+      cwd: app.dir,
+      env,
+    });
     expect(again.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete.');
-  });
+  }, 120_000);
 });
