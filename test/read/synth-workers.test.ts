@@ -9,7 +9,6 @@ import { ConfigError } from '../../src/contract/config-error';
 import { mergeParts, stableJson, synthWorkerCount } from '../../src/read/synth-workers';
 
 // cdktf's own serializer, which wrote the manifest of a one-process synth.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const cdktfStringify = require(require.resolve('safe-stable-stringify', { paths: [require.resolve('cdktn')] })) as (
   v: unknown,
   r: null,
