@@ -15,8 +15,13 @@
  * linear. The default is a fixture quick on 2 cores; the issue's scenario is
  * `ACCOUNTS=1000 ALERTS=100`.
  *
+ * `--synth-workers 1,2,4,8`: at the largest size, `ncalc synth --out` of this build with
+ * NCALC_SYNTH_WORKERS set to each (one synth spread over that many runs of the app): wall time,
+ * CPU of ncalc and every run of the app, the largest peak RSS; the outputs compared byte for byte.
+ *
  *   npm run build && ACCOUNTS=10,40,160 ALERTS=25 npx tsx bench/fleet-scale.ts \
- *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8]
+ *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8] \
+ *     [--synth-workers 1,2,4,8]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +47,8 @@ const BUILDS: Array<{ label: string; dir: string }> = [
 const TIMEOUT_MS = 1_800_000;
 /** `--shards 1,2,4,8`: at the largest size, n shards of `plan --no-synth` run at once, after one synth. */
 const SHARDS = flag('--shards')?.split(',').map(Number) ?? [];
+/** `--synth-workers 1,2,4,8`: at the largest size, `ncalc synth` spread over that many runs of the app. */
+const SYNTH_WORKERS = flag('--synth-workers')?.split(',').map(Number) ?? [];
 const name = (i: number) => `acct${String(i).padStart(4, '0')}`;
 const SUBDOMAINS = 8;
 
@@ -227,6 +234,83 @@ async function shardRuns(scratch: string, accounts: number): Promise<void> {
   console.log(table(['shards', 'wall, all shards', 'CPU, all shards', 'peak RSS, largest shard'], rows));
 }
 
+/** `ncalc synth --out` with NCALC_SYNTH_WORKERS=k: every node process (ncalc, each run of the app) adds its usage. */
+function synthCommand(dir: string, workers: number, out: string): Measured {
+  const usage = path.join(dir, `usage-synth-${workers}.txt`);
+  const preload = path.join(dir, 'usage-append.js');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').appendFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
+  );
+  rmSync(usage, { force: true });
+  rmSync(path.join(dir, out), { recursive: true, force: true });
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'synth', '--out', out], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+    env: {
+      ...process.env,
+      NCALC_CDK: CDK,
+      NCALC_SYNTH_WORKERS: String(workers),
+      BENCH_USAGE_FILE: usage,
+      NODE_OPTIONS: `--require ${preload}`,
+    },
+  });
+  if (r.status !== 0) throw new Error(`ncalc synth with ${workers} workers failed: ${r.stderr.slice(-2000)}`);
+  const lines = readFileSync(usage, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' ').map(Number));
+  return {
+    wallMs: Date.now() - started,
+    cpuMs: lines.reduce((a, [, cpu]) => a + cpu! / 1000, 0),
+    rssMb: Math.max(...lines.map(([rss]) => rss! / 1024)),
+  };
+}
+
+/** One synth spread over k runs of the app, for each k, interleaved round by round. */
+function synthWorkerRuns(scratch: string, accounts: number): void {
+  const dir = path.join(scratch, 'synth-workers');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    appSource(ROOT, accounts, path.join(dir, 'unused')).replace(/\{ outdir: [^}]*\}/, '{}'),
+  );
+  const samples = new Map<number, Measured[]>(SYNTH_WORKERS.map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const k of SYNTH_WORKERS) {
+      samples.get(k)!.push(synthCommand(dir, k, `out-${k}`));
+      if (round === 0 && k !== SYNTH_WORKERS[0]) {
+        const [a, b] = [
+          outputFiles(path.join(dir, `out-${SYNTH_WORKERS[0]}`), dir),
+          outputFiles(path.join(dir, `out-${k}`), dir),
+        ];
+        const differ = [...new Set([...a.keys(), ...b.keys()])].filter((f) => a.get(f) !== b.get(f));
+        if (differ.length) throw new Error(`${k} workers: output differs in ${differ.slice(0, 5).join(', ')}`);
+      }
+    }
+  console.log(
+    `\n\`ncalc synth\` at ${accounts} × ${ALERTS}, spread over k runs of the app (NCALC_SYNTH_WORKERS), median of ${ROUNDS}:\n`,
+  );
+  console.log(
+    table(
+      ['workers', 'wall', 'CPU, ncalc and the app', 'CPU / 1,000 alerts', 'peak RSS, largest process'],
+      [...samples].map(([k, xs]) => {
+        const cpu = median(xs.map((x) => x.cpuMs));
+        return [
+          String(k),
+          fmtMs(median(xs.map((x) => x.wallMs))),
+          fmtMs(cpu),
+          `${((cpu / (accounts * ALERTS)) * 1000).toFixed(0)} ms`,
+          `${Math.round(median(xs.map((x) => x.rssMb)))} MiB`,
+        ];
+      }),
+    ),
+  );
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-fleet-scale-'));
   const rows: string[][] = [];
@@ -305,6 +389,7 @@ async function main(): Promise<void> {
       ),
     );
     if (SHARDS.length) await shardRuns(scratch, Math.max(...SIZES));
+    if (SYNTH_WORKERS.length) synthWorkerRuns(scratch, Math.max(...SIZES));
     if (SIZES.length > 1) {
       console.log('\nGrowth exponent (slope of log CPU over log alerts; 1 is linear):\n');
       console.log(

@@ -5,6 +5,7 @@ import { writeProblemsFile, type ConstructProblem } from '../contract/problems';
 import { problemData, problemLine, type Problem } from '../model/problems';
 import { isObject } from '../support/json';
 import { describeValue } from '../support/describe';
+import { assignSynthPart } from './synth-part';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 
@@ -157,7 +158,10 @@ export function ensureValidateFirst(scope: IConstruct): TerraformStack {
   // Every construct of ours passes here once, as it is made: the place to note where.
   recordSourceLocation(scope);
   const stack = TerraformStack.of(scope);
-  if (!stack.node.tryFindChild(GUARD_ID)) new ValidateFirst(stack, GUARD_ID);
+  if (!stack.node.tryFindChild(GUARD_ID)) {
+    new ValidateFirst(stack, GUARD_ID);
+    assignSynthPart(stack);
+  }
   return stack;
 }
 

@@ -5,11 +5,14 @@ import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
 import { PROBLEMS_FILE_ENV, parseProblemsFile, type ConstructProblem } from '../contract/problems';
 import { fromProblemData, problemLine } from '../model/problems';
-import { readDesired, type StackDocument } from './desired';
+import { declaredScopes, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
 import { ENV } from '../accounts/environment';
 import { fileErrorText, isFileError, makeDirectories } from '../support/file-errors';
+import { SYNTH_PART_ENV, synthPartText } from '../contract/synth-parts';
+import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
+import { mergeParts, synthWorkerCount } from './synth-workers';
 
 /** How long an app may take to synthesize unless told otherwise: 1,000 stacks of 100 alerts fit. */
 export const DEFAULT_SYNTH_TIMEOUT_SECONDS = 600;
@@ -78,8 +81,8 @@ const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
 function namedSecretVariables(outdir: string): string[] {
   try {
     const { stacks } = readSynthesized(outdir);
-    return readDesired(stacks)
-      .scopes.flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv])
+    return (declaredScopes(stacks) ?? [])
+      .flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv])
       .filter((n): n is string => n !== null);
   } catch {
     // No earlier output, or not ours: the name pattern alone applies.
@@ -138,6 +141,10 @@ function constructProblems(file: string): ConfigError | null {
   return problems ? new ConfigError(problems.map(problemLine), problems.map(fromProblemData)) : null;
 }
 
+/** Errors after which nothing is run again (a timeout, an interruption), unlike a failed part of a synth. */
+const stopping = new WeakSet<Error>();
+const stops = (e: ConfigError): ConfigError => (stopping.add(e), e);
+
 async function runAppWith(
   command: string,
   cwd: string,
@@ -153,7 +160,9 @@ async function runAppWith(
   childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
   const context: unknown = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
   childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
-  const secretNames = namedSecretVariables(earlierOutdir);
+  // The creation stack of every token (cdktn) is shown only by an error of cdktn's own, and
+  // costs about a tenth of a large synth; the app's own setting wins.
+  childEnv.CDKTN_DISABLE_CREATION_STACK ??= 'true';
   await new Promise<void>((resolve, reject) => {
     // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
     const child = spawn(command, {
@@ -175,7 +184,7 @@ async function runAppWith(
     // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
     const onSignal = (signal: NodeJS.Signals) => {
       killGroup();
-      reject(new ConfigError([`synth: interrupted (${signal}); the app was stopped and nothing was changed`]));
+      reject(stops(new ConfigError([`synth: interrupted (${signal}); the app was stopped and nothing was changed`])));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -195,9 +204,11 @@ async function runAppWith(
     const timer = setTimeout(() => {
       killGroup();
       reject(
-        new ConfigError([
-          `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
-        ]),
+        stops(
+          new ConfigError([
+            `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
+          ]),
+        ),
       );
     }, timeoutMs);
     child.on('error', (e) => {
@@ -211,6 +222,8 @@ async function runAppWith(
         // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
         const invalid = constructProblems(problemsFile);
         if (invalid) return reject(invalid);
+        // Read only now (a run that succeeds never needs them): the app wrote its own copy, not the earlier output.
+        const secretNames = namedSecretVariables(earlierOutdir);
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
         const cause = causeLine(tail);
         reject(
@@ -351,7 +364,9 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
   const own = ownOutputDirectory(outdir);
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
-    await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
+    const workers = synthWorkerCount(options.env);
+    if (!(workers > 1 && (await synthesizeInParts(app, options, own, outdir, workers))))
+      await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
     if (!existsSync(path.join(own, 'manifest.json')) && existsSync(path.join(outdir, 'manifest.json')))
       return readSynthesized(outdir, wanted).stacks;
     let stacks: StackDocument[];
@@ -371,6 +386,40 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
   } finally {
     rmSync(own, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs the app as `count` processes at once, each writing its part of the stacks
+ * (contract/synth-parts.ts), and merges their outputs into `own`: true when that gave the
+ * output of one process. False (`own` emptied) when a part failed or the parts do not merge:
+ * the caller then runs the app once, which gives the output, or the errors, of one process.
+ * A timeout or an interruption ends the synth.
+ */
+async function synthesizeInParts(
+  app: string,
+  options: SynthOptions,
+  own: string,
+  earlierOutdir: string,
+  count: number,
+): Promise<boolean> {
+  const parts = Array.from({ length: count }, (_, i) => path.join(own, `.part-${i + 1}`));
+  const runs = await Promise.allSettled(
+    parts.map((dir, i) => {
+      const env: NodeJS.ProcessEnv = { ...options.env, [SYNTH_PART_ENV]: synthPartText({ index: i + 1, count }) };
+      // Every part makes every construct: one of them records where they are declared.
+      if (i > 0) delete env[SOURCE_LOCATIONS_ENV];
+      return runApp(app, options.cwd, dir, env, options.timeoutMs, earlierOutdir);
+    }),
+  );
+  for (const r of runs)
+    if (r.status === 'rejected' && r.reason instanceof Error && stopping.has(r.reason)) throw r.reason;
+  const merged = runs.every((r) => r.status === 'fulfilled') && mergeParts(parts, own);
+  if (merged) for (const dir of parts) rmSync(dir, { recursive: true, force: true });
+  else {
+    rmSync(own, { recursive: true, force: true });
+    mkdirSync(own);
+  }
+  return merged;
 }
 
 /** This run's directory inside `outdir` (made when missing); a path that cannot be used is a sentence. */
