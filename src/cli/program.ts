@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_SYNTH_TIMEOUT_SECONDS } from '../read/synth';
 import { EXIT, REPORT_FORMATS } from './pipeline';
-import { applyCommand, type ApplyFlags } from './apply-command';
+import { applyCommand } from './apply-command';
+import { type ApplyFlags } from './apply-flow';
 import { destroyCommand } from './destroy-command';
 import { planCommand, type PlanFlags } from './plan-command';
 import { validateCommand, type ValidateFlags } from './validate-command';
