@@ -4,11 +4,27 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { Command } from 'commander';
+import { MASS_DELETE } from '../plan/plan';
 import { PlanFileError, readSavedPlan } from '../read/saved-plan';
 import { revivePlan } from '../engine/revive-plan';
 import type { ClientFactory } from '../plan/types';
 import type { CliIO } from './io';
 import { applyPlans, freshPlan, type ApplyFlags, type ApplySource } from './apply-flow';
+import {
+  APPLY_EXIT_HELP,
+  SAVED_PLAN_HELP,
+  SHARD_HELP,
+  TERRAFORM_STATE_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  lookupOptions,
+  shardOption,
+  terraformStateOption,
+  withOptions,
+  writeOptions,
+} from './options';
 import { UsageError } from './usage';
 
 /**
@@ -70,4 +86,46 @@ export function applyCommand(
   return applyPlans(io, opts, 'apply', (factory) =>
     planFile !== undefined ? savedPlan(io, opts, planFile, given, factory) : freshPlan(io, opts, 'apply', factory),
   );
+}
+
+const DELETE_GUARD_HELP = `
+Delete guards: apply shows the plan, then refuses (exit 1, nothing changed) when a scope that
+declares no alerts would delete live ones (--allow-empty), or when one run would delete more than
+${MASS_DELETE.share * 100} % and more than ${MASS_DELETE.moreThan} of a scope's live alerts (--allow-mass-delete). destroy is not guarded:
+deleting is what it is asked for.
+`;
+
+/** Long names of the options given on the command line (not defaults). */
+const givenFlags = (cmd: Command) =>
+  cmd.options.filter((o) => cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long ?? '');
+
+export function register(program: Command, io: CliIO): void {
+  const apply = withOptions(
+    program.command('apply'),
+    appOptions,
+    shardOption,
+    detailOption,
+    lookupOptions,
+    writeOptions,
+  )
+    .argument(
+      '[plan-file]',
+      'a plan saved by ncalc plan --save: apply exactly it (refused when an account changed since)',
+    )
+    .description('Create, update and delete alerts to match the app, then run its report triggers.')
+    .option('--no-triggers', 'do not run report triggers')
+    .option('--allow-empty', 'let a scope that declares no alerts delete every live alert it owns (refused otherwise)')
+    .option(
+      '--allow-mass-delete',
+      `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
+    );
+  terraformStateOption(apply)
+    .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
+    .addHelpText(
+      'after',
+      DELETE_GUARD_HELP + TERRAFORM_STATE_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'),
+    )
+    .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) =>
+      exitWith(cmd, await applyCommand(io, opts, planFile, givenFlags(cmd))),
+    );
 }

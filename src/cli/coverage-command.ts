@@ -3,6 +3,7 @@
  * `drift` (one alerts list and one domains list per account, no write).
  */
 import { appendFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { ConfigError } from '../contract/config-error';
 import { FORMAT_VERSION } from '../render/json';
 import { accountHeading } from '../render/text';
@@ -27,9 +28,41 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
+import {
+  SHARD_HELP,
+  appOptions,
+  exitWith,
+  formatGiven,
+  formatOptions,
+  lookupOptions,
+  shardOption,
+  withOptions,
+} from './options';
 import { UsageError } from './usage';
 
 export type CoverageFlags = FormatFlags;
+
+const COVERAGE_EXIT_HELP = `
+Exit codes:
+  0  every selected target is covered by a live alert for every check
+  1  error: a usage error, an invalid configuration, no alert policy, or an account could not be reached
+  2  some target is not covered (a gap, or an alert apply has yet to make)`;
+
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('coverage'), appOptions, shardOption, lookupOptions, formatOptions)
+    .description(
+      "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
+    )
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
+        SHARD_HELP +
+        COVERAGE_EXIT_HELP,
+    )
+    .action(async (opts: CoverageFlags, cmd: Command) =>
+      exitWith(cmd, await coverageCommand(io, opts, formatGiven(cmd))),
+    );
+}
 
 export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGiven = false): Promise<number> {
   let format: string;

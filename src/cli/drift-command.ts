@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync 
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { FORMAT_VERSION, toJson } from '../render/json';
 import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
@@ -41,6 +42,17 @@ import {
 } from './pipeline';
 import type { CliIO } from './io';
 import { SOURCES_FILE, readSynthSources } from './synth-sources';
+import {
+  SHARD_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  formatGiven,
+  formatOptions,
+  lookupOptions,
+  shardOption,
+  withOptions,
+} from './options';
 import { UsageError } from './usage';
 
 export interface DriftCommandFlags extends FormatFlags {
@@ -49,6 +61,50 @@ export interface DriftCommandFlags extends FormatFlags {
   force?: boolean;
   terraformPlan?: string;
   reportDir?: string;
+}
+
+const DRIFT_EXIT_HELP = `
+Exit codes:
+  0  in sync
+  1  error (a usage error, an invalid configuration, an account not checked; with --write, an edit not made)
+  2  drift: apply would change something, or an alert policy has a coverage gap`;
+
+const DRIFT_SUGGEST_HELP = `
+From drift to code (--suggest):
+  An alert whose props are literals gets a diff of its declaration; a value from a variable,
+  a loop or an alert policy gets one line naming where it comes from and the live value; a
+  live alert the app lacks gets a declaration beside its account; one deleted live gets the
+  choice (ncalc apply re-creates it, or the diff deletes it). --write applies the diffs
+  (then ncalc plan shows no change for those alerts); or pipe --json's suggest.patch to git apply.
+`;
+
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('drift'), appOptions, shardOption, detailOption, lookupOptions, formatOptions)
+    .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
+    .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
+    .option(
+      '--write',
+      'with --suggest: make those edits (refused when a file changed since, is read-only or untracked)',
+    )
+    .option('--force', 'with --write: also edit files that git does not track')
+    .option(
+      '--terraform-plan <file>',
+      'with --suggest: adopt the drift of plain Terraform instead (terraform show -json of a plan -refresh-only), in the .tf files of -C',
+    )
+    .option(
+      '--report-dir <dir>',
+      'also write one markdown report per account there, with index.json (one issue per account)',
+    )
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
+        DRIFT_SUGGEST_HELP +
+        SHARD_HELP +
+        DRIFT_EXIT_HELP,
+    )
+    .action(async (opts: DriftCommandFlags, cmd: Command) =>
+      exitWith(cmd, await driftCommand(io, opts, formatGiven(cmd))),
+    );
 }
 
 /** The flag combinations that cannot work, before anything runs. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import { loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
@@ -16,6 +17,16 @@ import { ENV } from '../accounts/environment';
 import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
+import {
+  appOption,
+  baseUrlOption,
+  chdirOption,
+  exitWith,
+  noSynthOption,
+  synthOutOption,
+  synthTimeoutOption,
+  verboseOption,
+} from './options';
 
 export interface ExportFlags {
   account: string;
@@ -32,6 +43,44 @@ export interface ExportFlags {
   baseUrl?: string;
   verbose?: boolean;
   json?: boolean;
+}
+
+export function register(program: Command, io: CliIO): void {
+  const cmd = program
+    .command('export')
+    .description(
+      "Write a TypeScript app (cdktf or CDK Terrain, and optionally HCL) declaring an account's live alerts.",
+    )
+    .option(
+      '--account <name>',
+      'a provider alias of the app, or an environment prefix: PREFIX_TOKEN / PREFIX_CLIENT_ID / PREFIX_CLIENT_SECRET / PREFIX_BASE_URL',
+      'NETWORKCALC',
+    )
+    .option('--out <file>', 'write the TypeScript here (default: stdout)')
+    .option('--hcl [file]', 'also write Terraform HCL (default file: next to --out, with .tf)')
+    .option('--stack-name <name>', 'stack name in the generated app', 'exported')
+    .option(
+      '--import-from <module>',
+      'module the generated code imports the constructs from',
+      'cdktf-provider-networkcalc',
+    )
+    .option(
+      '--cdk <library>',
+      'CDK library the generated app imports App and TerraformStack from: cdktn or cdktf (default: the one installed in the --chdir directory, else cdktn)',
+    );
+  chdirOption(cmd, 'directory of the app, to look up --account as a provider alias');
+  appOption(cmd, 'command that synthesizes the app (for an alias)');
+  synthOutOption(cmd, '--cdktf-out <dir>', 'synthesized output directory (for an alias)');
+  noSynthOption(cmd, 'read the existing synthesized output (for an alias)');
+  synthTimeoutOption(cmd);
+  baseUrlOption(cmd, 'API base URL (overrides the alias or the environment)');
+  verboseOption(cmd)
+    .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
+    .addHelpText(
+      'after',
+      '\nThe directories of --out and --hcl must exist (they are not created).\n\nExit codes:\n  0  written\n  1  error (nothing was written)',
+    )
+    .action(async (opts: ExportFlags) => exitWith(cmd, await exportCommand(io, opts)));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** `ncalc plan`: what apply would change, optionally evaluated now (--preview) and saved (--save). */
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { planText } from '../render/text';
 import { textDetail } from '../render/grouping';
 import { toJson } from '../render/json';
@@ -25,6 +26,16 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
+import {
+  SAVED_PLAN_HELP,
+  SHARD_HELP,
+  TERRAFORM_STATE_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  previewOptions,
+  shardOption,
+} from './options';
 import { UsageError } from './usage';
 
 export interface PlanFlags extends CommonOptions {
@@ -35,6 +46,23 @@ export interface PlanFlags extends CommonOptions {
   detailedExitcode?: boolean;
   /** Write the plan to this file for `ncalc apply <file>`. */
   save?: string;
+}
+
+const PLAN_EXIT_HELP = `
+Exit codes:
+  0  planned (with --detailed-exitcode: and there are no changes)
+  1  error: a usage error, an invalid configuration, an account could not be planned, or --save not written
+  2  with --detailed-exitcode: there are changes`;
+
+export function register(program: Command, io: CliIO): void {
+  previewOptions(detailOption(shardOption(appOptions(program.command('plan')))))
+    .description('Show what apply would change: one list call per account, then a diff by alert name.')
+    .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
+    .option('--json', 'machine-readable output (format in docs/cli.md)')
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
+    .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
+    .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP)
+    .action(async (opts: PlanFlags, cmd: Command) => exitWith(cmd, await planCommand(io, opts)));
 }
 
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {

@@ -26,7 +26,7 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
-import { lookupOptions } from './preview-command';
+import { appOptions, exitWith, lookupOptions, shardOption, withOptions } from './options';
 import { UsageError } from './usage';
 
 export interface ReportFlags extends CommonOptions {
@@ -51,13 +51,8 @@ Exit codes:
   1  error: a usage error, an invalid configuration, the file could not be written, or an
      account could not be planned (the report is still written, showing that account failed)`;
 
-export function registerReportCommand(
-  program: Command,
-  common: (cmd: Command) => Command,
-  io: CliIO,
-  done: (code: number) => void,
-): void {
-  lookupOptions(common(program.command('report')))
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('report'), appOptions, shardOption, lookupOptions)
     .description(
       'Write one self-contained HTML page for every account: status, drift, what fires now, certificates expiring, coverage gaps.',
     )
@@ -68,9 +63,7 @@ export function registerReportCommand(
       'do not evaluate the alerts now: no DNS or TLS lookup (no verdicts, no certificate timeline)',
     )
     .addHelpText('after', REPORT_HELP + REPORT_EXIT_HELP)
-    .action(async (opts: ReportFlags) => {
-      done(await reportCommand(io, opts));
-    });
+    .action(async (opts: ReportFlags, cmd: Command) => exitWith(cmd, await reportCommand(io, opts)));
 }
 
 export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<number> {
