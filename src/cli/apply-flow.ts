@@ -19,11 +19,11 @@ import { applyAll, type ApplyEvent, type ApplyReport } from '../engine/apply';
 import { defaultAccountParallelism, writingAccounts } from '../engine/account-limit';
 import { type AccountPlan } from '../plan/account-plan';
 import type { ClientFactory } from '../plan/types';
+import { certificateLifetimes } from '../preview';
 import type { CliIO } from './io';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   load,
   planAccounts,
@@ -109,7 +109,7 @@ export async function freshPlan(
     loaded,
     factory,
     {
-      certificateLifetime: certificateLookups(io, opts),
+      certificateLifetime: certificateLifetimes(loaded.lookups),
       mode: command === 'destroy' ? 'destroy' : 'converge',
       includeUndeclared: !!opts.allInScope,
       triggers,

@@ -8,6 +8,7 @@ import { ConfigError } from '../contract/config-error';
 import { FORMAT_VERSION } from '../render/json';
 import { accountHeading } from '../render/text';
 import { planAll } from '../engine/plan-all';
+import { certificateLifetimes } from '../preview';
 import {
   coverageErrorMarkdown,
   coverageJson,
@@ -18,7 +19,6 @@ import {
 } from '../render/coverage';
 import {
   EXIT,
-  certificateLookups,
   clientFactory,
   reportFormat,
   load,
@@ -104,7 +104,7 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   const accounts = loaded.accounts.filter((a) => a.scopes.some((s) => withPolicies.has(s.key)));
   const plans = await planAll({ ...loaded, accounts }, clientFactory(io, !!opts.verbose), {
     triggers: false,
-    certificateLifetime: certificateLookups(io, opts),
+    certificateLifetime: certificateLifetimes(loaded.lookups),
   });
   const failed = plans.some((p) => p.status === 'error');
   const covered = !failed && fullyCovered(plans);

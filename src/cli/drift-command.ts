@@ -21,10 +21,10 @@ import type { SourceSnapshot, Suggestion } from '../codegen/suggestion';
 import { suggestTypeScript } from '../codegen/suggest-typescript';
 import { combinedPatch, writeSuggestions } from '../codegen/write';
 import type { Change } from '../plan/types';
+import { certificateLifetimes } from '../preview';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   cwdOf,
   reportFormat,
@@ -148,9 +148,9 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
   try {
     const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
-    loaded = await load(io, opts, format !== 'text', file ? { [SOURCE_LOCATIONS_ENV]: file } : {});
+    loaded = await load(io, opts, format !== 'text', { appEnv: file ? { [SOURCE_LOCATIONS_ENV]: file } : {} });
     if (file) locations = readLocations(file);
-    if (opts.suggest && !opts.synth) locations = synthLocations(io, opts);
+    if (opts.suggest && !opts.synth) locations = synthLocations(io, loaded.dir, opts);
   } catch (e) {
     if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
@@ -162,13 +162,13 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     io,
     loaded,
     clientFactory(io, !!opts.verbose),
-    { triggers: false, certificateLifetime: certificateLookups(io, opts), liveTargetNames: !!opts.suggest },
+    { triggers: false, certificateLifetime: certificateLifetimes(loaded.lookups), liveTargetNames: !!opts.suggest },
     format !== 'text',
   );
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {
-      const dir = cwdOf(io, opts);
+      const { dir } = loaded;
       const found = suggestTypeScript({ dir, plans: plans.map(renamesAsPairs), locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {
@@ -189,7 +189,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     );
   report(driftMarkdown(plans, shard, suggest?.suggestions));
   if (opts.reportDir) {
-    const problem = writeReportDir(cwdOf(io, opts), opts.reportDir, plans, suggest?.suggestions);
+    const problem = writeReportDir(loaded.dir, opts.reportDir, plans, suggest?.suggestions);
     if (problem) {
       io.stderr.write(`Error: ${problem}\n`);
       return EXIT.ERROR;
@@ -231,9 +231,9 @@ function renamesAsPairs(plan: AccountPlan): AccountPlan {
  * --suggest --no-synth: the locations `ncalc synth` recorded in the output, its source files
  * unchanged since (the check a fresh synth makes by time).
  */
-function synthLocations(io: CliIO, opts: DriftCommandFlags): SourceLocation[] {
-  const outdir = outDirOf({ cwd: cwdOf(io, opts), out: opts.out });
-  const locations = readSynthSources(cwdOf(io, opts), outdir);
+function synthLocations(io: CliIO, dir: string, opts: DriftCommandFlags): SourceLocation[] {
+  const outdir = outDirOf({ cwd: dir, out: opts.out });
+  const locations = readSynthSources(dir, outdir);
   if (!locations)
     throw new UsageError([
       `--suggest needs to know where each alert is declared: ${path.relative(io.cwd, outdir) || outdir} holds no ${SOURCES_FILE}, which ncalc synth writes; run ncalc synth --out ${opts.out ?? path.relative(io.cwd, outdir)}, or leave out --no-synth`,

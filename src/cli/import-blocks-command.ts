@@ -24,7 +24,6 @@ import { FORMAT_VERSION, errorJson } from '../render/json';
 import {
   EXIT,
   clientFactory,
-  cwdOf,
   load,
   planAccounts,
   problemsOf,
@@ -159,7 +158,7 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
         written.push(opts.out);
       }
     } else {
-      const outdir = outDirOf({ cwd: cwdOf(io, common), out: opts.cdktfOut });
+      const outdir = outDirOf({ cwd: loaded.dir, out: opts.cdktfOut });
       for (const stack of stacks) {
         const dir = path.join(outdir, 'stacks', stack);
         mkdirSync(dir, { recursive: true });

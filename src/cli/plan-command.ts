@@ -6,14 +6,13 @@ import { planText } from '../render/text';
 import { textDetail } from '../render/grouping';
 import { toJson } from '../render/json';
 import { savedPlanText } from '../read/saved-plan';
-import { certificateLifetimes, lookupsFromFlags, previewPlans } from '../preview';
+import { certificateLifetimes, previewPlans } from '../preview';
 import { previewJson, previewText } from '../render/preview';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   hasChanges,
   load,
@@ -37,6 +36,7 @@ import {
   shardOption,
 } from './options';
 import { UsageError } from './usage';
+import { lookupsFromFlags } from './lookup-flags';
 
 export interface PlanFlags extends CommonOptions {
   json?: boolean;
@@ -68,16 +68,16 @@ export function register(program: Command, io: CliIO): void {
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
-  const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : null;
   try {
     // A plan that cannot be saved is found out before the app runs or any account is called.
     const saveProblem =
       opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
     if (saveProblem) throw new UsageError([saveProblem]);
-    if (lookups && 'problems' in lookups) throw new UsageError(lookups.problems);
+    // With --preview, its lookup flags are checked before its other flags.
+    const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : undefined;
     if (!opts.preview && opts.changesOnly)
       throw new UsageError(['--changes-only chooses what --preview evaluates; give --preview with it']);
-    loaded = await load(io, opts, json);
+    loaded = await load(io, opts, json, { lookups });
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
@@ -88,13 +88,11 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
     {
       triggers: true,
       // One set of lookups for the policies' certificates and the preview: each host read once.
-      certificateLifetime:
-        lookups && !('problems' in lookups) ? certificateLifetimes(() => lookups) : certificateLookups(io, opts),
+      certificateLifetime: certificateLifetimes(loaded.lookups),
     },
     json,
   );
-  const preview =
-    lookups && !('problems' in lookups) ? await previewPlans(plans, lookups, { changesOnly: opts.changesOnly }) : null;
+  const preview = opts.preview ? await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly }) : null;
   if (json)
     writeJson(io, {
       ...toJson('plan', plans, undefined, shardJson(loaded)),

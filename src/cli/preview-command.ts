@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { FORMAT_VERSION } from '../render/json';
 import { planAll } from '../engine/plan-all';
 import { planText } from '../render/text';
-import { certificateLifetimes, lookupsFromFlags, previewPlans, previewTotals, type Lookups } from '../preview';
+import { certificateLifetimes, previewPlans, previewTotals } from '../preview';
 import { previewJson, previewMarkdown, previewText } from '../render/preview';
 import {
   EXIT,
@@ -24,7 +24,7 @@ import {
 } from './pipeline';
 import type { CliIO } from './io';
 import { appOptions, exitWith, formatGiven, formatOptions, previewOptions, shardOption, withOptions } from './options';
-import { UsageError } from './usage';
+import { lookupsFromFlags } from './lookup-flags';
 
 export interface PreviewCommandFlags extends FormatFlags {
   changesOnly?: boolean;
@@ -63,22 +63,18 @@ export function register(program: Command, io: CliIO): void {
 export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, formatGiven = false): Promise<number> {
   let format: string;
   let loaded: Loaded;
-  let lookups: Lookups;
   try {
     format = reportFormat(opts, formatGiven);
-    const made = lookupsFromFlags(opts, io.env);
-    if ('problems' in made) throw new UsageError(made.problems);
-    lookups = made;
-    loaded = await load(io, opts, format !== 'text');
+    loaded = await load(io, opts, format !== 'text', { lookups: lookupsFromFlags(opts, io.env) });
   } catch (e) {
     return reportError(io, 'preview', e, !!opts.json || opts.format === 'json');
   }
   // The same lookups read the certificates of "before renewal fails" policy checks: each host once.
   const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), {
     triggers: false,
-    certificateLifetime: certificateLifetimes(() => lookups),
+    certificateLifetime: certificateLifetimes(loaded.lookups),
   });
-  const report = await previewPlans(plans, lookups, { changesOnly: opts.changesOnly });
+  const report = await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly });
   const style = styleFor(io, opts);
   if (format === 'json') {
     writeJson(io, { format_version: FORMAT_VERSION, command: 'preview', ...shardJson(loaded), ...previewJson(report) });

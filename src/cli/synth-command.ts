@@ -10,16 +10,7 @@ import * as path from 'node:path';
 import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
 import { FORMAT_VERSION } from '../render/json';
 import { outDirOf } from '../read/synth';
-import {
-  EXIT,
-  checkOffline,
-  cwdOf,
-  reportError,
-  styleFor,
-  synthesize,
-  writeJson,
-  type CommonOptions,
-} from './pipeline';
+import { EXIT, checkOffline, reportError, styleFor, synthesize, writeJson, type CommonOptions } from './pipeline';
 import type { CliIO } from './io';
 import {
   appOption,
@@ -68,9 +59,10 @@ export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number>
   const locationsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-locations-'));
   try {
     const locations = path.join(locationsDir, 'locations.json');
-    const stacks = await synthesize(io, { ...opts, synth: true }, json, { [SOURCE_LOCATIONS_ENV]: locations });
+    const { stacks, dir: cwd } = await synthesize(io, { ...opts, synth: true }, json, {
+      [SOURCE_LOCATIONS_ENV]: locations,
+    });
     const desired = checkOffline(stacks, io, opts);
-    const cwd = cwdOf(io, opts);
     const outdir = outDirOf({ cwd, out: opts.out });
     writeSynthSources(cwd, outdir, locations);
     const out = path.relative(io.cwd, outdir) || '.';

@@ -24,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
 export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
   const json = !!opts.json;
   try {
-    const desired = checkOffline(await synthesize(io, opts, json), io, opts);
+    const desired = checkOffline((await synthesize(io, opts, json)).stacks, io, opts);
     const summary = {
       stacks: new Set(desired.scopes.map((s) => s.stack)).size,
       providers: desired.scopes.length,
