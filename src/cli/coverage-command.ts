@@ -3,10 +3,12 @@
  * `drift` (one alerts list and one domains list per account, no write).
  */
 import { appendFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { ConfigError } from '../contract/config-error';
 import { FORMAT_VERSION } from '../render/json';
 import { accountHeading } from '../render/text';
 import { planAll } from '../engine/plan-all';
+import { certificateLifetimes } from '../preview';
 import {
   coverageErrorMarkdown,
   coverageJson,
@@ -17,7 +19,6 @@ import {
 } from '../render/coverage';
 import {
   EXIT,
-  certificateLookups,
   clientFactory,
   reportFormat,
   load,
@@ -27,9 +28,41 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
+import {
+  SHARD_HELP,
+  appOptions,
+  exitWith,
+  formatGiven,
+  formatOptions,
+  lookupOptions,
+  shardOption,
+  withOptions,
+} from './options';
 import { UsageError } from './usage';
 
 export type CoverageFlags = FormatFlags;
+
+const COVERAGE_EXIT_HELP = `
+Exit codes:
+  0  every selected target is covered by a live alert for every check
+  1  error: a usage error, an invalid configuration, no alert policy, or an account could not be reached
+  2  some target is not covered (a gap, or an alert apply has yet to make)`;
+
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('coverage'), appOptions, shardOption, lookupOptions, formatOptions)
+    .description(
+      "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
+    )
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
+        SHARD_HELP +
+        COVERAGE_EXIT_HELP,
+    )
+    .action(async (opts: CoverageFlags, cmd: Command) =>
+      exitWith(cmd, await coverageCommand(io, opts, formatGiven(cmd))),
+    );
+}
 
 export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGiven = false): Promise<number> {
   let format: string;
@@ -71,7 +104,7 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   const accounts = loaded.accounts.filter((a) => a.scopes.some((s) => withPolicies.has(s.key)));
   const plans = await planAll({ ...loaded, accounts }, clientFactory(io, !!opts.verbose), {
     triggers: false,
-    certificateLifetime: certificateLookups(io, opts),
+    certificateLifetime: certificateLifetimes(loaded.lookups),
   });
   const failed = plans.some((p) => p.status === 'error');
   const covered = !failed && fullyCovered(plans);

@@ -2,9 +2,34 @@
  * `ncalc destroy`: delete the alerts the app declares (with --all-in-scope, every alert its
  * exclusive and prefix scopes own): a destroy plan, then apply's sequence without its guards.
  */
+import type { Command } from 'commander';
 import type { CliIO } from './io';
-import { applyPlans, freshPlan, type ApplyFlags } from './apply-command';
+import {
+  APPLY_EXIT_HELP,
+  TERRAFORM_STATE_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  terraformStateOption,
+  withOptions,
+  writeOptions,
+} from './options';
+import { applyPlans, freshPlan, type ApplyFlags } from './apply-flow';
 
 export function destroyCommand(io: CliIO, opts: ApplyFlags): Promise<number> {
   return applyPlans(io, opts, 'destroy', (factory) => freshPlan(io, opts, 'destroy', factory));
+}
+
+export function register(program: Command, io: CliIO): void {
+  const destroy = withOptions(program.command('destroy'), appOptions, detailOption).description(
+    'Delete the alerts the app declares (and, with --all-in-scope, every alert its exclusive/prefix scopes own).',
+  );
+  writeOptions(destroy).option(
+    '--all-in-scope',
+    'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)',
+  );
+  terraformStateOption(destroy)
+    .option('--json', 'machine-readable result (needs --auto-approve)')
+    .addHelpText('after', TERRAFORM_STATE_HELP + APPLY_EXIT_HELP('destroy'))
+    .action(async (opts: ApplyFlags, cmd: Command) => exitWith(cmd, await destroyCommand(io, opts)));
 }

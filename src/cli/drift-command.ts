@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync 
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { FORMAT_VERSION, toJson } from '../render/json';
 import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
@@ -20,10 +21,10 @@ import type { SourceSnapshot, Suggestion } from '../codegen/suggestion';
 import { suggestTypeScript } from '../codegen/suggest-typescript';
 import { combinedPatch, writeSuggestions } from '../codegen/write';
 import type { Change } from '../plan/types';
+import { certificateLifetimes } from '../preview';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   cwdOf,
   reportFormat,
@@ -41,6 +42,17 @@ import {
 } from './pipeline';
 import type { CliIO } from './io';
 import { SOURCES_FILE, readSynthSources } from './synth-sources';
+import {
+  SHARD_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  formatGiven,
+  formatOptions,
+  lookupOptions,
+  shardOption,
+  withOptions,
+} from './options';
 import { UsageError } from './usage';
 
 export interface DriftCommandFlags extends FormatFlags {
@@ -49,6 +61,50 @@ export interface DriftCommandFlags extends FormatFlags {
   force?: boolean;
   terraformPlan?: string;
   reportDir?: string;
+}
+
+const DRIFT_EXIT_HELP = `
+Exit codes:
+  0  in sync
+  1  error (a usage error, an invalid configuration, an account not checked; with --write, an edit not made)
+  2  drift: apply would change something, or an alert policy has a coverage gap`;
+
+const DRIFT_SUGGEST_HELP = `
+From drift to code (--suggest):
+  An alert whose props are literals gets a diff of its declaration; a value from a variable,
+  a loop or an alert policy gets one line naming where it comes from and the live value; a
+  live alert the app lacks gets a declaration beside its account; one deleted live gets the
+  choice (ncalc apply re-creates it, or the diff deletes it). --write applies the diffs
+  (then ncalc plan shows no change for those alerts); or pipe --json's suggest.patch to git apply.
+`;
+
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('drift'), appOptions, shardOption, detailOption, lookupOptions, formatOptions)
+    .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
+    .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
+    .option(
+      '--write',
+      'with --suggest: make those edits (refused when a file changed since, is read-only or untracked)',
+    )
+    .option('--force', 'with --write: also edit files that git does not track')
+    .option(
+      '--terraform-plan <file>',
+      'with --suggest: adopt the drift of plain Terraform instead (terraform show -json of a plan -refresh-only), in the .tf files of -C',
+    )
+    .option(
+      '--report-dir <dir>',
+      'also write one markdown report per account there, with index.json (one issue per account)',
+    )
+    .addHelpText(
+      'after',
+      '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
+        DRIFT_SUGGEST_HELP +
+        SHARD_HELP +
+        DRIFT_EXIT_HELP,
+    )
+    .action(async (opts: DriftCommandFlags, cmd: Command) =>
+      exitWith(cmd, await driftCommand(io, opts, formatGiven(cmd))),
+    );
 }
 
 /** The flag combinations that cannot work, before anything runs. */
@@ -92,9 +148,9 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
   try {
     const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
-    loaded = await load(io, opts, format !== 'text', file ? { [SOURCE_LOCATIONS_ENV]: file } : {});
+    loaded = await load(io, opts, format !== 'text', { appEnv: file ? { [SOURCE_LOCATIONS_ENV]: file } : {} });
     if (file) locations = readLocations(file);
-    if (opts.suggest && !opts.synth) locations = synthLocations(io, opts);
+    if (opts.suggest && !opts.synth) locations = synthLocations(io, loaded.dir, opts);
   } catch (e) {
     if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
@@ -106,13 +162,13 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     io,
     loaded,
     clientFactory(io, !!opts.verbose),
-    { triggers: false, certificateLifetime: certificateLookups(io, opts), liveTargetNames: !!opts.suggest },
+    { triggers: false, certificateLifetime: certificateLifetimes(loaded.lookups), liveTargetNames: !!opts.suggest },
     format !== 'text',
   );
   let suggest: SuggestReport | null = null;
   if (opts.suggest) {
     try {
-      const dir = cwdOf(io, opts);
+      const { dir } = loaded;
       const found = suggestTypeScript({ dir, plans: plans.map(renamesAsPairs), locations, synthStartedMs });
       suggest = finish(dir, found, opts);
     } catch (e) {
@@ -133,7 +189,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     );
   report(driftMarkdown(plans, shard, suggest?.suggestions));
   if (opts.reportDir) {
-    const problem = writeReportDir(cwdOf(io, opts), opts.reportDir, plans, suggest?.suggestions);
+    const problem = writeReportDir(loaded.dir, opts.reportDir, plans, suggest?.suggestions);
     if (problem) {
       io.stderr.write(`Error: ${problem}\n`);
       return EXIT.ERROR;
@@ -175,9 +231,9 @@ function renamesAsPairs(plan: AccountPlan): AccountPlan {
  * --suggest --no-synth: the locations `ncalc synth` recorded in the output, its source files
  * unchanged since (the check a fresh synth makes by time).
  */
-function synthLocations(io: CliIO, opts: DriftCommandFlags): SourceLocation[] {
-  const outdir = outDirOf({ cwd: cwdOf(io, opts), out: opts.out });
-  const locations = readSynthSources(cwdOf(io, opts), outdir);
+function synthLocations(io: CliIO, dir: string, opts: DriftCommandFlags): SourceLocation[] {
+  const outdir = outDirOf({ cwd: dir, out: opts.out });
+  const locations = readSynthSources(dir, outdir);
   if (!locations)
     throw new UsageError([
       `--suggest needs to know where each alert is declared: ${path.relative(io.cwd, outdir) || outdir} holds no ${SOURCES_FILE}, which ncalc synth writes; run ncalc synth --out ${opts.out ?? path.relative(io.cwd, outdir)}, or leave out --no-synth`,

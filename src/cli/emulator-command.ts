@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
 import { FORMAT_VERSION, errorJson } from '../render/json';
-import { ERROR_PREFIX } from './io';
+import { ERROR_PREFIX, type CliIO } from './io';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
 // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only import() keeps the module out of the load path
@@ -99,8 +99,11 @@ function describeJson(
   };
 }
 
-/** `ncalc emulator`: runs the local NetworkCalc API until SIGINT / SIGTERM. */
-export function registerEmulatorCommand(program: Command): void {
+/**
+ * `ncalc emulator`: runs the local NetworkCalc API until SIGINT / SIGTERM. A process of its
+ * own: it writes to the process's streams and sets its exit code itself.
+ */
+export function register(program: Command, _io: CliIO): void {
   program
     .command('emulator')
     .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
@@ -127,57 +130,58 @@ export function registerEmulatorCommand(program: Command): void {
       'after',
       '\nExit codes:\n  0  stopped by SIGINT or SIGTERM\n  1  could not start (a usage error, a port in use, a bad --seed or --data file)',
     )
-    .action(async (opts: EmulatorCommandOptions) => {
-      const emulator: EmulatorModule = await import('../emulator');
-      const { loadSeedFile, startEmulator, SeedError } = emulator;
-      const { DataFileError } = emulator;
-      let running: RunningEmulator;
-      let seed: EmulatorSeed | undefined;
-      try {
-        seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
-        running = await startEmulator({
-          host: opts.host,
-          port: opts.port,
-          seed,
-          dataFile: opts.data,
-          controlToken: opts.controlToken,
-          deleteForm: opts.deleteForm,
-        });
-      } catch (err) {
-        const known =
-          err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
-        const message = known ? (err as Error).message : ((err as Error).stack ?? String(err));
-        if (opts.json)
-          process.stdout.write(JSON.stringify(errorJson('emulator', [message], undefined, 'ERROR'), null, 2) + '\n');
-        process.stderr.write(`${ERROR_PREFIX}${message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      let stopping = false;
-      const stop = (reason: string) => {
-        if (stopping) process.exit(1); // a second signal: do not wait any longer
-        stopping = true;
-        // With --json, stdout holds only the document.
-        (opts.json ? process.stderr : process.stdout).write(`\n${reason}: stopping the emulator\n`);
-        running.close().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            process.stderr.write(`${ERROR_PREFIX}the emulator did not stop cleanly: ${(err as Error).message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      // Started in the background of a script (`ncalc emulator &`), through npx, it is not the
-      // job the script's `kill %1` or its end reaches: it stops when its parent is gone.
-      whenParentGone((parent) => stop(`its parent (pid ${parent}) is gone`));
-      // Announced only once a signal can stop it cleanly: whoever waits for this line may
-      // send SIGTERM at once.
-      process.stdout.write(
-        opts.json
-          ? JSON.stringify(describeJson(emulator, running, seed, opts)) + '\n'
-          : describe(emulator, running, seed, opts) + '\n',
-      );
+    .action(runEmulator);
+}
+
+async function runEmulator(opts: EmulatorCommandOptions): Promise<void> {
+  const emulator: EmulatorModule = await import('../emulator');
+  const { loadSeedFile, startEmulator, SeedError } = emulator;
+  const { DataFileError } = emulator;
+  let running: RunningEmulator;
+  let seed: EmulatorSeed | undefined;
+  try {
+    seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
+    running = await startEmulator({
+      host: opts.host,
+      port: opts.port,
+      seed,
+      dataFile: opts.data,
+      controlToken: opts.controlToken,
+      deleteForm: opts.deleteForm,
     });
+  } catch (err) {
+    const known = err instanceof SeedError || err instanceof DataFileError || (err as Error).name === 'PortInUseError';
+    const message = known ? (err as Error).message : ((err as Error).stack ?? String(err));
+    if (opts.json)
+      process.stdout.write(JSON.stringify(errorJson('emulator', [message], undefined, 'ERROR'), null, 2) + '\n');
+    process.stderr.write(`${ERROR_PREFIX}${message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) process.exit(1); // a second signal: do not wait any longer
+    stopping = true;
+    // With --json, stdout holds only the document.
+    (opts.json ? process.stderr : process.stdout).write(`\n${reason}: stopping the emulator\n`);
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`${ERROR_PREFIX}the emulator did not stop cleanly: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // Started in the background of a script (`ncalc emulator &`), through npx, it is not the
+  // job the script's `kill %1` or its end reaches: it stops when its parent is gone.
+  whenParentGone((parent) => stop(`its parent (pid ${parent}) is gone`));
+  // Announced only once a signal can stop it cleanly: whoever waits for this line may
+  // send SIGTERM at once.
+  process.stdout.write(
+    opts.json
+      ? JSON.stringify(describeJson(emulator, running, seed, opts)) + '\n'
+      : describe(emulator, running, seed, opts) + '\n',
+  );
 }

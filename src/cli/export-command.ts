@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import { loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
@@ -16,6 +17,16 @@ import { ENV } from '../accounts/environment';
 import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
+import {
+  appOption,
+  baseUrlOption,
+  chdirOption,
+  exitWith,
+  noSynthOption,
+  synthOutOption,
+  synthTimeoutOption,
+  verboseOption,
+} from './options';
 
 export interface ExportFlags {
   account: string;
@@ -34,49 +45,100 @@ export interface ExportFlags {
   json?: boolean;
 }
 
+export function register(program: Command, io: CliIO): void {
+  const cmd = program
+    .command('export')
+    .description(
+      "Write a TypeScript app (cdktf or CDK Terrain, and optionally HCL) declaring an account's live alerts.",
+    )
+    .option(
+      '--account <name>',
+      'a provider alias of the app, or an environment prefix: PREFIX_TOKEN / PREFIX_CLIENT_ID / PREFIX_CLIENT_SECRET / PREFIX_BASE_URL',
+      'NETWORKCALC',
+    )
+    .option('--out <file>', 'write the TypeScript here (default: stdout)')
+    .option('--hcl [file]', 'also write Terraform HCL (default file: next to --out, with .tf)')
+    .option('--stack-name <name>', 'stack name in the generated app', 'exported')
+    .option(
+      '--import-from <module>',
+      'module the generated code imports the constructs from',
+      'cdktf-provider-networkcalc',
+    )
+    .option(
+      '--cdk <library>',
+      'CDK library the generated app imports App and TerraformStack from: cdktn or cdktf (default: the one installed in the --chdir directory, else cdktn)',
+    );
+  chdirOption(cmd, 'directory of the app, to look up --account as a provider alias');
+  appOption(cmd, 'command that synthesizes the app (for an alias)');
+  synthOutOption(cmd, '--cdktf-out <dir>', 'synthesized output directory (for an alias)');
+  noSynthOption(cmd, 'read the existing synthesized output (for an alias)');
+  synthTimeoutOption(cmd);
+  baseUrlOption(cmd, 'API base URL (overrides the alias or the environment)');
+  verboseOption(cmd)
+    .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
+    .addHelpText(
+      'after',
+      '\nThe directories of --out and --hcl must exist (they are not created).\n\nExit codes:\n  0  written\n  1  error (nothing was written)',
+    )
+    .action(async (opts: ExportFlags) => exitWith(cmd, await exportCommand(io, opts)));
+}
+
+interface ResolvedAccount {
+  account: ExportAccount;
+  credentials: Credentials;
+  label: string;
+}
+
 /**
  * `--account` is an environment prefix when PREFIX_TOKEN or PREFIX_CLIENT_ID is set, and
  * otherwise a provider alias of the app in the working directory (the stack name, or
- * "default", for an unaliased one).
+ * "default", for an unaliased one). `appDir`: the app's directory, checked when first asked.
  */
-async function resolveExportAccount(
-  io: CliIO,
-  opts: ExportFlags,
-): Promise<{ account: ExportAccount; credentials: Credentials; label: string }> {
+async function resolveExportAccount(io: CliIO, opts: ExportFlags, appDir: () => string): Promise<ResolvedAccount> {
   const name = opts.account;
-  if (isEnvVariableName(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`))) {
-    const ownUrl = envValue(io.env, `${name}_BASE_URL`);
-    const [rawUrl, source] =
-      opts.baseUrl !== undefined
-        ? [opts.baseUrl, '--base-url']
-        : ownUrl
-          ? [ownUrl, `${name}_BASE_URL`]
-          : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
-    // The account the prefix names, read by the rules of a provider block like every other.
-    const { config, problems } = parseProviderBlock(
-      {
-        token_env: `${name}_TOKEN`,
-        client_id_env: `${name}_CLIENT_ID`,
-        client_secret_env: `${name}_CLIENT_SECRET`,
-        base_url: rawUrl,
-      },
-      { label: (field) => (field === 'base_url' ? source : field) },
-    );
-    // A blank --base-url is a mistake here, not "unset": the default would be production.
-    const blank = config.baseUrl === null ? baseUrlProblem(rawUrl, source) : null;
-    if (problems.length || blank) throw new ConfigError([...problems.map((p) => p.message), ...(blank ? [blank] : [])]);
-    const baseUrl = normalizeBaseUrl(config.baseUrl ?? rawUrl);
-    const account: ExportAccount = { ...config, alias: null, baseUrl: null };
-    // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
-    // with --base-url, must be written down so the code reaches the account it came from.
-    if (opts.baseUrl !== undefined || (ownUrl && name !== 'NETWORKCALC')) account.baseUrl = baseUrl;
-    // The same rule as every other command: a token, with the client credentials beside it
-    // when both are set, so a refused token falls back to them.
-    const found = resolveCredentials(config, io.env, baseUrl);
-    if ('problem' in found) throw new ConfigError([`--account ${name}: ${found.problem}`]);
-    return { account, credentials: found.credentials, label: name };
-  }
-  const cwd = cwdOf(io, opts);
+  if (isEnvVariableName(name) && (envValue(io.env, `${name}_TOKEN`) || envValue(io.env, `${name}_CLIENT_ID`)))
+    return prefixAccount(io, opts);
+  return aliasAccount(io, opts, appDir());
+}
+
+/** The account an environment prefix names (PREFIX_TOKEN, PREFIX_CLIENT_ID, …). */
+function prefixAccount(io: CliIO, opts: ExportFlags): ResolvedAccount {
+  const name = opts.account;
+  const ownUrl = envValue(io.env, `${name}_BASE_URL`);
+  const [rawUrl, source] =
+    opts.baseUrl !== undefined
+      ? [opts.baseUrl, '--base-url']
+      : ownUrl
+        ? [ownUrl, `${name}_BASE_URL`]
+        : [envValue(io.env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
+  // The account the prefix names, read by the rules of a provider block like every other.
+  const { config, problems } = parseProviderBlock(
+    {
+      token_env: `${name}_TOKEN`,
+      client_id_env: `${name}_CLIENT_ID`,
+      client_secret_env: `${name}_CLIENT_SECRET`,
+      base_url: rawUrl,
+    },
+    { label: (field) => (field === 'base_url' ? source : field) },
+  );
+  // A blank --base-url is a mistake here, not "unset": the default would be production.
+  const blank = config.baseUrl === null ? baseUrlProblem(rawUrl, source) : null;
+  if (problems.length || blank) throw new ConfigError([...problems.map((p) => p.message), ...(blank ? [blank] : [])]);
+  const baseUrl = normalizeBaseUrl(config.baseUrl ?? rawUrl);
+  const account: ExportAccount = { ...config, alias: null, baseUrl: null };
+  // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
+  // with --base-url, must be written down so the code reaches the account it came from.
+  if (opts.baseUrl !== undefined || (ownUrl && name !== 'NETWORKCALC')) account.baseUrl = baseUrl;
+  // The same rule as every other command: a token, with the client credentials beside it
+  // when both are set, so a refused token falls back to them.
+  const found = resolveCredentials(config, io.env, baseUrl);
+  if ('problem' in found) throw new ConfigError([`--account ${name}: ${found.problem}`]);
+  return { account, credentials: found.credentials, label: name };
+}
+
+/** The account a provider alias of the app names, the app synthesized (or read) to find it. */
+async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<ResolvedAccount> {
+  const name = opts.account;
   if (!existsSync(path.join(cwd, 'cdktf.json')) && !opts.cdktfOut) {
     throw new ConfigError([
       `--account ${JSON.stringify(name)}: neither ${name}_TOKEN nor ${name}_CLIENT_ID is set, and there is no cdktf.json in ${cwd} to look the name up as a provider alias; set the variables or run in the app's directory`,
@@ -129,7 +191,7 @@ async function resolveExportAccount(
  * one the app directory uses (by the rules the constructs load it with), else CDK Terrain
  * (cdktn), the maintained successor of the deprecated cdktf.
  */
-function exportCdkLibrary(io: CliIO, opts: ExportFlags): CdkLibrary {
+function exportCdkLibrary(io: CliIO, opts: ExportFlags, appDir: () => string): CdkLibrary {
   if (opts.cdk !== undefined) {
     const library = CDK_LIBRARIES.find((l) => l === opts.cdk!.trim().toLowerCase());
     if (!library) throw new ConfigError([`--cdk ${JSON.stringify(opts.cdk)}: give cdktn (CDK Terrain) or cdktf`]);
@@ -138,7 +200,7 @@ function exportCdkLibrary(io: CliIO, opts: ExportFlags): CdkLibrary {
   // Only what the app directory has counts: the library beside ncalc says nothing of the app.
   const probe = {
     env: io.env,
-    appDirs: [cwdOf(io, opts)],
+    appDirs: [appDir()],
     loaded: [],
     resolve: (library: CdkLibrary, dirs?: string[]) => (dirs ? resolveFrom(library, dirs) : undefined),
   };
@@ -170,8 +232,11 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
       hclFile && outputFileProblem(path.resolve(io.cwd, hclFile), hclFile, '--hcl', 'alerts.tf'),
     ].filter((p): p is string => !!p);
     if (pathProblems.length) throw new ConfigError(pathProblems);
-    const cdkLibrary = exportCdkLibrary(io, opts);
-    const resolved = await resolveExportAccount(io, opts);
+    // The app's directory (-C) is checked only where it is used, then kept.
+    let dir: string | undefined;
+    const appDir = () => (dir ??= cwdOf(io, opts));
+    const cdkLibrary = exportCdkLibrary(io, opts, appDir);
+    const resolved = await resolveExportAccount(io, opts, appDir);
     account = resolved.account;
     const { credentials, label } = resolved;
     const api = clientFactory(io, !!opts.verbose)(credentials);

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { importBlock } from '../codegen/export';
 import { heldByAccount } from '../plan/terraform-held';
-import { DEFAULT_SYNTH_TIMEOUT_SECONDS, outDirOf } from '../read/synth';
+import { outDirOf } from '../read/synth';
 import type { AccountPlan } from '../plan/account-plan';
 import { errorText } from '../plan/error-info';
 import { writeFileAtomicSync } from '../support/atomic-write';
@@ -24,7 +24,6 @@ import { FORMAT_VERSION, errorJson } from '../render/json';
 import {
   EXIT,
   clientFactory,
-  cwdOf,
   load,
   planAccounts,
   problemsOf,
@@ -32,6 +31,18 @@ import {
   writeJson,
   type CommonOptions,
 } from './pipeline';
+import {
+  appOption,
+  baseUrlOption,
+  chdirOption,
+  exitWith,
+  noSynthOption,
+  stackOption,
+  synthOutOption,
+  synthTimeoutOption,
+  verboseOption,
+  withOptions,
+} from './options';
 import { UsageError } from './usage';
 
 /** The file written into each stack's working directory when --out is not given. */
@@ -147,7 +158,7 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
         written.push(opts.out);
       }
     } else {
-      const outdir = outDirOf({ cwd: cwdOf(io, common), out: opts.cdktfOut });
+      const outdir = outDirOf({ cwd: loaded.dir, out: opts.cdktfOut });
       for (const stack of stacks) {
         const dir = path.join(outdir, 'stacks', stack);
         mkdirSync(dir, { recursive: true });
@@ -193,27 +204,19 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
   return unplanned.length ? EXIT.ERROR : EXIT.OK;
 }
 
-export function registerImportBlocksCommand(program: Command, io: CliIO, done: (code: number) => void): void {
-  program
+export function register(program: Command, io: CliIO): void {
+  const cmd = program
     .command('import-blocks')
     .description(
       'Write Terraform import {} blocks for the live alerts the app declares that no local Terraform state holds (a fresh runner without the old state).',
-    )
-    .option('-C, --chdir <dir>', 'directory of the app (holding cdktf.json)', '.')
-    .option('--app <command>', 'command that synthesizes the app (default: "app" of cdktf.json)')
-    .option('--cdktf-out <dir>', 'synthesized output directory (default: "output" of cdktf.json, then cdktf.out)')
-    .option('--no-synth', 'do not run the app; read the existing synthesized output')
-    .option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS))
-    .option('--stack <name>', 'only this stack (repeatable; default: all stacks)', (v: string, p?: string[]) => [
-      ...(p ?? []),
-      v,
-    ])
-    .option('--base-url <url>', 'API base URL for every account (overrides base_url and NETWORKCALC_BASE_URL)')
-    .option(
-      '--out <file>',
-      `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
-    )
-    .option('--verbose', 'log every HTTP attempt to stderr (never secrets)')
+    );
+  withOptions(cmd, chdirOption, appOption);
+  synthOutOption(cmd, '--cdktf-out <dir>');
+  withOptions(cmd, noSynthOption, synthTimeoutOption, stackOption, baseUrlOption).option(
+    '--out <file>',
+    `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
+  );
+  verboseOption(cmd)
     .option('--json', 'a JSON result on stdout (blocks, files, not_imported), or the error document')
     .addHelpText(
       'after',
@@ -227,7 +230,5 @@ Exit codes:
   0  written (or nothing to import)
   1  error: a usage error, an invalid configuration, or an account could not be listed`,
     )
-    .action(async (opts: ImportBlocksFlags) => {
-      done(await importBlocksCommand(io, opts));
-    });
+    .action(async (opts: ImportBlocksFlags) => exitWith(cmd, await importBlocksCommand(io, opts)));
 }

@@ -18,16 +18,17 @@ import { planAll, prepare, shardStacks, type PlanOptions, type Prepared } from '
 import { type AccountPlan } from '../plan/account-plan';
 import { readDesired } from '../read/desired';
 import type { ClientFactory } from '../plan/types';
-import { certificateLifetimes, lookupFlagProblems, lookupsFromFlags, type PreviewFlags } from '../preview';
+import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
 import { ERROR_PREFIX, useColor, type CliIO } from './io';
+import { lookupsFromFlags, type LookupFlags } from './lookup-flags';
 import { planningProgress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
 
 /** Exit codes shared by every command. */
 export const EXIT = { OK: 0, ERROR: 1, CHANGES: 2 } as const;
 
-export interface CommonOptions extends PreviewFlags {
+export interface CommonOptions extends LookupFlags {
   chdir?: string;
   app?: string;
   out?: string;
@@ -80,14 +81,6 @@ export function clientFactory(io: CliIO, verbose: boolean): ClientFactory {
   );
 }
 
-/**
- * Certificate reads for alert policy checks whose threshold is "before renewal fails", with the
- * lookup flags a command has (none: the system resolver); nothing is looked up unless a plan
- * has such a check.
- */
-export const certificateLookups = (io: CliIO, flags: PreviewFlags = {}) =>
-  certificateLifetimes(() => lookupsFromFlags(flags, io.env));
-
 /** The app's directory (`-C`); a ConfigError naming it when it is not a directory. */
 export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
   const dir = path.resolve(io.cwd, opts.chdir ?? '.');
@@ -105,8 +98,9 @@ export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
 const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === true && io.stderr.isTTY === true;
 
 /**
- * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks.
- * On a terminal a `synthesizing…` line says why nothing happens yet, then how long it took.
+ * Synthesizes the app (or reads cdktf.out with --no-synth) and returns the selected stacks, and
+ * the app's directory (`-C`), for the command to carry. On a terminal a `synthesizing…` line
+ * says why nothing happens yet, then how long it took.
  */
 export async function synthesize(
   io: CliIO,
@@ -119,8 +113,9 @@ export async function synthesize(
   const started = Date.now();
   if (status) io.stderr.write('synthesizing…');
   try {
+    const dir = cwdOf(io, opts);
     const { stacks } = await loadStacks({
-      cwd: cwdOf(io, opts),
+      cwd: dir,
       app: opts.app,
       out: opts.out,
       synth: opts.synth,
@@ -129,32 +124,40 @@ export async function synthesize(
       stacks: opts.stack,
     });
     if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    return stacks;
+    return { stacks, dir };
   } catch (e) {
     if (status) io.stderr.write('\r\u001b[K');
     throw e;
   }
 }
 
-/** The accounts a run works on, and how many the app has (they differ with --shard). */
+/**
+ * The accounts a run works on, and how many the app has (they differ with --shard); with what
+ * the command line said, parsed once: the app's directory and the lookup settings.
+ */
 export interface Loaded extends Prepared {
   shard: Shard | null;
   allAccounts: number;
+  /** The app's directory (`-C`, resolved and checked). */
+  dir: string;
+  /** The DNS and TLS lookups of the run (its lookup flags), for previews and certificate reads. */
+  lookups: Lookups;
 }
 
-/** Synthesize, read and validate: everything before the first API call. */
+/**
+ * Synthesize, read and validate: everything before the first API call. `appEnv`: variables for
+ * the app; `lookups`: the run's lookups when the command parsed them already.
+ */
 export async function load(
   io: CliIO,
   opts: CommonOptions,
   json: boolean,
-  appEnv: NodeJS.ProcessEnv = {},
+  given: { appEnv?: NodeJS.ProcessEnv; lookups?: Lookups } = {},
 ): Promise<Loaded> {
   const shard = shardFlag(opts.shard);
-  // --resolver and the other lookup flags of the commands that have them, before anything runs.
-  const lookupProblems = lookupFlagProblems(opts, io.env);
-  if (lookupProblems.length) throw new UsageError(lookupProblems);
-  const stacks = await synthesize(io, opts, json, appEnv);
-  const appDir = cwdOf(io, opts);
+  // --resolver and the other lookup flags (every command has their defaults), before anything runs.
+  const lookups = given.lookups ?? lookupsFromFlags(opts, io.env);
+  const { stacks, dir: appDir } = await synthesize(io, opts, json, given.appEnv);
   // A shard reads and validates the stacks of its own accounts only (chosen from the provider
   // blocks), unless those blocks have problems, which every shard then reports.
   const own = shard ? shardStacks(stacks, io.env, shard, { baseUrlOverride: opts.baseUrl }) : null;
@@ -176,7 +179,7 @@ export async function load(
     : shard
       ? prepared.accounts.filter((a) => inShard(a, shard))
       : prepared.accounts;
-  return { ...prepared, accounts, shard, allAccounts };
+  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups };
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */

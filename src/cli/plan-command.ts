@@ -1,18 +1,18 @@
 /** `ncalc plan`: what apply would change, optionally evaluated now (--preview) and saved (--save). */
 import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { planText } from '../render/text';
 import { textDetail } from '../render/grouping';
 import { toJson } from '../render/json';
 import { savedPlanText } from '../read/saved-plan';
-import { certificateLifetimes, lookupsFromFlags, previewPlans } from '../preview';
+import { certificateLifetimes, previewPlans } from '../preview';
 import { previewJson, previewText } from '../render/preview';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   hasChanges,
   load,
@@ -25,7 +25,18 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
+import {
+  SAVED_PLAN_HELP,
+  SHARD_HELP,
+  TERRAFORM_STATE_HELP,
+  appOptions,
+  detailOption,
+  exitWith,
+  previewOptions,
+  shardOption,
+} from './options';
 import { UsageError } from './usage';
+import { lookupsFromFlags } from './lookup-flags';
 
 export interface PlanFlags extends CommonOptions {
   json?: boolean;
@@ -37,19 +48,36 @@ export interface PlanFlags extends CommonOptions {
   save?: string;
 }
 
+const PLAN_EXIT_HELP = `
+Exit codes:
+  0  planned (with --detailed-exitcode: and there are no changes)
+  1  error: a usage error, an invalid configuration, an account could not be planned, or --save not written
+  2  with --detailed-exitcode: there are changes`;
+
+export function register(program: Command, io: CliIO): void {
+  previewOptions(detailOption(shardOption(appOptions(program.command('plan')))))
+    .description('Show what apply would change: one list call per account, then a diff by alert name.')
+    .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
+    .option('--json', 'machine-readable output (format in docs/cli.md)')
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
+    .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
+    .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP)
+    .action(async (opts: PlanFlags, cmd: Command) => exitWith(cmd, await planCommand(io, opts)));
+}
+
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
-  const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : null;
   try {
     // A plan that cannot be saved is found out before the app runs or any account is called.
     const saveProblem =
       opts.save !== undefined && outputFileProblem(path.resolve(io.cwd, opts.save), opts.save, '--save', 'plan.json');
     if (saveProblem) throw new UsageError([saveProblem]);
-    if (lookups && 'problems' in lookups) throw new UsageError(lookups.problems);
+    // With --preview, its lookup flags are checked before its other flags.
+    const lookups = opts.preview ? lookupsFromFlags(opts, io.env) : undefined;
     if (!opts.preview && opts.changesOnly)
       throw new UsageError(['--changes-only chooses what --preview evaluates; give --preview with it']);
-    loaded = await load(io, opts, json);
+    loaded = await load(io, opts, json, { lookups });
   } catch (e) {
     return reportError(io, 'plan', e, json);
   }
@@ -60,13 +88,11 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
     {
       triggers: true,
       // One set of lookups for the policies' certificates and the preview: each host read once.
-      certificateLifetime:
-        lookups && !('problems' in lookups) ? certificateLifetimes(() => lookups) : certificateLookups(io, opts),
+      certificateLifetime: certificateLifetimes(loaded.lookups),
     },
     json,
   );
-  const preview =
-    lookups && !('problems' in lookups) ? await previewPlans(plans, lookups, { changesOnly: opts.changesOnly }) : null;
+  const preview = opts.preview ? await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly }) : null;
   if (json)
     writeJson(io, {
       ...toJson('plan', plans, undefined, shardJson(loaded)),

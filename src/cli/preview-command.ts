@@ -3,14 +3,12 @@
  * more), then evaluate every declared alert now with DNS and TLS lookups from this machine.
  */
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import { FORMAT_VERSION } from '../render/json';
 import { planAll } from '../engine/plan-all';
 import { planText } from '../render/text';
-import { certificateLifetimes, lookupsFromFlags, previewPlans, previewTotals, type Lookups } from '../preview';
+import { certificateLifetimes, previewPlans, previewTotals } from '../preview';
 import { previewJson, previewMarkdown, previewText } from '../render/preview';
 import {
-  REPORT_FORMATS,
   EXIT,
   anyFailed,
   clientFactory,
@@ -25,7 +23,8 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
-import { UsageError } from './usage';
+import { appOptions, exitWith, formatGiven, formatOptions, previewOptions, shardOption, withOptions } from './options';
+import { lookupsFromFlags } from './lookup-flags';
 
 export interface PreviewCommandFlags extends FormatFlags {
   changesOnly?: boolean;
@@ -49,60 +48,33 @@ at a third of the certificate's lifetime. Host names come from the plan's domain
 live alerts: no API request is added. Lookups go to the system resolver unless --resolver.
 `;
 
-/**
- * The lookup options of every planning command: a preview's lookups, and the certificates that
- * alert policy checks "before renewal fails" read at plan time.
- */
-export function lookupOptions(cmd: Command): Command {
-  return cmd
-    .option('--resolver <ip[:port]>', 'DNS server for DNS and TLS lookups (default: the system resolver)')
-    .option('--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', '3000')
-    .option('--lookup-concurrency <n>', 'lookups in flight at once', '16');
-}
-
-/** Adds the options of a preview to a command (`preview`, and `plan` for --preview). */
-export function previewOptions(cmd: Command): Command {
-  return lookupOptions(cmd).option('--changes-only', 'evaluate only the alerts the plan creates or changes');
-}
-
-export function registerPreviewCommand(
-  program: Command,
-  common: (cmd: Command) => Command,
-  io: CliIO,
-  done: (code: number) => void,
-): void {
-  previewOptions(common(program.command('preview')))
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('preview'), appOptions, shardOption, previewOptions, formatOptions)
     .description(
       'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
     )
-    .option('--json', 'machine-readable output (the same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('text'))
     .option('--fail-on-firing', 'exit 2 when an alert evaluated fires now (for CI)')
     .addHelpText('after', PREVIEW_HELP + PREVIEW_EXIT_HELP)
-    .action(async (opts: PreviewCommandFlags, cmd: Command) => {
-      done(await previewCommand(io, opts, cmd.getOptionValueSource('format') === 'cli'));
-    });
+    .action(async (opts: PreviewCommandFlags, cmd: Command) =>
+      exitWith(cmd, await previewCommand(io, opts, formatGiven(cmd))),
+    );
 }
 
 export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, formatGiven = false): Promise<number> {
   let format: string;
   let loaded: Loaded;
-  let lookups: Lookups;
   try {
     format = reportFormat(opts, formatGiven);
-    const made = lookupsFromFlags(opts, io.env);
-    if ('problems' in made) throw new UsageError(made.problems);
-    lookups = made;
-    loaded = await load(io, opts, format !== 'text');
+    loaded = await load(io, opts, format !== 'text', { lookups: lookupsFromFlags(opts, io.env) });
   } catch (e) {
     return reportError(io, 'preview', e, !!opts.json || opts.format === 'json');
   }
   // The same lookups read the certificates of "before renewal fails" policy checks: each host once.
   const plans = await planAll(loaded, clientFactory(io, !!opts.verbose), {
     triggers: false,
-    certificateLifetime: certificateLifetimes(() => lookups),
+    certificateLifetime: certificateLifetimes(loaded.lookups),
   });
-  const report = await previewPlans(plans, lookups, { changesOnly: opts.changesOnly });
+  const report = await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly });
   const style = styleFor(io, opts);
   if (format === 'json') {
     writeJson(io, { format_version: FORMAT_VERSION, command: 'preview', ...shardJson(loaded), ...previewJson(report) });

@@ -21,6 +21,9 @@ import {
 } from '../schema';
 import { mergeCliConfig } from '../install/cli-config';
 import { creatableDirectoryProblem } from './files';
+import type { CliIO } from './io';
+import { JsonCapture } from './json-capture';
+import { exitWith } from './options';
 import { LOCK_FILE, writeProviderLocks } from '../install/provider-lock';
 import { fileErrorSentence, isFileError } from '../support/file-errors';
 import { fileOfTempPath } from '../support/atomic-write';
@@ -363,8 +366,8 @@ export async function providerInstallAndLockCommand(
 }
 
 /** `ncalc provider install` and `ncalc provider schema`. */
-/** `onExit` receives the command's exit code (the program returns it; nothing here exits). */
-export function registerProviderCommand(program: Command, io: ProviderCommandIO, onExit: (code: number) => void): void {
+export function register(program: Command, io: CliIO): void {
+  const json = new JsonCapture(io);
   const provider = program
     .command('provider')
     .description('The Terraform provider of this package: install it for offline use, print its schema.');
@@ -396,12 +399,19 @@ export function registerProviderCommand(program: Command, io: ProviderCommandIO,
         `${APP_MIRROR_DIR}/${APP_CLI_CONFIG} names this machine's path; the mirror's .gitignore leaves it out.\n` +
         '\nCI: run it, then check that it changed nothing:\n  npx --no-install ncalc provider install && git diff --exit-code -- .terraform.lock.hcl\n',
     )
-    .action(async (flags: ProviderInstallFlags) => {
-      onExit(await providerInstallAndLockCommand(io, flags));
+    .option('--json', 'a JSON result on stdout: {"status": "ok", "messages": [...]}, or the error document')
+    .addHelpText('after', '\nExit codes:\n  0  installed (or already installed)\n  1  error')
+    .action(async (flags: ProviderInstallFlags & { json?: boolean }, cmd: Command) => {
+      if (flags.json) json.capture();
+      const code = await providerInstallAndLockCommand(json.io, flags);
+      if (flags.json) json.emit('provider install', code);
+      exitWith(cmd, code);
     });
   provider
     .command('schema')
     .description('Print the provider schema in the format of `terraform providers schema -json`.')
+    // Like `terraform providers schema -json`: JSON is its only format.
+    .option('--json', 'the schema as JSON (its only format)')
     .action(() => {
       io.stdout.write(JSON.stringify(terraformSchemaJson(), null, 2) + '\n');
     });

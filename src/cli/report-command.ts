@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import * as path from 'node:path';
 import { writeFileAtomicSync } from '../support/atomic-write';
-import { certificateLifetimes, lookupsFromFlags, previewPlans, type Lookups } from '../preview';
+import { certificateLifetimes, previewPlans } from '../preview';
 import { reportDocument } from '../render/html/report-data';
 import { reportHtml } from '../render/html/page';
 import { fileErrorText, outputFileProblem } from './files';
@@ -16,7 +16,6 @@ import type { CliIO } from './io';
 import {
   EXIT,
   anyFailed,
-  certificateLookups,
   clientFactory,
   load,
   planAccounts,
@@ -26,8 +25,9 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
-import { lookupOptions } from './preview-command';
+import { appOptions, exitWith, lookupOptions, shardOption, withOptions } from './options';
 import { UsageError } from './usage';
+import { lookupsFromFlags } from './lookup-flags';
 
 export interface ReportFlags extends CommonOptions {
   html?: string;
@@ -51,13 +51,8 @@ Exit codes:
   1  error: a usage error, an invalid configuration, the file could not be written, or an
      account could not be planned (the report is still written, showing that account failed)`;
 
-export function registerReportCommand(
-  program: Command,
-  common: (cmd: Command) => Command,
-  io: CliIO,
-  done: (code: number) => void,
-): void {
-  lookupOptions(common(program.command('report')))
+export function register(program: Command, io: CliIO): void {
+  withOptions(program.command('report'), appOptions, shardOption, lookupOptions)
     .description(
       'Write one self-contained HTML page for every account: status, drift, what fires now, certificates expiring, coverage gaps.',
     )
@@ -68,15 +63,12 @@ export function registerReportCommand(
       'do not evaluate the alerts now: no DNS or TLS lookup (no verdicts, no certificate timeline)',
     )
     .addHelpText('after', REPORT_HELP + REPORT_EXIT_HELP)
-    .action(async (opts: ReportFlags) => {
-      done(await reportCommand(io, opts));
-    });
+    .action(async (opts: ReportFlags, cmd: Command) => exitWith(cmd, await reportCommand(io, opts)));
 }
 
 export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<number> {
   const json = !!opts.json;
   let loaded: Loaded;
-  let lookups: Lookups | null = null;
   const file = opts.html !== undefined ? path.resolve(io.cwd, opts.html) : null;
   try {
     if (opts.html === undefined && !json)
@@ -84,12 +76,8 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     // A page that cannot be written is found out before the app runs or any account is called.
     const fileProblem = file && outputFileProblem(file, opts.html!, '--html', 'report.html');
     if (fileProblem) throw new UsageError([fileProblem]);
-    if (opts.preview) {
-      const made = lookupsFromFlags(opts, io.env);
-      if ('problems' in made) throw new UsageError(made.problems);
-      lookups = made;
-    }
-    loaded = await load(io, opts, json);
+    // With a preview, its lookup flags are checked before the app runs.
+    loaded = await load(io, opts, json, { lookups: opts.preview ? lookupsFromFlags(opts, io.env) : undefined });
   } catch (e) {
     return reportError(io, 'report', e, json);
   }
@@ -100,11 +88,11 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     {
       triggers: false,
       // One set of lookups for the policies' certificates and the preview: each host read once.
-      certificateLifetime: lookups ? certificateLifetimes(() => lookups) : certificateLookups(io, opts),
+      certificateLifetime: certificateLifetimes(loaded.lookups),
     },
     json,
   );
-  const preview = lookups ? await previewPlans(plans, lookups) : null;
+  const preview = opts.preview ? await previewPlans(plans, loaded.lookups) : null;
   const doc = reportDocument(plans, preview, { now: preview?.at ?? new Date(), extra: shardJson(loaded) });
   if (json) writeJson(io, doc);
   if (file) {

@@ -4,27 +4,54 @@
  * read with `--no-synth --out <dir>` instead of each running the app again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Command } from 'commander';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
 import { FORMAT_VERSION } from '../render/json';
 import { outDirOf } from '../read/synth';
-import {
-  EXIT,
-  checkOffline,
-  cwdOf,
-  reportError,
-  styleFor,
-  synthesize,
-  writeJson,
-  type CommonOptions,
-} from './pipeline';
+import { EXIT, checkOffline, reportError, styleFor, synthesize, writeJson, type CommonOptions } from './pipeline';
 import type { CliIO } from './io';
+import {
+  appOption,
+  baseUrlOption,
+  chdirOption,
+  colorOption,
+  exitWith,
+  synthOutOption,
+  synthTimeoutOption,
+} from './options';
 import { writeSynthSources } from './synth-sources';
 
 export type SynthFlags = Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synthTimeout' | 'baseUrl' | 'color'> & {
   json?: boolean;
 };
+
+const SYNTH_ONCE_HELP = `
+Synthesize once: ncalc synth --out cdktf.out runs the app and checks it; the jobs of a CI
+matrix then read that output with --no-synth --out cdktf.out --shard i/n instead of each
+running the app (pass the directory between jobs as an artifact).
+`;
+
+export function register(program: Command, io: CliIO): void {
+  const cmd = program
+    .command('synth')
+    .description(
+      'Run the app once and check it (no credentials, no API call), leaving the output for --no-synth: synthesize once for many shards.',
+    );
+  chdirOption(cmd);
+  appOption(cmd);
+  synthOutOption(cmd, '--out <dir>', 'where to write the output (default: "output" of cdktf.json, then cdktf.out)');
+  synthTimeoutOption(cmd);
+  baseUrlOption(cmd, 'API base URL to check for every account (as --base-url of the other commands)');
+  colorOption(cmd)
+    .option('--json', 'machine-readable result')
+    .addHelpText(
+      'after',
+      SYNTH_ONCE_HELP + '\nExit codes:\n  0  synthesized and valid\n  1  it is not (every problem is listed)',
+    )
+    .action(async (opts: SynthFlags) => exitWith(cmd, await synthCommand(io, opts)));
+}
 
 export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number> {
   const json = !!opts.json;
@@ -32,9 +59,10 @@ export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number>
   const locationsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-locations-'));
   try {
     const locations = path.join(locationsDir, 'locations.json');
-    const stacks = await synthesize(io, { ...opts, synth: true }, json, { [SOURCE_LOCATIONS_ENV]: locations });
+    const { stacks, dir: cwd } = await synthesize(io, { ...opts, synth: true }, json, {
+      [SOURCE_LOCATIONS_ENV]: locations,
+    });
     const desired = checkOffline(stacks, io, opts);
-    const cwd = cwdOf(io, opts);
     const outdir = outDirOf({ cwd, out: opts.out });
     writeSynthSources(cwd, outdir, locations);
     const out = path.relative(io.cwd, outdir) || '.';

@@ -1,9 +1,21 @@
 /** `ncalc validate`: the checks plan makes before its first API call, without credentials (for pull requests). */
+import type { Command } from 'commander';
 import { FORMAT_VERSION } from '../render/json';
 import type { CliIO } from './io';
+import { appOptions, exitWith } from './options';
 import { EXIT, checkOffline, reportError, styleFor, synthesize, writeJson, type CommonOptions } from './pipeline';
 
 export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseUrl?: string; json?: boolean };
+
+export function register(program: Command, io: CliIO): void {
+  appOptions(program.command('validate'))
+    .description(
+      'Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).',
+    )
+    .option('--json', 'machine-readable result (format in docs/cli.md)')
+    .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)')
+    .action(async (opts: ValidateFlags, cmd: Command) => exitWith(cmd, await validateCommand(io, opts)));
+}
 
 /**
  * Everything plan checks before its first API call, except credentials: for pull requests
@@ -12,7 +24,7 @@ export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseU
 export async function validateCommand(io: CliIO, opts: ValidateFlags): Promise<number> {
   const json = !!opts.json;
   try {
-    const desired = checkOffline(await synthesize(io, opts, json), io, opts);
+    const desired = checkOffline((await synthesize(io, opts, json)).stacks, io, opts);
     const summary = {
       stacks: new Set(desired.scopes.map((s) => s.stack)).size,
       providers: desired.scopes.length,

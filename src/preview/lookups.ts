@@ -29,6 +29,11 @@ export interface LookupOptions {
 
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 3000;
 export const DEFAULT_CONCURRENCY = 16;
+/**
+ * A testing aid: `NCALC_PREVIEW_TLS_PORT` sends every TLS connection of a preview to that port
+ * instead of 443 (the address still comes from DNS), so tests can serve certificates locally.
+ */
+export const TLS_PORT_ENV = 'NCALC_PREVIEW_TLS_PORT';
 /** After this many timeouts in a row with no answer ever, the resolver is taken as unreachable. */
 const DEAD_AFTER_TIMEOUTS = 3;
 /** CNAME chains longer than this are reported, not followed (resolvers stop near here too). */
