@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceLocations, type SourceLocation } from '../contract/source-locations';
+import { SOURCE_LOCATIONS, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { ConfigError } from '../contract/config-error';
 import { sha256 } from '../codegen/write';
 import { writeFileAtomicSync } from '../support/atomic-write';
@@ -25,13 +25,7 @@ const relativeTo = (dir: string, file: string) => {
  * name into `outdir`. Best effort: without it, `drift --suggest --no-synth` says what is missing.
  */
 export function writeSynthSources(appDir: string, outdir: string, locationsFile: string): void {
-  let text: string;
-  try {
-    text = readFileSync(locationsFile, 'utf8');
-  } catch {
-    return; // an app built with a copy of the package that records none
-  }
-  const locations = parseSourceLocations(text);
+  const locations = SOURCE_LOCATIONS.read(locationsFile);
   if (!locations) return;
   const sources: Record<string, string> = {};
   for (const file of new Set(locations.map((l) => l.file))) {

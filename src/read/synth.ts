@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
-import { PROBLEMS_FILE_ENV, parseProblemsFile, type ConstructProblem } from '../contract/problems';
+import { PROBLEMS_FILE_ENV, readProblemsFile, type ConstructProblem } from '../contract/problems';
 import { fromProblemData, problemLine } from '../model/problems';
 import { readDesired, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
@@ -128,13 +128,7 @@ async function runApp(
 
 /** The construct problems the app reported, as a ConfigError; null when it reported none. */
 function constructProblems(file: string): ConfigError | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  const problems = parseProblemsFile(text);
+  const problems = readProblemsFile(file);
   return problems ? new ConfigError(problems.map(problemLine), problems.map(fromProblemData)) : null;
 }
 
