@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SOURCE_LOCATIONS, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { sha256 } from '../codegen/write';
 import { writeFileAtomicSync } from '../support/atomic-write';
 
@@ -69,8 +70,12 @@ export function readSynthSources(appDir: string, outdir: string): SourceLocation
     if (now !== hash) changed.push(file);
   }
   if (changed.length)
-    throw new ConfigError([
-      `${changed.join(', ')} changed since ncalc synth wrote ${outdir}; --suggest would edit code the output did not come from: run ncalc synth again (or drop --no-synth)`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `${changed.join(', ')} changed since ncalc synth wrote ${outdir}; --suggest would edit code the output did not come from: run ncalc synth again (or drop --no-synth)`,
+        ),
+      ],
+    });
   return locations.map((l) => ({ ...l, file: path.resolve(appDir, l.file) }));
 }

@@ -79,13 +79,12 @@ export function prepare(
   // Only the accounts' settings from the environment are wrong: say so, not "not valid".
   const onlyAccounts = all.length > 0 && all.length === problems.length;
   if (all.length)
-    throw new ConfigError(
-      all,
-      undefined,
-      onlyAccounts
+    throw new ConfigError({
+      problems: all,
+      summary: onlyAccounts
         ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
         : undefined,
-    );
+    });
   const held = options.terraformState
     ? readTerraformStates(stacks, options.terraformState.appDir, options.terraformState.outdir)
     : [];

@@ -8,6 +8,7 @@ import { failedPlan, type AccountPlan } from '../plan/account-plan';
 import { toErrorInfo } from '../plan/error-info';
 import type { ClientFactory } from '../plan/types';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { Limiter } from '../support/limiter';
 import { PLAN_ACCOUNTS_AT_ONCE } from './plan-all';
 import { bindCredentials, liveDigest, StalePlanError, type SavedPlan } from '../read/saved-plan';
@@ -24,7 +25,7 @@ export async function revivePlan(
   factory: ClientFactory,
 ): Promise<AccountPlan[]> {
   const { accounts, problems } = bindCredentials(saved, env);
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
   const stale: string[] = [];
   const limit = new Limiter(PLAN_ACCOUNTS_AT_ONCE);
   const plans = await Promise.all(
