@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import { loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
-import { sentence } from '../model/problems';
+import { isRefused, sentence } from '../model/problems';
 import { FORMAT_VERSION, errorJson } from '../render/json';
 import { envValue, resolveAccounts, resolveCredentials } from '../plan/accounts';
 import { exportHcl, exportTypeScript, selectForExport, type ExportAccount, type ExportInput } from '../codegen/export';
@@ -77,7 +77,7 @@ async function resolveExportAccount(
     // The same rule as every other command: a token, with the client credentials beside it
     // when both are set, so a refused token falls back to them.
     const found = resolveCredentials(config, io.env, baseUrl);
-    if ('problem' in found) throw new ConfigError({ problems: [sentence(`--account ${name}: ${found.problem}`)] });
+    if (isRefused(found)) throw new ConfigError({ problems: [sentence(`--account ${name}: ${found.problem}`)] });
     return { account, credentials: found.credentials, label: name };
   }
   const cwd = cwdOf(io, opts);

@@ -45,6 +45,18 @@ export function isPlaced(p: Problem): boolean {
   return p.field !== undefined;
 }
 
+/**
+ * The one result shape of a reader that gives a value or, instead, the sentence saying why not
+ * (credentials of a scope, a --shard): `T | Refused`, told apart by `isRefused`.
+ */
+export interface Refused {
+  problem: string;
+}
+
+export function isRefused<T extends object>(result: T | Refused): result is Refused {
+  return 'problem' in result;
+}
+
 /** A problem of an alert's field, as the model's validation returns it. */
 export type AlertProblem = Problem & { field: string; kind: 'missing' | 'invalid' };
 
