@@ -89,7 +89,8 @@ export class ProviderServer<P = unknown> {
 
   GetProviderSchema(): Resp {
     const resource_schemas: Record<string, unknown> = {};
-    for (const [name, r] of this.handlers.resource) resource_schemas[name] = schemaToMsg(r.schema, r.schema.version ?? 0);
+    for (const [name, r] of this.handlers.resource)
+      resource_schemas[name] = schemaToMsg(r.schema, r.schema.version ?? 0);
     const data_source_schemas: Record<string, unknown> = {};
     for (const [name, d] of this.handlers.dataSource) data_source_schemas[name] = schemaToMsg(d.schema);
     return {
