@@ -5,6 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { FORMAT_VERSION } from '../render/json';
 import { accountHeading } from '../render/text';
 import { planAll } from '../engine/plan-all';
@@ -84,13 +85,14 @@ export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGive
   try {
     loaded = await load(io, opts, format !== 'text');
     if (!loaded.desired.policies.length) {
-      throw new ConfigError(
-        [
-          'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md), or check the alerts with ncalc drift',
+      throw new ConfigError({
+        problems: [
+          sentence(
+            'the app declares no alert policy, so there is no coverage to report; add an AlertPolicy (docs/constructs.md), or check the alerts with ncalc drift',
+          ),
         ],
-        undefined,
-        'nothing to report: the app declares no alert policy; nothing was called.',
-      );
+        summary: 'nothing to report: the app declares no alert policy; nothing was called.',
+      });
     }
   } catch (e) {
     if (!(e instanceof UsageError))

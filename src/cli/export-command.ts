@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { CDK_ENV, CDK_LIBRARIES, chooseCdk, resolveFrom, type CdkLibrary } from '../cdk-choice';
 import { loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
+import { isRefused, sentence } from '../model/problems';
 import { FORMAT_VERSION, errorJson } from '../render/json';
 import { envValue, resolveAccounts, resolveCredentials } from '../plan/accounts';
 import { exportHcl, exportTypeScript, selectForExport, type ExportAccount, type ExportInput } from '../codegen/export';
@@ -123,7 +124,10 @@ function prefixAccount(io: CliIO, opts: ExportFlags): ResolvedAccount {
   );
   // A blank --base-url is a mistake here, not "unset": the default would be production.
   const blank = config.baseUrl === null ? baseUrlProblem(rawUrl, source) : null;
-  if (problems.length || blank) throw new ConfigError([...problems.map((p) => p.message), ...(blank ? [blank] : [])]);
+  if (problems.length || blank)
+    throw new ConfigError({
+      problems: [...problems, ...(blank ? [{ message: blank }] : [])].map((p) => sentence(p.message)),
+    });
   const baseUrl = normalizeBaseUrl(config.baseUrl ?? rawUrl);
   const account: ExportAccount = { ...config, alias: null, baseUrl: null };
   // Only NETWORKCALC_BASE_URL is read at plan time; another prefix's URL, or the one given
@@ -132,7 +136,7 @@ function prefixAccount(io: CliIO, opts: ExportFlags): ResolvedAccount {
   // The same rule as every other command: a token, with the client credentials beside it
   // when both are set, so a refused token falls back to them.
   const found = resolveCredentials(config, io.env, baseUrl);
-  if ('problem' in found) throw new ConfigError([`--account ${name}: ${found.problem}`]);
+  if (isRefused(found)) throw new ConfigError({ problems: [sentence(`--account ${name}: ${found.problem}`)] });
   return { account, credentials: found.credentials, label: name };
 }
 
@@ -140,9 +144,13 @@ function prefixAccount(io: CliIO, opts: ExportFlags): ResolvedAccount {
 async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<ResolvedAccount> {
   const name = opts.account;
   if (!existsSync(path.join(cwd, 'cdktf.json')) && !opts.cdktfOut) {
-    throw new ConfigError([
-      `--account ${JSON.stringify(name)}: neither ${name}_TOKEN nor ${name}_CLIENT_ID is set, and there is no cdktf.json in ${cwd} to look the name up as a provider alias; set the variables or run in the app's directory`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `--account ${JSON.stringify(name)}: neither ${name}_TOKEN nor ${name}_CLIENT_ID is set, and there is no cdktf.json in ${cwd} to look the name up as a provider alias; set the variables or run in the app's directory`,
+        ),
+      ],
+    });
   }
   const { stacks } = await loadStacks({
     cwd,
@@ -158,9 +166,13 @@ async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<
   );
   if (!matches.length) {
     const known = [...new Set(desired.scopes.map((s) => s.alias ?? s.stack))].join(', ') || 'none';
-    throw new ConfigError([
-      `--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `--account ${JSON.stringify(name)} is not a provider alias of the app (aliases: ${known}) and ${name}_TOKEN / ${name}_CLIENT_ID are not set`,
+        ),
+      ],
+    });
   }
   const scope = matches[0];
   // The exported code declares this account as the app does: a provider block the account
@@ -168,10 +180,10 @@ async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<
   const blockProblems = desired.problems.filter(
     (p) => p.path === `stack ${scope.stack}, provider ${scope.providerKey}`,
   );
-  if (blockProblems.length) throw new ConfigError(blockProblems);
+  if (blockProblems.length) throw new ConfigError({ problems: blockProblems });
   const { accounts, problems } = resolveAccounts([scope], io.env, { baseUrlOverride: opts.baseUrl });
-  if (problems.length) throw new ConfigError(problems);
-  if (accounts[0].problem !== undefined) throw new ConfigError([accounts[0].problem]);
+  if (problems.length) throw new ConfigError({ problems });
+  if (accounts[0].problem !== undefined) throw new ConfigError({ problems: [sentence(accounts[0].problem)] });
   const account: ExportAccount = {
     alias: scope.alias,
     baseUrl: opts.baseUrl !== undefined ? accounts[0].baseUrl : scope.baseUrl,
@@ -194,7 +206,10 @@ async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<
 function exportCdkLibrary(io: CliIO, opts: ExportFlags, appDir: () => string): CdkLibrary {
   if (opts.cdk !== undefined) {
     const library = CDK_LIBRARIES.find((l) => l === opts.cdk!.trim().toLowerCase());
-    if (!library) throw new ConfigError([`--cdk ${JSON.stringify(opts.cdk)}: give cdktn (CDK Terrain) or cdktf`]);
+    if (!library)
+      throw new ConfigError({
+        problems: [sentence(`--cdk ${JSON.stringify(opts.cdk)}: give cdktn (CDK Terrain) or cdktf`)],
+      });
     return library;
   }
   // Only what the app directory has counts: the library beside ncalc says nothing of the app.
@@ -208,7 +223,7 @@ function exportCdkLibrary(io: CliIO, opts: ExportFlags, appDir: () => string): C
     return chooseCdk(probe).library;
   } catch (e) {
     // A wrong NCALC_CDK is the user's to fix; no library installed anywhere is not an error here.
-    if (io.env[CDK_ENV]?.trim()) throw new ConfigError([(e as Error).message]);
+    if (io.env[CDK_ENV]?.trim()) throw new ConfigError({ problems: [sentence((e as Error).message)] });
     return 'cdktn';
   }
 }
@@ -225,13 +240,15 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
             : null
           : undefined;
     if (hclFile === null)
-      throw new ConfigError(['--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf']);
+      throw new ConfigError({
+        problems: [sentence('--hcl needs a file name when --out is not given, e.g. --hcl alerts.tf')],
+      });
     // Both paths checked before any call: a failure writes nothing (the directories are not made).
     const pathProblems = [
       opts.out !== undefined && outputFileProblem(path.resolve(io.cwd, opts.out), opts.out, '--out', 'alerts.ts'),
       hclFile && outputFileProblem(path.resolve(io.cwd, hclFile), hclFile, '--hcl', 'alerts.tf'),
     ].filter((p): p is string => !!p);
-    if (pathProblems.length) throw new ConfigError(pathProblems);
+    if (pathProblems.length) throw new ConfigError({ problems: pathProblems.map(sentence) });
     // The app's directory (-C) is checked only where it is used, then kept.
     let dir: string | undefined;
     const appDir = () => (dir ??= cwdOf(io, opts));
@@ -260,7 +277,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
       try {
         writeFileAtomicSync(path.resolve(cwd, file), text);
       } catch (e) {
-        throw new ConfigError([`${fileErrorText(file, e)}; give a path that can be written`]);
+        throw new ConfigError({ problems: [sentence(`${fileErrorText(file, e)}; give a path that can be written`)] });
       }
     };
     if (hclFile && hcl !== null) write(hclFile, hcl);

@@ -13,6 +13,7 @@ import { sharedClients } from '../engine/shared-clients';
 import { inShard, parseShard, type Shard } from '../plan/shard';
 import { loadStacks, outDirOf } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { offlineAccountProblems } from '../plan/accounts';
 import { planAll, prepare, shardStacks, type PlanOptions, type Prepared } from '../engine/plan-all';
 import { type AccountPlan } from '../plan/account-plan';
@@ -86,11 +87,12 @@ export function cwdOf(io: CliIO, opts: Pick<CommonOptions, 'chdir'>): string {
   const dir = path.resolve(io.cwd, opts.chdir ?? '.');
   const problem = directoryProblem(dir);
   if (problem)
-    throw new ConfigError(
-      [`-C ${opts.chdir ?? '.'}: ${problem}; give the directory of the app (the one holding cdktf.json)`],
-      undefined,
-      'the app directory cannot be used; nothing was changed.',
-    );
+    throw new ConfigError({
+      problems: [
+        sentence(`-C ${opts.chdir ?? '.'}: ${problem}; give the directory of the app (the one holding cdktf.json)`),
+      ],
+      summary: 'the app directory cannot be used; nothing was changed.',
+    });
   return dir;
 }
 
@@ -170,9 +172,13 @@ export async function load(
   });
   const allAccounts = own?.accounts ?? prepared.accounts.length;
   if (!allAccounts) {
-    throw new ConfigError([
-      `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `no NetworkCalc provider or alert in ${stacks.length ? `stacks ${stacks.map((s) => s.name).join(', ')}` : 'the app'}; add a NetworkcalcAccount and some alerts`,
+        ),
+      ],
+    });
   }
   const accounts = own
     ? prepared.accounts.filter((a) => own.keys.has(a.key))
@@ -276,9 +282,11 @@ export function checkOffline(
     ...desired.problems,
     ...offlineAccountProblems(desired.scopes, desired.alerts, io.env, { baseUrlOverride: opts.baseUrl }),
   ];
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length) throw new ConfigError({ problems });
   if (!desired.scopes.length)
-    throw new ConfigError(['no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts']);
+    throw new ConfigError({
+      problems: [sentence('no NetworkCalc provider or alert in the app; add a NetworkcalcAccount and some alerts')],
+    });
   return desired;
 }
 

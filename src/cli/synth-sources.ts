@@ -6,8 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceLocations, type SourceLocation } from '../contract/source-locations';
+import { SOURCE_LOCATIONS, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { sha256 } from '../codegen/write';
 import { writeFileAtomicSync } from '../support/atomic-write';
 
@@ -25,13 +26,7 @@ const relativeTo = (dir: string, file: string) => {
  * name into `outdir`. Best effort: without it, `drift --suggest --no-synth` says what is missing.
  */
 export function writeSynthSources(appDir: string, outdir: string, locationsFile: string): void {
-  let text: string;
-  try {
-    text = readFileSync(locationsFile, 'utf8');
-  } catch {
-    return; // an app built with a copy of the package that records none
-  }
-  const locations = parseSourceLocations(text);
+  const locations = SOURCE_LOCATIONS.read(locationsFile);
   if (!locations) return;
   const sources: Record<string, string> = {};
   for (const file of new Set(locations.map((l) => l.file))) {
@@ -75,8 +70,12 @@ export function readSynthSources(appDir: string, outdir: string): SourceLocation
     if (now !== hash) changed.push(file);
   }
   if (changed.length)
-    throw new ConfigError([
-      `${changed.join(', ')} changed since ncalc synth wrote ${outdir}; --suggest would edit code the output did not come from: run ncalc synth again (or drop --no-synth)`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `${changed.join(', ')} changed since ncalc synth wrote ${outdir}; --suggest would edit code the output did not come from: run ncalc synth again (or drop --no-synth)`,
+        ),
+      ],
+    });
   return locations.map((l) => ({ ...l, file: path.resolve(appDir, l.file) }));
 }

@@ -393,7 +393,7 @@ function documentChecks(
 function propProblem(problem: Problem, sources: ReadonlyArray<Readonly<Record<string, string>>>): Problem {
   const { path, kind: _kind, ...rest } = problem;
   const index = /^checks\[(\d+)\]$/.exec(path ?? '');
-  if (!index || problem.field === null) return rest;
+  if (!index || problem.field == null) return rest;
   const prop = problem.field === 'label' ? 'label' : (sources[Number(index[1])]?.[problem.field] ?? problem.field);
   const from = `${path}.${prop}`;
   return { ...rest, field: from, message: `${problem.message} (from ${from})` };

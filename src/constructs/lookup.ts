@@ -17,26 +17,50 @@ export function lookupKey(name: string): string {
 }
 
 /**
+ * What the two look-ups share: a data source read by name under the id `Resource`, and its id
+ * made a token once (every alert of the target reads it: one token, not one per alert).
+ */
+abstract class TargetLookup extends Construct {
+  private readonly resource: { readonly id: number };
+  private id?: number;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    source: typeof DataNetworkcalcDomain | typeof DataNetworkcalcSubdomain,
+    name: string,
+    provider: TerraformProvider | undefined,
+  ) {
+    super(scope, id);
+    this.resource = new source(this, 'Resource', { name: terraformLiteral(name), provider });
+  }
+
+  /**
+   * The target's id, resolved at plan time.
+   * @internal
+   */
+  protected get _targetId(): number {
+    return (this.id ??= this.resource.id);
+  }
+}
+
+/**
  * A domain of the account, looked up by name through the `networkcalc_domain` data source.
  * Created by {@link NetworkcalcAccount.lookupDomain}, once per account and name.
  */
-export class DomainLookup extends Construct {
+export class DomainLookup extends TargetLookup {
   /** The domain name as looked up. @attribute */
   public readonly domainName: string;
-  private readonly resource: DataNetworkcalcDomain;
-  private id?: number;
 
   /** @internal */
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
-    super(scope, id);
+    super(scope, id, DataNetworkcalcDomain, name, provider);
     this.domainName = name;
-    this.resource = new DataNetworkcalcDomain(this, 'Resource', { name: terraformLiteral(name), provider });
   }
 
   /** Id of the domain, resolved at plan time (a token, made once when first asked for). @attribute */
   public get domainId(): number {
-    // Every alert of this target reads it: one token, not one per alert.
-    return (this.id ??= this.resource.id);
+    return this._targetId;
   }
 }
 
@@ -44,22 +68,18 @@ export class DomainLookup extends Construct {
  * A subdomain of the account, looked up by its full name through the
  * `networkcalc_subdomain` data source. Created by {@link NetworkcalcAccount.lookupSubdomain}.
  */
-export class SubdomainLookup extends Construct {
+export class SubdomainLookup extends TargetLookup {
   /** The full subdomain name as looked up. @attribute */
   public readonly subdomainName: string;
-  private readonly resource: DataNetworkcalcSubdomain;
-  private id?: number;
 
   /** @internal */
   constructor(scope: Construct, id: string, name: string, provider: TerraformProvider | undefined) {
-    super(scope, id);
+    super(scope, id, DataNetworkcalcSubdomain, name, provider);
     this.subdomainName = name;
-    this.resource = new DataNetworkcalcSubdomain(this, 'Resource', { name: terraformLiteral(name), provider });
   }
 
   /** Id of the subdomain, resolved at plan time (a token, made once when first asked for). @attribute */
   public get subdomainId(): number {
-    // Every alert of this target reads it: one token, not one per alert.
-    return (this.id ??= this.resource.id);
+    return this._targetId;
   }
 }

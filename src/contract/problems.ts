@@ -1,9 +1,8 @@
 /**
  * Construct validation problems as data, and the file through which a synth run by `ncalc`
- * hands them over. Free of cdktf, so that `ncalc` reads them without loading it.
+ * hands them over (src/contract/handoff.ts).
  */
-import { isObject } from '../support/json';
-import { writeFileSync } from 'node:fs';
+import { AppHandoff } from './handoff';
 import type { ProblemData } from '../model/problems';
 import type { Environment } from '../public-types';
 
@@ -18,44 +17,29 @@ export type ConstructProblem = ProblemData & { path: string };
  * validation writes `{"problems": ConstructProblem[]}`, so that `ncalc` shows them (and puts
  * them in `--json`) instead of the app's output.
  */
-export const PROBLEMS_FILE_ENV = 'NCALC_SYNTH_PROBLEMS_FILE';
+export const SYNTH_PROBLEMS = new AppHandoff<ConstructProblem>('NCALC_SYNTH_PROBLEMS_FILE', 'problems', (p) =>
+  typeof p.path !== 'string' || typeof p.message !== 'string'
+    ? null
+    : {
+        path: p.path,
+        field: typeof p.field === 'string' ? p.field : null,
+        value: p.value === undefined ? null : p.value,
+        allowed: Array.isArray(p.allowed) ? p.allowed.map(String) : null,
+        message: p.message,
+        ...(typeof p.fix === 'string' ? { fix: p.fix } : {}),
+      },
+);
+
+export const PROBLEMS_FILE_ENV = SYNTH_PROBLEMS.variable;
 
 /** Best effort: the error thrown says the same to whoever runs the app. */
 export function writeProblemsFile(problems: readonly ConstructProblem[], env: Environment = process.env): void {
-  const file = env[PROBLEMS_FILE_ENV];
-  if (!file) return;
-  try {
-    writeFileSync(
-      file,
-      JSON.stringify({ problems }, (_k, v: unknown) =>
-        typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol' ? String(v) : v,
-      ),
-    );
-  } catch {
-    // Not writable: ncalc falls back to the app's output.
-  }
+  const file = SYNTH_PROBLEMS.fileIn(env);
+  if (file) SYNTH_PROBLEMS.write(file, problems);
 }
 
-/** The problems of a problems file's text; null when it is not one (then the app's output is shown). */
-export function parseProblemsFile(text: string): ConstructProblem[] | null {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isObject(doc) || !Array.isArray(doc.problems) || doc.problems.length === 0) return null;
-  const out: ConstructProblem[] = [];
-  for (const p of doc.problems) {
-    if (!isObject(p) || typeof p.path !== 'string' || typeof p.message !== 'string') return null;
-    out.push({
-      path: p.path,
-      field: typeof p.field === 'string' ? p.field : null,
-      value: p.value === undefined ? null : p.value,
-      allowed: Array.isArray(p.allowed) ? p.allowed.map(String) : null,
-      message: p.message,
-      ...(typeof p.fix === 'string' ? { fix: p.fix } : {}),
-    });
-  }
-  return out;
+/** The problems of a problems file; null when it holds none or is not one (then the app's output is shown). */
+export function readProblemsFile(file: string): ConstructProblem[] | null {
+  const problems = SYNTH_PROBLEMS.read(file);
+  return problems?.length ? problems : null;
 }

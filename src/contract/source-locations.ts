@@ -2,17 +2,15 @@
  * Where each construct of the app is declared, for `ncalc drift --suggest`: it turns drift
  * into an edit of the app's source and needs the `new Alert(...)` that made each alert.
  * Recorded only when `ncalc` asks for it through the environment (a stack trace per
- * construct costs time a plain synth does not spend), and written when the app exits.
- * Free of cdktf, so that `ncalc` reads the file without loading it.
+ * construct costs time a plain synth does not spend), and written when the app exits, into
+ * the file ncalc names (src/contract/handoff.ts).
  */
-import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IConstruct } from 'constructs';
 import type { Environment } from '../public-types';
 import { isObject } from '../support/json';
-
-export const SOURCE_LOCATIONS_ENV = 'NCALC_SOURCE_LOCATIONS_FILE';
+import { AppHandoff } from './handoff';
 
 /** One construct's declaration: the first stack frame outside this package and node_modules. */
 export interface SourceLocation {
@@ -37,6 +35,36 @@ export interface SourceLocation {
 }
 
 export type Frame = Pick<SourceLocation, 'file' | 'line' | 'column'>;
+
+const isFrame = (v: unknown): v is Record<string, unknown> & Frame =>
+  isObject(v) && typeof v.file === 'string' && Number.isInteger(v.line) && Number.isInteger(v.column);
+
+/** Set by `ncalc` when it needs them: the file the app writes `{"locations": SourceLocation[]}` to. */
+export const SOURCE_LOCATIONS = new AppHandoff<SourceLocation>('NCALC_SOURCE_LOCATIONS_FILE', 'locations', (l) =>
+  !isFrame(l) ||
+  typeof l.path !== 'string' ||
+  typeof l.kind !== 'string' ||
+  (l.callers !== undefined && !(Array.isArray(l.callers) && l.callers.every(isFrame)))
+    ? null
+    : {
+        path: l.path,
+        kind: l.kind,
+        file: l.file,
+        line: l.line,
+        column: l.column,
+        ...(l.alias !== undefined ? { alias: typeof l.alias === 'string' ? l.alias : null } : {}),
+        ...(Array.isArray(l.callers)
+          ? { callers: (l.callers as Frame[]).map(({ file, line, column }) => ({ file, line, column })) }
+          : {}),
+      },
+);
+
+export const SOURCE_LOCATIONS_ENV = SOURCE_LOCATIONS.variable;
+
+/** The locations of a file's text written by an app; null when it is not one. */
+export function parseSourceLocations(text: string): SourceLocation[] | null {
+  return SOURCE_LOCATIONS.parse(text);
+}
 
 // This package's own code (src/ or dist/): frames there are ours, not the app's.
 const OWN_CODE = path.resolve(__dirname, '..') + path.sep;
@@ -69,7 +97,7 @@ let target: string | undefined;
 
 /** Called by every construct of this package as it is made; does nothing unless ncalc asked. */
 export function recordSourceLocation(construct: IConstruct, env: Environment = process.env): void {
-  const file = env[SOURCE_LOCATIONS_ENV];
+  const file = SOURCE_LOCATIONS.fileIn(env);
   if (!file) return;
   // A short trace is enough for a construct made in the app's code; an L3 construct of a
   // library may sit deeper, so a longer one is taken only when the short one finds no frame.
@@ -82,57 +110,19 @@ export function recordSourceLocation(construct: IConstruct, env: Environment = p
 }
 
 function writeSourceLocations(file: string): void {
-  const locations: SourceLocation[] = recorded.map(({ construct, frames }) => {
-    const alias = (construct as { alias?: unknown }).alias;
-    return {
-      path: construct.node.path,
-      kind: construct.constructor.name,
-      ...frames[0],
-      ...(typeof alias === 'string' || construct.constructor.name === 'NetworkcalcAccount'
-        ? { alias: typeof alias === 'string' ? alias : null }
-        : {}),
-      ...(frames.length > 1 ? { callers: frames.slice(1) } : {}),
-    };
-  });
-  try {
-    writeFileSync(file, JSON.stringify({ locations }));
-  } catch {
-    // Not writable: ncalc says that it found no locations.
-  }
-}
-
-const isFrame = (v: unknown): v is Record<string, unknown> & Frame =>
-  isObject(v) && typeof v.file === 'string' && Number.isInteger(v.line) && Number.isInteger(v.column);
-
-/** The locations of a file written above; null when it is not one. */
-export function parseSourceLocations(text: string): SourceLocation[] | null {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isObject(doc) || !Array.isArray(doc.locations)) return null;
-  const out: SourceLocation[] = [];
-  for (const l of doc.locations) {
-    if (
-      !isFrame(l) ||
-      typeof l.path !== 'string' ||
-      typeof l.kind !== 'string' ||
-      (l.callers !== undefined && !(Array.isArray(l.callers) && l.callers.every(isFrame)))
-    )
-      return null;
-    out.push({
-      path: l.path,
-      kind: l.kind,
-      file: l.file,
-      line: l.line as number,
-      column: l.column as number,
-      ...(l.alias !== undefined ? { alias: typeof l.alias === 'string' ? l.alias : null } : {}),
-      ...(Array.isArray(l.callers)
-        ? { callers: (l.callers as Frame[]).map(({ file, line, column }) => ({ file, line, column })) }
-        : {}),
-    });
-  }
-  return out;
+  SOURCE_LOCATIONS.write(
+    file,
+    recorded.map(({ construct, frames }) => {
+      const alias = (construct as { alias?: unknown }).alias;
+      return {
+        path: construct.node.path,
+        kind: construct.constructor.name,
+        ...frames[0],
+        ...(typeof alias === 'string' || construct.constructor.name === 'NetworkcalcAccount'
+          ? { alias: typeof alias === 'string' ? alias : null }
+          : {}),
+        ...(frames.length > 1 ? { callers: frames.slice(1) } : {}),
+      };
+    }),
+  );
 }

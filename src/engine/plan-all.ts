@@ -21,6 +21,7 @@ import type {
 } from '../plan/types';
 import { readTerraformStates } from '../read/terraform-state';
 import { heldByAccount, terraformStateWarnings } from '../plan/terraform-held';
+import { Limiter } from '../support/limiter';
 
 export interface Prepared {
   desired: Desired;
@@ -78,13 +79,12 @@ export function prepare(
   // Only the accounts' settings from the environment are wrong: say so, not "not valid".
   const onlyAccounts = all.length > 0 && all.length === problems.length;
   if (all.length)
-    throw new ConfigError(
-      all,
-      undefined,
-      onlyAccounts
+    throw new ConfigError({
+      problems: all,
+      summary: onlyAccounts
         ? 'an account cannot be reached as set up (credentials or base URL); nothing was called.'
         : undefined,
-    );
+    });
   const held = options.terraformState
     ? readTerraformStates(stacks, options.terraformState.appDir, options.terraformState.outdir)
     : [];
@@ -116,9 +116,10 @@ export interface PlanOptions {
 }
 
 /**
- * Accounts listed at once by plan, drift, preview and the plan of apply: each is one alerts
- * list and at most one domains list, so a run of 1,000 accounts has at most 32 requests in
- * flight rather than 2,000 at once. An account that is answered 429 waits (and retries) in
+ * Accounts listed at once by plan, drift, preview, the plan of apply and the check of a saved
+ * plan (src/engine/revive-plan.ts), on the one limiter (src/support/limiter.ts): each is one
+ * alerts list and at most one domains list, so a run of 1,000 accounts has at most 32 requests
+ * in flight rather than 2,000 at once. An account that is answered 429 waits (and retries) in
  * its own slot; the others go on in theirs.
  */
 export const PLAN_ACCOUNTS_AT_ONCE = 16;
@@ -283,20 +284,17 @@ export async function planAll(
 ): Promise<AccountPlan[]> {
   const appScopeKeys = new Set(prepared.desired.scopes.map((s) => s.key));
   const accounts = prepared.accounts;
-  const plans: AccountPlan[] = new Array<AccountPlan>(accounts.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < accounts.length) {
-      const at = next++;
-      const account = accounts[at]!;
-      const held = heldByAccount(account, prepared.held ?? [], appScopeKeys);
-      const plan = await planAccount(account, prepared.desired, factory, options, held);
-      options.onPlanned?.(plan);
-      plans[at] = plan;
-    }
-  };
-  const atOnce = Math.max(1, Math.min(options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE, accounts.length));
-  await Promise.all(Array.from({ length: atOnce }, worker));
+  const limit = new Limiter(Math.max(1, options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE));
+  const plans = await Promise.all(
+    accounts.map((account) =>
+      limit.run(async () => {
+        const held = heldByAccount(account, prepared.held ?? [], appScopeKeys);
+        const plan = await planAccount(account, prepared.desired, factory, options, held);
+        options.onPlanned?.(plan);
+        return plan;
+      }),
+    ),
+  );
   const failures = guardSharedAccounts(plans, prepared.desired.alerts);
   return plans.map((p) => {
     const error = failures.get(p);

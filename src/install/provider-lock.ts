@@ -14,6 +14,7 @@ import { writeFileAtomicSync } from '../support/atomic-write';
 import * as path from 'node:path';
 import { DEFAULT_SYNTH_TIMEOUT_SECONDS, loadStacks } from '../read/synth';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { PROVIDER_ADDRESS, PROVIDER_SOURCE, PROVIDER_VERSION } from '../schema';
 
 export const LOCK_FILE = '.terraform.lock.hcl';
@@ -95,7 +96,7 @@ interface Manifest {
 
 /** The directories to lock: each stack of a cdktf/cdktn app (synthesized now) that uses this provider, or one configuration. */
 async function lockTargets(dir: string, env: NodeJS.ProcessEnv): Promise<LockTarget[]> {
-  if (!existsSync(dir)) throw new ConfigError([`--lock ${dir}: no such directory`]);
+  if (!existsSync(dir)) throw new ConfigError({ problems: [sentence(`--lock ${dir}: no such directory`)] });
   if (existsSync(path.join(dir, 'cdktf.json'))) {
     const { outdir, stacks } = await loadStacks({
       cwd: dir,
@@ -123,17 +124,25 @@ async function lockTargets(dir: string, env: NodeJS.ProcessEnv): Promise<LockTar
     // The app's own lock file, committed with it (cdktf.out usually is not).
     if (targets.length) targets.unshift({ dir, constraint: targets[0]!.constraint });
     if (!targets.length) {
-      throw new ConfigError([
-        `no stack of the app in ${dir} uses ${PROVIDER_SOURCE} (stacks: ${stacks.map((s) => s.name).join(', ') || 'none'}); add a NetworkcalcAccount to a stack`,
-      ]);
+      throw new ConfigError({
+        problems: [
+          sentence(
+            `no stack of the app in ${dir} uses ${PROVIDER_SOURCE} (stacks: ${stacks.map((s) => s.name).join(', ') || 'none'}); add a NetworkcalcAccount to a stack`,
+          ),
+        ],
+      });
     }
     return targets;
   }
   const configs = readdirSync(dir).filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
   if (!configs.length) {
-    throw new ConfigError([
-      `--lock ${dir}: neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `--lock ${dir}: neither a cdktf app (no cdktf.json) nor a Terraform configuration (no .tf or .tf.json file)`,
+        ),
+      ],
+    });
   }
   let constraint: string | undefined;
   for (const f of configs) {
@@ -173,9 +182,13 @@ export async function writeProviderLocks(
   for (const target of await lockTargets(dir, env)) {
     const file = path.join(target.dir, LOCK_FILE);
     if (existsSync(file) && statSync(file).isDirectory()) {
-      throw new ConfigError([
-        `${file} is a directory, not a lock file; remove it (rm -r ${file}) and run ncalc provider install again`,
-      ]);
+      throw new ConfigError({
+        problems: [
+          sentence(
+            `${file} is a directory, not a lock file; remove it (rm -r ${file}) and run ncalc provider install again`,
+          ),
+        ],
+      });
     }
     const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const text = lockFileText(existing, hash, target.constraint);

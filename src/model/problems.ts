@@ -16,9 +16,9 @@ export interface Problem {
   /**
    * The field at fault as the door names it: the wire name (`subtype`), a construct prop
    * (`dnsRecord.record`), a provider attribute (`max_retries`); relative to `path`. Null when the
-   * problem is not one field's.
+   * problem is not one field's. Absent from a problem that is only a sentence (see `sentence`).
    */
-  field: string | null;
+  field?: string | null;
   /** The value given; undefined when it was missing or must not be shown (a secret). */
   value?: unknown;
   /** The values allowed, when the field takes one of a fixed set. */
@@ -29,6 +29,32 @@ export interface Problem {
   fix?: string;
   /** Of an alert's field: `missing` maps to the API's MISSING_VALUES, `invalid` to INVALID_BODY. */
   kind?: 'missing' | 'invalid';
+}
+
+/**
+ * A problem that is only a sentence (no directory, a setting of the command line, a file that
+ * cannot be read): its message names its place itself, it is printed as it is, and a ConfigError
+ * made of such problems alone puts no problems as data in `--json` (they would add nothing).
+ */
+export function sentence(message: string): Problem {
+  return { message };
+}
+
+/** A problem that is more than a sentence: a reader found it and says its field (null if none). */
+export function isPlaced(p: Problem): boolean {
+  return p.field !== undefined;
+}
+
+/**
+ * The one result shape of a reader that gives a value or, instead, the sentence saying why not
+ * (credentials of a scope, a --shard): `T | Refused`, told apart by `isRefused`.
+ */
+export interface Refused {
+  problem: string;
+}
+
+export function isRefused<T extends object>(result: T | Refused): result is Refused {
+  return 'problem' in result;
 }
 
 /** A problem of an alert's field, as the model's validation returns it. */
@@ -71,7 +97,7 @@ export function problemData(p: Problem): ProblemData;
 export function problemData(p: Problem): ProblemData {
   return {
     path: p.path ?? null,
-    field: p.field,
+    field: p.field ?? null,
     value: p.value === undefined ? null : p.value,
     allowed: p.allowed ?? null,
     message: p.message,

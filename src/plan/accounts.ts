@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Problem } from '../model/problems';
+import { isRefused, type Problem, type Refused } from '../model/problems';
 import { claims } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
@@ -64,7 +64,8 @@ function scopeBaseUrl(
   return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
 }
 
-type Identify = (scope: Scope, baseUrl: string) => { identity: string; credentials: Credentials } | { problem: string };
+type Identified = { identity: string; credentials: Credentials };
+type Identify = (scope: Scope, baseUrl: string) => Identified | Refused;
 
 /**
  * Groups scopes into accounts; a scope whose base URL is not one is a problem instead. Scopes
@@ -107,7 +108,7 @@ function groupScopes(
   };
   entries.forEach(({ scope, baseUrl, found }, i) => {
     join(`variables ${baseUrl} ${scope.tokenEnv} ${scope.clientIdEnv} ${scope.clientSecretEnv}`, i);
-    if (!('problem' in found)) join(`identity ${baseUrl} ${found.identity}`, i);
+    if (!isRefused(found)) join(`identity ${baseUrl} ${found.identity}`, i);
   });
   const groups = groupBy(
     entries.map((_, i) => i),
@@ -119,14 +120,11 @@ function groupScopes(
     const first = entries[members[0]];
     const own = members.map((i) => entries[i].scope);
     const key = `${first.baseUrl} ${own.map((s) => s.key).sort()[0]}`;
-    const failures = members
-      .map((i) => entries[i])
-      .filter((e) => 'problem' in e.found)
-      .map(
-        (e) => `stack ${e.scope.stack}, provider ${e.scope.providerKey}: ${(e.found as { problem: string }).problem}`,
-      );
-    const resolved = members.map((i) => entries[i].found).find((f) => !('problem' in f)) as
-      { identity: string; credentials: Credentials } | undefined;
+    const failures = members.flatMap((i) => {
+      const { scope, found } = entries[i];
+      return isRefused(found) ? [`stack ${scope.stack}, provider ${scope.providerKey}: ${found.problem}`] : [];
+    });
+    const resolved = members.map((i) => entries[i].found).find((f): f is Identified => !isRefused(f));
     const account: Account = {
       key,
       label: '',
@@ -201,7 +199,7 @@ export function resolveCredentials(
   scope: Pick<Scope, 'tokenEnv' | 'clientIdEnv' | 'clientSecretEnv' | 'maxRetries' | 'timeoutSeconds'>,
   env: NodeJS.ProcessEnv,
   baseUrl: string,
-): { identity: string; credentials: Credentials } | { problem: string } {
+): Identified | Refused {
   const read = (name: string | null) => (name === null ? undefined : envValue(env, name));
   const token = read(scope.tokenEnv);
   const clientId = read(scope.clientIdEnv);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Refused } from '../model/problems';
 
 /** Shard `index` of `count` (1-based, as `--shard 2/3` writes it). */
 export interface Shard {
@@ -7,7 +8,7 @@ export interface Shard {
 }
 
 /** `2/3` → a shard; otherwise a message saying what is expected. */
-export function parseShard(text: string): Shard | { problem: string } {
+export function parseShard(text: string): Shard | Refused {
   const m = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(text);
   const expected = 'expected <i>/<n> with 1 ≤ i ≤ n, such as 1/3 (the first of three shards)';
   if (!m) return { problem: `--shard ${JSON.stringify(text)} is not a shard; ${expected}` };

@@ -1,5 +1,6 @@
 import type { AlertSpec, LiveAlert } from '../model';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import type { ApiDomain, TargetRef } from './types';
 
 /** An account's domains and subdomains by name, and their names by `domain:1` / `subdomain:2`. */
@@ -29,9 +30,13 @@ export function resolveTarget(ref: TargetRef, index: DomainIndex | null, where: 
   const id = map.get(ref.name);
   if (id === undefined) {
     const known = [...map.keys()].sort().join(', ') || 'none';
-    throw new ConfigError([
-      `${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`,
+        ),
+      ],
+    });
   }
   return id;
 }

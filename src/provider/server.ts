@@ -52,16 +52,26 @@ async function guarded<T>(diags: Diagnostics, what: string, fn: () => Promise<T>
   }
 }
 
+/** The two kinds of handler terraform names by type, and what it calls a type it does not know. */
+const KIND_NOUN = { resource: 'resource type', dataSource: 'data source' } as const;
+type Kind = keyof typeof KIND_NOUN;
+interface Handlers<P> {
+  resource: ResourceHandler<P>;
+  dataSource: DataSourceHandler<P>;
+}
+
 export class ProviderServer<P = unknown> {
-  private readonly resources = new Map<string, ResourceHandler<P>>();
-  private readonly dataSources = new Map<string, DataSourceHandler<P>>();
+  private readonly handlers: { [K in Kind]: Map<string, Handlers<P>[K]> } = {
+    resource: new Map(),
+    dataSource: new Map(),
+  };
   private providerData: P | undefined;
   private configured = false;
 
   constructor(private readonly provider: ProviderDefinition<P>) {
     assertValidProvider(provider as ProviderDefinition<unknown>);
-    for (const r of provider.resources) this.resources.set(r.typeName, r);
-    for (const d of provider.dataSources) this.dataSources.set(d.typeName, d);
+    for (const r of provider.resources) this.handlers.resource.set(r.typeName, r);
+    for (const d of provider.dataSources) this.handlers.dataSource.set(d.typeName, d);
   }
 
   // --- discovery ----------------------------------------------------------------------
@@ -70,8 +80,8 @@ export class ProviderServer<P = unknown> {
     return {
       server_capabilities: this.capabilities(),
       diagnostics: [],
-      resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
-      data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
+      resources: [...this.handlers.resource.keys()].map((type_name) => ({ type_name })),
+      data_sources: [...this.handlers.dataSource.keys()].map((type_name) => ({ type_name })),
       functions: [],
       ephemeral_resources: [],
     };
@@ -79,9 +89,10 @@ export class ProviderServer<P = unknown> {
 
   GetProviderSchema(): Resp {
     const resource_schemas: Record<string, unknown> = {};
-    for (const [name, r] of this.resources) resource_schemas[name] = schemaToMsg(r.schema, r.schema.version ?? 0);
+    for (const [name, r] of this.handlers.resource)
+      resource_schemas[name] = schemaToMsg(r.schema, r.schema.version ?? 0);
     const data_source_schemas: Record<string, unknown> = {};
-    for (const [name, d] of this.dataSources) data_source_schemas[name] = schemaToMsg(d.schema);
+    for (const [name, d] of this.handlers.dataSource) data_source_schemas[name] = schemaToMsg(d.schema);
     return {
       provider: schemaToMsg(this.provider.schema),
       resource_schemas,
@@ -143,12 +154,26 @@ export class ProviderServer<P = unknown> {
     }
   }
 
-  // --- managed resources --------------------------------------------------------------
+  // --- what resources and data sources share ------------------------------------------
 
-  private resource(typeName: string, diags: Diagnostics): ResourceHandler<P> | undefined {
-    const r = this.resources.get(typeName);
-    if (!r) diags.addError('Unknown resource type', `This provider has no resource type "${typeName}".`);
-    return r;
+  /** The handler of a type name terraform sent, or an error diagnostic when there is none. */
+  private handler<K extends Kind>(kind: K, typeName: string, diags: Diagnostics): Handlers<P>[K] | undefined {
+    const h = this.handlers[kind].get(typeName);
+    if (!h) diags.addError(`Unknown ${KIND_NOUN[kind]}`, `This provider has no ${KIND_NOUN[kind]} "${typeName}".`);
+    return h;
+  }
+
+  /** Validate(Data)ResourceConfig: the handler's own checks, when it has any. */
+  private async validateConfig(kind: Kind, req: Req): Promise<Resp> {
+    const diags = new Diagnostics();
+    const h = this.handler(kind, req.type_name, diags);
+    if (h?.validate) {
+      await guarded(diags, `${h.typeName} validation`, async () => {
+        const config = decodeObject(h.schema, req.config) ?? {};
+        await h.validate!({ config, diagnostics: diags, providerData: this.providerData });
+      });
+    }
+    return { diagnostics: diagnosticsToMsg(diags) };
   }
 
   private needsConfigure(diags: Diagnostics): boolean {
@@ -160,21 +185,15 @@ export class ProviderServer<P = unknown> {
     return true;
   }
 
-  async ValidateResourceConfig(req: Req): Promise<Resp> {
-    const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
-    if (r?.validate) {
-      await guarded(diags, `${r.typeName} validation`, async () => {
-        const config = decodeObject(r.schema, req.config) ?? {};
-        await r.validate!({ config, diagnostics: diags, providerData: this.providerData });
-      });
-    }
-    return { diagnostics: diagnosticsToMsg(diags) };
+  // --- managed resources --------------------------------------------------------------
+
+  ValidateResourceConfig(req: Req): Promise<Resp> {
+    return this.validateConfig('resource', req);
   }
 
   async UpgradeResourceState(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
+    const r = this.handler('resource', req.type_name, diags);
     let upgraded: DynamicValueMsg | undefined;
     if (r) {
       await guarded(diags, `${r.typeName} state upgrade`, async () => {
@@ -217,7 +236,7 @@ export class ProviderServer<P = unknown> {
 
   async ReadResource(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
+    const r = this.handler('resource', req.type_name, diags);
     // Terraform treats an absent new_state as "gone", so on failure hand back what it sent.
     let newState: DynamicValueMsg | undefined = req.current_state;
     if (r && !this.needsConfigure(diags)) {
@@ -234,7 +253,7 @@ export class ProviderServer<P = unknown> {
 
   async PlanResourceChange(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
+    const r = this.handler('resource', req.type_name, diags);
     let planned: DynamicValueMsg | undefined = req.proposed_new_state;
     const requiresReplace = new Set<string>();
     if (r) {
@@ -271,7 +290,7 @@ export class ProviderServer<P = unknown> {
 
   async ApplyResourceChange(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
+    const r = this.handler('resource', req.type_name, diags);
     // Until the handler says otherwise, the object is as it was before.
     let newState: DynamicValueMsg | undefined = req.prior_state;
     if (r && !this.needsConfigure(diags)) {
@@ -319,7 +338,7 @@ export class ProviderServer<P = unknown> {
 
   async ImportResourceState(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const r = this.resource(req.type_name, diags);
+    const r = this.handler('resource', req.type_name, diags);
     const imported: Resp[] = [];
     if (r && !r.importState) {
       diags.addError('Import not supported', `${r.typeName} cannot be imported.`);
@@ -348,27 +367,13 @@ export class ProviderServer<P = unknown> {
 
   // --- data sources -------------------------------------------------------------------
 
-  private dataSource(typeName: string, diags: Diagnostics): DataSourceHandler<P> | undefined {
-    const d = this.dataSources.get(typeName);
-    if (!d) diags.addError('Unknown data source', `This provider has no data source "${typeName}".`);
-    return d;
-  }
-
-  async ValidateDataResourceConfig(req: Req): Promise<Resp> {
-    const diags = new Diagnostics();
-    const d = this.dataSource(req.type_name, diags);
-    if (d?.validate) {
-      await guarded(diags, `${d.typeName} validation`, async () => {
-        const config = decodeObject(d.schema, req.config) ?? {};
-        await d.validate!({ config, diagnostics: diags, providerData: this.providerData });
-      });
-    }
-    return { diagnostics: diagnosticsToMsg(diags) };
+  ValidateDataResourceConfig(req: Req): Promise<Resp> {
+    return this.validateConfig('dataSource', req);
   }
 
   async ReadDataSource(req: Req): Promise<Resp> {
     const diags = new Diagnostics();
-    const d = this.dataSource(req.type_name, diags);
+    const d = this.handler('dataSource', req.type_name, diags);
     let state: DynamicValueMsg | undefined;
     if (d && !this.needsConfigure(diags)) {
       await guarded(diags, `${d.typeName} read`, async () => {

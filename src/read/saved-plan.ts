@@ -14,6 +14,7 @@ import type { AccountPlan } from '../plan/account-plan';
 import type { CoverageReport } from '../plan/coverage';
 import type { Shard } from '../plan/shard';
 import { ConfigError } from '../contract/config-error';
+import { isRefused, sentence } from '../model/problems';
 import type { ApiDomain, Change, Credentials, PlannedTrigger, Scope, Warning } from '../plan/types';
 import { isObject, type Json } from '../support/json';
 
@@ -25,7 +26,7 @@ export const SAVED_PLAN_VERSION = '1.0';
 /** A saved plan that cannot be read: not one, another version, or changed after it was written. */
 export class PlanFileError extends ConfigError {
   constructor(problems: string[]) {
-    super(problems);
+    super({ problems: problems.map(sentence) });
     this.name = 'PlanFileError';
   }
 }
@@ -33,7 +34,7 @@ export class PlanFileError extends ConfigError {
 /** A saved plan whose accounts no longer look as they did when it was made. */
 export class StalePlanError extends ConfigError {
   constructor(problems: string[]) {
-    super(problems);
+    super({ problems: problems.map(sentence) });
     this.name = 'StalePlanError';
   }
 }
@@ -297,7 +298,7 @@ export function bindCredentials(saved: SavedPlan, env: NodeJS.ProcessEnv): { acc
     for (const scope of a.scopes) {
       const found = resolveCredentials(scope, env, a.base_url);
       const where = `account ${a.label} (stack ${scope.stack}, provider ${scope.providerKey})`;
-      if ('problem' in found) problems.push(`${where}: ${found.problem}`);
+      if (isRefused(found)) problems.push(`${where}: ${found.problem}`);
       else if (found.identity !== a.identity) {
         problems.push(
           `${where}: the credentials in the environment are ${found.identity}, but the plan was made with ${a.identity}; apply with the credentials the plan was made with, or plan again`,

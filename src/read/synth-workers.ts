@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { sentence } from '../model/problems';
 import { ConfigError } from '../contract/config-error';
 import { isObject, type Json } from '../support/json';
 
@@ -23,9 +24,13 @@ export function synthWorkerCount(env: NodeJS.ProcessEnv, cores: number = availab
   if (raw === 'auto') return Math.max(1, Math.min(cores, MAX_AUTO_WORKERS));
   const n = Number(raw);
   if (!/^\d{1,3}$/.test(raw) || n < 1)
-    throw new ConfigError([
-      `${SYNTH_WORKERS_ENV}=${JSON.stringify(raw)} is not a number of processes; set it to a whole number of at least 1 (1: one process) or to auto (one per core, at most ${MAX_AUTO_WORKERS})`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `${SYNTH_WORKERS_ENV}=${JSON.stringify(raw)} is not a number of processes; set it to a whole number of at least 1 (1: one process) or to auto (one per core, at most ${MAX_AUTO_WORKERS})`,
+        ),
+      ],
+    });
   return n;
 }
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
-import { PROBLEMS_FILE_ENV, parseProblemsFile, type ConstructProblem } from '../contract/problems';
-import { fromProblemData, problemLine } from '../model/problems';
+import { PROBLEMS_FILE_ENV, readProblemsFile, type ConstructProblem } from '../contract/problems';
+import { fromProblemData, problemLine, sentence } from '../model/problems';
 import { declaredScopes, type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
@@ -43,7 +43,7 @@ function readJson<T>(file: string, fix: string): T {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch (e) {
-    throw new ConfigError([`${file} is not valid JSON (${(e as Error).message}); ${fix}`]);
+    throw new ConfigError({ problems: [sentence(`${file} is not valid JSON (${(e as Error).message}); ${fix}`)] });
   }
 }
 
@@ -52,7 +52,9 @@ function readCdktfJson(cwd: string): CdktfJson | null {
   if (!existsSync(file)) return null;
   const cfg = readJson<unknown>(file, 'fix it');
   if (!isObject(cfg))
-    throw new ConfigError([`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`]);
+    throw new ConfigError({
+      problems: [sentence(`${file} holds ${jsonKind(cfg)}; expected an object such as {"app": "npx tsx main.ts"}`)],
+    });
   const problems: string[] = [];
   for (const key of ['app', 'output'] as const) {
     const v = (cfg as Record<string, unknown>)[key];
@@ -61,7 +63,7 @@ function readCdktfJson(cwd: string): CdktfJson | null {
         `${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`,
       );
   }
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
   return cfg as CdktfJson;
 }
 
@@ -131,14 +133,8 @@ async function runApp(
 
 /** The construct problems the app reported, as a ConfigError; null when it reported none. */
 function constructProblems(file: string): ConfigError | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  const problems = parseProblemsFile(text);
-  return problems ? new ConfigError(problems.map(problemLine), problems.map(fromProblemData)) : null;
+  const problems = readProblemsFile(file);
+  return problems ? new ConfigError({ problems: problems.map(fromProblemData), line: problemLine }) : null;
 }
 
 /** Errors after which nothing is run again (a timeout, an interruption), unlike a failed part of a synth. */
@@ -184,7 +180,13 @@ async function runAppWith(
     // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
     const onSignal = (signal: NodeJS.Signals) => {
       killGroup();
-      reject(stops(new ConfigError([`synth: interrupted (${signal}); the app was stopped and nothing was changed`])));
+      reject(
+        stops(
+          new ConfigError({
+            problems: [sentence(`synth: interrupted (${signal}); the app was stopped and nothing was changed`)],
+          }),
+        ),
+      );
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -205,15 +207,19 @@ async function runAppWith(
       killGroup();
       reject(
         stops(
-          new ConfigError([
-            `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
-          ]),
+          new ConfigError({
+            problems: [
+              sentence(
+                `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
+              ),
+            ],
+          }),
         ),
       );
     }, timeoutMs);
     child.on('error', (e) => {
       done();
-      reject(new ConfigError([`synth: could not run "${command}": ${e.message}`]));
+      reject(new ConfigError({ problems: [sentence(`synth: could not run "${command}": ${e.message}`)] }));
     });
     child.on('close', (code) => {
       done();
@@ -227,13 +233,17 @@ async function runAppWith(
         const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
         const cause = causeLine(tail);
         reject(
-          new ConfigError([
-            redactEnvSecrets(
-              `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`,
-              env,
-              secretNames,
-            ),
-          ]),
+          new ConfigError({
+            problems: [
+              sentence(
+                redactEnvSecrets(
+                  `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`,
+                  env,
+                  secretNames,
+                ),
+              ),
+            ],
+          }),
         );
       }
     });
@@ -292,16 +302,21 @@ const indent = (s: string) =>
 export function readSynthesized(outdir: string, wanted: readonly string[] | null = null): { stacks: StackDocument[] } {
   const manifestFile = path.join(outdir, 'manifest.json');
   if (!existsSync(manifestFile)) {
-    throw new ConfigError([
-      `${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`,
+        ),
+      ],
+    });
   }
   const manifest = readJson<unknown>(manifestFile, 'synthesize again');
   const bad = (where: string, v: unknown, expected: string) =>
     `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
-  if (!isObject(manifest)) throw new ConfigError([bad('the document', manifest, 'an object')]);
+  if (!isObject(manifest)) throw new ConfigError({ problems: [sentence(bad('the document', manifest, 'an object'))] });
   const rawStacks = manifest.stacks ?? {};
-  if (!isObject(rawStacks)) throw new ConfigError([bad('stacks', rawStacks, 'an object of stacks by name')]);
+  if (!isObject(rawStacks))
+    throw new ConfigError({ problems: [sentence(bad('stacks', rawStacks, 'an object of stacks by name'))] });
   const problems: string[] = [];
   const entries: Array<[string, string]> = [];
   for (const [name, entry] of Object.entries(rawStacks)) {
@@ -341,11 +356,12 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
         `unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`,
       );
   }
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
   const stacks: StackDocument[] = [];
   for (const [name, file] of entries) {
     if (wanted && !wanted.includes(name)) continue;
-    if (!existsSync(file)) throw new ConfigError([`stack ${name}: ${file} is missing; synthesize again`]);
+    if (!existsSync(file))
+      throw new ConfigError({ problems: [sentence(`stack ${name}: ${file} is missing; synthesize again`)] });
     stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
   }
   return { stacks };
@@ -374,11 +390,7 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
       stacks = readSynthesized(own, wanted).stacks;
     } catch (e) {
       // Messages name the output directory the user knows, not this run's copy.
-      if (e instanceof ConfigError)
-        throw new ConfigError(
-          e.problems.map((p) => p.split(own).join(outdir)),
-          e.details,
-        );
+      if (e instanceof ConfigError) throw e.replacing(own, outdir);
       throw e;
     }
     publish(own, outdir);
@@ -431,13 +443,14 @@ function ownOutputDirectory(outdir: string): string {
     if (!isFileError(e)) throw e;
     const reason =
       e.code === 'ENOTDIR' || e.code === 'EEXIST' ? `${e.path} is a file, not a directory` : fileErrorText(e.path, e);
-    throw new ConfigError(
-      [
-        `cannot write the synthesized output to ${outdir}: ${reason}; give --out a directory that can be written (it is made when missing)`,
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `cannot write the synthesized output to ${outdir}: ${reason}; give --out a directory that can be written (it is made when missing)`,
+        ),
       ],
-      undefined,
-      'the app was not synthesized; nothing was changed.',
-    );
+      summary: 'the app was not synthesized; nothing was changed.',
+    });
   }
 }
 
@@ -468,11 +481,15 @@ export async function loadStacks(options: SynthOptions): Promise<{ outdir: strin
   if (options.synth) {
     const app = options.app ?? cfg?.app;
     if (!app) {
-      throw new ConfigError([
-        cfg
-          ? `cdktf.json in ${options.cwd} has no "app"; add one or pass --app`
-          : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
-      ]);
+      throw new ConfigError({
+        problems: [
+          sentence(
+            cfg
+              ? `cdktf.json in ${options.cwd} has no "app"; add one or pass --app`
+              : `no cdktf.json in ${options.cwd}; run ncalc in the app's directory, or pass --app "<command>" (or --no-synth to read ${path.relative(options.cwd, outdir) || outdir})`,
+          ),
+        ],
+      });
     }
     return { outdir, stacks: await synthesizeOwnCopy(app, options, outdir) };
   }

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import type { HeldAlert } from '../plan/types';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
@@ -71,15 +72,23 @@ export function readStateFile(location: StateLocation): HeldAlert[] {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new ConfigError([
-      `the Terraform state of stack ${stack}, ${file}, cannot be read (${code ?? 'error'}); make it readable, or pass --ignore-terraform-state`,
-    ]);
+    throw new ConfigError({
+      problems: [
+        sentence(
+          `the Terraform state of stack ${stack}, ${file}, cannot be read (${code ?? 'error'}); make it readable, or pass --ignore-terraform-state`,
+        ),
+      ],
+    });
   }
   if (text.trim() === '') return [];
   const notState = (why: string) =>
-    new ConfigError([
-      `${file} (the Terraform state of stack ${stack}) ${why}, so ncalc cannot tell which alerts Terraform holds; restore it (terraform state pull), move it away if it is not a state, or pass --ignore-terraform-state`,
-    ]);
+    new ConfigError({
+      problems: [
+        sentence(
+          `${file} (the Terraform state of stack ${stack}) ${why}, so ncalc cannot tell which alerts Terraform holds; restore it (terraform state pull), move it away if it is not a state, or pass --ignore-terraform-state`,
+        ),
+      ],
+    });
   let state: unknown;
   try {
     state = JSON.parse(text);
@@ -127,6 +136,9 @@ export function readTerraformStates(stacks: readonly StackDocument[], appDir: st
     }
   }
   if (problems.length)
-    throw new ConfigError(problems, undefined, 'a Terraform state of the app cannot be read; nothing was called.');
+    throw new ConfigError({
+      problems: problems.map(sentence),
+      summary: 'a Terraform state of the app cannot be read; nothing was called.',
+    });
   return held;
 }

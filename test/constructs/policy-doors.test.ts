@@ -11,7 +11,7 @@ import { NetworkcalcAccount, Ownership } from '../../src/constructs';
 import { AlertPolicy, PolicyMode, type AlertPolicyProps } from '../../src/constructs/alert-policy';
 import {
   PROBLEMS_FILE_ENV,
-  parseProblemsFile,
+  readProblemsFile,
   writeProblemsFile,
   type ConstructProblem,
 } from '../../src/contract/problems';
@@ -256,7 +256,7 @@ test('a label without the prefix: both doors give the label to write as data too
   try {
     const file = path.join(dir, 'problems.json');
     writeProblemsFile(problems as ConstructProblem[], { [PROBLEMS_FILE_ENV]: file });
-    expect(parseProblemsFile(fs.readFileSync(file, 'utf8'))).toEqual(problems);
+    expect(readProblemsFile(file)).toEqual(problems);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
