@@ -90,6 +90,16 @@ type Outcome =
   /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
   | { kind: 'too-large'; status: number; bytes: number; announced: boolean };
 
+/** An attempt that failed: the error, whether it may be sent again, and after how long. */
+interface AttemptFailure {
+  error: NetworkCalcError;
+  retry: boolean;
+  /** The server's Retry-After, when it gave one. */
+  waitMs: number | undefined;
+  /** The status row's sentence, when it explains the answer instead of the code's advice. */
+  advice: string | undefined;
+}
+
 /** How much of a body that is not JSON a message shows. */
 const SHOWN_TEXT = 120;
 
@@ -261,134 +271,179 @@ export class Transport {
 
   /** Sends with retries; resolves only on success, otherwise throws a NetworkCalcError. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const { policy } = this.#opts;
     const started = Date.now();
-    const deadline = started + policy.maxTotalMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(req, attempt);
-      let error: NetworkCalcError;
-      let retry: boolean;
-      let waitMs: number | undefined;
-      /** The status row's sentence, when it explains the answer instead of the code's advice. */
-      let advice: string | undefined;
-
-      if (outcome.kind === 'too-large') {
-        const { status, bytes, announced } = outcome;
-        const limit = this.#opts.maxResponseBytes;
-        const size = announced
-          ? `announced as ${formatBytes(bytes)} (Content-Length)`
-          : `more than ${formatBytes(limit)} (${bytes} bytes read when reading stopped)`;
-        const detail = `the answer (HTTP ${status}) is ${size}, beyond the limit of ${formatBytes(limit)} (maxResponseBytes ${limit})`;
-        // A create's answer that cannot be read says nothing of whether it happened.
-        if (req.mode === 'create') throw this.#outcomeUnknown(req, status, detail, attempt);
-        throw this.#error(req, 'RESPONSE_TOO_LARGE', status, detail, attempt, 'local');
-      }
-
-      if (outcome.kind === 'response') {
-        const code = responseCode(outcome.status, outcome.body);
-        if (code === undefined) {
-          const problem = successProblem(req.method, outcome.body, outcome.unreadable);
-          if (problem === undefined) return { status: outcome.status, body: outcome.body };
-          // A 2xx that is not the success the interface describes: never counted as one. A
-          // second look would not help (a proxy's page, a broken deployment): not retried.
-          if (req.mode === 'create')
-            throw this.#outcomeUnknown(req, outcome.status, `the server answered with ${problem}`, attempt);
-          throw this.#error(
-            req,
-            'UNEXPECTED_RESPONSE',
-            outcome.status,
-            `the server answered with ${problem}`,
-            attempt,
-            'local',
-          );
-        }
-        // A status the interface does not pair with a code is explained by its row in
-        // statuses.ts (cause and what to check); a proxy's HTML page is named, not quoted.
-        const reading = statusDecides(outcome.status, outcome.body);
-        const page = reading ? htmlPage(outcome.text, outcome.contentType) : undefined;
-        const detail = page ? `the answer is ${page}` : responseDetail(outcome.body, outcome.text);
-        advice = reading ? this.#cause(reading, req, outcome) : undefined;
-        const transient = isRetryableStatus(outcome.status) || code === 'SYSTEM_ERROR';
-        const serverFault = readingFor(outcome.status).mayHaveActed || code === 'SYSTEM_ERROR';
-        if (req.mode === 'create' && serverFault) {
-          // The server may have saved the alert before failing. Repeating the POST could create
-          // a duplicate: the caller lists the account and adopts the alert, or sends it again.
-          const seen = advice ? `HTTP ${outcome.status}: ${advice}` : code;
-          throw this.#outcomeUnknown(
-            req,
-            outcome.status,
-            `the server answered ${seen}${detail ? `; ${detail}` : ''}`,
-            attempt,
-          );
-        }
-        error = this.#error(req, code, outcome.status, detail, attempt, page ? 'local' : 'server', advice);
-        // Only what certainly was not processed (429) is sent again when a repeat is not safe.
-        retry = transient && (req.mode === 'idempotent' || !serverFault);
-        waitMs = outcome.retryAfterMs;
-      } else {
-        const failure = outcome.aborted ? 'timeout' : classifyNetworkError(outcome.error);
-        const netCode = networkErrorCode(outcome.error);
-        const what = `${netCode ?? 'network error'}: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`;
-        if (failure === 'local') throw this.#notSent(req, what, attempt);
-        if (req.mode === 'create' && failure !== 'not-sent') {
-          // Sent, then no answer: it may have been created. Same rule as a 5xx above.
-          const why =
-            failure === 'timeout'
-              ? `no complete answer within ${this.#opts.timeoutMs} ms`
-              : `the connection was lost after sending; ${what}`;
-          throw this.#outcomeUnknown(req, undefined, why, attempt);
-        }
-        const detail = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : what;
-        advice = undefined;
-        error = this.#error(
-          req,
-          failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR',
-          undefined,
-          detail,
-          attempt,
-          'local',
-        );
-        retry = req.mode === 'idempotent' || failure === 'not-sent';
-      }
-
-      if (!retry) throw error;
-      if (policy.maxAttempts <= 1) throw error;
-      if (this.#opts.stopSignal?.aborted) throw stopped(error);
-      const elapsed = Date.now() - started;
-      const left = deadline - Date.now();
-      // Retry-After is followed, plus a random extra so that clients refused together do not
-      // come back together; the extra never stretches the wait past the budget.
-      const delay =
-        waitMs !== undefined
-          ? Math.min(retryAfterDelayMs(waitMs, policy), Math.max(waitMs, left))
-          : backoffDelayMs(attempt, policy);
-      if (attempt >= policy.maxAttempts || delay > left) {
-        const why =
-          attempt >= policy.maxAttempts
-            ? `after ${attempt} attempts in ${elapsed} ms`
-            : waitMs !== undefined
-              ? `after ${attempt} attempt(s): the server asked to wait ${Math.ceil(waitMs / 1000)} s, beyond the ${policy.maxTotalMs} ms retry budget`
-              : `after ${attempt} attempt(s) in ${elapsed} ms: the ${policy.maxTotalMs} ms retry budget is spent`;
-        throw new NetworkCalcError({
-          operation: req.operation,
-          code: 'RETRIES_EXHAUSTED',
-          httpStatus: error.httpStatus,
-          detail: error.detail,
-          attempts: attempt,
-          message: describe(
-            req.operation,
-            req.subject,
-            error.code,
-            error.httpStatus,
-            advice ?? this.#advice(error.code),
-            `RETRIES_EXHAUSTED: gave up ${why}; last error: `,
-          ),
-          cause: error,
-        });
-      }
+      const failure = this.#classify(req, outcome, attempt);
+      if (!('error' in failure)) return failure;
+      const delay = this.#retryDelay(req, failure, attempt, started);
       await sleep(delay, this.#opts.stopSignal);
-      if (this.#opts.stopSignal?.aborted) throw stopped(error);
+      if (this.#opts.stopSignal?.aborted) throw stopped(failure.error);
     }
+  }
+
+  /**
+   * What an attempt's outcome means: the answer when it is a success, else the failure and
+   * whether it may be sent again. Throws at once what must not be retried whatever the policy
+   * (a local failure, an answer too large, an outcome a create cannot know).
+   */
+  #classify(req: HttpRequest, outcome: Outcome, attempt: number): HttpResponse | AttemptFailure {
+    switch (outcome.kind) {
+      case 'too-large':
+        return this.#tooLarge(req, outcome, attempt);
+      case 'response':
+        return this.#classifyResponse(req, outcome, attempt);
+      case 'network':
+        return this.#classifyNetworkFailure(req, outcome, attempt);
+    }
+  }
+
+  #tooLarge(req: HttpRequest, outcome: Extract<Outcome, { kind: 'too-large' }>, attempt: number): never {
+    const { status, bytes, announced } = outcome;
+    const limit = this.#opts.maxResponseBytes;
+    const size = announced
+      ? `announced as ${formatBytes(bytes)} (Content-Length)`
+      : `more than ${formatBytes(limit)} (${bytes} bytes read when reading stopped)`;
+    const detail = `the answer (HTTP ${status}) is ${size}, beyond the limit of ${formatBytes(limit)} (maxResponseBytes ${limit})`;
+    // A create's answer that cannot be read says nothing of whether it happened.
+    if (req.mode === 'create') throw this.#outcomeUnknown(req, status, detail, attempt);
+    throw this.#error(req, 'RESPONSE_TOO_LARGE', status, detail, attempt, 'local');
+  }
+
+  #classifyResponse(
+    req: HttpRequest,
+    outcome: Extract<Outcome, { kind: 'response' }>,
+    attempt: number,
+  ): HttpResponse | AttemptFailure {
+    const code = responseCode(outcome.status, outcome.body);
+    if (code === undefined) return this.#success(req, outcome, attempt);
+    // A status the interface does not pair with a code is explained by its row in
+    // statuses.ts (cause and what to check); a proxy's HTML page is named, not quoted.
+    const reading = statusDecides(outcome.status, outcome.body);
+    const page = reading ? htmlPage(outcome.text, outcome.contentType) : undefined;
+    const detail = page ? `the answer is ${page}` : responseDetail(outcome.body, outcome.text);
+    const advice = reading ? this.#cause(reading, req, outcome) : undefined;
+    const transient = isRetryableStatus(outcome.status) || code === 'SYSTEM_ERROR';
+    const serverFault = readingFor(outcome.status).mayHaveActed || code === 'SYSTEM_ERROR';
+    if (req.mode === 'create' && serverFault) {
+      // The server may have saved the alert before failing. Repeating the POST could create
+      // a duplicate: the caller lists the account and adopts the alert, or sends it again.
+      const seen = advice ? `HTTP ${outcome.status}: ${advice}` : code;
+      throw this.#outcomeUnknown(
+        req,
+        outcome.status,
+        `the server answered ${seen}${detail ? `; ${detail}` : ''}`,
+        attempt,
+      );
+    }
+    return {
+      error: this.#error(req, code, outcome.status, detail, attempt, page ? 'local' : 'server', advice),
+      // Only what certainly was not processed (429) is sent again when a repeat is not safe.
+      retry: transient && (req.mode === 'idempotent' || !serverFault),
+      waitMs: outcome.retryAfterMs,
+      advice,
+    };
+  }
+
+  /** An answer without an error code: the success, unless it is not the one the interface describes. */
+  #success(req: HttpRequest, outcome: Extract<Outcome, { kind: 'response' }>, attempt: number): HttpResponse {
+    const problem = successProblem(req.method, outcome.body, outcome.unreadable);
+    if (problem === undefined) return { status: outcome.status, body: outcome.body };
+    // A 2xx that is not the success the interface describes: never counted as one. A
+    // second look would not help (a proxy's page, a broken deployment): not retried.
+    if (req.mode === 'create')
+      throw this.#outcomeUnknown(req, outcome.status, `the server answered with ${problem}`, attempt);
+    throw this.#error(
+      req,
+      'UNEXPECTED_RESPONSE',
+      outcome.status,
+      `the server answered with ${problem}`,
+      attempt,
+      'local',
+    );
+  }
+
+  #classifyNetworkFailure(
+    req: HttpRequest,
+    outcome: Extract<Outcome, { kind: 'network' }>,
+    attempt: number,
+  ): AttemptFailure {
+    const failure = outcome.aborted ? 'timeout' : classifyNetworkError(outcome.error);
+    const netCode = networkErrorCode(outcome.error);
+    const what = `${netCode ?? 'network error'}: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`;
+    if (failure === 'local') throw this.#notSent(req, what, attempt);
+    if (req.mode === 'create' && failure !== 'not-sent') {
+      // Sent, then no answer: it may have been created. Same rule as a 5xx above.
+      const why =
+        failure === 'timeout'
+          ? `no complete answer within ${this.#opts.timeoutMs} ms`
+          : `the connection was lost after sending; ${what}`;
+      throw this.#outcomeUnknown(req, undefined, why, attempt);
+    }
+    const detail = failure === 'timeout' ? `no complete answer within ${this.#opts.timeoutMs} ms` : what;
+    return {
+      error: this.#error(
+        req,
+        failure === 'timeout' ? 'TIMEOUT' : 'CONNECTION_ERROR',
+        undefined,
+        detail,
+        attempt,
+        'local',
+      ),
+      retry: req.mode === 'idempotent' || failure === 'not-sent',
+      waitMs: undefined,
+      advice: undefined,
+    };
+  }
+
+  /**
+   * How long to wait before the next attempt; throws the failure when it is not to be retried,
+   * when the caller asked to stop, or when the attempts or the time budget are spent.
+   */
+  #retryDelay(req: HttpRequest, failure: AttemptFailure, attempt: number, started: number): number {
+    const { policy } = this.#opts;
+    const { error, waitMs } = failure;
+    if (!failure.retry) throw error;
+    if (policy.maxAttempts <= 1) throw error;
+    if (this.#opts.stopSignal?.aborted) throw stopped(error);
+    const elapsed = Date.now() - started;
+    const left = started + policy.maxTotalMs - Date.now();
+    // Retry-After is followed, plus a random extra so that clients refused together do not
+    // come back together; the extra never stretches the wait past the budget.
+    const delay =
+      waitMs !== undefined
+        ? Math.min(retryAfterDelayMs(waitMs, policy), Math.max(waitMs, left))
+        : backoffDelayMs(attempt, policy);
+    if (attempt >= policy.maxAttempts || delay > left) {
+      const why =
+        attempt >= policy.maxAttempts
+          ? `after ${attempt} attempts in ${elapsed} ms`
+          : waitMs !== undefined
+            ? `after ${attempt} attempt(s): the server asked to wait ${Math.ceil(waitMs / 1000)} s, beyond the ${policy.maxTotalMs} ms retry budget`
+            : `after ${attempt} attempt(s) in ${elapsed} ms: the ${policy.maxTotalMs} ms retry budget is spent`;
+      throw this.#exhausted(req, failure, attempt, why);
+    }
+    return delay;
+  }
+
+  /** The last failure, wrapped as RETRIES_EXHAUSTED with why the retries stopped. */
+  #exhausted(req: HttpRequest, { error, advice }: AttemptFailure, attempt: number, why: string): NetworkCalcError {
+    return new NetworkCalcError({
+      operation: req.operation,
+      code: 'RETRIES_EXHAUSTED',
+      httpStatus: error.httpStatus,
+      detail: error.detail,
+      attempts: attempt,
+      message: describe(
+        req.operation,
+        req.subject,
+        error.code,
+        error.httpStatus,
+        advice ?? this.#advice(error.code),
+        `RETRIES_EXHAUSTED: gave up ${why}; last error: `,
+      ),
+      cause: error,
+    });
   }
 
   #advice(code: NetworkCalcErrorCode): string {

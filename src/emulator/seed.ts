@@ -153,169 +153,184 @@ function onlyKeys(o: Obj, keys: readonly string[], path: string): void {
 }
 
 /**
- * Checks a seed and returns a normalized copy. Every message names the offending field, so a
- * hand-written seed file can be fixed from the error alone. Targets of alerts are checked
- * against the account's own domains; the alert matrix is not enforced (a seed may hold
- * alerts the public API would reject, to test tolerant readers).
+ * What a seed has used so far, across all accounts: names, user ids, client ids, tokens and
+ * ids must each be unique in the whole seed, not only within one account.
  */
-export function parseSeed(input: unknown): EmulatorSeed {
-  const root = obj(input, 'seed');
-  onlyKeys(root, ['accounts'], 'seed');
-  const accountsIn = arr(root, 'accounts', 'seed');
-  if (accountsIn.length === 0) throw new SeedError('seed.accounts must list at least one account');
+interface SeedUniques {
+  names: Set<string>;
+  userIds: Set<number>;
+  clientIds: Set<string>;
+  tokens: Set<string>;
+  resourceIds: Set<number>;
+  alertIds: Set<number>;
+}
 
-  const names = new Set<string>();
-  const userIds = new Set<number>();
-  const clientIds = new Set<string>();
-  const tokens = new Set<string>();
-  const resourceIds = new Set<number>();
-  const alertIds = new Set<number>();
-  const accounts: SeedAccount[] = [];
+/** The fields an alert of a seed may have. */
+const SEED_ALERT_KEYS = [
+  'id',
+  'name',
+  'type',
+  'subtype',
+  'filter',
+  'filter_value',
+  'target_type',
+  'target_id',
+  'target',
+  'is_active',
+  'current_status',
+  'last_triggered_at',
+] as const;
 
-  accountsIn.forEach((rawAccount, ai) => {
-    const p = `accounts[${ai}]`;
-    const a = obj(rawAccount, p);
-    onlyKeys(a, ['name', 'user_id', 'credentials', 'tokens', 'domains', 'alerts'], p);
-    const name = str(a, 'name', p)!;
-    if (!/^[A-Za-z0-9._-]+$/.test(name)) fail(`${p}.name`, 'may only contain letters, digits, ".", "_" and "-"', name);
-    if (names.has(name)) fail(`${p}.name`, 'is used by another account', name);
-    names.add(name);
-    const userId = posInt(a, 'user_id', p)!;
-    if (userIds.has(userId)) fail(`${p}.user_id`, 'is used by another account', userId);
-    userIds.add(userId);
+function parseCredential(rc: unknown, cp: string, seen: SeedUniques): SeedCredential {
+  const c = obj(rc, cp);
+  onlyKeys(c, ['client_id', 'client_secret', 'revoked'], cp);
+  const clientId = str(c, 'client_id', cp)!;
+  if (seen.clientIds.has(clientId)) fail(`${cp}.client_id`, 'is used by another credential', clientId);
+  seen.clientIds.add(clientId);
+  if (c.revoked !== undefined && typeof c.revoked !== 'boolean')
+    fail(`${cp}.revoked`, 'must be true or false', c.revoked);
+  const out: SeedCredential = { client_id: clientId, client_secret: str(c, 'client_secret', cp)! };
+  if (c.revoked) out.revoked = true;
+  return out;
+}
 
-    const credentials = arr(a, 'credentials', p).map((rc, ci) => {
-      const cp = `${p}.credentials[${ci}]`;
-      const c = obj(rc, cp);
-      onlyKeys(c, ['client_id', 'client_secret', 'revoked'], cp);
-      const clientId = str(c, 'client_id', cp)!;
-      if (clientIds.has(clientId)) fail(`${cp}.client_id`, 'is used by another credential', clientId);
-      clientIds.add(clientId);
-      if (c.revoked !== undefined && typeof c.revoked !== 'boolean')
-        fail(`${cp}.revoked`, 'must be true or false', c.revoked);
-      const out: SeedCredential = { client_id: clientId, client_secret: str(c, 'client_secret', cp)! };
-      if (c.revoked) out.revoked = true;
-      return out;
-    });
+function parseToken(rt: unknown, tp: string, seen: SeedUniques): SeedToken {
+  const t = obj(rt, tp);
+  onlyKeys(t, ['access_token', 'expires_at'], tp);
+  const token = str(t, 'access_token', tp)!;
+  if (seen.tokens.has(token)) fail(`${tp}.access_token`, 'is used by another token', token);
+  seen.tokens.add(token);
+  const expires = str(t, 'expires_at', tp, { optional: true });
+  if (expires !== undefined && Number.isNaN(Date.parse(expires)))
+    fail(`${tp}.expires_at`, 'must be an ISO 8601 time', expires);
+  const out: SeedToken = { access_token: token };
+  if (expires !== undefined) out.expires_at = new Date(expires).toISOString();
+  return out;
+}
 
-    const seedTokens = arr(a, 'tokens', p).map((rt, ti) => {
-      const tp = `${p}.tokens[${ti}]`;
-      const t = obj(rt, tp);
-      onlyKeys(t, ['access_token', 'expires_at'], tp);
-      const token = str(t, 'access_token', tp)!;
-      if (tokens.has(token)) fail(`${tp}.access_token`, 'is used by another token', token);
-      tokens.add(token);
-      const expires = str(t, 'expires_at', tp, { optional: true });
-      if (expires !== undefined && Number.isNaN(Date.parse(expires)))
-        fail(`${tp}.expires_at`, 'must be an ISO 8601 time', expires);
-      const out: SeedToken = { access_token: token };
-      if (expires !== undefined) out.expires_at = new Date(expires).toISOString();
-      return out;
-    });
+/** An optional domain or subdomain id, unique among all domains and subdomains of the seed. */
+function resourceId(o: Obj, path: string, seen: SeedUniques): number | undefined {
+  const id = posInt(o, 'id', path, { optional: true });
+  if (id !== undefined) {
+    if (seen.resourceIds.has(id)) fail(`${path}.id`, 'is used by another domain or subdomain', id);
+    seen.resourceIds.add(id);
+  }
+  return id;
+}
 
-    const domainNames = new Set<string>();
-    const domains = arr(a, 'domains', p).map((rd, di) => {
-      const dp = `${p}.domains[${di}]`;
-      const d = obj(rd, dp);
-      onlyKeys(d, ['id', 'domain', 'subdomains'], dp);
-      const id = posInt(d, 'id', dp, { optional: true });
-      if (id !== undefined) {
-        if (resourceIds.has(id)) fail(`${dp}.id`, 'is used by another domain or subdomain', id);
-        resourceIds.add(id);
-      }
-      const domain = str(d, 'domain', dp)!;
-      // Seeds give names in canonical form (the model's rule, not normalized here).
-      if (!isValidHostName(domain))
-        fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
-      if (domainNames.has(domain)) fail(`${dp}.domain`, 'is listed twice in this account', domain);
-      domainNames.add(domain);
-      const prefixes = new Set<string>();
-      const subdomains = arr(d, 'subdomains', dp).map((rs, si) => {
-        const sp = `${dp}.subdomains[${si}]`;
-        const s = obj(rs, sp);
-        onlyKeys(s, ['id', 'prefix'], sp);
-        const sid = posInt(s, 'id', sp, { optional: true });
-        if (sid !== undefined) {
-          if (resourceIds.has(sid)) fail(`${sp}.id`, 'is used by another domain or subdomain', sid);
-          resourceIds.add(sid);
-        }
-        const prefix = str(s, 'prefix', sp)!;
-        if (!isValidHostName(`${prefix}.${domain}`))
-          fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
-        if (prefixes.has(prefix)) fail(`${sp}.prefix`, 'is listed twice in this domain', prefix);
-        prefixes.add(prefix);
-        const out: SeedSubdomain = { prefix };
-        if (sid !== undefined) out.id = sid;
-        return out;
-      });
-      const out: SeedDomain = { domain, subdomains };
-      if (id !== undefined) out.id = id;
-      return out;
-    });
+function parseSubdomain(
+  rs: unknown,
+  sp: string,
+  domain: string,
+  prefixes: Set<string>,
+  seen: SeedUniques,
+): SeedSubdomain {
+  const s = obj(rs, sp);
+  onlyKeys(s, ['id', 'prefix'], sp);
+  const sid = resourceId(s, sp, seen);
+  const prefix = str(s, 'prefix', sp)!;
+  if (!isValidHostName(`${prefix}.${domain}`))
+    fail(`${sp}.prefix`, 'must be lower-case labels such as www or my.demo', prefix);
+  if (prefixes.has(prefix)) fail(`${sp}.prefix`, 'is listed twice in this domain', prefix);
+  prefixes.add(prefix);
+  const out: SeedSubdomain = { prefix };
+  if (sid !== undefined) out.id = sid;
+  return out;
+}
 
-    const alerts = arr(a, 'alerts', p).map((ra, xi) => {
-      const xp = `${p}.alerts[${xi}]`;
-      const x = obj(ra, xp);
-      onlyKeys(
-        x,
-        [
-          'id',
-          'name',
-          'type',
-          'subtype',
-          'filter',
-          'filter_value',
-          'target_type',
-          'target_id',
-          'target',
-          'is_active',
-          'current_status',
-          'last_triggered_at',
-        ],
-        xp,
-      );
-      const id = posInt(x, 'id', xp, { optional: true });
-      if (id !== undefined) {
-        if (alertIds.has(id)) fail(`${xp}.id`, 'is used by another alert', id);
-        alertIds.add(id);
-      }
-      const out: SeedAlert = { name: str(x, 'name', xp)!, type: str(x, 'type', xp)!, filter: str(x, 'filter', xp)! };
-      if (id !== undefined) out.id = id;
-      if (x.subtype !== undefined && x.subtype !== null && typeof x.subtype !== 'string')
-        fail(`${xp}.subtype`, 'must be a string or null', x.subtype);
-      out.subtype = typeof x.subtype === 'string' && x.subtype !== '' ? x.subtype : null;
-      if (x.filter_value !== undefined && typeof x.filter_value !== 'string')
-        fail(`${xp}.filter_value`, 'must be a string', x.filter_value);
-      out.filter_value = (x.filter_value as string | undefined) ?? '';
-      if (x.target !== undefined) {
-        if (x.target_id !== undefined || x.target_type !== undefined)
-          fail(`${xp}.target`, 'cannot be combined with target_type / target_id', x.target);
-        out.target = str(x, 'target', xp)!;
-      } else {
-        if (x.target_type !== 'domain' && x.target_type !== 'subdomain')
-          fail(`${xp}.target_type`, 'must be "domain" or "subdomain" (or give target: "<name>")', x.target_type);
-        out.target_type = x.target_type;
-        out.target_id = posInt(x, 'target_id', xp)!;
-      }
-      if (x.is_active !== undefined) {
-        if (typeof x.is_active !== 'boolean') fail(`${xp}.is_active`, 'must be true or false', x.is_active);
-        out.is_active = x.is_active;
-      }
-      const status = str(x, 'current_status', xp, { optional: true });
-      if (status !== undefined) out.current_status = status;
-      if (x.last_triggered_at !== undefined && x.last_triggered_at !== null) {
-        if (typeof x.last_triggered_at !== 'string' || Number.isNaN(Date.parse(x.last_triggered_at))) {
-          fail(`${xp}.last_triggered_at`, 'must be an ISO 8601 time or null', x.last_triggered_at);
-        }
-        out.last_triggered_at = x.last_triggered_at;
-      }
-      return out;
-    });
+function parseDomain(rd: unknown, dp: string, domainNames: Set<string>, seen: SeedUniques): SeedDomain {
+  const d = obj(rd, dp);
+  onlyKeys(d, ['id', 'domain', 'subdomains'], dp);
+  const id = resourceId(d, dp, seen);
+  const domain = str(d, 'domain', dp)!;
+  // Seeds give names in canonical form (the model's rule, not normalized here).
+  if (!isValidHostName(domain)) fail(`${dp}.domain`, 'must be a lower-case domain name such as example.com', domain);
+  if (domainNames.has(domain)) fail(`${dp}.domain`, 'is listed twice in this account', domain);
+  domainNames.add(domain);
+  const prefixes = new Set<string>();
+  const subdomains = arr(d, 'subdomains', dp).map((rs, si) =>
+    parseSubdomain(rs, `${dp}.subdomains[${si}]`, domain, prefixes, seen),
+  );
+  const out: SeedDomain = { domain, subdomains };
+  if (id !== undefined) out.id = id;
+  return out;
+}
 
-    accounts.push({ name, user_id: userId, credentials, tokens: seedTokens, domains, alerts });
-  });
+/** The target of a seed alert: a name (`target`) or a type and an id, not both. */
+function parseAlertTarget(x: Obj, xp: string, out: SeedAlert): void {
+  if (x.target !== undefined) {
+    if (x.target_id !== undefined || x.target_type !== undefined)
+      fail(`${xp}.target`, 'cannot be combined with target_type / target_id', x.target);
+    out.target = str(x, 'target', xp)!;
+  } else {
+    if (x.target_type !== 'domain' && x.target_type !== 'subdomain')
+      fail(`${xp}.target_type`, 'must be "domain" or "subdomain" (or give target: "<name>")', x.target_type);
+    out.target_type = x.target_type;
+    out.target_id = posInt(x, 'target_id', xp)!;
+  }
+}
 
-  // Targets are checked once all explicit ids are known; names are resolved in the state.
+/** Activity, status and last trigger of a seed alert, each optional. */
+function parseAlertStatus(x: Obj, xp: string, out: SeedAlert): void {
+  if (x.is_active !== undefined) {
+    if (typeof x.is_active !== 'boolean') fail(`${xp}.is_active`, 'must be true or false', x.is_active);
+    out.is_active = x.is_active;
+  }
+  const status = str(x, 'current_status', xp, { optional: true });
+  if (status !== undefined) out.current_status = status;
+  if (x.last_triggered_at !== undefined && x.last_triggered_at !== null) {
+    if (typeof x.last_triggered_at !== 'string' || Number.isNaN(Date.parse(x.last_triggered_at))) {
+      fail(`${xp}.last_triggered_at`, 'must be an ISO 8601 time or null', x.last_triggered_at);
+    }
+    out.last_triggered_at = x.last_triggered_at;
+  }
+}
+
+function parseAlert(ra: unknown, xp: string, seen: SeedUniques): SeedAlert {
+  const x = obj(ra, xp);
+  onlyKeys(x, SEED_ALERT_KEYS, xp);
+  const id = posInt(x, 'id', xp, { optional: true });
+  if (id !== undefined) {
+    if (seen.alertIds.has(id)) fail(`${xp}.id`, 'is used by another alert', id);
+    seen.alertIds.add(id);
+  }
+  const out: SeedAlert = { name: str(x, 'name', xp)!, type: str(x, 'type', xp)!, filter: str(x, 'filter', xp)! };
+  if (id !== undefined) out.id = id;
+  if (x.subtype !== undefined && x.subtype !== null && typeof x.subtype !== 'string')
+    fail(`${xp}.subtype`, 'must be a string or null', x.subtype);
+  out.subtype = typeof x.subtype === 'string' && x.subtype !== '' ? x.subtype : null;
+  if (x.filter_value !== undefined && typeof x.filter_value !== 'string')
+    fail(`${xp}.filter_value`, 'must be a string', x.filter_value);
+  out.filter_value = (x.filter_value as string | undefined) ?? '';
+  parseAlertTarget(x, xp, out);
+  parseAlertStatus(x, xp, out);
+  return out;
+}
+
+function parseAccount(rawAccount: unknown, p: string, seen: SeedUniques): SeedAccount {
+  const a = obj(rawAccount, p);
+  onlyKeys(a, ['name', 'user_id', 'credentials', 'tokens', 'domains', 'alerts'], p);
+  const name = str(a, 'name', p)!;
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) fail(`${p}.name`, 'may only contain letters, digits, ".", "_" and "-"', name);
+  if (seen.names.has(name)) fail(`${p}.name`, 'is used by another account', name);
+  seen.names.add(name);
+  const userId = posInt(a, 'user_id', p)!;
+  if (seen.userIds.has(userId)) fail(`${p}.user_id`, 'is used by another account', userId);
+  seen.userIds.add(userId);
+
+  const credentials = arr(a, 'credentials', p).map((rc, ci) => parseCredential(rc, `${p}.credentials[${ci}]`, seen));
+  const tokens = arr(a, 'tokens', p).map((rt, ti) => parseToken(rt, `${p}.tokens[${ti}]`, seen));
+  const domainNames = new Set<string>();
+  const domains = arr(a, 'domains', p).map((rd, di) => parseDomain(rd, `${p}.domains[${di}]`, domainNames, seen));
+  const alerts = arr(a, 'alerts', p).map((ra, xi) => parseAlert(ra, `${p}.alerts[${xi}]`, seen));
+  return { name, user_id: userId, credentials, tokens, domains, alerts };
+}
+
+/**
+ * Every alert's target names a domain or subdomain of its own account. Checked once all
+ * explicit ids are known; names are resolved in the state.
+ */
+function checkAlertTargets(accounts: readonly SeedAccount[]): void {
   accounts.forEach((account, ai) => {
     account.alerts!.forEach((alert, xi) => {
       const xp = `accounts[${ai}].alerts[${xi}]`;
@@ -338,7 +353,30 @@ export function parseSeed(input: unknown): EmulatorSeed {
       }
     });
   });
+}
 
+/**
+ * Checks a seed and returns a normalized copy. Every message names the offending field, so a
+ * hand-written seed file can be fixed from the error alone. Targets of alerts are checked
+ * against the account's own domains; the alert matrix is not enforced (a seed may hold
+ * alerts the public API would reject, to test tolerant readers).
+ */
+export function parseSeed(input: unknown): EmulatorSeed {
+  const root = obj(input, 'seed');
+  onlyKeys(root, ['accounts'], 'seed');
+  const accountsIn = arr(root, 'accounts', 'seed');
+  if (accountsIn.length === 0) throw new SeedError('seed.accounts must list at least one account');
+
+  const seen: SeedUniques = {
+    names: new Set(),
+    userIds: new Set(),
+    clientIds: new Set(),
+    tokens: new Set(),
+    resourceIds: new Set(),
+    alertIds: new Set(),
+  };
+  const accounts = accountsIn.map((rawAccount, ai) => parseAccount(rawAccount, `accounts[${ai}]`, seen));
+  checkAlertTargets(accounts);
   return { accounts };
 }
 

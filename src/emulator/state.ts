@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EmulatorSeed } from './seed';
+import type { EmulatorSeed, SeedAccount, SeedAlert } from './seed';
 
 export interface StoredCredential {
   client_id: string;
@@ -80,9 +80,13 @@ export function randomToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** Builds a fresh state from a (checked) seed. */
-export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorState {
-  const at = now.toISOString();
+/** The ids handed to seed items without one: each past every id the seed gives. */
+interface NextIds {
+  resource: number;
+  alert: number;
+}
+
+function firstFreeIds(seed: EmulatorSeed): NextIds {
   let maxResource = 0;
   let maxAlert = 0;
   for (const a of seed.accounts) {
@@ -92,80 +96,102 @@ export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorSta
     }
     for (const x of a.alerts ?? []) maxAlert = Math.max(maxAlert, x.id ?? 0);
   }
-  let nextResource = maxResource + 1;
-  let nextAlert = maxAlert + 1;
+  return { resource: maxResource + 1, alert: maxAlert + 1 };
+}
 
-  const accounts = seed.accounts.map((a): StoredAccount => {
-    const domains: StoredDomain[] = [];
-    const subdomains: StoredSubdomain[] = [];
-    for (const d of a.domains ?? []) {
-      const id = d.id ?? nextResource++;
-      domains.push({ id, domain: d.domain, created_at: at, updated_at: at });
-      for (const s of d.subdomains ?? []) {
-        subdomains.push({
-          id: s.id ?? nextResource++,
-          domain_id: id,
-          prefix: s.prefix,
-          created_at: at,
-          updated_at: at,
-        });
-      }
-    }
-    const alerts = (a.alerts ?? []).map((x): StoredAlert => {
-      let targetType = x.target_type ?? 'domain';
-      let targetId = x.target_id ?? 0;
-      if (x.target !== undefined) {
-        const dom = domains.find((d) => d.domain === x.target);
-        if (dom) {
-          targetType = 'domain';
-          targetId = dom.id;
-        } else {
-          const sub = subdomains.find(
-            (s) => `${s.prefix}.${domains.find((d) => d.id === s.domain_id)!.domain}` === x.target,
-          )!;
-          targetType = 'subdomain';
-          targetId = sub.id;
-        }
-      }
-      return {
-        id: x.id ?? nextAlert++,
-        name: x.name,
-        type: x.type,
-        subtype: x.subtype ?? null,
-        filter: x.filter,
-        filter_value: x.filter_value ?? '',
-        target_type: targetType,
-        target_id: targetId,
-        is_active: x.is_active ?? true,
-        current_status: x.current_status ?? 'healthy',
-        action: 'email',
-        last_triggered_at: x.last_triggered_at ?? null,
+/** An account's domains and subdomains, ids given in the order listed. */
+function storedDomains(
+  a: SeedAccount,
+  at: string,
+  next: NextIds,
+): { domains: StoredDomain[]; subdomains: StoredSubdomain[] } {
+  const domains: StoredDomain[] = [];
+  const subdomains: StoredSubdomain[] = [];
+  for (const d of a.domains ?? []) {
+    const id = d.id ?? next.resource++;
+    domains.push({ id, domain: d.domain, created_at: at, updated_at: at });
+    for (const s of d.subdomains ?? []) {
+      subdomains.push({
+        id: s.id ?? next.resource++,
+        domain_id: id,
+        prefix: s.prefix,
         created_at: at,
         updated_at: at,
-      };
-    });
-    alerts.sort((p, q) => p.id - q.id);
-    return {
-      name: a.name,
-      user_id: a.user_id,
-      credentials: (a.credentials ?? []).map((c) => ({
-        client_id: c.client_id,
-        client_secret: c.client_secret,
-        revoked: c.revoked === true,
-      })),
-      tokens: (a.tokens ?? []).map((t) => ({ access_token: t.access_token, expires_at: t.expires_at ?? null })),
-      domains,
-      subdomains,
-      alerts,
-      reports: [],
-    };
-  });
+      });
+    }
+  }
+  return { domains, subdomains };
+}
 
+/** A seed alert's target as type and id; a target given by name is found among the account's (checked) domains. */
+function seedAlertTarget(
+  x: SeedAlert,
+  domains: readonly StoredDomain[],
+  subdomains: readonly StoredSubdomain[],
+): { targetType: 'domain' | 'subdomain'; targetId: number } {
+  if (x.target === undefined) return { targetType: x.target_type ?? 'domain', targetId: x.target_id ?? 0 };
+  const dom = domains.find((d) => d.domain === x.target);
+  if (dom) return { targetType: 'domain', targetId: dom.id };
+  const sub = subdomains.find((s) => `${s.prefix}.${domains.find((d) => d.id === s.domain_id)!.domain}` === x.target)!;
+  return { targetType: 'subdomain', targetId: sub.id };
+}
+
+function storedAlert(
+  x: SeedAlert,
+  domains: readonly StoredDomain[],
+  subdomains: readonly StoredSubdomain[],
+  at: string,
+  next: NextIds,
+): StoredAlert {
+  const { targetType, targetId } = seedAlertTarget(x, domains, subdomains);
+  return {
+    id: x.id ?? next.alert++,
+    name: x.name,
+    type: x.type,
+    subtype: x.subtype ?? null,
+    filter: x.filter,
+    filter_value: x.filter_value ?? '',
+    target_type: targetType,
+    target_id: targetId,
+    is_active: x.is_active ?? true,
+    current_status: x.current_status ?? 'healthy',
+    action: 'email',
+    last_triggered_at: x.last_triggered_at ?? null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+function storedAccount(a: SeedAccount, at: string, next: NextIds): StoredAccount {
+  const { domains, subdomains } = storedDomains(a, at, next);
+  const alerts = (a.alerts ?? []).map((x) => storedAlert(x, domains, subdomains, at, next));
+  alerts.sort((p, q) => p.id - q.id);
+  return {
+    name: a.name,
+    user_id: a.user_id,
+    credentials: (a.credentials ?? []).map((c) => ({
+      client_id: c.client_id,
+      client_secret: c.client_secret,
+      revoked: c.revoked === true,
+    })),
+    tokens: (a.tokens ?? []).map((t) => ({ access_token: t.access_token, expires_at: t.expires_at ?? null })),
+    domains,
+    subdomains,
+    alerts,
+    reports: [],
+  };
+}
+
+/** Builds a fresh state from a (checked) seed. */
+export function stateFromSeed(seed: EmulatorSeed, now = new Date()): EmulatorState {
+  const at = now.toISOString();
+  const next = firstFreeIds(seed);
+  const accounts = seed.accounts.map((a) => storedAccount(a, at, next));
   return {
     format: 'networkcalc-emulator-state',
     version: 1,
-    next_alert_id: nextAlert,
-    next_resource_id: nextResource,
+    next_alert_id: next.alert,
+    next_resource_id: next.resource,
     accounts,
   };
 }

@@ -43,207 +43,245 @@ function list(values: readonly string[]): string {
   return values.join(', ');
 }
 
-/**
- * Checks an alert body against the interface (2.4, 4.6) exactly as given: no case folding,
- * no trimming. Returns every problem found, so a user sees them all at once; an empty list
- * means the body is valid. Callers that accept user input canonicalize first
- * (`canonicalizeAlert`); the emulator validates request bodies as they arrive.
- */
-export function validateAlert(input: Readonly<Record<string, unknown>>): AlertProblem[] {
-  const problems: AlertProblem[] = [];
-  const add = (p: AlertProblem) => problems.push(p);
-
-  const {
-    name,
-    type,
-    subtype,
-    filter,
-    filter_value: filterValue,
-    target_type: targetType,
-    target_id: targetId,
-  } = input;
-
+/** The name: present, a string, one line of visible text. */
+function nameProblem(name: unknown): AlertProblem | null {
   if (isBlank(name)) {
-    add({ field: 'name', value: name, kind: 'missing', message: 'name is missing; give the alert a non-empty name' });
-  } else if (typeof name !== 'string') {
-    add({
+    return { field: 'name', value: name, kind: 'missing', message: 'name is missing; give the alert a non-empty name' };
+  }
+  if (typeof name !== 'string') {
+    return {
       field: 'name',
       value: name,
       kind: 'invalid',
       message: `name ${formatValue(name)} is not valid; give a string`,
-    });
-  } else {
-    const problem = alertNameProblem(name);
-    if (problem) add({ field: 'name', value: name, kind: 'invalid', message: problem });
+    };
   }
+  const problem = alertNameProblem(name);
+  return problem ? { field: 'name', value: name, kind: 'invalid', message: problem } : null;
+}
 
-  let typeKnown = false;
+/** The type: one of the alert types. */
+function typeProblem(type: unknown): AlertProblem | null {
   if (isBlank(type)) {
-    add({
+    return {
       field: 'type',
       value: type,
       kind: 'missing',
       allowed: ALERT_TYPES,
       message: `type is missing; allowed: ${list(ALERT_TYPES)}`,
-    });
-  } else if (!isAlertType(type)) {
-    add({
+    };
+  }
+  if (!isAlertType(type)) {
+    return {
       field: 'type',
       value: type,
       kind: 'invalid',
       allowed: ALERT_TYPES,
       message: `type ${formatValue(type)} is not valid; allowed: ${list(ALERT_TYPES)}`,
-    });
-  } else {
-    typeKnown = true;
+    };
   }
+  return null;
+}
 
-  if (typeKnown) {
-    const t = type as keyof typeof MATRIX;
-    const rule = MATRIX[t];
-    if (rule.subtypes.length > 0) {
-      if (isBlank(subtype)) {
-        add({
-          field: 'subtype',
-          value: subtype,
-          kind: 'missing',
-          allowed: rule.subtypes,
-          message: `subtype is missing for type "${t}"; allowed: ${list(rule.subtypes)}`,
-        });
-      } else if (typeof subtype !== 'string' || !rule.subtypes.includes(subtype)) {
-        add({
-          field: 'subtype',
-          value: subtype,
-          kind: 'invalid',
-          allowed: rule.subtypes,
-          message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; allowed: ${list(rule.subtypes)}`,
-        });
-      }
-    } else if (!isBlank(subtype)) {
-      add({
-        field: 'subtype',
-        value: subtype,
-        kind: 'invalid',
-        allowed: [],
-        message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
-      });
-    }
-
-    let filterKnown = false;
-    if (isBlank(filter)) {
-      add({
-        field: 'filter',
-        value: filter,
-        kind: 'missing',
-        allowed: rule.filters,
-        message: `filter is missing for type "${t}"; allowed: ${list(rule.filters)}`,
-      });
-    } else if (typeof filter !== 'string' || !rule.filters.includes(filter)) {
-      add({
-        field: 'filter',
-        value: filter,
-        kind: 'invalid',
-        allowed: rule.filters,
-        message: `filter ${formatValue(filter)} is not valid for type "${t}"; allowed: ${list(rule.filters)}`,
-      });
-    } else {
-      filterKnown = true;
-    }
-
-    if (filterKnown) {
-      const f = filter as string;
-      switch (filterValueKind(f)) {
-        case 'none':
-          if (!isBlank(filterValue)) {
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'invalid',
-              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; it takes no value (leave it empty)`,
-            });
-          }
-          break;
-        case 'days': {
-          const text = typeof filterValue === 'number' ? String(filterValue) : filterValue;
-          if (isBlank(text)) {
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'missing',
-              message: `filter_value is missing for filter "${f}"; give a positive whole number of days`,
-            });
-          } else if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1) {
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'invalid',
-              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a positive whole number of days`,
-            });
-          } else if (Number(text) > MAX_EXPIRY_DAYS) {
-            // Compared as a number only to say "too large": the digits given are what is shown.
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'invalid',
-              message: `filter_value ${formatValue(filterValue)} is too large for filter "${f}"; give a whole number of days from 1 to ${MAX_EXPIRY_DAYS} (ten years)`,
-            });
-          }
-          break;
-        }
-        case 'text':
-          if (isBlank(filterValue)) {
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'missing',
-              message: `filter_value is missing for filter "${f}"; give the value to compare`,
-            });
-          } else if (typeof filterValue !== 'string') {
-            add({
-              field: 'filter_value',
-              value: filterValue,
-              kind: 'invalid',
-              message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a string`,
-            });
-          }
-          break;
-      }
-    }
+/** The subtype: one of the type's subtypes, or empty for a type that takes none. */
+function subtypeProblem(t: keyof typeof MATRIX, subtype: unknown): AlertProblem | null {
+  const rule = MATRIX[t];
+  if (rule.subtypes.length === 0) {
+    if (isBlank(subtype)) return null;
+    return {
+      field: 'subtype',
+      value: subtype,
+      kind: 'invalid',
+      allowed: [],
+      message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
+    };
   }
+  if (isBlank(subtype)) {
+    return {
+      field: 'subtype',
+      value: subtype,
+      kind: 'missing',
+      allowed: rule.subtypes,
+      message: `subtype is missing for type "${t}"; allowed: ${list(rule.subtypes)}`,
+    };
+  }
+  if (typeof subtype !== 'string' || !rule.subtypes.includes(subtype)) {
+    return {
+      field: 'subtype',
+      value: subtype,
+      kind: 'invalid',
+      allowed: rule.subtypes,
+      message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; allowed: ${list(rule.subtypes)}`,
+    };
+  }
+  return null;
+}
 
+/** The filter: one of the type's filters. */
+function filterProblem(t: keyof typeof MATRIX, filter: unknown): AlertProblem | null {
+  const rule = MATRIX[t];
+  if (isBlank(filter)) {
+    return {
+      field: 'filter',
+      value: filter,
+      kind: 'missing',
+      allowed: rule.filters,
+      message: `filter is missing for type "${t}"; allowed: ${list(rule.filters)}`,
+    };
+  }
+  if (typeof filter !== 'string' || !rule.filters.includes(filter)) {
+    return {
+      field: 'filter',
+      value: filter,
+      kind: 'invalid',
+      allowed: rule.filters,
+      message: `filter ${formatValue(filter)} is not valid for type "${t}"; allowed: ${list(rule.filters)}`,
+    };
+  }
+  return null;
+}
+
+/** A filter value counted in days: a whole number from 1 to MAX_EXPIRY_DAYS. */
+function daysValueProblem(f: string, filterValue: unknown): AlertProblem | null {
+  const text = typeof filterValue === 'number' ? String(filterValue) : filterValue;
+  if (isBlank(text)) {
+    return {
+      field: 'filter_value',
+      value: filterValue,
+      kind: 'missing',
+      message: `filter_value is missing for filter "${f}"; give a positive whole number of days`,
+    };
+  }
+  if (typeof text !== 'string' || !WHOLE_NUMBER.test(text) || Number(text) < 1) {
+    return {
+      field: 'filter_value',
+      value: filterValue,
+      kind: 'invalid',
+      message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a positive whole number of days`,
+    };
+  }
+  if (Number(text) > MAX_EXPIRY_DAYS) {
+    // Compared as a number only to say "too large": the digits given are what is shown.
+    return {
+      field: 'filter_value',
+      value: filterValue,
+      kind: 'invalid',
+      message: `filter_value ${formatValue(filterValue)} is too large for filter "${f}"; give a whole number of days from 1 to ${MAX_EXPIRY_DAYS} (ten years)`,
+    };
+  }
+  return null;
+}
+
+/** A filter value compared as text: a string, present. */
+function textValueProblem(f: string, filterValue: unknown): AlertProblem | null {
+  if (isBlank(filterValue)) {
+    return {
+      field: 'filter_value',
+      value: filterValue,
+      kind: 'missing',
+      message: `filter_value is missing for filter "${f}"; give the value to compare`,
+    };
+  }
+  if (typeof filterValue !== 'string') {
+    return {
+      field: 'filter_value',
+      value: filterValue,
+      kind: 'invalid',
+      message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; give a string`,
+    };
+  }
+  return null;
+}
+
+/** The filter value, as the (known) filter wants it: none, days or text. */
+function filterValueProblem(f: string, filterValue: unknown): AlertProblem | null {
+  switch (filterValueKind(f)) {
+    case 'none':
+      if (isBlank(filterValue)) return null;
+      return {
+        field: 'filter_value',
+        value: filterValue,
+        kind: 'invalid',
+        message: `filter_value ${formatValue(filterValue)} is not valid for filter "${f}"; it takes no value (leave it empty)`,
+      };
+    case 'days':
+      return daysValueProblem(f, filterValue);
+    case 'text':
+      return textValueProblem(f, filterValue);
+  }
+}
+
+/** The target type: one of the target types. */
+function targetTypeProblem(targetType: unknown): AlertProblem | null {
   if (isBlank(targetType)) {
-    add({
+    return {
       field: 'target_type',
       value: targetType,
       kind: 'missing',
       allowed: TARGET_TYPES,
       message: `target_type is missing; allowed: ${list(TARGET_TYPES)}`,
-    });
-  } else if (typeof targetType !== 'string' || !(TARGET_TYPES as readonly string[]).includes(targetType)) {
-    add({
+    };
+  }
+  if (typeof targetType !== 'string' || !(TARGET_TYPES as readonly string[]).includes(targetType)) {
+    return {
       field: 'target_type',
       value: targetType,
       kind: 'invalid',
       allowed: TARGET_TYPES,
       message: `target_type ${formatValue(targetType)} is not valid; allowed: ${list(TARGET_TYPES)}`,
-    });
+    };
   }
+  return null;
+}
 
+/** The target id: a positive whole number. */
+function targetIdProblem(targetId: unknown): AlertProblem | null {
   if (isBlank(targetId)) {
-    add({
+    return {
       field: 'target_id',
       value: targetId,
       kind: 'missing',
       message: 'target_id is missing; give the id of the target domain or subdomain',
-    });
-  } else if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
-    add({
+    };
+  }
+  if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
+    return {
       field: 'target_id',
       value: targetId,
       kind: 'invalid',
       message: `target_id ${formatValue(targetId)} is not valid; give the positive whole-number id of the domain or subdomain`,
-    });
+    };
   }
+  return null;
+}
 
+/**
+ * Checks an alert body against the interface (2.4, 4.6) exactly as given: no case folding,
+ * no trimming. Returns every problem found, so a user sees them all at once; an empty list
+ * means the body is valid. Callers that accept user input canonicalize first
+ * (`canonicalizeAlert`); the emulator validates request bodies as they arrive.
+ *
+ * Fields are checked in the order of the body; subtype and filter are checked only once the
+ * type is known (they depend on it), the filter value only once the filter is known.
+ */
+export function validateAlert(input: Readonly<Record<string, unknown>>): AlertProblem[] {
+  const problems: AlertProblem[] = [];
+  const add = (p: AlertProblem | null) => {
+    if (p) problems.push(p);
+  };
+
+  add(nameProblem(input.name));
+  const { type, filter } = input;
+  const typeFault = typeProblem(type);
+  add(typeFault);
+  if (!typeFault) {
+    const t = type as keyof typeof MATRIX;
+    add(subtypeProblem(t, input.subtype));
+    const filterFault = filterProblem(t, filter);
+    add(filterFault);
+    if (!filterFault) add(filterValueProblem(filter as string, input.filter_value));
+  }
+  add(targetTypeProblem(input.target_type));
+  add(targetIdProblem(input.target_id));
   return problems;
 }

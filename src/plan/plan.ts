@@ -255,6 +255,77 @@ function renamesIntoTakenNames(
   return refusals;
 }
 
+/** A delete of a live alert. */
+function deleteOf(scope: Scope, a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change {
+  return change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
+}
+
+/** What a scope plan knows of the live alerts while it walks the declared ones. */
+interface LiveView {
+  owned: ReadonlyMap<string, LiveAlert[]>;
+  /** Declared alerts that take over a live alert under another name. */
+  renames: ReadonlyMap<DeclaredAlert, LiveAlert>;
+  renamedIds: ReadonlySet<number>;
+  /** A live alert whose name differs from this one only in case or spacing. */
+  renamed: (name: string) => LiveAlert | undefined;
+  /** A live alert outside the scope with the same settings as this one. */
+  outsideWithSettings: (spec: CanonicalAlert) => LiveAlert | undefined;
+}
+
+/** A warning that a missing alert looks like a live one renamed, saying what apply does to it. */
+function lookalikeWarning(scope: Scope, view: LiveView, d: DeclaredAlert, like: LiveAlert): Warning {
+  const canDelete = scope.ownership !== 'additive';
+  const fate = !view.owned.has(like.name)
+    ? scope.ownership === 'additive'
+      ? 'leaves it alone (ownership "additive" never takes over an alert it does not declare)'
+      : 'leaves it alone (it is outside this scope)'
+    : canDelete
+      ? 'deletes it as undeclared'
+      : 'leaves it alone';
+  return {
+    scopeKey: scope.key,
+    message: `${JSON.stringify(d.spec.name)} is not in the account, but alert ${like.id} ${JSON.stringify(like.name)} looks like it renamed: apply creates a new alert and ${fate}; to keep the old one, rename it back by hand`,
+  };
+}
+
+/** A declared alert with no live one of its name: taken over from a rename, or created. */
+function planMissing(scope: Scope, view: LiveView, d: DeclaredAlert, changes: Change[], warnings: Warning[]): void {
+  const from = view.renames.get(d);
+  if (from) {
+    const fields = diffAlert(d.spec, from);
+    changes.push(change(scope, 'update', 'renamed', d.spec.name, from.id, d, specOf(from), d.spec, fields));
+    return;
+  }
+  const like = view.renamed(d.spec.name) ?? view.outsideWithSettings(d.spec);
+  // One renamed back into another declared alert is not this one's.
+  if (like && !view.renamedIds.has(like.id)) warnings.push(lookalikeWarning(scope, view, d, like));
+  changes.push(change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []));
+}
+
+/** Live alerts sharing a declared name: the lowest id is managed, the others deleted unless additive. */
+function planDuplicates(
+  scope: Scope,
+  d: DeclaredAlert,
+  kept: LiveAlert,
+  extra: readonly LiveAlert[],
+  changes: Change[],
+  warnings: Warning[],
+): void {
+  const ids = extra.map((a) => a.id).join(', ');
+  if (scope.ownership !== 'additive') {
+    warnings.push({
+      scopeKey: scope.key,
+      message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: keeping the lowest id ${kept.id} as the managed one, deleting ${ids}`,
+    });
+    for (const a of extra) changes.push(deleteOf(scope, a, 'duplicate', null));
+  } else {
+    warnings.push({
+      scopeKey: scope.key,
+      message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: managing the lowest id ${kept.id}; ownership "additive" never deletes, so ${ids} stay`,
+    });
+  }
+}
+
 /**
  * Plans one scope, level-based: compares the declared alerts with the live alerts of the
  * scope by name. `declared` must have resolved target ids. Live alerts outside the scope
@@ -276,7 +347,6 @@ export function planScope(
   const warnings: Warning[] = [];
   let unchanged = 0;
   const canDelete = scope.ownership !== 'additive';
-  const renamed = renameFinder(scope, live, names);
   const renames =
     mode === 'converge'
       ? findRenames(
@@ -286,63 +356,29 @@ export function planScope(
           names,
         )
       : new Map<DeclaredAlert, LiveAlert>();
-  const renamedIds = new Set([...renames.values()].map((a) => a.id));
-  const outsideWithSettings = sameSettingsOutside(scope, live, names);
+  const view: LiveView = {
+    owned,
+    renames,
+    renamedIds: new Set([...renames.values()].map((a) => a.id)),
+    renamed: renameFinder(scope, live, names),
+    outsideWithSettings: sameSettingsOutside(scope, live, names),
+  };
   const refusals = mode === 'converge' ? renamesIntoTakenNames(scope, declared, owned, live, names) : [];
-
-  const del = (a: LiveAlert, reason: Change['reason'], d: DeclaredAlert | null): Change =>
-    change(scope, 'delete', reason, a.name, a.id, d, specOf(a), null, []);
 
   for (const d of [...declared].sort((x, y) => compareNames(x.spec.name, y.spec.name))) {
     const matches = owned.get(d.spec.name) ?? [];
     if (mode === 'destroy') {
-      for (const a of matches) changes.push(del(a, 'destroy', d));
+      for (const a of matches) changes.push(deleteOf(scope, a, 'destroy', d));
       continue;
     }
     const [kept, ...extra] = matches;
-    if (!kept) {
-      const from = renames.get(d);
-      if (from) {
-        const fields = diffAlert(d.spec, from);
-        changes.push(change(scope, 'update', 'renamed', d.spec.name, from.id, d, specOf(from), d.spec, fields));
-        continue;
-      }
-      const like = renamed(d.spec.name) ?? outsideWithSettings(d.spec);
-      // One renamed back into another declared alert is not this one's.
-      if (like && !renamedIds.has(like.id)) {
-        const fate = !owned.has(like.name)
-          ? scope.ownership === 'additive'
-            ? 'leaves it alone (ownership "additive" never takes over an alert it does not declare)'
-            : 'leaves it alone (it is outside this scope)'
-          : canDelete
-            ? 'deletes it as undeclared'
-            : 'leaves it alone';
-        warnings.push({
-          scopeKey: scope.key,
-          message: `${JSON.stringify(d.spec.name)} is not in the account, but alert ${like.id} ${JSON.stringify(like.name)} looks like it renamed: apply creates a new alert and ${fate}; to keep the old one, rename it back by hand`,
-        });
-      }
-      changes.push(change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []));
-    } else {
+    if (!kept) planMissing(scope, view, d, changes, warnings);
+    else {
       const fields = diffAlert(d.spec, kept);
       if (fields.length) {
         changes.push(change(scope, 'update', 'changed', d.spec.name, kept.id, d, specOf(kept), d.spec, fields));
       } else unchanged++;
-    }
-    if (extra.length) {
-      const ids = extra.map((a) => a.id).join(', ');
-      if (canDelete) {
-        warnings.push({
-          scopeKey: scope.key,
-          message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: keeping the lowest id ${kept.id} as the managed one, deleting ${ids}`,
-        });
-        for (const a of extra) changes.push(del(a, 'duplicate', null));
-      } else {
-        warnings.push({
-          scopeKey: scope.key,
-          message: `${extra.length + 1} live alerts are named ${JSON.stringify(d.spec.name)}: managing the lowest id ${kept.id}; ownership "additive" never deletes, so ${ids} stay`,
-        });
-      }
+      if (extra.length) planDuplicates(scope, d, kept, extra, changes, warnings);
     }
   }
 
@@ -350,7 +386,7 @@ export function planScope(
     const reason = mode === 'destroy' ? 'destroy' : 'undeclared';
     for (const name of [...owned.keys()].sort(compareNames)) {
       if (names.has(name)) continue;
-      for (const a of owned.get(name)!) if (!renamedIds.has(a.id)) changes.push(del(a, reason, null));
+      for (const a of owned.get(name)!) if (!view.renamedIds.has(a.id)) changes.push(deleteOf(scope, a, reason, null));
     }
   }
   // destroy deletes on purpose; apply must not lose a scope's alerts to a broken declaration.

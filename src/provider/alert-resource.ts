@@ -321,6 +321,65 @@ function planChange({ prior, config, planned, requiresReplace, diagnostics }: Mo
   if (!changed) planned.id = prior.id ?? null;
 }
 
+/**
+ * Lists the account's alerts once per process and reserves the name for this create; false
+ * (with an error) when the list fails or the name is taken. A create recognises its alert as
+ * one not listed before its POST, and refuses a name that exists: both need the account's
+ * alerts as they were before this process wrote.
+ */
+async function reserveName(data: NetworkcalcData, spec: CanonicalAlert, diagnostics: Diagnostics): Promise<boolean> {
+  const { alerts, journal } = data;
+  const names = namesOf(data);
+  try {
+    // One list per process: later calls share the first.
+    await names.load(() => alerts.current());
+  } catch (err) {
+    alerts.invalidate();
+    addClientError(diagnostics, 'Could not list alerts before creating', err);
+    return false;
+  }
+  if (!names.reserve(spec.name)) {
+    nameTaken(diagnostics, spec.name, names, journal, spec);
+    return false;
+  }
+  return true;
+}
+
+/** The error of a create that found more than one alert of its name, or one it did not make. */
+function duplicateError(
+  diagnostics: Diagnostics,
+  spec: CanonicalAlert,
+  outcome: Extract<CreateOutcome, { kind: 'duplicate' }>,
+): void {
+  const ids = outcome.alerts.map((a) => a.id);
+  diagnostics.addError(
+    'Alert already exists',
+    outcome.created
+      ? `Alert ${JSON.stringify(spec.name)} was created, but the account now lists ${idList(ids)} of that name (another writer created it at the same time), and this run cannot prove which one its own create made, so this state holds none. ` +
+          `Keep one: delete the other copy in the NetworkCalc console, then import the one you keep: terraform import <this resource's address> <its id> (or ${IMPORT_BLOCKS}).`
+      : notHeld(
+          spec.name,
+          ids[0]!,
+          ': another writer created it while this create was in flight, whose answer was lost; the account list proves that this create made nothing',
+        ),
+    ['name'],
+  );
+}
+
+/**
+ * An alert that may or may not exist: kept without an id (terraform marks it tainted); the
+ * next run finds its name live and refuses it with the id, and the journal's intent stays so
+ * that the refusal says this run could not prove it.
+ */
+function outcomeUnknownState(plan: Model, spec: CanonicalAlert, diagnostics: Diagnostics, err: unknown): Model {
+  addClientError(diagnostics, 'Alert create outcome unknown', err);
+  diagnostics.addError(
+    'Alert kept in the state without an id',
+    `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan checks the name: if an alert of that name exists, the plan names its id and asks you to import it (this run cannot prove that it made it), otherwise the alert is created.`,
+  );
+  return unresolvedState(plan);
+}
+
 export const alertResource: ResourceHandler<Data> = {
   typeName: TYPE,
   schema: PROVIDER_SCHEMA.resources[TYPE]!,
@@ -372,37 +431,15 @@ export const alertResource: ResourceHandler<Data> = {
     if (!spec) return null;
     const { client, alerts, journal } = providerData;
     const names = namesOf(providerData);
-    // A create recognises its alert as one not listed before its POST, and refuses a name
-    // that exists: both need the account's alerts as they were before this process wrote.
-    try {
-      // One list per process: later calls share the first.
-      await names.load(() => alerts.current());
-    } catch (err) {
-      alerts.invalidate();
-      addClientError(diagnostics, 'Could not list alerts before creating', err);
-      return null;
-    }
-    if (!names.reserve(spec.name)) {
-      nameTaken(diagnostics, spec.name, names, journal, spec);
-      return null;
-    }
+    if (!(await reserveName(providerData, spec, diagnostics))) return null;
     const key = journal?.keyOf(spec);
     if (key !== undefined) await journal!.intent(key);
     let outcome: CreateOutcome;
     try {
       outcome = await createAlertOnce(client, alerts, spec, { identify: true });
     } catch (err) {
-      if (isNetworkCalcError(err) && err.code === 'OUTCOME_UNKNOWN') {
-        // It may exist: keep it without an id (terraform marks it tainted); the next run finds
-        // its name live and refuses it with the id, and the journal's intent stays so that the
-        // refusal says this run could not prove it.
-        addClientError(diagnostics, 'Alert create outcome unknown', err);
-        diagnostics.addError(
-          'Alert kept in the state without an id',
-          `Alert ${JSON.stringify(spec.name)} may or may not have been created. It stays in the state without an id; the next plan checks the name: if an alert of that name exists, the plan names its id and asks you to import it (this run cannot prove that it made it), otherwise the alert is created.`,
-        );
-        return unresolvedState(plan);
-      }
+      if (isNetworkCalcError(err) && err.code === 'OUTCOME_UNKNOWN')
+        return outcomeUnknownState(plan, spec, diagnostics, err);
       if (key !== undefined) journal!.end(key);
       names.release(spec.name);
       addClientError(diagnostics, 'Could not create the alert', err);
@@ -414,19 +451,7 @@ export const alertResource: ResourceHandler<Data> = {
       if (key !== undefined) journal!.end(key);
       names.release(spec.name);
       for (const a of outcome.alerts) names.holds(a.id, a.name);
-      const ids = outcome.alerts.map((a) => a.id);
-      diagnostics.addError(
-        'Alert already exists',
-        outcome.created
-          ? `Alert ${JSON.stringify(spec.name)} was created, but the account now lists ${idList(ids)} of that name (another writer created it at the same time), and this run cannot prove which one its own create made, so this state holds none. ` +
-              `Keep one: delete the other copy in the NetworkCalc console, then import the one you keep: terraform import <this resource's address> <its id> (or ${IMPORT_BLOCKS}).`
-          : notHeld(
-              spec.name,
-              ids[0]!,
-              ': another writer created it while this create was in flight, whose answer was lost; the account list proves that this create made nothing',
-            ),
-        ['name'],
-      );
+      duplicateError(diagnostics, spec, outcome);
       return null;
     }
     // The journal records what this create proved until a state is seen holding it (for the

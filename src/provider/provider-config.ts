@@ -50,17 +50,8 @@ function readProviderBlock(config: Model, diags: Diagnostics): ProviderBlock {
   return block;
 }
 
-/**
- * Builds the client from the provider block and the environment. stopSignal (aborted on
- * StopProvider) ends the client's retries and waits, so Ctrl-C is not held up by them.
- */
-export async function configureProvider(
-  req: ConfigureRequest,
-  env: NodeJS.ProcessEnv = process.env,
-  stopSignal?: AbortSignal,
-): Promise<NetworkcalcData | undefined> {
-  const { config, diagnostics: diags } = req;
-  const block = readProviderBlock(config, diags);
+/** Every attribute known only after apply is an error: the provider needs it to read alerts. */
+function refuseUnknown(config: Model, diags: Diagnostics): void {
   for (const [name, v] of Object.entries(config)) {
     if (isUnknown(v)) {
       diags.addError(
@@ -70,20 +61,41 @@ export async function configureProvider(
       );
     }
   }
-  if (diags.hasError()) return undefined;
+}
 
-  // Only what the block names: the NETWORKCALC_* defaults apply to a block that names no
-  // credential (src/accounts/account-rules), so another account's variables are never read.
+/** The credentials and base URL a block resolves to, and what each was read from (for messages). */
+interface ResolvedCredentials {
+  token: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  baseUrl: string | undefined;
+  tokenSource: string | null;
+  idSource: string | null;
+  secretSource: string | null;
+}
+
+/**
+ * Only what the block names: the NETWORKCALC_* defaults apply to a block that names no
+ * credential (src/accounts/account-rules), so another account's variables are never read.
+ */
+function resolveCredentials(block: ProviderBlock, env: NodeJS.ProcessEnv): ResolvedCredentials {
   const { tokenEnv, clientIdEnv: idEnv, clientSecretEnv: secretEnv } = block;
   const fromEnv = (name: string | null) => (name !== null && env[name]?.trim() ? env[name]!.trim() : undefined);
-  const token = block.token ?? fromEnv(tokenEnv);
-  const clientId = block.clientId ?? fromEnv(idEnv);
-  const clientSecret = block.clientSecret ?? fromEnv(secretEnv);
-  const baseUrl = block.baseUrl ?? fromEnv(ENV.baseUrl);
-  const tokenSource = block.token !== null ? 'token' : tokenEnv;
-  const idSource = block.clientId !== null ? 'client_id' : idEnv;
-  const secretSource = block.clientSecret !== null ? 'client_secret' : secretEnv;
+  return {
+    token: block.token ?? fromEnv(tokenEnv),
+    clientId: block.clientId ?? fromEnv(idEnv),
+    clientSecret: block.clientSecret ?? fromEnv(secretEnv),
+    baseUrl: block.baseUrl ?? fromEnv(ENV.baseUrl),
+    tokenSource: block.token !== null ? 'token' : tokenEnv,
+    idSource: block.clientId !== null ? 'client_id' : idEnv,
+    secretSource: block.clientSecret !== null ? 'client_secret' : secretEnv,
+  };
+}
 
+/** An error when no credential is set, or only half of the client credentials; true when added. */
+function credentialsMissing(block: ProviderBlock, creds: ResolvedCredentials, diags: Diagnostics): boolean {
+  const { token, clientId, clientSecret, tokenSource, idSource, secretSource } = creds;
+  const { tokenEnv, clientIdEnv: idEnv, clientSecretEnv: secretEnv } = block;
   if (token === undefined && clientId === undefined && clientSecret === undefined) {
     const sources = [
       ...(tokenSource !== null ? [`${tokenSource} to an access token`] : []),
@@ -98,7 +110,7 @@ export async function configureProvider(
         : `This provider block reads its credentials only from what it names: set ${sources.join(', or ')}. ` +
             'The NETWORKCALC_* variables apply only to a block that names no credential.',
     );
-    return undefined;
+    return true;
   }
   if (token === undefined && (clientId === undefined || clientSecret === undefined)) {
     const missing = clientId === undefined ? idSource : secretSource;
@@ -106,15 +118,24 @@ export async function configureProvider(
       'Incomplete NetworkCalc client credentials',
       `A client id needs its secret and the other way round: set ${missing} as well${tokenSource !== null ? ` (or ${tokenSource} to an access token instead)` : ''}.`,
     );
-    return undefined;
+    return true;
   }
+  return false;
+}
 
+/** The client for the block; undefined (with an error) when the client refuses its settings. */
+async function newClient(
+  req: ConfigureRequest,
+  block: ProviderBlock,
+  creds: ResolvedCredentials,
+  stopSignal: AbortSignal | undefined,
+): Promise<NetworkCalcClient | undefined> {
+  const { token, clientId, clientSecret, baseUrl } = creds;
   // Loaded here, not at start-up: the HTTP stack is not needed for the handshake.
   const { NetworkCalcClient } = await import('../client/client');
   const { maxRetries: retries, timeoutSeconds: timeout } = block;
-  let client: NetworkCalcClient;
   try {
-    client = new NetworkCalcClient({
+    return new NetworkCalcClient({
       baseUrl,
       token,
       clientId,
@@ -127,23 +148,46 @@ export async function configureProvider(
       stopSignal,
       // The client's messages name what this block was configured from, and the address used.
       variables: {
-        token: tokenSource,
-        clientId: idSource,
-        clientSecret: secretSource,
+        token: creds.tokenSource,
+        clientId: creds.idSource,
+        clientSecret: creds.secretSource,
         baseUrl: `${block.baseUrl === null && baseUrl !== undefined ? ENV.baseUrl : 'base_url'} (${baseUrl ?? DEFAULT_BASE_URL})`,
       },
     });
   } catch (err) {
     // The block's own rules (base_url, timeout_seconds, …) were checked above; what is left is
     // the credentials' content, which the message names by variable.
-    diags.addError('Invalid NetworkCalc provider configuration', err instanceof Error ? err.message : String(err));
+    req.diagnostics.addError(
+      'Invalid NetworkCalc provider configuration',
+      err instanceof Error ? err.message : String(err),
+    );
     return undefined;
   }
+}
+
+/**
+ * Builds the client from the provider block and the environment. stopSignal (aborted on
+ * StopProvider) ends the client's retries and waits, so Ctrl-C is not held up by them.
+ */
+export async function configureProvider(
+  req: ConfigureRequest,
+  env: NodeJS.ProcessEnv = process.env,
+  stopSignal?: AbortSignal,
+): Promise<NetworkcalcData | undefined> {
+  const { config, diagnostics: diags } = req;
+  const block = readProviderBlock(config, diags);
+  refuseUnknown(config, diags);
+  if (diags.hasError()) return undefined;
+
+  const creds = resolveCredentials(block, env);
+  if (credentialsMissing(block, creds, diags)) return undefined;
+  const client = await newClient(req, block, creds, stopSignal);
+  if (!client) return undefined;
 
   return {
     client,
     alerts: new AccountAlerts(() => client.listAlerts()),
-    journal: CreateJournal.open(`${client.baseUrl}\n${clientId ?? token}`, env),
+    journal: CreateJournal.open(`${client.baseUrl}\n${creds.clientId ?? creds.token}`, env),
     domains: new ListCache(() => client.listDomains()),
   };
 }

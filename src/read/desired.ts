@@ -321,6 +321,232 @@ export function declaredScopes(stacks: StackDocument[]): Scope[] | null {
   return problems.length ? null : scopes;
 }
 
+/** What the items of one stack are read against: its scopes and its data sources. */
+interface StackContext {
+  stack: string;
+  scopes: Scope[];
+  domains: Record<string, Json>;
+  subdomains: Record<string, Json>;
+  /** Where every problem found goes, in the order found. */
+  problems: Problem[];
+}
+
+/** The scope a resource's `provider` names (the default provider when it names none). */
+function referencedScope(ctx: StackContext, where: string, provider: unknown): Scope | null {
+  const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
+  const scope = ctx.scopes.find((s) => s.providerKey === key);
+  if (!scope) {
+    const known = ctx.scopes.map((s) => s.providerKey).join(', ') || 'none';
+    ctx.problems.push(
+      at(
+        where,
+        `provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
+      ),
+    );
+    return null;
+  }
+  return scope;
+}
+
+/** A target given as a reference to a domain or subdomain data source of the stack, by its name. */
+function dataSourceTarget(
+  ctx: StackContext,
+  where: string,
+  field: string,
+  source: string,
+  id: string,
+): TargetRef | null {
+  const targetType = source === 'networkcalc_domain' ? 'domain' : 'subdomain';
+  const data = (targetType === 'domain' ? ctx.domains : ctx.subdomains)[id];
+  if (!data) {
+    ctx.problems.push(at(where, `${field} refers to data.${source}.${id}, which this stack does not declare`));
+    return null;
+  }
+  const rawName = str(data.name);
+  if (rawName && holdsTemplate(rawName)) {
+    ctx.problems.push(templateProblem(where, `the name of data.${source}.${id}`, rawName));
+    return null;
+  }
+  const name = rawName && unescapeTemplate(rawName);
+  if (!name) {
+    ctx.problems.push(
+      at(
+        where,
+        `data.${source}.${id} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
+      ),
+    );
+    return null;
+  }
+  const nameProblem = hostNameProblem(targetType, name);
+  if (nameProblem) {
+    ctx.problems.push(at(where, `data.${source}.${id}: ${nameProblem}`));
+    return null;
+  }
+  return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${source}.${id}` };
+}
+
+/** A target: a positive id (number or digits) or a reference to a data source. */
+function readTarget(ctx: StackContext, where: string, value: unknown, field: string): TargetRef | null {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
+  if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0)
+    return { kind: 'id', id: Number(value) };
+  if (typeof value === 'string') {
+    const m = DATA_REF.exec(value.trim());
+    if (m) return dataSourceTarget(ctx, where, field, m[1], m[2]);
+  }
+  ctx.problems.push(
+    at(
+      where,
+      `${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+    ),
+  );
+  return null;
+}
+
+/** One `networkcalc_alert` resource; null when it has a problem (recorded). */
+function readAlertItem(ctx: StackContext, logicalId: string, body: Json): DeclaredAlert | null {
+  const { stack, problems } = ctx;
+  const path = constructPath(body, stack, logicalId);
+  const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
+  const scopeKey = referencedScope(ctx, where, body.provider)?.key;
+  const target = readTarget(ctx, where, body.target_id, 'target_id');
+  const before = problems.length;
+  const literal = literalStrings(body, ALERT_STRINGS, where, problems);
+  if (problems.length > before) return null;
+  // A name target validates with a stand-in id; the real one comes from the Domains API.
+  const result = parseAlert({ ...literal, target_id: target?.kind === 'id' ? target.id : 1 });
+  if (!result.ok) {
+    for (const p of result.problems) problems.push({ ...p, path: where });
+    return null;
+  }
+  if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
+    problems.push(
+      at(
+        where,
+        `target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+      ),
+    );
+    return null;
+  }
+  if (!scopeKey || !target) return null;
+  const spec = { ...result.alert, target_id: target.kind === 'id' ? target.id : 0 };
+  return { stack, logicalId, path, scopeKey, spec, target };
+}
+
+/** The `triggers` map of a report trigger, shown only; absent means always. */
+function triggerValues(where: string, triggers: unknown, problems: Problem[]): Record<string, string> {
+  const map = Object.create(null) as Record<string, string>;
+  // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
+  if (isObject(triggers)) {
+    for (const [k, v] of Object.entries(triggers)) {
+      if (typeof v === 'string') map[k] = holdsTemplate(v) ? v : unescapeTemplate(v);
+      else if (typeof v === 'number' || typeof v === 'boolean') map[k] = String(v);
+      else problems.push(at(where, `${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`));
+    }
+  } else if (triggers === undefined || triggers === null) map.always = '${timestamp()}';
+  else problems.push(at(where, `triggers is ${jsonKind(triggers)}; expected an object of strings`));
+  return map;
+}
+
+/** One `networkcalc_report_trigger` resource; null when it has a problem (recorded). */
+function readTriggerItem(ctx: StackContext, logicalId: string, body: Json): DeclaredTrigger | null {
+  const { stack, problems } = ctx;
+  const path = constructPath(body, stack, logicalId);
+  const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
+  const scopeKey = referencedScope(ctx, where, body.provider)?.key;
+  const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
+  const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
+  if (hasDomain === hasSub) {
+    problems.push(at(where, `give exactly one of domain_id and subdomain_id`));
+    return null;
+  }
+  const targetType = hasDomain ? 'domain' : 'subdomain';
+  const field = hasDomain ? 'domain_id' : 'subdomain_id';
+  const target = readTarget(ctx, where, hasDomain ? body.domain_id : body.subdomain_id, field);
+  if (target?.kind === 'name' && target.targetType !== targetType) {
+    problems.push(
+      at(
+        where,
+        `${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
+      ),
+    );
+    return null;
+  }
+  const map = triggerValues(where, body.triggers, problems);
+  if (!scopeKey || !target) return null;
+  return { stack, logicalId, path, scopeKey, targetType, target, triggers: map };
+}
+
+/** Everything one stack declares: scopes, alerts, report triggers and alert policies. */
+function readStack(
+  stack: string,
+  json: Json,
+  problems: Problem[],
+): { scopes: Scope[]; alerts: DeclaredAlert[]; triggers: DeclaredTrigger[]; policies: DeclaredPolicy[] } {
+  const { scopes, resources } = scopesOfStack(stack, json, problems);
+  const data = sections(stack, json, 'data', problems);
+  const ctx: StackContext = {
+    stack,
+    scopes,
+    domains: data.networkcalc_domain,
+    subdomains: data.networkcalc_subdomain,
+    problems,
+  };
+  const alerts: DeclaredAlert[] = [];
+  for (const [logicalId, body] of Object.entries(resources.networkcalc_alert)) {
+    const alert = readAlertItem(ctx, logicalId, body);
+    if (alert) alerts.push(alert);
+  }
+  const triggers: DeclaredTrigger[] = [];
+  for (const [logicalId, body] of Object.entries(resources.networkcalc_report_trigger)) {
+    const trigger = readTriggerItem(ctx, logicalId, body);
+    if (trigger) triggers.push(trigger);
+  }
+  const policies = readPolicies(stack, json, (where, provider) => referencedScope(ctx, where, provider), problems);
+  return { scopes, alerts, triggers, policies };
+}
+
+/** Names identify alerts: two declarations of one name in a scope cannot both be honoured. */
+function duplicateNameProblems(alerts: readonly DeclaredAlert[]): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, DeclaredAlert>();
+  for (const a of alerts) {
+    const k = `${a.scopeKey}\u0000${a.spec.name}`;
+    const prior = seen.get(k);
+    if (prior) {
+      problems.push({
+        field: 'name',
+        value: a.spec.name,
+        message: `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
+      });
+    } else seen.set(k, a);
+  }
+  return problems;
+}
+
+/** An alert of a scope with an ownership prefix must carry the prefix in its name. */
+function ownershipPrefixProblems(scopes: readonly Scope[], alerts: readonly DeclaredAlert[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const a of alerts) {
+    const scope = scopes.find((s) => s.key === a.scopeKey);
+    if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
+      problems.push(
+        at(
+          `alert ${a.path}`,
+          `name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
+          'name',
+          a.spec.name,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * Reads what the synthesized stacks declare, stack by stack, then checks across them: alert
+ * names unique per scope, ownership prefixes, alert policies.
+ */
 export function readDesired(stacks: StackDocument[]): Desired {
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
@@ -335,167 +561,15 @@ export function readDesired(stacks: StackDocument[]): Desired {
       );
       continue;
     }
-    const { scopes: stackScopes, resources } = scopesOfStack(stack, json, problems);
-    const data = sections(stack, json, 'data', problems);
-    const alertItems = resources.networkcalc_alert;
-    const triggerItems = resources.networkcalc_report_trigger;
-    const domains = data.networkcalc_domain;
-    const subdomains = data.networkcalc_subdomain;
-    scopes.push(...stackScopes);
-
-    const scopeOf = (where: string, provider: unknown): Scope | null => {
-      const key = provider === undefined || provider === null ? 'networkcalc' : String(provider);
-      const scope = stackScopes.find((s) => s.providerKey === key);
-      if (!scope) {
-        const known = stackScopes.map((s) => s.providerKey).join(', ') || 'none';
-        problems.push(
-          at(
-            where,
-            `provider ${JSON.stringify(key)} is not configured in this stack (configured: ${known}); add a NetworkcalcAccount with that alias or fix the reference`,
-          ),
-        );
-        return null;
-      }
-      return scope;
-    };
-
-    const readTarget = (where: string, value: unknown, field: string): TargetRef | null => {
-      if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
-      if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0)
-        return { kind: 'id', id: Number(value) };
-      if (typeof value === 'string') {
-        const m = DATA_REF.exec(value.trim());
-        if (m) {
-          const targetType = m[1] === 'networkcalc_domain' ? 'domain' : 'subdomain';
-          const data = (targetType === 'domain' ? domains : subdomains)[m[2]];
-          if (!data) {
-            problems.push(at(where, `${field} refers to data.${m[1]}.${m[2]}, which this stack does not declare`));
-            return null;
-          }
-          const rawName = str(data.name);
-          if (rawName && holdsTemplate(rawName)) {
-            problems.push(templateProblem(where, `the name of data.${m[1]}.${m[2]}`, rawName));
-            return null;
-          }
-          const name = rawName && unescapeTemplate(rawName);
-          if (!name) {
-            problems.push(
-              at(
-                where,
-                `data.${m[1]}.${m[2]} has no name; give the ${targetType} name, e.g. ${targetType === 'domain' ? 'example.com' : 'www.example.com'}`,
-              ),
-            );
-            return null;
-          }
-          const nameProblem = hostNameProblem(targetType, name);
-          if (nameProblem) {
-            problems.push(at(where, `data.${m[1]}.${m[2]}: ${nameProblem}`));
-            return null;
-          }
-          return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${m[1]}.${m[2]}` };
-        }
-      }
-      problems.push(
-        at(
-          where,
-          `${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
-        ),
-      );
-      return null;
-    };
-
-    for (const [logicalId, body] of Object.entries(alertItems)) {
-      const path = constructPath(body, stack, logicalId);
-      const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider)?.key;
-      const target = readTarget(where, body.target_id, 'target_id');
-      const before = problems.length;
-      const literal = literalStrings(body, ALERT_STRINGS, where, problems);
-      if (problems.length > before) continue;
-      // A name target validates with a stand-in id; the real one comes from the Domains API.
-      const result = parseAlert({ ...literal, target_id: target?.kind === 'id' ? target.id : 1 });
-      if (!result.ok) {
-        for (const p of result.problems) problems.push({ ...p, path: where });
-        continue;
-      }
-      if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
-        problems.push(
-          at(
-            where,
-            `target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
-          ),
-        );
-        continue;
-      }
-      if (!scopeKey || !target) continue;
-      const spec = { ...result.alert, target_id: target.kind === 'id' ? target.id : 0 };
-      alerts.push({ stack, logicalId, path, scopeKey, spec, target });
-    }
-
-    for (const [logicalId, body] of Object.entries(triggerItems)) {
-      const path = constructPath(body, stack, logicalId);
-      const where = `stack ${stack}, report trigger ${path === `${stack}/${logicalId}` ? logicalId : path}`;
-      const scopeKey = scopeOf(where, body.provider)?.key;
-      const hasDomain = body.domain_id !== undefined && body.domain_id !== null;
-      const hasSub = body.subdomain_id !== undefined && body.subdomain_id !== null;
-      if (hasDomain === hasSub) {
-        problems.push(at(where, `give exactly one of domain_id and subdomain_id`));
-        continue;
-      }
-      const targetType = hasDomain ? 'domain' : 'subdomain';
-      const field = hasDomain ? 'domain_id' : 'subdomain_id';
-      const target = readTarget(where, hasDomain ? body.domain_id : body.subdomain_id, field);
-      if (target?.kind === 'name' && target.targetType !== targetType) {
-        problems.push(
-          at(
-            where,
-            `${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
-          ),
-        );
-        continue;
-      }
-      const map = Object.create(null) as Record<string, string>;
-      // Shown only: a template (such as the default `${timestamp()}`) is kept as written.
-      if (isObject(body.triggers)) {
-        for (const [k, v] of Object.entries(body.triggers)) {
-          if (typeof v === 'string') map[k] = holdsTemplate(v) ? v : unescapeTemplate(v);
-          else if (typeof v === 'number' || typeof v === 'boolean') map[k] = String(v);
-          else problems.push(at(where, `${jsonPath('triggers', k)} is ${jsonKind(v)}; trigger values are strings`));
-        }
-      } else if (body.triggers === undefined || body.triggers === null) map.always = '${timestamp()}';
-      else problems.push(at(where, `triggers is ${jsonKind(body.triggers)}; expected an object of strings`));
-      if (!scopeKey || !target) continue;
-      triggers.push({ stack, logicalId, path, scopeKey, targetType, target, triggers: map });
-    }
-    policies.push(...readPolicies(stack, json, scopeOf, problems));
+    const read = readStack(stack, json, problems);
+    scopes.push(...read.scopes);
+    alerts.push(...read.alerts);
+    triggers.push(...read.triggers);
+    policies.push(...read.policies);
   }
 
-  // Names identify alerts: two declarations of one name in a scope cannot both be honoured.
-  const seen = new Map<string, DeclaredAlert>();
-  for (const a of alerts) {
-    const k = `${a.scopeKey}\u0000${a.spec.name}`;
-    const prior = seen.get(k);
-    if (prior) {
-      problems.push({
-        field: 'name',
-        value: a.spec.name,
-        message: `alerts ${prior.path} and ${a.path} are both named ${JSON.stringify(a.spec.name)} for provider ${a.scopeKey.slice(a.stack.length + 1)}; alert names must be unique within an account`,
-      });
-    } else seen.set(k, a);
-  }
-  for (const a of alerts) {
-    const scope = scopes.find((s) => s.key === a.scopeKey);
-    if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
-      problems.push(
-        at(
-          `alert ${a.path}`,
-          `name ${JSON.stringify(a.spec.name)} does not start with the ownership prefix ${JSON.stringify(scope.prefix)} of provider ${scope.providerKey}; rename the alert or change the prefix`,
-          'name',
-          a.spec.name,
-        ),
-      );
-    }
-  }
+  problems.push(...duplicateNameProblems(alerts));
+  problems.push(...ownershipPrefixProblems(scopes, alerts));
   problems.push(...policyProblems(policies, alerts));
   return { scopes, alerts, triggers, policies, problems };
 }

@@ -4,6 +4,7 @@ import type { EmulatorCore } from '../core';
 import { ApiError, type ErrorCode } from '../errors';
 import { DELETE_FORMS, type DeleteForm } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
+import type { Store } from '../store';
 import { alertListBody, alertView } from '../views';
 import { accountOf, authorize, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
 import { isObject } from '../../support/json';
@@ -71,19 +72,23 @@ function specFields(fields: Body): Pick<StoredAlert, (typeof SPEC_FIELDS)[number
   };
 }
 
-/** The alert operations (4.3 to 4.7). */
-export async function alertRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
-  const store = core.store;
-  routeDefaults(app, { group: 'alerts' });
-  app.addHook('onRequest', authorize('alerts'));
+/** Edits: a JSON body that fastify's update shape applies to. */
+const UPDATE = { config: { group: 'alerts', updateShape: true }, onRequest: requireJson } as const;
 
-  const update = { config: { group: 'alerts', updateShape: true }, onRequest: requireJson } as const;
-  /** Create and edit: an alert body, checked by the model (attachValidation), AlertUpdateResponse answers. */
-  const alertWrite = {
-    ...update,
+/**
+ * Create and edit: an alert body, checked by the model (attachValidation), AlertUpdateResponse
+ * answers. A new object per route, as fastify may add to a route's schema.
+ */
+function alertWrite() {
+  return {
+    ...UPDATE,
     attachValidation: true,
     schema: { body: { $ref: 'AlertBody#' }, response: responses(OK_ONLY, true) },
   } as const;
+}
+
+/** GET of all alerts and of one (4.3, 4.4). */
+function readRoutes(app: FastifyInstance): void {
   const listResponse = responses({
     type: 'object',
     properties: { status: { type: 'string' }, alerts: { type: 'array', items: { $ref: 'AlertResponse#' } } },
@@ -107,9 +112,12 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
       return { status: 'OK', alerts: [alertView(account, alert)] };
     },
   });
+}
 
+/** POST of a new alert (4.5): the stored alert starts active and healthy. */
+function createRoute(app: FastifyInstance, store: Store): void {
   app.post('/api/alerts', {
-    ...alertWrite,
+    ...alertWrite(),
     handler: async (request) => {
       const account = accountOf(request);
       const body = alertBody(request);
@@ -136,9 +144,12 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
       return { status: 'OK' };
     },
   });
+}
 
+/** PATCH of an alert (4.6): the body merged into the stored alert, checked whole; without an id, refused. */
+function editRoutes(app: FastifyInstance, store: Store): void {
   app.patch('/api/alerts/:alert_id', {
-    ...alertWrite,
+    ...alertWrite(),
     handler: async (request) => {
       const account = accountOf(request);
       const alert = findAlert(account, (request.params as { alert_id: string }).alert_id);
@@ -159,20 +170,24 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   });
 
   app.patch('/api/alerts', {
-    ...update,
+    ...UPDATE,
     schema: { response: responses(OK_ONLY, true) },
     handler: async () => {
       throw new ApiError('MISSING_VALUES', 'give the alert id in the path: /api/alerts/{alert_id}');
     },
   });
+}
 
-  /** Where each DELETE form carries the alert id (undefined: not there). */
-  const deleteIdFrom: Record<DeleteForm, (request: FastifyRequest) => unknown> = {
-    path: (request) => (request.params as { alert_id?: string }).alert_id,
-    query: (request) => (request.query as Record<string, unknown>).alert_id,
-    body: (request) => (isObject(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
-  };
+/** Where each DELETE form carries the alert id (undefined: not there). */
+const DELETE_ID_FROM: Record<DeleteForm, (request: FastifyRequest) => unknown> = {
+  path: (request) => (request.params as { alert_id?: string }).alert_id,
+  query: (request) => (request.query as Record<string, unknown>).alert_id,
+  body: (request) => (isObject(request.body) && !request.emulator.invalidJson ? request.body.alert_id : undefined),
+};
 
+/** DELETE of an alert (4.7), with or without the id in the path. */
+function deleteRoutes(app: FastifyInstance, core: EmulatorCore): void {
+  const store = core.store;
   /**
    * DELETE reads the id from the one form the settings name, like the real service; with none
    * named, from the path, else ?alert_id=, else a JSON body {"alert_id": id}. An id in a form
@@ -182,7 +197,7 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
     const account = accountOf(request);
     const only = core.settings.deleteForm;
     const raw = (only ? [only] : DELETE_FORMS)
-      .map((form) => deleteIdFrom[form](request))
+      .map((form) => DELETE_ID_FROM[form](request))
       .find((v) => v !== undefined && v !== '');
     if (raw === undefined)
       throw new ApiError('MISSING_VALUES', only ? `give alert_id in the ${only}` : 'give alert_id');
@@ -193,4 +208,14 @@ export async function alertRoutes(app: FastifyInstance, { core }: { core: Emulat
   for (const url of ['/api/alerts', '/api/alerts/:alert_id']) {
     app.delete(url, { schema: { response: responses(OK_ONLY) }, handler: deleteAlert });
   }
+}
+
+/** The alert operations (4.3 to 4.7). */
+export async function alertRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
+  routeDefaults(app, { group: 'alerts' });
+  app.addHook('onRequest', authorize('alerts'));
+  readRoutes(app);
+  createRoute(app, core.store);
+  editRoutes(app, core.store);
+  deleteRoutes(app, core);
 }

@@ -6,6 +6,7 @@ import type { RequestFilter } from '../request-log';
 import { parseSeed, SeedError } from '../seed';
 import { parseSettingsUpdate, SettingsError } from '../settings';
 import type { StoredAccount, StoredAlert } from '../state';
+import type { Store } from '../store';
 import { alertView } from '../views';
 import type { Body } from './shared';
 import { isObject } from '../../support/json';
@@ -52,12 +53,8 @@ const ALERT_FIELDS: Record<string, 'string' | 'nullable-string' | 'boolean' | 't
   action: 'string',
 };
 
-/**
- * Applies out-of-band fields to an alert. Field types are checked and the target must be
- * one of the account's, but the alert matrix is not enforced: the control surface can plant
- * alerts the public API would refuse (to test tolerant readers).
- */
-function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body): void {
+/** Each field of a control body has the type its kind wants; unknown fields are refused. */
+function checkAlertFieldTypes(body: Body): void {
   for (const [key, value] of Object.entries(body)) {
     const kind = ALERT_FIELDS[key];
     if (!kind)
@@ -74,6 +71,54 @@ function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body
     if (kind === 'boolean' && typeof value !== 'boolean')
       throw new ControlError(400, 'INVALID_BODY', `${key} must be true or false`);
   }
+}
+
+/** Points an alert at a domain or subdomain of the account given by name (`target`). */
+function applyTargetName(account: StoredAccount, alert: StoredAlert, name: unknown): void {
+  const d = account.domains.find((x) => x.domain === name);
+  const s = account.subdomains.find(
+    (x) => `${x.prefix}.${account.domains.find((y) => y.id === x.domain_id)?.domain}` === name,
+  );
+  if (d) {
+    alert.target_type = 'domain';
+    alert.target_id = d.id;
+  } else if (s) {
+    alert.target_type = 'subdomain';
+    alert.target_id = s.id;
+  } else {
+    throw new ControlError(
+      400,
+      'INVALID_BODY',
+      `target ${JSON.stringify(name)} is not a domain or subdomain of account "${account.name}"`,
+    );
+  }
+}
+
+/** Points an alert at a target given by type and id; either may be left as the alert has it. */
+function applyTargetTypeAndId(account: StoredAccount, alert: StoredAlert, body: Body): void {
+  const type = 'target_type' in body ? body.target_type : alert.target_type;
+  const id = 'target_id' in body ? body.target_id : alert.target_id;
+  if (type !== 'domain' && type !== 'subdomain')
+    throw new ControlError(400, 'INVALID_BODY', 'target_type must be "domain" or "subdomain"');
+  const exists =
+    type === 'domain' ? account.domains.some((x) => x.id === id) : account.subdomains.some((x) => x.id === id);
+  if (!exists)
+    throw new ControlError(
+      400,
+      'INVALID_BODY',
+      `target_id ${JSON.stringify(id)} is not a ${type} of account "${account.name}"`,
+    );
+  alert.target_type = type;
+  alert.target_id = id as number;
+}
+
+/**
+ * Applies out-of-band fields to an alert. Field types are checked and the target must be
+ * one of the account's, but the alert matrix is not enforced: the control surface can plant
+ * alerts the public API would refuse (to test tolerant readers).
+ */
+function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body): void {
+  checkAlertFieldTypes(body);
   const a = alert as unknown as Record<string, unknown>;
   for (const key of ['name', 'type', 'filter', 'filter_value', 'is_active', 'current_status', 'action'] as const) {
     if (key in body) a[key] = body[key];
@@ -81,48 +126,29 @@ function applyAlertFields(account: StoredAccount, alert: StoredAlert, body: Body
   if ('subtype' in body) alert.subtype = body.subtype === '' ? null : (body.subtype as string | null);
   if ('last_triggered_at' in body) alert.last_triggered_at = body.last_triggered_at as string | null;
 
-  if ('target' in body) {
-    const name = body.target;
-    const d = account.domains.find((x) => x.domain === name);
-    const s = account.subdomains.find(
-      (x) => `${x.prefix}.${account.domains.find((y) => y.id === x.domain_id)?.domain}` === name,
-    );
-    if (d) {
-      alert.target_type = 'domain';
-      alert.target_id = d.id;
-    } else if (s) {
-      alert.target_type = 'subdomain';
-      alert.target_id = s.id;
-    } else {
-      throw new ControlError(
-        400,
-        'INVALID_BODY',
-        `target ${JSON.stringify(name)} is not a domain or subdomain of account "${account.name}"`,
-      );
-    }
-  } else if ('target_type' in body || 'target_id' in body) {
-    const type = 'target_type' in body ? body.target_type : alert.target_type;
-    const id = 'target_id' in body ? body.target_id : alert.target_id;
-    if (type !== 'domain' && type !== 'subdomain')
-      throw new ControlError(400, 'INVALID_BODY', 'target_type must be "domain" or "subdomain"');
-    const exists =
-      type === 'domain' ? account.domains.some((x) => x.id === id) : account.subdomains.some((x) => x.id === id);
-    if (!exists)
-      throw new ControlError(
-        400,
-        'INVALID_BODY',
-        `target_id ${JSON.stringify(id)} is not a ${type} of account "${account.name}"`,
-      );
-    alert.target_type = type;
-    alert.target_id = id as number;
-  }
+  if ('target' in body) applyTargetName(account, alert, body.target);
+  else if ('target_type' in body || 'target_id' in body) applyTargetTypeAndId(account, alert, body);
   alert.updated_at = new Date().toISOString();
 }
 
-/** The control surface under /_emulator: separate from /api, guarded by x-emulator-token. */
-export async function controlRoutes(control: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
-  const store = core.store;
+/** The account named in the path (`:account`). */
+function accountOf(store: Store, request: FastifyRequest): StoredAccount {
+  const name = (request.params as { account: string }).account;
+  const a = store.account(name);
+  if (!a) throw new ControlError(404, 'NOT_FOUND', `no account named ${JSON.stringify(name)}`);
+  return a;
+}
 
+/** The alert of the account with the id in the path (`:id`). */
+function alertOf(a: StoredAccount, request: FastifyRequest): StoredAlert {
+  const raw = (request.params as { id: string }).id;
+  const alert = /^[0-9]+$/.test(raw) ? a.alerts.find((x) => x.id === Number(raw)) : undefined;
+  if (!alert) throw new ControlError(404, 'NOT_FOUND', `no alert ${raw} in account "${a.name}"`);
+  return alert;
+}
+
+/** Only requests with the control token pass; failures answer {status, error}. */
+function guardControl(control: FastifyInstance, core: EmulatorCore): void {
   control.addHook('onRequest', async (request) => {
     if (!tokenMatches(request.headers['x-emulator-token'], core.controlToken)) {
       throw new ControlError(401, 'NOT_AUTHORIZED', 'send the control token in the x-emulator-token header');
@@ -134,20 +160,11 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     const status = err.statusCode && err.statusCode < 500 ? 400 : 500;
     return reply.code(status).send({ status: status === 400 ? 'INVALID_BODY' : 'SYSTEM_ERROR', error: err.message });
   });
+}
 
-  function account(request: FastifyRequest): StoredAccount {
-    const name = (request.params as { account: string }).account;
-    const a = store.account(name);
-    if (!a) throw new ControlError(404, 'NOT_FOUND', `no account named ${JSON.stringify(name)}`);
-    return a;
-  }
-
-  function alertOf(a: StoredAccount, raw: string): StoredAlert {
-    const alert = /^[0-9]+$/.test(raw) ? a.alerts.find((x) => x.id === Number(raw)) : undefined;
-    if (!alert) throw new ControlError(404, 'NOT_FOUND', `no alert ${raw} in account "${a.name}"`);
-    return alert;
-  }
-
+/** Reset, replace and show the whole state. */
+function stateRoutes(control: FastifyInstance, core: EmulatorCore): void {
+  const store = core.store;
   control.post('/reset', async () => {
     await core.reset();
     return { status: 'OK' };
@@ -164,40 +181,52 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
   });
 
   control.get('/state', async () => store.state);
+}
 
+/** A wanted alert id is a positive whole number no alert of any account has. */
+function checkWantedAlertId(store: Store, wantedId: unknown): void {
+  if (wantedId === undefined) return;
+  if (typeof wantedId !== 'number' || !Number.isSafeInteger(wantedId) || wantedId < 1) {
+    throw new ControlError(400, 'INVALID_BODY', 'id must be a positive whole number');
+  }
+  if (store.state.accounts.some((x) => x.alerts.some((y) => y.id === wantedId))) {
+    throw new ControlError(400, 'INVALID_BODY', `alert id ${wantedId} is in use`);
+  }
+}
+
+/** A new alert before the body's fields are applied: the defaults of the control surface. */
+function blankAlert(): StoredAlert {
+  const now = new Date().toISOString();
+  return {
+    id: 0,
+    name: '',
+    type: '',
+    subtype: null,
+    filter: '',
+    filter_value: '',
+    target_type: 'domain',
+    target_id: 0,
+    is_active: true,
+    current_status: 'healthy',
+    action: 'email',
+    last_triggered_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Plant, change and remove alerts out of band. */
+function alertControlRoutes(control: FastifyInstance, store: Store): void {
   control.post('/accounts/:account/alerts', async (request) => {
-    const a = account(request);
+    const a = accountOf(store, request);
     const { id: wantedId, ...body } = objectBody(request);
-    if (wantedId !== undefined) {
-      if (typeof wantedId !== 'number' || !Number.isSafeInteger(wantedId) || wantedId < 1) {
-        throw new ControlError(400, 'INVALID_BODY', 'id must be a positive whole number');
-      }
-      if (store.state.accounts.some((x) => x.alerts.some((y) => y.id === wantedId))) {
-        throw new ControlError(400, 'INVALID_BODY', `alert id ${wantedId} is in use`);
-      }
-    }
+    checkWantedAlertId(store, wantedId);
     for (const required of ['name', 'type', 'filter'] as const) {
       if (!(required in body)) throw new ControlError(400, 'INVALID_BODY', `${required} is required`);
     }
     if (!('target' in body) && !('target_id' in body))
       throw new ControlError(400, 'INVALID_BODY', 'give target (a name) or target_type + target_id');
-    const now = new Date().toISOString();
-    const alert: StoredAlert = {
-      id: 0,
-      name: '',
-      type: '',
-      subtype: null,
-      filter: '',
-      filter_value: '',
-      target_type: 'domain',
-      target_id: 0,
-      is_active: true,
-      current_status: 'healthy',
-      action: 'email',
-      last_triggered_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const alert = blankAlert();
     applyAlertFields(a, alert, body);
     // A wanted id moves the next id past it when the alert is put (ids are never reused).
     alert.id = typeof wantedId === 'number' ? wantedId : store.state.next_alert_id;
@@ -206,8 +235,8 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
   });
 
   control.patch('/accounts/:account/alerts/:id', async (request) => {
-    const a = account(request);
-    const alert = alertOf(a, (request.params as { id: string }).id);
+    const a = accountOf(store, request);
+    const alert = alertOf(a, request);
     const body = objectBody(request);
     const copy = { ...alert };
     applyAlertFields(a, copy, body); // on a copy: a bad field changes nothing
@@ -216,14 +245,17 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
   });
 
   control.delete('/accounts/:account/alerts/:id', async (request) => {
-    const a = account(request);
-    const alert = alertOf(a, (request.params as { id: string }).id);
+    const a = accountOf(store, request);
+    const alert = alertOf(a, request);
     await store.commit([{ op: 'remove', account: a.name, list: 'alerts', keys: [alert.id] }]);
     return { status: 'OK' };
   });
+}
 
+/** Expire an account's tokens (all, or the one given). */
+function tokenControlRoutes(control: FastifyInstance, store: Store): void {
   control.post('/accounts/:account/tokens/expire', async (request) => {
-    const a = account(request);
+    const a = accountOf(store, request);
     const body = objectBody(request, true);
     const only = body.access_token;
     if (only !== undefined && typeof only !== 'string')
@@ -237,7 +269,10 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     );
     return { status: 'OK', expired: targets.length };
   });
+}
 
+/** Add, list and remove injected faults. */
+function faultRoutes(control: FastifyInstance, core: EmulatorCore): void {
   control.post('/faults', async (request) => {
     try {
       return { id: core.faults.add(parseFaultSpec(objectBody(request))).id };
@@ -259,7 +294,10 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     if (!core.faults.remove(id)) throw new ControlError(404, 'NOT_FOUND', `no fault ${id}`);
     return { status: 'OK' };
   });
+}
 
+/** Show and change the emulator's settings. */
+function settingsRoutes(control: FastifyInstance, core: EmulatorCore): void {
   control.get('/settings', async () => core.settings);
 
   control.post('/settings', async (request) => {
@@ -271,32 +309,50 @@ export async function controlRoutes(control: FastifyInstance, { core }: { core: 
     }
     return core.settings;
   });
+}
 
+/** The filter of `/requests/counts`: known keys only, each given once (paths start with "/"). */
+function requestCountsFilter(query: Record<string, unknown>): RequestFilter {
+  const filter: RequestFilter = {};
+  for (const key of Object.keys(query)) {
+    const value = query[key];
+    if (key !== 'method' && key !== 'path' && key !== 'pathPrefix' && key !== 'account') {
+      throw new ControlError(
+        400,
+        'INVALID_BODY',
+        `${key} is not a filter of the request counts (known: method, path, pathPrefix, account)`,
+      );
+    }
+    const isPath = key === 'path' || key === 'pathPrefix';
+    if (typeof value !== 'string' || value === '' || (isPath && !value.startsWith('/'))) {
+      throw new ControlError(400, 'INVALID_BODY', `${key} must be given once${isPath ? ', starting with "/"' : ''}`);
+    }
+    filter[key] = value;
+  }
+  return filter;
+}
+
+/** Read, count and clear the log of requests the emulator answered. */
+function requestLogRoutes(control: FastifyInstance, core: EmulatorCore): void {
   control.get('/requests', async () => core.requestLog.entries());
 
-  control.get('/requests/counts', async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const filter: RequestFilter = {};
-    for (const key of Object.keys(query)) {
-      const value = query[key];
-      if (key !== 'method' && key !== 'path' && key !== 'pathPrefix' && key !== 'account') {
-        throw new ControlError(
-          400,
-          'INVALID_BODY',
-          `${key} is not a filter of the request counts (known: method, path, pathPrefix, account)`,
-        );
-      }
-      const isPath = key === 'path' || key === 'pathPrefix';
-      if (typeof value !== 'string' || value === '' || (isPath && !value.startsWith('/'))) {
-        throw new ControlError(400, 'INVALID_BODY', `${key} must be given once${isPath ? ', starting with "/"' : ''}`);
-      }
-      filter[key] = value;
-    }
-    return core.requestLog.counts(filter);
-  });
+  control.get('/requests/counts', async (request) =>
+    core.requestLog.counts(requestCountsFilter(request.query as Record<string, unknown>)),
+  );
 
   control.delete('/requests', async () => {
     core.requestLog.clear();
     return { status: 'OK' };
   });
+}
+
+/** The control surface under /_emulator: separate from /api, guarded by x-emulator-token. */
+export async function controlRoutes(control: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
+  guardControl(control, core);
+  stateRoutes(control, core);
+  alertControlRoutes(control, core.store);
+  tokenControlRoutes(control, core.store);
+  faultRoutes(control, core);
+  settingsRoutes(control, core);
+  requestLogRoutes(control, core);
 }

@@ -3,6 +3,7 @@ import { isValidHostName, normalizeHostName } from '../../model';
 import type { EmulatorCore } from '../core';
 import { ApiError } from '../errors';
 import type { StoredAccount, StoredDomain } from '../state';
+import type { Store } from '../store';
 import { domainView, domainWithSubdomainsView, subdomainView } from '../views';
 import { accountOf, authorize, now, OK_ONLY, pathId, responses, routeDefaults } from './shared';
 import { isObject } from '../../support/json';
@@ -24,12 +25,8 @@ function findSubdomain(request: FastifyRequest) {
   return { account, s };
 }
 
-/** The Domains API: domains and their subdomains, the targets of alerts. */
-export async function domainRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
-  const store = core.store;
-  routeDefaults(app, { group: 'domains' });
-  app.addHook('onRequest', authorize('domains'));
-
+/** POST of a domain: stored in the model's canonical form, once per account. */
+function createDomainRoute(app: FastifyInstance, store: Store): void {
   app.post('/api/domains', {
     schema: {
       response: responses({
@@ -51,7 +48,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       return { status: 'OK', domain: domainView(d) };
     },
   });
+}
 
+/** GET of all domains (with their subdomains) and of one. */
+function readDomainRoutes(app: FastifyInstance): void {
   app.get('/api/domains', {
     schema: {
       response: responses({
@@ -81,7 +81,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       return { status: 'OK', domain: domainWithSubdomainsView(account, d) };
     },
   });
+}
 
+/** DELETE of a domain and its subdomains, refused while alerts target any of them. */
+function deleteDomainRoute(app: FastifyInstance, store: Store): void {
   app.delete('/api/domains/:domain_id', {
     schema: { response: responses(OK_ONLY) },
     handler: async (request) => {
@@ -101,7 +104,10 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       return { status: 'OK' };
     },
   });
+}
 
+/** POST, GET and DELETE of a subdomain of a domain. */
+function subdomainRoutes(app: FastifyInstance, store: Store): void {
   const subdomainResponse = responses({
     type: 'object',
     properties: { status: { type: 'string' }, subdomain: { $ref: 'SubdomainResponse#' } },
@@ -146,4 +152,14 @@ export async function domainRoutes(app: FastifyInstance, { core }: { core: Emula
       return { status: 'OK' };
     },
   });
+}
+
+/** The Domains API: domains and their subdomains, the targets of alerts. */
+export async function domainRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
+  routeDefaults(app, { group: 'domains' });
+  app.addHook('onRequest', authorize('domains'));
+  createDomainRoute(app, core.store);
+  readDomainRoutes(app);
+  deleteDomainRoute(app, core.store);
+  subdomainRoutes(app, core.store);
 }
