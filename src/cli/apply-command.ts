@@ -13,7 +13,7 @@ import {
   triggerResultLine,
   type AccountTally,
 } from '../render/text';
-import { runError, toJson } from '../render/json';
+import { jsonDocument, runError } from '../render/json';
 import { moreLine, textDetail } from '../render/grouping';
 import { VERBS, applyFailed, guardsOf, totals } from '../render/totals';
 import { PlanFileError, readSavedPlan } from '../read/saved-plan';
@@ -35,7 +35,7 @@ import {
   shardJson,
   shardText,
   styleFor,
-  writeJson,
+  writePlanJson,
   type CommonOptions,
 } from './pipeline';
 import { Progress, progressMode } from './progress';
@@ -214,7 +214,7 @@ export async function applyPlans(
   const { plans } = planned;
   const style = styleFor(io, opts);
   const document = (report: ApplyReport, more: Record<string, unknown> = {}) => ({
-    ...toJson(command, plans, report, planned.json),
+    ...jsonDocument(command, plans, report, planned.json),
     ...more,
   });
   const detail = textDetail(plans, opts.detail);
@@ -222,7 +222,7 @@ export async function applyPlans(
   const t = totals(plans);
   const work = t.create + t.update + t.delete + t.triggers;
   if (work === 0) {
-    if (json) writeJson(io, document(new Map()));
+    if (json) await writePlanJson(io, document(new Map()));
     else
       io.stdout.write(
         anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n',
@@ -231,7 +231,7 @@ export async function applyPlans(
   }
   const refused = command === 'apply' ? refusedDeletions(plans, opts) : [];
   if (refused.length) {
-    if (json) writeJson(io, document(new Map(), { error: runError('DELETE_GUARD', refused) }));
+    if (json) await writePlanJson(io, document(new Map(), { error: runError('DELETE_GUARD', refused) }));
     io.stderr.write(`Error: refusing to apply; nothing was changed.\n${refused.map((p) => `  - ${p}`).join('\n')}\n`);
     return EXIT.ERROR;
   }
@@ -239,7 +239,7 @@ export async function applyPlans(
   const held = opts.ignoreTerraformState ? [] : plans.flatMap((p) => p.warnings.filter((w) => w.terraformState));
   if (held.length) {
     const problems = held.map((w) => w.message);
-    if (json) writeJson(io, document(new Map(), { error: runError('TERRAFORM_STATE', problems) }));
+    if (json) await writePlanJson(io, document(new Map(), { error: runError('TERRAFORM_STATE', problems) }));
     io.stderr.write(
       `Error: refusing to ${command}: Terraform holds some of these alerts; nothing was changed.\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
     );
@@ -320,7 +320,7 @@ ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limits})…
     for (const s of SIGNALS) io.signals?.off(s, onSignal);
     progress.clear();
   }
-  if (json) writeJson(io, document(report));
+  if (json) await writePlanJson(io, document(report));
   else io.stdout.write('\n' + applySummary(plans, report, style, command));
   return applyFailed(report) || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
 }
