@@ -19,16 +19,24 @@
  * NCALC_SYNTH_WORKERS set to each (one synth spread over that many runs of the app): wall time,
  * CPU of ncalc and every run of the app, the largest peak RSS; the outputs compared byte for byte.
  *
+ * `--e2e` (at the largest size, one synth by this checkout's build, then per build and round):
+ * `plan --no-synth` from empty (JSON, then text), `apply --no-synth --parallelism 64` (every
+ * alert a create; `--apply-output text,json` for both outputs, each from empty), `plan` again
+ * (no change), `drift`, and 8 shards of `plan` at once; wall, CPU and peak RSS of ncalc alone
+ * (the emulator runs in this process), the requests per account, lines of text output, and
+ * after each apply: every account holds its ALERTS alerts once, none in another account.
+ * `--app-dir <dir>` keeps the synthesized app there and reuses it in later runs.
+ *
  *   npm run build && ACCOUNTS=10,40,160 ALERTS=25 npx tsx bench/fleet-scale.ts \
  *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8] \
- *     [--synth-workers 1,2,4,8]
+ *     [--synth-workers 1,2,4,8] [--e2e [--apply-output text,json] [--app-dir <dir>]]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startEmulator, type EmulatorSeed } from '../src/emulator';
-import { ROOT, countRequests, fmtMs, median, table } from './support';
+import { startEmulator, type EmulatorSeed, type RunningEmulator } from '../src/emulator';
+import { ROOT, countRequests, fmtMs, median, table, type RequestCounts } from './support';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -129,60 +137,66 @@ function outputFiles(outdir: string, appDir: string): Map<string, string> {
   return files;
 }
 
-function plan(
-  pkg: string,
-  dir: string,
-  url: string,
-  accounts: number,
-  shard?: string,
-): Promise<Measured & { code: number }> {
-  const rssFile = path.join(dir, `usage${shard ? `-${shard.replace('/', 'of')}` : ''}.txt`);
+interface Run extends Measured {
+  code: number;
+  /** Lines written to stdout. */
+  lines: number;
+}
+
+/** One ncalc command of build `pkg` on the app in `dir`, with its own peak RSS and CPU (not the emulator's). */
+function ncalc(pkg: string, dir: string, url: string, accounts: number, argv: string[], tag: string): Promise<Run> {
+  const rssFile = path.join(dir, `usage-${tag}.txt`);
   const preload = path.join(dir, 'usage-preload.js');
-  writeFileSync(
-    preload,
-    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
-  );
+  // Once: shards start at once, and one must not read it while another rewrites it.
+  if (!existsSync(preload))
+    writeFileSync(
+      preload,
+      "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
+    );
   const tokens = Object.fromEntries(
     Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
   );
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(
-      process.execPath,
-      [
-        '--require',
-        preload,
-        path.join(pkg, 'dist', 'cli', 'main.js'),
-        'plan',
-        '--no-synth',
-        '--json',
-        '--detailed-exitcode',
-        ...(shard ? ['--shard', shard] : []),
-      ],
-      {
-        cwd: dir,
-        env: { PATH: process.env.PATH, NETWORKCALC_BASE_URL: url, BENCH_USAGE_FILE: rssFile, ...tokens },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--require', preload, path.join(pkg, 'dist', 'cli', 'main.js'), ...argv], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, NETWORKCALC_BASE_URL: url, BENCH_USAGE_FILE: rssFile, ...tokens },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let lines = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      for (const byte of d) if (byte === 10) lines++;
+    });
     let err = '';
     child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      // A shard may hold no account with changes (exit 0).
-      if (code !== 2 && !(shard && code === 0)) return reject(new Error(`plan exited ${code}: ${err}`));
       let usage: string;
       try {
         usage = readFileSync(rssFile, 'utf8');
       } catch {
-        return reject(new Error(`plan ${shard ?? ''} exited ${code} without its usage line: ${err}`));
+        return reject(new Error(`${argv.join(' ')} exited ${code} without its usage line: ${err}`));
       }
       const [rssKb, cpuUs] = usage.split(' ').map(Number);
-      resolve({ code, wallMs: Date.now() - started, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024 });
+      resolve({ code: code ?? 1, lines, wallMs: Date.now() - started, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024 });
     });
   });
+}
+
+async function plan(
+  pkg: string,
+  dir: string,
+  url: string,
+  accounts: number,
+  shard?: string,
+): Promise<Measured & { code: number }> {
+  const argv = ['plan', '--no-synth', '--json', '--detailed-exitcode', ...(shard ? ['--shard', shard] : [])];
+  const run = await ncalc(pkg, dir, url, accounts, argv, shard ? shard.replace('/', 'of') : 'plan');
+  // A shard may hold no account with changes (exit 0).
+  if (run.code !== 2 && !(shard && run.code === 0)) throw new Error(`plan ${shard ?? ''} exited ${run.code}`);
+  return run;
 }
 
 /** Least-squares slope of log(y) over log(x). */
@@ -311,11 +325,158 @@ function synthWorkerRuns(scratch: string, accounts: number): void {
   );
 }
 
+const E2E = args.includes('--e2e');
+const APPLY_OUTPUTS = (flag('--apply-output') ?? 'text').split(',');
+const APP_DIR = flag('--app-dir');
+const E2E_SHARDS = 8;
+
+/** After an apply: every account holds its ALERTS alerts, each name once, none of another account's. */
+async function checkAccounts(emulator: RunningEmulator, accounts: number): Promise<string> {
+  const state = await emulator.control.state();
+  let duplicates = 0;
+  let elsewhere = 0;
+  let wrongCount = 0;
+  for (const a of state.accounts) {
+    const names = new Set(a.alerts.map((x) => x.name));
+    duplicates += a.alerts.length - names.size;
+    elsewhere += a.alerts.filter((x) => !x.name.startsWith(`${a.name} `)).length;
+    if (a.alerts.length !== ALERTS) wrongCount++;
+  }
+  if (state.accounts.length !== accounts || duplicates || elsewhere || wrongCount)
+    throw new Error(
+      `after apply: ${duplicates} duplicates, ${elsewhere} alerts in the wrong account, ${wrongCount} accounts without ${ALERTS} alerts`,
+    );
+  return `${accounts * ALERTS} alerts, 0 duplicates, 0 in the wrong account`;
+}
+
+/** Requests since the last clear: alert lists, domain lists, creates, anything else. */
+async function requestsSeen(emulator: RunningEmulator): Promise<RequestCounts> {
+  const count = (filter: Parameters<RunningEmulator['control']['countRequests']>[0]) =>
+    emulator.control.countRequests(filter);
+  const [all, listAlerts, listDomains, post] = await Promise.all([
+    count({}),
+    count({ method: 'GET', path: '/api/alerts/' }),
+    count({ method: 'GET', path: '/api/domains/' }),
+    count({ method: 'POST', path: '/api/alerts/' }),
+  ]);
+  await emulator.control.clearRequests();
+  return { listAlerts, listDomains, post, patch: 0, del: 0, other: all - listAlerts - listDomains - post };
+}
+
+/**
+ * The issue's scenario end to end on one synthesized app, per build: plan from empty, apply,
+ * plan again, drift, 8 shards at once. Every run's exit code and requests are checked.
+ */
+async function endToEnd(scratch: string, accounts: number): Promise<void> {
+  const dir = APP_DIR ? path.resolve(APP_DIR) : path.join(scratch, 'e2e');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+  const reuse = APP_DIR && existsSync(path.join(dir, 'cdktf.out', 'manifest.json'));
+  const s = reuse ? null : synth(ROOT, accounts, dir);
+  const emulator = await startEmulator({ seed: seed(accounts) });
+  const rows: string[][] = [];
+  const n = accounts;
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (const b of BUILDS) {
+        const step = async (
+          label: string,
+          argv: string[],
+          expect: { code: number; lists: number; posts?: number },
+          check?: () => Promise<string>,
+        ) => {
+          const r = await ncalc(b.dir, dir, emulator.url, accounts, argv, label.replace(/\W+/g, '-'));
+          const c = await requestsSeen(emulator);
+          const want = { alerts: expect.lists, domains: n, posts: expect.posts ?? 0 };
+          if (
+            r.code !== expect.code ||
+            c.listAlerts !== want.alerts ||
+            c.listDomains !== want.domains ||
+            c.post !== want.posts
+          )
+            throw new Error(
+              `${b.label} ${label}: exit ${r.code} (expected ${expect.code}), ${c.listAlerts} alert lists, ${c.listDomains} domain lists, ${c.post} creates (expected ${want.alerts}, ${want.domains}, ${want.posts})`,
+            );
+          rows.push([
+            b.label,
+            label,
+            fmtMs(r.wallMs),
+            fmtMs(r.cpuMs),
+            `${Math.round(r.rssMb)} MiB`,
+            `${c.listAlerts / n} + ${c.listDomains / n}${c.post ? `, ${c.post} creates` : ''}${c.other ? `, ${c.other} other` : ''}`,
+            argv.includes('--json') ? 'JSON' : String(r.lines),
+            check ? await check() : 'exit ' + r.code,
+          ]);
+        };
+        await emulator.control.reset();
+        await emulator.control.clearRequests();
+        await step('plan from empty, --json', ['plan', '--no-synth', '--json', '--detailed-exitcode'], {
+          code: 2,
+          lists: n,
+        });
+        await step('plan from empty, text', ['plan', '--no-synth', '--detailed-exitcode'], { code: 2, lists: n });
+        for (const [i, output] of APPLY_OUTPUTS.entries()) {
+          if (i > 0) {
+            await emulator.control.reset();
+            await emulator.control.clearRequests();
+          }
+          const json = output === 'json' ? ['--json'] : [];
+          // The plan's list, and the list after the writes.
+          await step(
+            `apply, ${n * ALERTS} creates, ${output}`,
+            ['apply', '--no-synth', '--auto-approve', '--parallelism', '64', ...json],
+            { code: 0, lists: 2 * n, posts: n * ALERTS },
+            () => checkAccounts(emulator, accounts),
+          );
+        }
+        await step('plan again (no change)', ['plan', '--no-synth', '--detailed-exitcode'], { code: 0, lists: n });
+        await step('drift', ['drift', '--no-synth'], { code: 0, lists: n });
+        const started = Date.now();
+        const shards = await Promise.all(
+          Array.from({ length: E2E_SHARDS }, (_, i) =>
+            ncalc(
+              b.dir,
+              dir,
+              emulator.url,
+              accounts,
+              ['plan', '--no-synth', '--detailed-exitcode', '--shard', `${i + 1}/${E2E_SHARDS}`],
+              `shard-${i}`,
+            ),
+          ),
+        );
+        const c = await requestsSeen(emulator);
+        if (shards.some((r) => r.code !== 0) || c.listAlerts !== n || c.listDomains !== n)
+          throw new Error(
+            `${b.label} shards: exits ${shards.map((r) => r.code).join(',')}, ${c.listAlerts} alert lists, ${c.listDomains} domain lists`,
+          );
+        rows.push([
+          b.label,
+          `${E2E_SHARDS} shards of plan at once`,
+          fmtMs(Date.now() - started),
+          fmtMs(shards.reduce((a, r) => a + r.cpuMs, 0)),
+          `${Math.round(Math.max(...shards.map((r) => r.rssMb)))} MiB (largest)`,
+          `${c.listAlerts / n} + ${c.listDomains / n}`,
+          String(shards.reduce((a, r) => a + r.lines, 0)),
+          'exit 0 each',
+        ]);
+      }
+  } finally {
+    await emulator.close();
+  }
+  console.log(
+    `\n${accounts} accounts × ${ALERTS} alerts end to end, --no-synth${s ? ` (synth once: ${fmtMs(s.cpuMs)} of CPU, ${Math.round(s.rssMb)} MiB)` : ''}; requests per account: alert lists + domain lists:\n`,
+  );
+  console.log(
+    table(['build', 'run', 'wall', 'CPU', 'peak RSS', 'requests per account', 'lines of output', 'check'], rows),
+  );
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-fleet-scale-'));
   const rows: string[][] = [];
   const series = new Map<string, { alerts: number[]; synth: number[]; plan: number[] }>();
   try {
+    if (E2E) return await endToEnd(scratch, Math.max(...SIZES));
     console.log(`${CDK}; ${ALERTS} alerts per account; ${ROUNDS} interleaved rounds, median\n`);
     for (const accounts of SIZES) {
       const emulator = PLAN ? await startEmulator({ seed: seed(accounts) }) : null;

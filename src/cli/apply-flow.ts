@@ -12,7 +12,7 @@ import {
   triggerResultLine,
   type AccountTally,
 } from '../render/text';
-import { runError, toJson } from '../render/json';
+import { jsonDocument, runError } from '../render/json';
 import { moreLine, textDetail, type Detail } from '../render/grouping';
 import type { Style } from '../render/style';
 import { VERBS, applyFailed, guardsOf, totals } from '../render/totals';
@@ -33,7 +33,7 @@ import {
   shardJson,
   shardText,
   styleFor,
-  writeJson,
+  writePlanJson,
   type CommonOptions,
 } from './pipeline';
 import { Progress, progressMode } from './progress';
@@ -141,13 +141,13 @@ async function refusal(
   opts: ApplyFlags,
   command: 'apply' | 'destroy',
   planned: ApplySource,
-  refusedJson: (error: ReturnType<typeof runError>) => unknown,
+  refusedJson: (error: ReturnType<typeof runError>) => Record<string, unknown>,
 ): Promise<number | null> {
   const { plans } = planned;
   const json = !!opts.json;
   const refused = command === 'apply' ? refusedDeletions(plans, opts) : [];
   if (refused.length) {
-    if (json) writeJson(io, refusedJson(runError('DELETE_GUARD', refused)));
+    if (json) await writePlanJson(io, refusedJson(runError('DELETE_GUARD', refused)));
     io.stderr.write(`Error: refusing to apply; nothing was changed.\n${refused.map((p) => `  - ${p}`).join('\n')}\n`);
     return EXIT.ERROR;
   }
@@ -155,7 +155,7 @@ async function refusal(
   const held = opts.ignoreTerraformState ? [] : plans.flatMap((p) => p.warnings.filter((w) => w.terraformState));
   if (held.length) {
     const problems = held.map((w) => w.message);
-    if (json) writeJson(io, refusedJson(runError('TERRAFORM_STATE', problems)));
+    if (json) await writePlanJson(io, refusedJson(runError('TERRAFORM_STATE', problems)));
     io.stderr.write(
       `Error: refusing to ${command}: Terraform holds some of these alerts; nothing was changed.\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
     );
@@ -255,7 +255,7 @@ export async function applyPlans(
   const { plans } = planned;
   const style = styleFor(io, opts);
   const document = (report: ApplyReport, more: Record<string, unknown> = {}) => ({
-    ...toJson(command, plans, report, planned.json),
+    ...jsonDocument(command, plans, report, planned.json),
     ...more,
   });
   const detail = textDetail(plans, opts.detail);
@@ -263,7 +263,7 @@ export async function applyPlans(
   const t = totals(plans);
   const work = t.create + t.update + t.delete + t.triggers;
   if (work === 0) {
-    if (json) writeJson(io, document(new Map()));
+    if (json) await writePlanJson(io, document(new Map()));
     else
       io.stdout.write(
         anyFailed(plans) ? '\nNothing to do in the accounts that could be planned.\n' : '\nNothing to do.\n',
@@ -301,7 +301,7 @@ ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limitsText})…
     interrupt.release();
     progress.clear();
   }
-  if (json) writeJson(io, document(report));
+  if (json) await writePlanJson(io, document(report));
   else io.stdout.write('\n' + applySummary(plans, report, style, command));
   return applyFailed(report) || interrupt.signal.aborted || anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
-import { FORMAT_VERSION, toJson } from '../render/json';
+import { FORMAT_VERSION, jsonDocument } from '../render/json';
 import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
 import { driftText } from '../render/text';
 import { textDetail } from '../render/grouping';
@@ -37,6 +37,7 @@ import {
   shardText,
   styleFor,
   writeJson,
+  writePlanJson,
   type FormatFlags,
   type Loaded,
 } from './pipeline';
@@ -177,8 +178,8 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   }
   const shard = loaded.shard ? shardText(loaded).trim() : undefined;
   if (format === 'json')
-    writeJson(io, {
-      ...toJson('drift', plans, undefined, shardJson(loaded)),
+    await writePlanJson(io, {
+      ...jsonDocument('drift', plans, undefined, shardJson(loaded)),
       ...(suggest ? { suggest: suggestJson(suggest) } : {}),
     });
   else if (format === 'text')

@@ -5,8 +5,19 @@ import { terminalSafe } from '../support/terminal-text';
 export const ERROR_PREFIX = 'Error: ';
 
 export interface OutStream {
-  write(chunk: string): unknown;
+  /** `done`: called once the chunk is handed on (as Node's streams do). */
+  write(chunk: string, done?: () => void): unknown;
   isTTY?: boolean;
+}
+
+/**
+ * Writes `text`; when the stream says to wait (`false`: a pipe whose reader is slower keeps
+ * what it is given in memory), a promise of its being handed on.
+ */
+export function written(stream: OutStream, text: string): Promise<void> | undefined {
+  let done!: () => void;
+  const handedOn = new Promise<void>((resolve) => (done = resolve));
+  return stream.write(text, () => done()) === false ? handedOn : undefined;
 }
 
 /** Everything a command touches outside itself, so tests can run the CLI in-process. */
@@ -47,7 +58,7 @@ export function useColor(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolea
  */
 export function terminalSafeIO(io: CliIO): CliIO {
   const safe = (stream: OutStream): OutStream => ({
-    write: (chunk: string) => stream.write(terminalSafe(chunk)),
+    write: (chunk: string, done?: () => void) => stream.write(terminalSafe(chunk), done),
     get isTTY() {
       return stream.isTTY;
     },

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../client';
 import { COLOR, PLAIN, type Style } from '../render/style';
-import { errorJson, type RunErrorCode } from '../render/json';
+import { errorJson, writeJsonDocument, type RunErrorCode } from '../render/json';
 import type { Command } from '../render/totals';
 import { PlanFileError, StalePlanError } from '../read/saved-plan';
 import { sharedClients } from '../engine/shared-clients';
@@ -21,7 +21,7 @@ import { readDesired } from '../read/desired';
 import type { ClientFactory } from '../plan/types';
 import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
-import { ERROR_PREFIX, useColor, type CliIO } from './io';
+import { ERROR_PREFIX, useColor, written, type CliIO } from './io';
 import { lookupsFromFlags, type LookupFlags } from './lookup-flags';
 import { planningProgress } from './progress';
 import { USAGE_HINT, UsageError } from './usage';
@@ -270,6 +270,13 @@ export async function planAccounts(
 export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+
+/**
+ * A plan's document on stdout (plan, apply, destroy, drift): its accounts (`JsonItems`) one at
+ * a time, each once stdout has taken the ones before (`written`).
+ */
+export const writePlanJson = (io: CliIO, doc: Record<string, unknown>) =>
+  writeJsonDocument((text) => written(io.stdout, text), doc);
 
 /** The checks of `validate` (no credentials, no API call) on synthesized stacks; throws a ConfigError listing every problem. */
 export function checkOffline(

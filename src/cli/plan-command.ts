@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { planText } from '../render/text';
 import { textDetail } from '../render/grouping';
-import { toJson } from '../render/json';
+import { jsonDocument } from '../render/json';
 import { savedPlanText } from '../read/saved-plan';
 import { certificateLifetimes, previewPlans } from '../preview';
 import { previewJson, previewText } from '../render/preview';
@@ -21,7 +21,7 @@ import {
   shardJson,
   shardText,
   styleFor,
-  writeJson,
+  writePlanJson,
   type CommonOptions,
   type Loaded,
 } from './pipeline';
@@ -94,8 +94,8 @@ export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {
   );
   const preview = opts.preview ? await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly }) : null;
   if (json)
-    writeJson(io, {
-      ...toJson('plan', plans, undefined, shardJson(loaded)),
+    await writePlanJson(io, {
+      ...jsonDocument('plan', plans, undefined, shardJson(loaded)),
       ...(preview ? { preview: previewJson(preview) } : {}),
     });
   else

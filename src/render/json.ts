@@ -44,15 +44,37 @@ function resultJson(r: ChangeResult | TriggerResult): Record<string, unknown> {
 }
 
 /**
- * The `--json` document of a plan (and, given apply's report, of its results); see
- * docs/cli.md. `extra` adds top-level fields (the shard of a sharded run).
+ * A list in a JSON document whose items are made one at a time as it is written
+ * (`writeJsonDocument`), so the whole list never is in memory at once. `JSON.stringify` sees
+ * the full list (`toJSON`).
  */
-export function toJson(
+export class JsonItems {
+  constructor(
+    readonly length: number,
+    private readonly item: (index: number) => unknown,
+  ) {}
+
+  at(index: number): unknown {
+    return this.item(index);
+  }
+
+  toJSON(): unknown[] {
+    return Array.from({ length: this.length }, (_, i) => this.item(i));
+  }
+}
+
+/**
+ * The `--json` document of a plan (and, given apply's report, of its results); see
+ * docs/cli.md. `extra` adds top-level fields (the shard of a sharded run). Its `accounts` are
+ * made as they are written (`JsonItems`, `writeJsonDocument`): at 100,000 changes the whole
+ * list would hold every change twice more, as objects and as text.
+ */
+export function jsonDocument(
   command: Command,
   plans: readonly AccountPlan[],
   report?: ApplyReport,
   extra: Record<string, unknown> = {},
-): Record<string, unknown> {
+): Record<string, unknown> & { accounts: JsonItems } {
   const t = totals(plans);
   const drift = command === 'drift';
   const summary: Record<string, unknown> = {
@@ -100,68 +122,132 @@ export function toJson(
       status: r.status,
       error: r.reason,
     })),
-    accounts: plans.map((p) => {
-      const outcome = report?.get(p);
-      return {
-        label: p.account.label,
-        base_url: p.account.baseUrl,
-        identity: p.account.identity,
-        scopes: p.account.scopes.map((s) => ({
-          stack: s.stack,
-          provider: s.providerKey,
-          ownership: s.ownership,
-          prefix: s.prefix,
-        })),
-        status: p.status,
-        error: p.error,
-        ...(outcome?.interference ? { interference: outcome.interference } : {}),
-        summary: {
-          create: p.changes.filter((c) => c.action === 'create').length,
-          update: p.changes.filter((c) => c.action === 'update').length,
-          delete: p.changes.filter((c) => c.action === 'delete').length,
-          unchanged: p.unchanged,
-        },
-        warnings: p.warnings.map((w) => w.message),
-        // Deletions apply refuses without the flag named (an empty scope, a large share of one).
-        guards: p.warnings.flatMap((w) => {
-          if (!w.guard) return [];
-          const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
-          return [
-            {
-              kind: w.guard.kind,
-              flag: w.guard.flag,
-              stack: scope?.stack ?? null,
-              provider: scope?.providerKey ?? null,
-              deletes: w.guard.deletes,
-              owned: w.guard.owned,
-              message: w.message,
-            },
-          ];
-        }),
-        ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
-        // Live alerts whose current_status is triggered (plan and drift only).
-        ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
-        changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
-        triggers: drift
-          ? []
-          : p.triggers.map((tr, i) => {
-              const o: Record<string, unknown> = {
-                stack: tr.stack,
-                provider: providerOf(tr),
-                logical_id: tr.logicalId,
-                path: tr.path,
-                target_type: tr.targetType,
-                target_id: tr.targetId,
-                target_name: tr.targetName,
-                triggers: tr.triggers,
-              };
-              const r = outcome?.triggerResults[i];
-              if (r) o.result = resultJson(r);
-              return o;
-            }),
-      };
-    }),
+    accounts: new JsonItems(plans.length, (i) => accountJson(command, plans[i]!, report)),
   };
+}
+
+/** `jsonDocument` with every account in it: for those that read the document rather than write it. */
+export function toJson(
+  command: Command,
+  plans: readonly AccountPlan[],
+  report?: ApplyReport,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const doc = jsonDocument(command, plans, report, extra);
+  return { ...doc, accounts: doc.accounts.toJSON() };
+}
+
+/** One account of the document. */
+function accountJson(command: Command, p: AccountPlan, report: ApplyReport | undefined): Record<string, unknown> {
+  const drift = command === 'drift';
+  const outcome = report?.get(p);
+  return {
+    label: p.account.label,
+    base_url: p.account.baseUrl,
+    identity: p.account.identity,
+    scopes: p.account.scopes.map((s) => ({
+      stack: s.stack,
+      provider: s.providerKey,
+      ownership: s.ownership,
+      prefix: s.prefix,
+    })),
+    status: p.status,
+    error: p.error,
+    ...(outcome?.interference ? { interference: outcome.interference } : {}),
+    summary: {
+      create: p.changes.filter((c) => c.action === 'create').length,
+      update: p.changes.filter((c) => c.action === 'update').length,
+      delete: p.changes.filter((c) => c.action === 'delete').length,
+      unchanged: p.unchanged,
+    },
+    warnings: p.warnings.map((w) => w.message),
+    // Deletions apply refuses without the flag named (an empty scope, a large share of one).
+    guards: p.warnings.flatMap((w) => {
+      if (!w.guard) return [];
+      const scope = p.account.scopes.find((sc) => sc.key === w.scopeKey);
+      return [
+        {
+          kind: w.guard.kind,
+          flag: w.guard.flag,
+          stack: scope?.stack ?? null,
+          provider: scope?.providerKey ?? null,
+          deletes: w.guard.deletes,
+          owned: w.guard.owned,
+          message: w.message,
+        },
+      ];
+    }),
+    ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
+    // Live alerts whose current_status is triggered (plan and drift only).
+    ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
+    changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
+    triggers: drift
+      ? []
+      : p.triggers.map((tr, i) => {
+          const o: Record<string, unknown> = {
+            stack: tr.stack,
+            provider: providerOf(tr),
+            logical_id: tr.logicalId,
+            path: tr.path,
+            target_type: tr.targetType,
+            target_id: tr.targetId,
+            target_name: tr.targetName,
+            triggers: tr.triggers,
+          };
+          const r = outcome?.triggerResults[i];
+          if (r) o.result = resultJson(r);
+          return o;
+        }),
+  };
+}
+
+/** Text written at once: large enough that a document of 100,000 changes is few writes. */
+const JSON_CHUNK = 1 << 16;
+
+/**
+ * Writes `doc` as `JSON.stringify(doc, null, 2)` and a newline would, the same bytes, but the
+ * items of its top-level `JsonItems` one at a time, waiting whenever `write` says to (a pipe
+ * whose reader is slower keeps what it was given in memory): only about one account's objects
+ * and text are in memory at once, however large the document.
+ */
+export async function writeJsonDocument(
+  write: (text: string) => Promise<void> | undefined,
+  doc: Record<string, unknown>,
+): Promise<void> {
+  let pending = '';
+  const out = async (text: string) => {
+    pending += text;
+    if (pending.length >= JSON_CHUNK) {
+      const chunk = pending;
+      pending = '';
+      await write(chunk);
+    }
+  };
+  const lists = new Map<string, JsonItems>();
+  const stub: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (!(value instanceof JsonItems)) stub[key] = value;
+    else {
+      // A stand-in no other value of the document can hold: the key's own line.
+      stub[key] = `\u0000${key}`;
+      lists.set(`${JSON.stringify(key)}: ${JSON.stringify(stub[key])}`, value);
+    }
+  }
+  let text = JSON.stringify(stub, null, 2);
+  for (const [line, items] of lists) {
+    const at = text.indexOf(`\n  ${line}`) + 3;
+    await out(text.slice(0, at) + line.slice(0, line.indexOf(': ') + 2));
+    if (items.length === 0) await out('[]');
+    else {
+      await out('[\n');
+      for (let i = 0; i < items.length; i++)
+        await out(`${i ? ',\n' : ''}    ${JSON.stringify(items.at(i), null, 2).replace(/\n/g, '\n    ')}`);
+      await out('\n  ]');
+    }
+    text = text.slice(at + line.length);
+  }
+  await out(text + '\n');
+  if (pending) await write(pending);
 }
 
 /**
