@@ -27,9 +27,12 @@
  * after each apply: every account holds its ALERTS alerts once, none in another account.
  * `--app-dir <dir>` keeps the synthesized app there and reuses it in later runs.
  *
+ * `--as-users` (at the largest size): `ncalc plan` from empty as users run it, ncalc synthesizing
+ * the app, once per `--synth-workers` count (default 1): wall, CPU of ncalc and the app, peak RSS.
+ *
  *   npm run build && ACCOUNTS=10,40,160 ALERTS=25 npx tsx bench/fleet-scale.ts \
  *     [--before <package dir>] [--rounds 3] [--no-plan] [--cdk cdktn|cdktf] [--shards 1,2,4,8] \
- *     [--synth-workers 1,2,4,8] [--e2e [--apply-output text,json] [--app-dir <dir>]]
+ *     [--synth-workers 1,2,4,8] [--e2e [--apply-output text,json] [--app-dir <dir>]] [--as-users]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -325,6 +328,94 @@ function synthWorkerRuns(scratch: string, accounts: number): void {
   );
 }
 
+const AS_USERS = args.includes('--as-users');
+
+/**
+ * `ncalc plan` as users run it (the app synthesized by ncalc, NCALC_SYNTH_WORKERS=k), from empty:
+ * wall, the CPU of ncalc and every run of the app, the largest peak RSS, the lists per account.
+ */
+async function usersPlan(scratch: string, accounts: number): Promise<void> {
+  const dir = path.join(scratch, 'as-users');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    appSource(ROOT, accounts, path.join(dir, 'unused')).replace(/\{ outdir: [^}]*\}/, '{}'),
+  );
+  const preload = path.join(dir, 'usage-append.js');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').appendFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
+  );
+  const tokens = Object.fromEntries(
+    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
+  );
+  const workers = SYNTH_WORKERS.length ? SYNTH_WORKERS : [1];
+  const emulator = await startEmulator({ seed: seed(accounts) });
+  const rows: string[][] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (const k of workers) {
+        const usage = path.join(dir, `usage-plan-${k}.txt`);
+        rmSync(usage, { force: true });
+        await emulator.control.clearRequests();
+        const started = Date.now();
+        const code = await new Promise<number>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [path.join(ROOT, 'dist', 'cli', 'main.js'), 'plan', '--json', '--detailed-exitcode'],
+            {
+              cwd: dir,
+              stdio: ['ignore', 'ignore', 'pipe'],
+              env: {
+                PATH: process.env.PATH,
+                NETWORKCALC_BASE_URL: emulator.url,
+                NCALC_CDK: CDK,
+                NCALC_SYNTH_WORKERS: String(k),
+                BENCH_USAGE_FILE: usage,
+                NODE_OPTIONS: `--require ${preload}`,
+                ...tokens,
+              },
+            },
+          );
+          let err = '';
+          child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
+          const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+          child.on('error', reject);
+          child.on('close', (c) => {
+            clearTimeout(timer);
+            if (c !== 2) reject(new Error(`plan with ${k} synth workers exited ${c}: ${err}`));
+            else resolve(c);
+          });
+        });
+        const wallMs = Date.now() - started;
+        const counts = countRequests(await emulator.control.requests());
+        if (counts.listAlerts !== accounts || counts.listDomains !== accounts)
+          throw new Error(
+            `${counts.listAlerts} alert lists, ${counts.listDomains} domain lists for ${accounts} accounts`,
+          );
+        const lines = readFileSync(usage, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ').map(Number));
+        rows.push([
+          String(round + 1),
+          String(k),
+          fmtMs(wallMs),
+          fmtMs(lines.reduce((a, [, cpu]) => a + cpu! / 1000, 0)),
+          `${Math.round(Math.max(...lines.map(([rss]) => rss! / 1024)))} MiB`,
+          `exit ${code}; 1 + 1 lists per account`,
+        ]);
+      }
+  } finally {
+    await emulator.close();
+  }
+  console.log(`\n\`ncalc plan\` (synthesizing) at ${accounts} × ${ALERTS}, from empty:\n`);
+  console.log(
+    table(['round', 'synth workers', 'wall', 'CPU, ncalc and the app', 'peak RSS, largest process', 'check'], rows),
+  );
+}
+
 const E2E = args.includes('--e2e');
 const APPLY_OUTPUTS = (flag('--apply-output') ?? 'text').split(',');
 const APP_DIR = flag('--app-dir');
@@ -477,6 +568,7 @@ async function main(): Promise<void> {
   const series = new Map<string, { alerts: number[]; synth: number[]; plan: number[] }>();
   try {
     if (E2E) return await endToEnd(scratch, Math.max(...SIZES));
+    if (AS_USERS) return await usersPlan(scratch, Math.max(...SIZES));
     console.log(`${CDK}; ${ALERTS} alerts per account; ${ROUNDS} interleaved rounds, median\n`);
     for (const accounts of SIZES) {
       const emulator = PLAN ? await startEmulator({ seed: seed(accounts) }) : null;
