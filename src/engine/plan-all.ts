@@ -221,64 +221,20 @@ async function planAccount(
       needsNames ? api.listDomains() : adoptsBeyondScope ? adoptionNames() : Promise.resolve(null),
     ]);
     const index = domains ? indexDomains(domains) : null;
-    const resolved: DeclaredAlert[] = alerts.map((a) => ({
-      stack: a.stack,
-      logicalId: a.logicalId,
-      path: a.path,
-      scopeKey: a.scopeKey,
-      target: a.target,
-      spec:
-        a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
-    }));
-    // Policies expand into declared alerts from the domains list (src/plan/coverage).
-    const thresholds = policies.length
-      ? await renewalThresholds(policies, domains!, options.certificateLifetime)
-      : null;
-    const expansion = policies.length ? expandPolicies(policies, resolved, domains!, thresholds!.days) : null;
-    for (const a of expansion?.alerts ?? []) resolved.push({ ...a, fromPolicy: true });
-    const changes: Change[] = [];
-    const warnings: Warning[] = [...(thresholds?.warnings ?? [])];
-    let unchanged = 0;
-    const refusals: string[] = [];
-    for (const scope of account.scopes) {
-      const p = planScope(
-        scope,
-        resolved.filter((a) => a.scopeKey === scope.key),
-        live,
-        options,
-      );
-      // One by one: a spread of 200,000 changes overflows the call stack.
-      for (const c of p.changes) changes.push(c);
-      unchanged += p.unchanged;
-      for (const w of p.warnings) warnings.push(w);
-      for (const r of p.refusals) refusals.push(r);
-    }
+    const declared = await declaredAlerts(alerts, policies, domains, index, options);
+    const scopes = planScopes(account, declared.resolved, live, options);
     // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
-    if (refusals.length)
+    if (scopes.refusals.length)
       return failedPlan(
         { account, live, domains },
-        { code: 'NAME_TAKEN', message: refusals.join('; '), retryable: false },
+        { code: 'NAME_TAKEN', message: scopes.refusals.join('; '), retryable: false },
       );
+    const { changes, unchanged } = scopes;
+    const warnings = [...declared.warnings, ...scopes.warnings];
     // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
     for (const w of terraformStateWarnings(changes, held)) warnings.push(w);
-    const planned: PlannedTrigger[] = [];
-    for (const t of triggers) {
-      const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
-      const trigger: PlannedTrigger = {
-        stack: t.stack,
-        logicalId: t.logicalId,
-        path: t.path,
-        scopeKey: t.scopeKey,
-        targetType: t.targetType,
-        targetId,
-        targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null,
-        triggers: t.triggers,
-      };
-      // As in terraform: a report re-runs when the alerts of its target change, or on every
-      // apply when asked to (a `${timestamp()}` trigger); an unchanged account runs none.
-      if (runsEveryApply(trigger) || changes.some((c) => changesTarget(c, trigger))) planned.push(trigger);
-    }
-    const coverage = expansion?.report(live, changes, options.mode);
+    const planned = triggersToRun(triggers, index, changes);
+    const coverage = declared.expansion?.report(live, changes, options.mode);
     if (domains === null && options.liveTargetNames && changes.some((c) => c.reason === 'undeclared'))
       domains = await adoptionNames();
     return {
@@ -291,12 +247,85 @@ async function planAccount(
       triggers: planned,
       live,
       domains,
-      declared: resolved,
+      declared: declared.resolved,
       ...(coverage ? { coverage } : {}),
     };
   } catch (e) {
     return failedPlan({ account, live, domains }, toErrorInfo(e));
   }
+}
+
+/** The account's declared alerts with their targets resolved, and those its policies expand into. */
+async function declaredAlerts(
+  alerts: readonly Desired['alerts'][number][],
+  policies: readonly Desired['policies'][number][],
+  domains: ApiDomain[] | null,
+  index: ReturnType<typeof indexDomains> | null,
+  options: PlanOptions,
+): Promise<{ resolved: DeclaredAlert[]; expansion: ReturnType<typeof expandPolicies> | null; warnings: Warning[] }> {
+  const resolved: DeclaredAlert[] = alerts.map((a) => ({
+    stack: a.stack,
+    logicalId: a.logicalId,
+    path: a.path,
+    scopeKey: a.scopeKey,
+    target: a.target,
+    spec: a.target.kind === 'id' ? a.spec : { ...a.spec, target_id: resolveTarget(a.target, index, `alert ${a.path}`) },
+  }));
+  if (!policies.length) return { resolved, expansion: null, warnings: [] };
+  // Policies expand into declared alerts from the domains list (src/plan/coverage).
+  const thresholds = await renewalThresholds(policies, domains!, options.certificateLifetime);
+  const expansion = expandPolicies(policies, resolved, domains!, thresholds.days);
+  for (const a of expansion.alerts) resolved.push({ ...a, fromPolicy: true });
+  return { resolved, expansion, warnings: [...thresholds.warnings] };
+}
+
+/** The diff of every scope of the account, gathered. */
+function planScopes(account: Account, resolved: readonly DeclaredAlert[], live: LiveAlert[], options: PlanOptions) {
+  const changes: Change[] = [];
+  const warnings: Warning[] = [];
+  const refusals: string[] = [];
+  let unchanged = 0;
+  for (const scope of account.scopes) {
+    const p = planScope(
+      scope,
+      resolved.filter((a) => a.scopeKey === scope.key),
+      live,
+      options,
+    );
+    // One by one: a spread of 200,000 changes overflows the call stack.
+    for (const c of p.changes) changes.push(c);
+    unchanged += p.unchanged;
+    for (const w of p.warnings) warnings.push(w);
+    for (const r of p.refusals) refusals.push(r);
+  }
+  return { changes, unchanged, warnings, refusals };
+}
+
+/**
+ * The report triggers to run. As in terraform: a report re-runs when the alerts of its target
+ * change, or on every apply when asked to (a `${timestamp()}` trigger); an unchanged account runs none.
+ */
+function triggersToRun(
+  triggers: readonly Desired['triggers'][number][],
+  index: ReturnType<typeof indexDomains> | null,
+  changes: readonly Change[],
+): PlannedTrigger[] {
+  const planned: PlannedTrigger[] = [];
+  for (const t of triggers) {
+    const targetId = resolveTarget(t.target, index, `report trigger ${t.path}`);
+    const trigger: PlannedTrigger = {
+      stack: t.stack,
+      logicalId: t.logicalId,
+      path: t.path,
+      scopeKey: t.scopeKey,
+      targetType: t.targetType,
+      targetId,
+      targetName: index?.names.get(`${t.targetType}:${targetId}`) ?? null,
+      triggers: t.triggers,
+    };
+    if (runsEveryApply(trigger) || changes.some((c) => changesTarget(c, trigger))) planned.push(trigger);
+  }
+  return planned;
 }
 
 /**

@@ -137,6 +137,42 @@ function constructProblems(file: string): ConfigError | null {
   return problems ? new ConfigError({ problems: problems.map(fromProblemData), line: problemLine }) : null;
 }
 
+/**
+ * The app's environment: ncalc's without TF_VAR_ values, the output directory and problems file
+ * it writes to, and synth settings.
+ */
+function appEnvironment(env: NodeJS.ProcessEnv, outdir: string, problemsFile: string): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
+  childEnv.CDKTF_OUTDIR = outdir;
+  childEnv[PROBLEMS_FILE_ENV] = problemsFile;
+  childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
+  const context: unknown = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
+  childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
+  // The creation stack of every token (cdktn) is shown only by an error of cdktn's own, and
+  // costs about a tenth of a large synth; the app's own setting wins.
+  childEnv.CDKTN_DISABLE_CREATION_STACK ??= 'true';
+  return childEnv;
+}
+
+/** A run of the app that ncalc stopped (a timeout, an interruption), as one sentence. */
+const stopped = (message: string) => new ConfigError({ problems: [sentence(message)] });
+
+/** An app that exited with `code` (not for invalid constructs): the end of its output, secrets masked. */
+function appFailed(
+  command: string,
+  code: number | null,
+  output: string,
+  env: NodeJS.ProcessEnv,
+  earlierOutdir: string,
+): ConfigError {
+  // Read only now (a run that succeeds never needs them): the app wrote its own copy, not the earlier output.
+  const secretNames = namedSecretVariables(earlierOutdir);
+  const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
+  const cause = causeLine(tail);
+  const message = `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`;
+  return new ConfigError({ problems: [sentence(redactEnvSecrets(message, env, secretNames))] });
+}
+
 /** Errors after which nothing is run again (a timeout, an interruption), unlike a failed part of a synth. */
 const stopping = new WeakSet<Error>();
 const stops = (e: ConfigError): ConfigError => (stopping.add(e), e);
@@ -150,15 +186,7 @@ async function runAppWith(
   problemsFile: string,
   earlierOutdir: string,
 ): Promise<void> {
-  const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
-  childEnv.CDKTF_OUTDIR = outdir;
-  childEnv[PROBLEMS_FILE_ENV] = problemsFile;
-  childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
-  const context: unknown = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
-  childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
-  // The creation stack of every token (cdktn) is shown only by an error of cdktn's own, and
-  // costs about a tenth of a large synth; the app's own setting wins.
-  childEnv.CDKTN_DISABLE_CREATION_STACK ??= 'true';
+  const childEnv = appEnvironment(env, outdir, problemsFile);
   await new Promise<void>((resolve, reject) => {
     // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
     const child = spawn(command, {
@@ -180,13 +208,7 @@ async function runAppWith(
     // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
     const onSignal = (signal: NodeJS.Signals) => {
       killGroup();
-      reject(
-        stops(
-          new ConfigError({
-            problems: [sentence(`synth: interrupted (${signal}); the app was stopped and nothing was changed`)],
-          }),
-        ),
-      );
+      reject(stops(stopped(`synth: interrupted (${signal}); the app was stopped and nothing was changed`)));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -205,15 +227,12 @@ async function runAppWith(
     child.stderr.on('data', keep);
     const timer = setTimeout(() => {
       killGroup();
+      const seconds = Math.round(timeoutMs / 1000);
       reject(
         stops(
-          new ConfigError({
-            problems: [
-              sentence(
-                `synth: the app "${command}" did not finish within ${Math.round(timeoutMs / 1000)} s; raise --synth-timeout or check the app`,
-              ),
-            ],
-          }),
+          stopped(
+            `synth: the app "${command}" did not finish within ${seconds} s; raise --synth-timeout or check the app`,
+          ),
         ),
       );
     }, timeoutMs);
@@ -224,28 +243,8 @@ async function runAppWith(
     child.on('close', (code) => {
       done();
       if (code === 0) resolve();
-      else {
-        // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
-        const invalid = constructProblems(problemsFile);
-        if (invalid) return reject(invalid);
-        // Read only now (a run that succeeds never needs them): the app wrote its own copy, not the earlier output.
-        const secretNames = namedSecretVariables(earlierOutdir);
-        const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
-        const cause = causeLine(tail);
-        reject(
-          new ConfigError({
-            problems: [
-              sentence(
-                redactEnvSecrets(
-                  `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`,
-                  env,
-                  secretNames,
-                ),
-              ),
-            ],
-          }),
-        );
-      }
+      // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
+      else reject(constructProblems(problemsFile) ?? appFailed(command, code, output, env, earlierOutdir));
     });
   });
 }
