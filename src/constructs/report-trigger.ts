@@ -107,75 +107,87 @@ export class ReportTrigger extends Construct {
     // Found now: they depend only on the props and the account, both fixed from here on.
     addChecks(
       this,
-      (() => {
-        if (given.problem) return [given.problem];
-        const errors: Problem[] = [];
-        if (problem) errors.push(finding(problem, 'account'));
-        if (!target) {
-          const got =
-            p.target === undefined || p.target === null
-              ? 'is missing'
-              : `${JSON.stringify(p.target) ?? String(p.target)} is not an AlertTarget`;
-          errors.push(
-            finding(
-              `target ${got}; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
-              'target',
-              p.target ?? null,
-            ),
-          );
-        } else if (target.name === undefined && !Token.isUnresolved(targetId)) {
-          if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId) || targetId < 1) {
-            const field = isSubdomain ? 'subdomain_id' : 'domain_id';
-            errors.push(
-              finding(
-                `${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`,
-                'target',
-                targetId ?? null,
-              ),
-            );
-          }
-        }
-        if (p.everyApply !== undefined && typeof p.everyApply !== 'boolean') {
-          errors.push(
-            finding(
-              `everyApply ${JSON.stringify(p.everyApply)} is not valid; give true or false`,
-              'everyApply',
-              p.everyApply,
-            ),
-          );
-        } else if (p.everyApply === true && triggers !== undefined && triggers !== null) {
-          errors.push(
-            finding(
-              'everyApply and triggers cannot both be given; everyApply already makes a new report on every apply',
-              'everyApply',
-              true,
-            ),
-          );
-        }
-        if (triggers !== undefined && triggers !== null && !triggersObject) {
-          errors.push(
-            finding(
-              `triggers ${JSON.stringify(triggers)} is not valid; give an object of strings, e.g. { release: '2024-06' }`,
-              'triggers',
-              triggers,
-            ),
-          );
-        }
-        for (const [key, value] of Object.entries(triggersObject ? triggers : {})) {
-          if (typeof value !== 'string') {
-            errors.push(
-              finding(
-                `triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`,
-                `triggers.${key}`,
-                value,
-              ),
-            );
-          }
-        }
-        return errors;
-      })(),
+      given.problem
+        ? [given.problem]
+        : [
+            ...(problem ? [finding(problem, 'account')] : []),
+            ...targetProblems(p.target, target, targetId),
+            ...triggerProblems(p),
+          ],
     );
   }
+}
+
+/** The target: missing, not an AlertTarget, or an id that is not one. */
+function targetProblems(given: unknown, target: AlertTarget | undefined, targetId: number | undefined): Problem[] {
+  if (!target) {
+    const got =
+      given === undefined || given === null
+        ? 'is missing'
+        : `${JSON.stringify(given) ?? String(given)} is not an AlertTarget`;
+    return [
+      finding(
+        `target ${got}; give AlertTarget.domain(name), AlertTarget.subdomain(name), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+        'target',
+        given ?? null,
+      ),
+    ];
+  }
+  if (target.name !== undefined || Token.isUnresolved(targetId)) return [];
+  if (typeof targetId === 'number' && Number.isSafeInteger(targetId) && targetId >= 1) return [];
+  const field = target.targetType === 'subdomain' ? 'subdomain_id' : 'domain_id';
+  return [
+    finding(
+      `${field} ${JSON.stringify(targetId ?? null)} is not valid; give the positive whole-number id of the ${target.targetType} (from target)`,
+      'target',
+      targetId ?? null,
+    ),
+  ];
+}
+
+/** `everyApply` and `triggers`: their types, and not both. */
+function triggerProblems(p: Partial<ReportTriggerProps>): Problem[] {
+  const errors: Problem[] = [];
+  const triggers = p.triggers;
+  const triggersObject = isObject(triggers);
+  if (p.everyApply !== undefined && typeof p.everyApply !== 'boolean') {
+    errors.push(
+      finding(
+        `everyApply ${JSON.stringify(p.everyApply)} is not valid; give true or false`,
+        'everyApply',
+        p.everyApply,
+      ),
+    );
+  } else if (p.everyApply === true && triggers !== undefined && triggers !== null) {
+    errors.push(
+      finding(
+        'everyApply and triggers cannot both be given; everyApply already makes a new report on every apply',
+        'everyApply',
+        true,
+      ),
+    );
+  }
+  if (triggers !== undefined && triggers !== null && !triggersObject) {
+    errors.push(
+      finding(
+        `triggers ${JSON.stringify(triggers)} is not valid; give an object of strings, e.g. { release: '2024-06' }`,
+        'triggers',
+        triggers,
+      ),
+    );
+  }
+  for (const [key, value] of Object.entries(triggersObject ? triggers : {})) {
+    if (typeof value !== 'string') {
+      errors.push(
+        finding(
+          `triggers.${key} ${JSON.stringify(value)} is not valid; trigger values are strings`,
+          `triggers.${key}`,
+          value,
+        ),
+      );
+    }
+  }
+  return errors;
 }
 
 /** A target as written, so that two ways of writing one name compare equal. */
