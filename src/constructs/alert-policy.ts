@@ -197,7 +197,8 @@ export class AlertPolicy extends Construct {
   public readonly labels: string[];
   /** The account the policy belongs to, if one could be found. */
   public readonly account?: NetworkcalcAccount;
-  private readonly outline: PolicyOutline;
+  /** @internal The policy as its account's checks see it. */
+  public readonly _outline: PolicyOutline;
 
   constructor(scope: Construct, id: string, props: AlertPolicyProps) {
     super(scope, id);
@@ -225,39 +226,13 @@ export class AlertPolicy extends Construct {
     }
     this.mode = modeValid ? (p.mode as PolicyMode) : PolicyMode.GENERATE;
 
-    // The typed props as the document ncalc reads, then that document through the one reader.
-    const found: Problem[] = [];
-    const mapped = documentChecks(p.checks, found);
-    const read = parsePolicyDocument(
-      { mode: this.mode, targets: p.targets, checks: mapped.checks },
-      {
-        // A prefix that is not a string is the account's problem to report.
-        ownershipPrefix:
-          account?.ownership.mode === 'prefix' && typeof account.ownership.namePrefix === 'string'
-            ? account.ownership.namePrefix
-            : null,
-        account: `account ${account?.node.path ?? ''}`.trim(),
-      },
-    );
-    for (const problem of read.problems) {
-      const at = problem.path ? `${problem.path}.${problem.field}` : (problem.field ?? '');
-      // A prop whose shape the construct already reported is not reported again.
-      if (mapped.reported.some((r) => at === r || at.startsWith(`${r}.`) || at.startsWith(`${r}[`))) continue;
-      found.push(propProblem(problem, mapped.sources));
-    }
-    // Check by check, in order, whichever reader found the problem.
-    const checkIndex = (f: Problem) => Number(/^checks\[(\d+)\]/.exec(f.field ?? '')?.[1] ?? -1);
-    errors.push(
-      ...found
-        .map((f, i) => ({ f, i }))
-        .sort((a, b) => checkIndex(a.f) - checkIndex(b.f) || a.i - b.i)
-        .map((x) => x.f),
-    );
+    const read = readPolicy(p, this.mode, account);
+    errors.push(...read.problems);
     const policy = read.policy;
     const targets = policy?.targets ?? ALL_TARGETS;
     const checks = policy?.checks ?? [];
     this.labels = checks.map((c) => c.label);
-    this.outline = { path: this.node.path, mode: this.mode as ModeValue, targets, labels: this.labels };
+    this._outline = { path: this.node.path, mode: this.mode as ModeValue, targets, labels: this.labels };
 
     new PolicyDocument(this, 'Resource', {
       path: this.node.path,
@@ -283,27 +258,61 @@ export class AlertPolicy extends Construct {
     addChecks(this, () => {
       if (given.problem) return [given.problem];
       if (!account) return errors;
-      // Checks that span the account: labels among its policies, names of its alerts.
-      const stack = TerraformStack.of(this);
-      const members = stack.node.findAll();
-      const policies = members
-        .filter((c): c is AlertPolicy => AlertPolicy.isAlertPolicy(c) && c.account === account)
-        .map((c) => c.outline);
-      const alerts = members
-        .filter(
-          (c): c is Alert =>
-            c instanceof Alert &&
-            c.account === account &&
-            typeof c.alertName === 'string' &&
-            !Token.isUnresolved(c.alertName),
-        )
-        .map((c) => ({ path: c.node.path, name: c.alertName }));
-      const own = policyNameProblems(policies, alerts)
-        .filter((x) => x.policy === this.node.path)
-        .map((x) => finding(x.message, 'checks'));
-      return [...errors, ...own];
+      return [...errors, ...accountWideProblems(this, account)];
     });
   }
+}
+
+/**
+ * The typed props as the document ncalc reads, then that document through the one reader:
+ * the policy, and its problems check by check, in order, whichever reader found them.
+ */
+function readPolicy(p: Partial<AlertPolicyProps>, mode: PolicyMode, account: NetworkcalcAccount | undefined) {
+  const found: Problem[] = [];
+  const mapped = documentChecks(p.checks, found);
+  const read = parsePolicyDocument(
+    { mode, targets: p.targets, checks: mapped.checks },
+    {
+      // A prefix that is not a string is the account's problem to report.
+      ownershipPrefix:
+        account?.ownership.mode === 'prefix' && typeof account.ownership.namePrefix === 'string'
+          ? account.ownership.namePrefix
+          : null,
+      account: `account ${account?.node.path ?? ''}`.trim(),
+    },
+  );
+  for (const problem of read.problems) {
+    const at = problem.path ? `${problem.path}.${problem.field}` : (problem.field ?? '');
+    // A prop whose shape the construct already reported is not reported again.
+    if (mapped.reported.some((r) => at === r || at.startsWith(`${r}.`) || at.startsWith(`${r}[`))) continue;
+    found.push(propProblem(problem, mapped.sources));
+  }
+  const checkIndex = (f: Problem) => Number(/^checks\[(\d+)\]/.exec(f.field ?? '')?.[1] ?? -1);
+  const problems = found
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => checkIndex(a.f) - checkIndex(b.f) || a.i - b.i)
+    .map((x) => x.f);
+  return { policy: read.policy, problems };
+}
+
+/** Checks that span the account: labels among its policies, names of its alerts. */
+function accountWideProblems(policy: AlertPolicy, account: NetworkcalcAccount): Problem[] {
+  const members = TerraformStack.of(policy).node.findAll();
+  const policies = members
+    .filter((c): c is AlertPolicy => AlertPolicy.isAlertPolicy(c) && c.account === account)
+    .map((c) => c._outline);
+  const alerts = members
+    .filter(
+      (c): c is Alert =>
+        c instanceof Alert &&
+        c.account === account &&
+        typeof c.alertName === 'string' &&
+        !Token.isUnresolved(c.alertName),
+    )
+    .map((c) => ({ path: c.node.path, name: c.alertName }));
+  return policyNameProblems(policies, alerts)
+    .filter((x) => x.policy === policy.node.path)
+    .map((x) => finding(x.message, 'checks'));
 }
 
 /**
