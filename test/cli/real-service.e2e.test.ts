@@ -104,11 +104,14 @@ describe('ncalc against a strict, faulty service', () => {
 
   test('two applies of one app against one account at once: the post-apply check reports the duplicates (exit 1), and the next apply removes them', async () => {
     await emu.control.reset();
-    await emu.control.addFault({ kind: 'latency', latencyMs: 5, match: { path: '/api/' } });
     app = appOf(100);
+    // Synthesized once, so that both applies start listing together; at 50 ms a request, each
+    // one's 100 creates take over half a second, so both list before either has written.
+    expect((await ncalc(['synth'], { cwd: app.dir, env: env() })).code).toBe(0);
+    await emu.control.addFault({ kind: 'latency', latencyMs: 50, match: { path: '/api/' } });
     const [a, b] = await Promise.all([
-      ncalc(['apply', '--auto-approve', '--parallelism', '8'], { cwd: app.dir, env: env() }),
-      ncalc(['apply', '--auto-approve', '--parallelism', '8'], { cwd: app.dir, env: env() }),
+      ncalc(['apply', '--auto-approve', '--no-synth', '--parallelism', '8'], { cwd: app.dir, env: env() }),
+      ncalc(['apply', '--auto-approve', '--no-synth', '--parallelism', '8'], { cwd: app.dir, env: env() }),
     ]);
     await emu.control.clearFaults();
     const live = await names();
