@@ -24,6 +24,7 @@ abstract class TargetLookup extends Construct {
   private readonly resource: { readonly id: number };
   private id?: number;
 
+  /** @internal Its parameters name generated and cdktf types: kept out of the published types, as the subclasses' are. */
   protected constructor(
     scope: Construct,
     id: string,
