@@ -22,21 +22,10 @@ import {
   startTerraform,
   writeConfig,
 } from './owner-support';
+import { ROUNDS } from '../helpers/soak';
 
-/**
- * Rounds per layout and latency: 4 in `npm test` (24 races, a quarter of this suite's old
- * cost), 20 in the soak run of CI (`npm run test:soak`, 120 races), or NCALC_TEST_ROUNDS.
- */
-const ROUNDS = roundsFromEnv(process.env.NCALC_TEST_ROUNDS, 4);
+/** Rounds per layout and latency: 2 in `npm test`, 20 in the soak run (test/helpers/soak.ts). */
 jest.setTimeout(Math.max(600_000, ROUNDS * 30_000));
-
-function roundsFromEnv(text: string | undefined, fallback: number): number {
-  if (text === undefined || text === '') return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 1000)
-    throw new Error(`NCALC_TEST_ROUNDS=${text}: expected a whole number from 1 to 1000`);
-  return n;
-}
 
 interface Side {
   label: string;
