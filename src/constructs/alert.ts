@@ -7,6 +7,7 @@ import { filterValueKind } from '../model/matrix';
 import { type NetworkcalcAccount, resolveAccount } from './account';
 import { alertBody, type AlertCheckSpec } from './alert-body';
 import { DeferredAlertResource } from './alert-blocks';
+import type { AlertConfig } from '../gen/providers/networkcalc/alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { isPlainText, terraformLiteral } from './terraform-string';
 import type { Problem } from '../model/problems';
@@ -138,43 +139,15 @@ export class Alert extends AlertBase {
     const { body, sources, problems: shapeProblems } = alertBody(p);
 
     const target = isAlertTarget(p.target) ? p.target : undefined;
-    let targetId: unknown = target?.id;
-    let targetIdDeferred = false;
-    if (target?.name !== undefined) {
-      if (account) {
-        targetId =
-          target.targetType === 'subdomain'
-            ? account.lookupSubdomain(target.name).subdomainId
-            : account.lookupDomain(target.name).domainId;
-      } else {
-        targetIdDeferred = true; // the missing account is the error to report
-      }
-    }
-
-    body.target_id = targetId; // the body is alertBody's own object
+    // A target name without an account cannot be looked up: the missing account is the error to report.
+    const targetIdDeferred = target?.name !== undefined && !account;
+    body.target_id = targetId(target, account); // the body is alertBody's own object
     const canonical = canonicalizeAlert(body);
     const name = canonical.name;
-    const filter = canonical.filter;
-    const filterValue = canonical.filter_value;
-    const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && filterValue === '';
     this.alertName = name as string;
     if (target) this._declared = { target, values: canonical };
 
-    // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
-    this.resource = new DeferredAlertResource(
-      this,
-      {
-        name: renderable(terraformLiteral(name as string))!,
-        type: renderable(canonical.type as string)!,
-        subtype: renderable(canonical.subtype as string | null),
-        filter: renderable(filter as string)!,
-        filterValue: dropValue ? undefined : renderable(terraformLiteral(filterValue as string)),
-        targetType: renderable(canonical.target_type as string)!,
-        targetId: renderable((targetIdDeferred ? 0 : canonical.target_id) as number)!,
-        provider: account?.alias ? account._provider : undefined,
-      },
-      stack,
-    );
+    this.resource = new DeferredAlertResource(this, resourceConfig(canonical, targetIdDeferred, account), stack);
 
     // A name known only at apply (a token) cannot be compared with the others.
     if (account && typeof name === 'string' && (isPlainText(name) || !Token.isUnresolved(name))) {
@@ -191,30 +164,77 @@ export class Alert extends AlertBase {
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
     for (const m of shapeProblems) errors.push(finding(m, null));
     if (p.target !== undefined && p.target !== null && !target) {
-      errors.push(
-        finding(
-          `target is not an AlertTarget (got ${describeValue(p.target)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
-          'target',
-          p.target,
-        ),
-      );
-      addChecks(this, errors);
-      return;
-    }
-    // The model's one rule (what parseAlert does after canonicalizing, done above).
-    for (const problem of validateAlert(canonical)) {
-      const field = problem.field;
-      // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
-      if (field === 'target_id' && targetIdDeferred) continue;
-      if (Token.isUnresolved(canonical[field])) continue;
-      const from = sources[field];
-      errors.push({
-        field: from ?? field,
-        value: problem.value,
-        allowed: problem.allowed,
-        message: from ? `${problem.message} (from ${from})` : problem.message,
-      });
+      errors.push(notATargetProblem(p.target));
+    } else {
+      addModelProblems(errors, canonical, sources, targetIdDeferred);
     }
     addChecks(this, errors);
+  }
+}
+
+/** The target's id: as given, or looked up by name in the account (a token until apply). */
+function targetId(target: AlertTarget | undefined, account: NetworkcalcAccount | undefined): unknown {
+  if (target?.name === undefined || !account) return target?.id;
+  return target.targetType === 'subdomain'
+    ? account.lookupSubdomain(target.name).subdomainId
+    : account.lookupDomain(target.name).domainId;
+}
+
+/**
+ * The L1's config from the canonical alert: values Terraform cannot hold are left out (the
+ * checks report them), and a filter that takes no value gets none.
+ */
+function resourceConfig(
+  canonical: Readonly<Record<string, unknown>>,
+  targetIdDeferred: boolean,
+  account: NetworkcalcAccount | undefined,
+): AlertConfig {
+  const filter = canonical.filter;
+  const filterValue = canonical.filter_value;
+  const dropValue = typeof filter === 'string' && filterValueKind(filter) === 'none' && filterValue === '';
+  // Name and value are literal text; Terraform would read `${` / `%{` in them as templates.
+  return {
+    name: renderable(terraformLiteral(canonical.name as string))!,
+    type: renderable(canonical.type as string)!,
+    subtype: renderable(canonical.subtype as string | null),
+    filter: renderable(filter as string)!,
+    filterValue: dropValue ? undefined : renderable(terraformLiteral(filterValue as string)),
+    targetType: renderable(canonical.target_type as string)!,
+    targetId: renderable((targetIdDeferred ? 0 : canonical.target_id) as number)!,
+    provider: account?.alias ? account._provider : undefined,
+  };
+}
+
+/** `target` given, but not made by AlertTarget. */
+function notATargetProblem(given: unknown): Problem {
+  return finding(
+    `target is not an AlertTarget (got ${describeValue(given)}); give AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com'), AlertTarget.domainId(id) or AlertTarget.subdomainId(id)`,
+    'target',
+    given,
+  );
+}
+
+/**
+ * The model's one rule (what parseAlert does after canonicalizing), each problem named after the
+ * prop its field came from. Appended to `errors`: no list of its own to copy.
+ */
+function addModelProblems(
+  errors: Problem[],
+  canonical: Readonly<Record<string, unknown>>,
+  sources: Readonly<Record<string, string>>,
+  targetIdDeferred: boolean,
+): void {
+  for (const problem of validateAlert(canonical)) {
+    const field = problem.field;
+    // Unresolved values (e.g. a target id from a data source) are Terraform's to check.
+    if (field === 'target_id' && targetIdDeferred) continue;
+    if (Token.isUnresolved(canonical[field])) continue;
+    const from = sources[field];
+    errors.push({
+      field: from ?? field,
+      value: problem.value,
+      allowed: problem.allowed,
+      message: from ? `${problem.message} (from ${from})` : problem.message,
+    });
   }
 }

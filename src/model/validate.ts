@@ -1,4 +1,4 @@
-import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, isAlertType } from './matrix';
+import { ALERT_TYPES, MATRIX, TARGET_TYPES, filterValueKind, type AlertType } from './matrix';
 import { formatValue, type AlertProblem } from './problems';
 
 /** A whole number written in decimal, no sign, no fraction. */
@@ -60,85 +60,52 @@ function nameProblem(name: unknown): AlertProblem | null {
   return problem ? { field: 'name', value: name, kind: 'invalid', message: problem } : null;
 }
 
-/** The type: one of the alert types. */
-function typeProblem(type: unknown): AlertProblem | null {
-  if (isBlank(type)) {
+/**
+ * A field that takes one of a fixed set of values (the alert types, a type's subtypes or
+ * filters, the target types): present, and one of `allowed` exactly as written. `type` is the
+ * alert type the set depends on, named in the message; absent for a set that is the same for
+ * every type.
+ */
+function choiceProblem(
+  field: 'type' | 'subtype' | 'filter' | 'target_type',
+  value: unknown,
+  allowed: readonly string[],
+  type?: AlertType,
+): AlertProblem | null {
+  const forType = type === undefined ? '' : ` for type "${type}"`;
+  if (isBlank(value)) {
     return {
-      field: 'type',
-      value: type,
+      field,
+      value,
       kind: 'missing',
-      allowed: ALERT_TYPES,
-      message: `type is missing; allowed: ${list(ALERT_TYPES)}`,
+      allowed,
+      message: `${field} is missing${forType}; allowed: ${list(allowed)}`,
     };
   }
-  if (!isAlertType(type)) {
+  if (typeof value !== 'string' || !allowed.includes(value)) {
     return {
-      field: 'type',
-      value: type,
+      field,
+      value,
       kind: 'invalid',
-      allowed: ALERT_TYPES,
-      message: `type ${formatValue(type)} is not valid; allowed: ${list(ALERT_TYPES)}`,
+      allowed,
+      message: `${field} ${formatValue(value)} is not valid${forType}; allowed: ${list(allowed)}`,
     };
   }
   return null;
 }
 
 /** The subtype: one of the type's subtypes, or empty for a type that takes none. */
-function subtypeProblem(t: keyof typeof MATRIX, subtype: unknown): AlertProblem | null {
-  const rule = MATRIX[t];
-  if (rule.subtypes.length === 0) {
-    if (isBlank(subtype)) return null;
-    return {
-      field: 'subtype',
-      value: subtype,
-      kind: 'invalid',
-      allowed: [],
-      message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
-    };
-  }
-  if (isBlank(subtype)) {
-    return {
-      field: 'subtype',
-      value: subtype,
-      kind: 'missing',
-      allowed: rule.subtypes,
-      message: `subtype is missing for type "${t}"; allowed: ${list(rule.subtypes)}`,
-    };
-  }
-  if (typeof subtype !== 'string' || !rule.subtypes.includes(subtype)) {
-    return {
-      field: 'subtype',
-      value: subtype,
-      kind: 'invalid',
-      allowed: rule.subtypes,
-      message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; allowed: ${list(rule.subtypes)}`,
-    };
-  }
-  return null;
-}
-
-/** The filter: one of the type's filters. */
-function filterProblem(t: keyof typeof MATRIX, filter: unknown): AlertProblem | null {
-  const rule = MATRIX[t];
-  if (isBlank(filter)) {
-    return {
-      field: 'filter',
-      value: filter,
-      kind: 'missing',
-      allowed: rule.filters,
-      message: `filter is missing for type "${t}"; allowed: ${list(rule.filters)}`,
-    };
-  }
-  if (typeof filter !== 'string' || !rule.filters.includes(filter)) {
-    return {
-      field: 'filter',
-      value: filter,
-      kind: 'invalid',
-      allowed: rule.filters,
-      message: `filter ${formatValue(filter)} is not valid for type "${t}"; allowed: ${list(rule.filters)}`,
-    };
-  }
-  return null;
+function subtypeProblem(t: AlertType, subtype: unknown): AlertProblem | null {
+  const { subtypes } = MATRIX[t];
+  if (subtypes.length > 0) return choiceProblem('subtype', subtype, subtypes, t);
+  if (isBlank(subtype)) return null;
+  return {
+    field: 'subtype',
+    value: subtype,
+    kind: 'invalid',
+    allowed: [],
+    message: `subtype ${formatValue(subtype)} is not valid for type "${t}"; it takes no subtype (leave it empty)`,
+  };
 }
 
 /** A filter value counted in days: a whole number from 1 to MAX_EXPIRY_DAYS. */
@@ -211,29 +178,6 @@ function filterValueProblem(f: string, filterValue: unknown): AlertProblem | nul
   }
 }
 
-/** The target type: one of the target types. */
-function targetTypeProblem(targetType: unknown): AlertProblem | null {
-  if (isBlank(targetType)) {
-    return {
-      field: 'target_type',
-      value: targetType,
-      kind: 'missing',
-      allowed: TARGET_TYPES,
-      message: `target_type is missing; allowed: ${list(TARGET_TYPES)}`,
-    };
-  }
-  if (typeof targetType !== 'string' || !(TARGET_TYPES as readonly string[]).includes(targetType)) {
-    return {
-      field: 'target_type',
-      value: targetType,
-      kind: 'invalid',
-      allowed: TARGET_TYPES,
-      message: `target_type ${formatValue(targetType)} is not valid; allowed: ${list(TARGET_TYPES)}`,
-    };
-  }
-  return null;
-}
-
 /** The target id: a positive whole number. */
 function targetIdProblem(targetId: unknown): AlertProblem | null {
   if (isBlank(targetId)) {
@@ -272,16 +216,16 @@ export function validateAlert(input: Readonly<Record<string, unknown>>): AlertPr
 
   add(nameProblem(input.name));
   const { type, filter } = input;
-  const typeFault = typeProblem(type);
+  const typeFault = choiceProblem('type', type, ALERT_TYPES);
   add(typeFault);
   if (!typeFault) {
-    const t = type as keyof typeof MATRIX;
+    const t = type as AlertType;
     add(subtypeProblem(t, input.subtype));
-    const filterFault = filterProblem(t, filter);
+    const filterFault = choiceProblem('filter', filter, MATRIX[t].filters, t);
     add(filterFault);
     if (!filterFault) add(filterValueProblem(filter as string, input.filter_value));
   }
-  add(targetTypeProblem(input.target_type));
+  add(choiceProblem('target_type', input.target_type, TARGET_TYPES));
   add(targetIdProblem(input.target_id));
   return problems;
 }
