@@ -69,6 +69,54 @@ function listingOf(alerts: readonly LiveAlert[]): Listing {
   return { alerts, byId: new Map(alerts.map((a) => [a.id, a])) };
 }
 
+/**
+ * The window a queued list waits in (AccountAlerts.#gather). Everything that may end it (a
+ * create begun, posted or done, a caller joining, its own timer) runs the same check, and all
+ * of them share one timer and one resolve. They are held here rather than in closures so that
+ * each rule of the check can be a method of its own, and so that no rule can leave a second
+ * timer behind: `wakeAt` replaces the pending wake-up and `close` clears it.
+ */
+class GatherWindow {
+  readonly openedAt: number;
+  /** The lanes as seen when the window opened: the creates joining it must not raise the bar. */
+  readonly lanes: number;
+  /**
+   * Just over half the lanes: a list serves that many or more, so N creates at parallelism P
+   * cost at most about 2N/P lists, and the caller keeps the other lanes for the creates it
+   * hands over meanwhile (terraform waits when all are held).
+   */
+  readonly target: number;
+  readonly #resolve: () => void;
+  /** The window's check, run again when the timer fires. */
+  readonly #check: () => void;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(openedAt: number, lanes: number, resolve: () => void, check: () => void) {
+    this.openedAt = openedAt;
+    this.lanes = lanes;
+    this.target = Math.min(lanes, Math.ceil(lanes / 2) + 1);
+    this.#resolve = resolve;
+    this.#check = check;
+  }
+
+  /** No window lasts past this. */
+  get closesBy(): number {
+    return this.openedAt + MAX_WINDOW_MS;
+  }
+
+  /** Checks again at `at` (at least 1 ms after `now`), in place of any wake-up set before. */
+  wakeAt(at: number, now: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#check, Math.max(1, at - now));
+  }
+
+  /** Ends the window: the queued list starts. */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#resolve();
+  }
+}
+
 export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
   readonly #gatherMs: number | undefined;
@@ -95,7 +143,7 @@ export class AccountAlerts {
   /** The smoothed time a create is outstanding, from beginCreate to done (ms). */
   #heldMs = 0;
   /** The window of the queued list, while it gathers. */
-  #window: { openedAt: number; lanes: number; target: number; check: () => void } | undefined;
+  #window: GatherWindow | undefined;
   #started = 0;
   #completed = 0;
   #inFlight: Started | undefined;
@@ -156,7 +204,7 @@ export class AccountAlerts {
     if (options.now) return this.#start().promise;
     if (this.#queued) {
       this.#joined++;
-      this.#window?.check();
+      this.#recheck();
       return this.#queued;
     }
     const previous = this.#inFlight?.promise;
@@ -224,7 +272,7 @@ export class AccountAlerts {
         posting = false;
         this.#postMs = 0.8 * this.#postMs + 0.2 * (Date.now() - sentAt);
         this.#writing--;
-        this.#window?.check();
+        this.#recheck();
       },
       done: () => {
         if (done) return;
@@ -233,10 +281,10 @@ export class AccountAlerts {
         const heldMs = Date.now() - now;
         this.#heldMs = this.#heldMs === 0 ? heldMs : 0.95 * this.#heldMs + 0.05 * heldMs;
         if (this.#outstanding-- >= this.#lanes) this.#laneFreedAt = Date.now();
-        this.#window?.check();
+        this.#recheck();
       },
     };
-    this.#window?.check();
+    this.#recheck();
     return create;
   }
 
@@ -267,105 +315,124 @@ export class AccountAlerts {
     }
     const openedAt = Date.now();
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const release = () => {
-        clearTimeout(timer);
-        this.#window = undefined;
-        resolve();
-      };
-      // Every rule below ends the window through this one: the budget may hold it on.
-      const finish = () => {
-        const now = Date.now();
-        if (this.#withinBudget(1) || now >= openedAt + MAX_WINDOW_MS) return release();
-        // Over budget: hold on for the creates the caller hands over next (each one raises
-        // the budget; beginCreate, posted and done check again). Unless every create
-        // outstanding waits already and either every lane seen is among them (the caller may
-        // have none left to begin one with), or the caller has begun none for longer than it
-        // ever paused with a lane free (it is done, or paused as never before): then the
-        // list may take the one list of slack the budget keeps for the end of a run.
-        const allWaiting = this.#joined >= this.#outstanding;
-        if (allWaiting && this.#outstanding >= this.#lanes) return release();
-        const lastBegan = this.#beganAt[this.#beganAt.length - 1] ?? openedAt;
-        const doneAt = lastBegan + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, END_PAUSES * this.#longestPauseMs));
-        const mayEnd = allWaiting && this.#withinBudget(2);
-        if (mayEnd && now >= doneAt) return release();
-        clearTimeout(timer);
-        timer = setTimeout(check, Math.max(1, Math.min(openedAt + MAX_WINDOW_MS, mayEnd ? doneAt : Infinity) - now));
-      };
-      const check = () => {
-        const now = Date.now();
-        const window = this.#window!;
-        // Only reads wait: no create could join.
-        if (this.#outstanding === 0) return release();
-        // At least one POST's time (at most 100 ms): creates whose POST is about to answer join.
-        const floorAt = openedAt + Math.min(MAX_FLOOR_MS, this.#postMs);
-        if (now < floorAt) {
-          clearTimeout(timer);
-          timer = setTimeout(check, Math.max(1, floorAt - now));
-          return;
-        }
-        const lastBegan = this.#beganAt[this.#beganAt.length - 1] ?? openedAt;
-        if (!this.#lanesLearned) {
-          // The first window learns the lanes: it lasts until the caller stops handing creates
-          // over (it has filled every lane, or has no more), so that the budget and the targets
-          // of later windows count every lane. A caller that starts its lanes one by one would
-          // otherwise be taken for one with fewer (each window's target follows the lanes seen).
-          const learnedAt = lastBegan + Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs));
-          if ((this.#writing === 0 && now >= learnedAt) || now >= openedAt + MAX_WINDOW_MS) {
-            this.#lanesLearned = true;
-            return release();
-          }
-          clearTimeout(timer);
-          timer = setTimeout(check, Math.max(1, Math.min(learnedAt, openedAt + MAX_WINDOW_MS) - now));
-          return;
-        }
-        const half = Math.ceil(window.lanes / 2);
-        // (Creates whose POST is in flight are about to join: a list waits for them.)
-        if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= window.target) return finish();
-        // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
-        const quietMs =
-          this.#joined >= half
-            ? Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs))
-            : LONG_QUIET_MS;
-        const quietAt = lastBegan + quietMs;
-        if (this.#writing === 0 && now >= quietAt) return finish();
-        // The caller begins a create every gap, so `target` gaps let a list serve its target.
-        // But holding a create holds one of the caller's lanes: that costs little while most
-        // of a lane's time is the caller's own (its work between creates, or lanes it leaves
-        // free), and much when the lanes wait on us (creates then gather behind the list in
-        // flight anyway). Two measures of the caller's own share, each blind in one case:
-        // - gap / (gap + POST): its work between creates against the POST; blind to lanes it
-        //   never fills (a high -parallelism at high latency);
-        // - 1 - (time a create is outstanding) / (gap × lanes): by Little's law the share of
-        //   lanes not held by our creates; blind to the caller being slow on its own (at low
-        //   latency terraform is bound by its own CPU and a create's wait costs it nothing).
-        // The larger one rules; the window feeds back (a longer one holds more lanes).
-        const gap = this.#gapMs;
-        const ownWork = gap / (gap + this.#postMs);
-        const freeLanes = 1 - Math.min(1, this.#heldMs / (gap * window.lanes));
-        const holdMs = window.target * gap * Math.max(ownWork, freeLanes);
-        const deadline = openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
-        if (now >= deadline) {
-          // Creates whose POST is in flight join within one POST's time: when enough of them
-          // are in flight to reach the target, the list waits for just that many (posted()
-          // checks again), not for every POST, which would lock the lanes into step.
-          const inReach = this.#joined < window.target && this.#joined + this.#writing >= window.target;
-          if (!inReach || now >= openedAt + MAX_WINDOW_MS) return finish();
-          clearTimeout(timer);
-          timer = setTimeout(check, openedAt + MAX_WINDOW_MS - now);
-          return;
-        }
-        clearTimeout(timer);
-        timer = setTimeout(check, Math.max(1, Math.min(deadline, this.#writing === 0 ? quietAt : deadline) - now));
-      };
-      // The lanes as seen when the window opened: the creates joining it must not raise the bar.
-      // Its target is just over half of them: a list serves that many or more, so N creates at
-      // parallelism P cost at most about 2N/P lists, and the caller keeps the other lanes for
-      // the creates it hands over meanwhile (terraform waits when all are held).
-      const lanes = this.#lanes;
-      this.#window = { openedAt, lanes, target: Math.min(lanes, Math.ceil(lanes / 2) + 1), check };
-      check();
+      const window: GatherWindow = new GatherWindow(openedAt, this.#lanes, resolve, () => this.#check(window));
+      this.#window = window;
+      this.#check(window);
     });
+  }
+
+  /** Something the window's rules read has changed: the window of the queued list checks again. */
+  #recheck(): void {
+    if (this.#window) this.#check(this.#window);
+  }
+
+  /** The rules of #gather, run when the window opens, when its timer fires and on #recheck. */
+  #check(window: GatherWindow): void {
+    const now = Date.now();
+    // Only reads wait: no create could join.
+    if (this.#outstanding === 0) return this.#close(window);
+    // At least one POST's time (at most 100 ms): creates whose POST is about to answer join.
+    const floorAt = window.openedAt + Math.min(MAX_FLOOR_MS, this.#postMs);
+    if (now < floorAt) return window.wakeAt(floorAt, now);
+    if (!this.#lanesLearned) return this.#checkFirst(window, now);
+    this.#checkLater(window, now);
+  }
+
+  /**
+   * The first window learns the lanes: it lasts until the caller stops handing creates over (it
+   * has filled every lane, or has no more), so that the budget and the targets of later windows
+   * count every lane. A caller that starts its lanes one by one would otherwise be taken for one
+   * with fewer (each window's target follows the lanes seen).
+   */
+  #checkFirst(window: GatherWindow, now: number): void {
+    const learnedAt = this.#lastBeganAt(window) + this.#quietMs();
+    if ((this.#writing === 0 && now >= learnedAt) || now >= window.closesBy) {
+      this.#lanesLearned = true;
+      return this.#close(window);
+    }
+    window.wakeAt(Math.min(learnedAt, window.closesBy), now);
+  }
+
+  /** The rules of every later window: half full, quiet, or its deadline (see #gather). */
+  #checkLater(window: GatherWindow, now: number): void {
+    // (Creates whose POST is in flight are about to join: a list waits for them.)
+    if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= window.target) return this.#endWithinBudget(window);
+    // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
+    const quietMs = this.#joined >= Math.ceil(window.lanes / 2) ? this.#quietMs() : LONG_QUIET_MS;
+    const quietAt = this.#lastBeganAt(window) + quietMs;
+    if (this.#writing === 0 && now >= quietAt) return this.#endWithinBudget(window);
+    const deadline = this.#deadline(window);
+    if (now >= deadline) {
+      // Creates whose POST is in flight join within one POST's time: when enough of them are
+      // in flight to reach the target, the list waits for just that many (posted() checks
+      // again), not for every POST, which would lock the lanes into step.
+      const inReach = this.#joined < window.target && this.#joined + this.#writing >= window.target;
+      if (!inReach || now >= window.closesBy) return this.#endWithinBudget(window);
+      return window.wakeAt(window.closesBy, now);
+    }
+    window.wakeAt(Math.min(deadline, this.#writing === 0 ? quietAt : deadline), now);
+  }
+
+  /**
+   * When a later window ends by its deadline. The caller begins a create every gap, so `target`
+   * gaps let a list serve its target. But holding a create holds one of the caller's lanes:
+   * that costs little while most of a lane's time is the caller's own (its work between
+   * creates, or lanes it leaves free), and much when the lanes wait on us (creates then gather
+   * behind the list in flight anyway). Two measures of the caller's own share, each blind in
+   * one case:
+   * - gap / (gap + POST): its work between creates against the POST; blind to lanes it never
+   *   fills (a high -parallelism at high latency);
+   * - 1 - (time a create is outstanding) / (gap × lanes): by Little's law the share of lanes
+   *   not held by our creates; blind to the caller being slow on its own (at low latency
+   *   terraform is bound by its own CPU and a create's wait costs it nothing).
+   * The larger one rules; the window feeds back (a longer one holds more lanes).
+   */
+  #deadline(window: GatherWindow): number {
+    const gap = this.#gapMs;
+    const ownWork = gap / (gap + this.#postMs);
+    const freeLanes = 1 - Math.min(1, this.#heldMs / (gap * window.lanes));
+    const holdMs = window.target * gap * Math.max(ownWork, freeLanes);
+    return window.openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
+  }
+
+  /**
+   * Every rule of a later window ends it through this one: the budget may hold it on. Over
+   * budget it holds on for the creates the caller hands over next (each one raises the budget;
+   * beginCreate, posted and done check again). Unless every create outstanding waits already
+   * and either every lane seen is among them (the caller may have none left to begin one
+   * with), or the caller has begun none for longer than it ever paused with a lane free (it is
+   * done, or paused as never before): then the list may take the one list of slack the budget
+   * keeps for the end of a run.
+   */
+  #endWithinBudget(window: GatherWindow): void {
+    const now = Date.now();
+    if (this.#withinBudget(1) || now >= window.closesBy) return this.#close(window);
+    const allWaiting = this.#joined >= this.#outstanding;
+    if (allWaiting && this.#outstanding >= this.#lanes) return this.#close(window);
+    const pausedMs = Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, END_PAUSES * this.#longestPauseMs));
+    const doneAt = this.#lastBeganAt(window) + pausedMs;
+    const mayEnd = allWaiting && this.#withinBudget(2);
+    if (mayEnd && now >= doneAt) return this.#close(window);
+    window.wakeAt(Math.min(window.closesBy, mayEnd ? doneAt : Infinity), now);
+  }
+
+  /** The window ends and the queued list starts, whichever rule ended it. */
+  #close(window: GatherWindow): void {
+    this.#window = undefined;
+    window.close();
+  }
+
+  /** When the caller last began a create (the window's opening if it has begun none). */
+  #lastBeganAt(window: GatherWindow): number {
+    return this.#beganAt[this.#beganAt.length - 1] ?? window.openedAt;
+  }
+
+  /**
+   * The quiet time that tells the caller has paused (in the first window, and in later ones once
+   * half the lanes wait): QUIET_GAPS of its gaps, within bounds.
+   */
+  #quietMs(): number {
+    return Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs));
   }
 
   /**
