@@ -30,6 +30,8 @@ export interface SynthOptions {
   /** Read an existing output instead of running the app. */
   synth: boolean;
   timeoutMs: number;
+  /** Processes to spread the synth over (--synth-workers); default NCALC_SYNTH_WORKERS, then 1. */
+  workers?: number;
   env: NodeJS.ProcessEnv;
   /** Selected stack names; all when empty. */
   stacks?: string[];
@@ -399,7 +401,7 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
   const own = ownOutputDirectory(outdir);
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
-    const workers = synthWorkerCount(options.env);
+    const workers = options.workers ?? synthWorkerCount(options.env);
     if (!(workers > 1 && (await synthesizeInParts(app, options, own, outdir, workers))))
       await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
     if (!existsSync(path.join(own, 'manifest.json')) && existsSync(path.join(outdir, 'manifest.json')))
