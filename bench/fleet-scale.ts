@@ -251,15 +251,37 @@ async function shardRuns(scratch: string, accounts: number): Promise<void> {
   console.log(table(['shards', 'wall, all shards', 'CPU, all shards', 'peak RSS, largest shard'], rows));
 }
 
-/** `ncalc synth --out` with NCALC_SYNTH_WORKERS=k: every node process (ncalc, each run of the app) adds its usage. */
-function synthCommand(dir: string, workers: number, out: string): Measured {
-  const usage = path.join(dir, `usage-synth-${workers}.txt`);
+/**
+ * The usage of a tree of node processes (ncalc and each run of the app it starts): every node
+ * process started with `env` loads a preload (NODE_OPTIONS, which the app's runs inherit) that
+ * appends its peak RSS and CPU to `file` as it exits. `read()`: the CPU of all of them
+ * together and the largest peak RSS.
+ */
+function treeUsage(dir: string, file: string): { env: NodeJS.ProcessEnv; read(): Omit<Measured, 'wallMs'> } {
   const preload = path.join(dir, 'usage-append.js');
   writeFileSync(
     preload,
     "process.on('exit', () => { const u = process.resourceUsage(); require('fs').appendFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
   );
-  rmSync(usage, { force: true });
+  rmSync(file, { force: true });
+  return {
+    env: { BENCH_USAGE_FILE: file, NODE_OPTIONS: `--require ${preload}` },
+    read() {
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ').map(Number));
+      return {
+        cpuMs: lines.reduce((a, [, cpu]) => a + cpu! / 1000, 0),
+        rssMb: Math.max(...lines.map(([rss]) => rss! / 1024)),
+      };
+    },
+  };
+}
+
+/** `ncalc synth --out` with NCALC_SYNTH_WORKERS=k: every node process (ncalc, each run of the app) adds its usage. */
+function synthCommand(dir: string, workers: number, out: string): Measured {
+  const usage = treeUsage(dir, path.join(dir, `usage-synth-${workers}.txt`));
   rmSync(path.join(dir, out), { recursive: true, force: true });
   const started = Date.now();
   const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'synth', '--out', out], {
@@ -270,20 +292,11 @@ function synthCommand(dir: string, workers: number, out: string): Measured {
       ...process.env,
       NCALC_CDK: CDK,
       NCALC_SYNTH_WORKERS: String(workers),
-      BENCH_USAGE_FILE: usage,
-      NODE_OPTIONS: `--require ${preload}`,
+      ...usage.env,
     },
   });
   if (r.status !== 0) throw new Error(`ncalc synth with ${workers} workers failed: ${r.stderr.slice(-2000)}`);
-  const lines = readFileSync(usage, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => l.split(' ').map(Number));
-  return {
-    wallMs: Date.now() - started,
-    cpuMs: lines.reduce((a, [, cpu]) => a + cpu! / 1000, 0),
-    rssMb: Math.max(...lines.map(([rss]) => rss! / 1024)),
-  };
+  return { wallMs: Date.now() - started, ...usage.read() };
 }
 
 /** One synth spread over k runs of the app, for each k, interleaved round by round. */
@@ -342,11 +355,6 @@ async function usersPlan(scratch: string, accounts: number): Promise<void> {
     path.join(dir, 'main.js'),
     appSource(ROOT, accounts, path.join(dir, 'unused')).replace(/\{ outdir: [^}]*\}/, '{}'),
   );
-  const preload = path.join(dir, 'usage-append.js');
-  writeFileSync(
-    preload,
-    "process.on('exit', () => { const u = process.resourceUsage(); require('fs').appendFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
-  );
   const tokens = Object.fromEntries(
     Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
   );
@@ -356,8 +364,7 @@ async function usersPlan(scratch: string, accounts: number): Promise<void> {
   try {
     for (let round = 0; round < ROUNDS; round++)
       for (const k of workers) {
-        const usage = path.join(dir, `usage-plan-${k}.txt`);
-        rmSync(usage, { force: true });
+        const usage = treeUsage(dir, path.join(dir, `usage-plan-${k}.txt`));
         await emulator.control.clearRequests();
         const started = Date.now();
         const code = await new Promise<number>((resolve, reject) => {
@@ -372,8 +379,7 @@ async function usersPlan(scratch: string, accounts: number): Promise<void> {
                 NETWORKCALC_BASE_URL: emulator.url,
                 NCALC_CDK: CDK,
                 NCALC_SYNTH_WORKERS: String(k),
-                BENCH_USAGE_FILE: usage,
-                NODE_OPTIONS: `--require ${preload}`,
+                ...usage.env,
                 ...tokens,
               },
             },
@@ -394,16 +400,13 @@ async function usersPlan(scratch: string, accounts: number): Promise<void> {
           throw new Error(
             `${counts.listAlerts} alert lists, ${counts.listDomains} domain lists for ${accounts} accounts`,
           );
-        const lines = readFileSync(usage, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => l.split(' ').map(Number));
+        const { cpuMs, rssMb } = usage.read();
         rows.push([
           String(round + 1),
           String(k),
           fmtMs(wallMs),
-          fmtMs(lines.reduce((a, [, cpu]) => a + cpu! / 1000, 0)),
-          `${Math.round(Math.max(...lines.map(([rss]) => rss! / 1024)))} MiB`,
+          fmtMs(cpuMs),
+          `${Math.round(rssMb)} MiB`,
           `exit ${code}; 1 + 1 lists per account`,
         ]);
       }

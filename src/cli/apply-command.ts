@@ -37,6 +37,7 @@ const PLAN_CHOOSING_FLAGS = [
   '--out',
   '--no-synth',
   '--synth-timeout',
+  '--synth-workers',
   '--stack',
   '--base-url',
   '--shard',

@@ -15,7 +15,7 @@ import { type Credentials } from '../plan/types';
 import { isEnvVariableName, parseProviderBlock } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
-import { clientFactory, cwdOf, positiveInt, writeJson, EXIT } from './pipeline';
+import { clientFactory, cwdOf, positiveInt, synthWorkersFlag, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
@@ -26,6 +26,7 @@ import {
   noSynthOption,
   synthOutOption,
   synthTimeoutOption,
+  synthWorkersOption,
   verboseOption,
 } from './options';
 
@@ -41,6 +42,7 @@ export interface ExportFlags {
   cdktfOut?: string;
   synth: boolean;
   synthTimeout: string;
+  synthWorkers?: string;
   baseUrl?: string;
   verbose?: boolean;
   json?: boolean;
@@ -74,6 +76,7 @@ export function register(program: Command, io: CliIO): void {
   synthOutOption(cmd, '--cdktf-out <dir>', 'synthesized output directory (for an alias)');
   noSynthOption(cmd, 'read the existing synthesized output (for an alias)');
   synthTimeoutOption(cmd);
+  synthWorkersOption(cmd);
   baseUrlOption(cmd, 'API base URL (overrides the alias or the environment)');
   verboseOption(cmd)
     .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
@@ -158,6 +161,7 @@ async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<
     out: opts.cdktfOut,
     synth: opts.synth,
     timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000,
+    workers: synthWorkersFlag(opts.synthWorkers),
     env: io.env,
   });
   const desired = readDesired(stacks);

@@ -40,6 +40,7 @@ import {
   stackOption,
   synthOutOption,
   synthTimeoutOption,
+  synthWorkersOption,
   verboseOption,
   withOptions,
 } from './options';
@@ -212,7 +213,7 @@ export function register(program: Command, io: CliIO): void {
     );
   withOptions(cmd, chdirOption, appOption);
   synthOutOption(cmd, '--cdktf-out <dir>');
-  withOptions(cmd, noSynthOption, synthTimeoutOption, stackOption, baseUrlOption).option(
+  withOptions(cmd, noSynthOption, synthTimeoutOption, synthWorkersOption, stackOption, baseUrlOption).option(
     '--out <file>',
     `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
   );

@@ -31,6 +31,12 @@ export const noSynthOption = (cmd: Command, description = 'do not run the app; r
 export const synthTimeoutOption = (cmd: Command) =>
   cmd.option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS));
 
+export const synthWorkersOption = (cmd: Command) =>
+  cmd.option(
+    '--synth-workers <k|auto>',
+    'spread the synth over k runs of the app at once (auto: one per core, at most 8; default: NCALC_SYNTH_WORKERS, then 1)',
+  );
+
 export const stackOption = (cmd: Command) =>
   cmd.option('--stack <name>', 'only this stack (repeatable; default: all stacks)', collect);
 
@@ -60,6 +66,7 @@ export const appOptions = (cmd: Command): Command =>
     synthOutOption,
     noSynthOption,
     synthTimeoutOption,
+    synthWorkersOption,
     stackOption,
     baseUrlOption,
     colorOption,

@@ -12,6 +12,7 @@ import { PlanFileError, StalePlanError } from '../read/saved-plan';
 import { sharedClients } from '../engine/shared-clients';
 import { inShard, parseShard, type Shard } from '../plan/shard';
 import { loadStacks, outDirOf } from '../read/synth';
+import { SYNTH_WORKERS_VALUES, parseSynthWorkers } from '../read/synth-workers';
 import { ConfigError } from '../contract/config-error';
 import { sentence } from '../model/problems';
 import { offlineAccountProblems } from '../plan/accounts';
@@ -35,6 +36,8 @@ export interface CommonOptions extends LookupFlags {
   out?: string;
   synth: boolean;
   synthTimeout: string;
+  /** A number, or `auto`: the runs of the app one synth is spread over (default: NCALC_SYNTH_WORKERS). */
+  synthWorkers?: string;
   stack?: string[];
   baseUrl?: string;
   color?: boolean;
@@ -51,6 +54,15 @@ export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError([`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`]);
+  return n;
+}
+
+/** --synth-workers as a number of processes; undefined when not given (NCALC_SYNTH_WORKERS, then 1). */
+export function synthWorkersFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = parseSynthWorkers(value);
+  if (n === null)
+    throw new UsageError([`--synth-workers must be ${SYNTH_WORKERS_VALUES}, got ${JSON.stringify(value)}`]);
   return n;
 }
 
@@ -106,11 +118,12 @@ const interactive = (io: CliIO, json: boolean) => !json && io.stdout.isTTY === t
  */
 export async function synthesize(
   io: CliIO,
-  opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'stack'>,
+  opts: Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synth' | 'synthTimeout' | 'synthWorkers' | 'stack'>,
   json: boolean,
   appEnv: NodeJS.ProcessEnv = {},
 ) {
   const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
+  const workers = synthWorkersFlag(opts.synthWorkers);
   const status = opts.synth && interactive(io, json);
   const started = Date.now();
   if (status) io.stderr.write('synthesizing…');
@@ -122,6 +135,7 @@ export async function synthesize(
       out: opts.out,
       synth: opts.synth,
       timeoutMs,
+      workers,
       env: { ...io.env, ...appEnv },
       stacks: opts.stack,
     });

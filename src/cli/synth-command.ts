@@ -20,10 +20,14 @@ import {
   exitWith,
   synthOutOption,
   synthTimeoutOption,
+  synthWorkersOption,
 } from './options';
 import { writeSynthSources } from './synth-sources';
 
-export type SynthFlags = Pick<CommonOptions, 'chdir' | 'app' | 'out' | 'synthTimeout' | 'baseUrl' | 'color'> & {
+export type SynthFlags = Pick<
+  CommonOptions,
+  'chdir' | 'app' | 'out' | 'synthTimeout' | 'synthWorkers' | 'baseUrl' | 'color'
+> & {
   json?: boolean;
 };
 
@@ -43,6 +47,7 @@ export function register(program: Command, io: CliIO): void {
   appOption(cmd);
   synthOutOption(cmd, '--out <dir>', 'where to write the output (default: "output" of cdktf.json, then cdktf.out)');
   synthTimeoutOption(cmd);
+  synthWorkersOption(cmd);
   baseUrlOption(cmd, 'API base URL to check for every account (as --base-url of the other commands)');
   colorOption(cmd)
     .option('--json', 'machine-readable result')

@@ -18,16 +18,26 @@ export const SYNTH_WORKERS_ENV = 'NCALC_SYNTH_WORKERS';
 
 const MAX_AUTO_WORKERS = 8;
 
+/** What NCALC_SYNTH_WORKERS and --synth-workers take, for the sentence that refuses another value. */
+export const SYNTH_WORKERS_VALUES = `a whole number of at least 1 (1: one process) or auto (one per core, at most ${MAX_AUTO_WORKERS})`;
+
+/** The processes `value` asks for (a number, or `auto`: the cores, at most 8); null when it is neither. */
+export function parseSynthWorkers(value: string, cores: number = availableParallelism()): number | null {
+  const raw = value.trim();
+  if (raw === 'auto') return Math.max(1, Math.min(cores, MAX_AUTO_WORKERS));
+  return /^\d{1,3}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : null;
+}
+
+/** The processes NCALC_SYNTH_WORKERS asks for; 1 when unset. */
 export function synthWorkerCount(env: NodeJS.ProcessEnv, cores: number = availableParallelism()): number {
   const raw = env[SYNTH_WORKERS_ENV]?.trim();
   if (!raw) return 1;
-  if (raw === 'auto') return Math.max(1, Math.min(cores, MAX_AUTO_WORKERS));
-  const n = Number(raw);
-  if (!/^\d{1,3}$/.test(raw) || n < 1)
+  const n = parseSynthWorkers(raw, cores);
+  if (n === null)
     throw new ConfigError({
       problems: [
         sentence(
-          `${SYNTH_WORKERS_ENV}=${JSON.stringify(raw)} is not a number of processes; set it to a whole number of at least 1 (1: one process) or to auto (one per core, at most ${MAX_AUTO_WORKERS})`,
+          `${SYNTH_WORKERS_ENV}=${JSON.stringify(raw)} is not a number of processes; set it to ${SYNTH_WORKERS_VALUES}`,
         ),
       ],
     });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +30,8 @@ export interface SynthOptions {
   /** Read an existing output instead of running the app. */
   synth: boolean;
   timeoutMs: number;
+  /** Processes to spread the synth over (--synth-workers); default NCALC_SYNTH_WORKERS, then 1. */
+  workers?: number;
   env: NodeJS.ProcessEnv;
   /** Selected stack names; all when empty. */
   stacks?: string[];
@@ -121,11 +124,21 @@ async function runApp(
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   earlierOutdir: string,
+  cancel?: AbortSignal,
 ): Promise<void> {
   // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
   const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
   try {
-    await runAppWith(command, cwd, outdir, env, timeoutMs, path.join(problemsDir, 'problems.json'), earlierOutdir);
+    await runAppWith(
+      command,
+      cwd,
+      outdir,
+      env,
+      timeoutMs,
+      path.join(problemsDir, 'problems.json'),
+      earlierOutdir,
+      cancel,
+    );
   } finally {
     rmSync(problemsDir, { recursive: true, force: true });
   }
@@ -177,6 +190,10 @@ function appFailed(
 const stopping = new WeakSet<Error>();
 const stops = (e: ConfigError): ConfigError => (stopping.add(e), e);
 
+/**
+ * Runs the app once. `cancel` (another part of the synth failed) kills its process group as a
+ * timeout does; the run then rejects once the app has ended, so nothing of it writes on.
+ */
 async function runAppWith(
   command: string,
   cwd: string,
@@ -185,6 +202,7 @@ async function runAppWith(
   timeoutMs: number,
   problemsFile: string,
   earlierOutdir: string,
+  cancel?: AbortSignal,
 ): Promise<void> {
   const childEnv = appEnvironment(env, outdir, problemsFile);
   await new Promise<void>((resolve, reject) => {
@@ -212,11 +230,13 @@ async function runAppWith(
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    cancel?.addEventListener('abort', killGroup, { once: true });
     const done = () => {
       watchdog?.release();
       clearTimeout(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      cancel?.removeEventListener('abort', killGroup);
     };
     // Kept generously and cut only after masking, so a cut never leaves part of a secret.
     let output = '';
@@ -243,6 +263,8 @@ async function runAppWith(
     child.on('close', (code) => {
       done();
       if (code === 0) resolve();
+      else if (cancel?.aborted)
+        reject(stopped(`synth: the app "${command}" was stopped: another part of the synth failed`));
       // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
       else reject(constructProblems(problemsFile) ?? appFailed(command, code, output, env, earlierOutdir));
     });
@@ -379,7 +401,7 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
   const own = ownOutputDirectory(outdir);
   const wanted = options.stacks?.length ? options.stacks : null;
   try {
-    const workers = synthWorkerCount(options.env);
+    const workers = options.workers ?? synthWorkerCount(options.env);
     if (!(workers > 1 && (await synthesizeInParts(app, options, own, outdir, workers))))
       await runApp(app, options.cwd, own, options.env, options.timeoutMs, outdir);
     if (!existsSync(path.join(own, 'manifest.json')) && existsSync(path.join(outdir, 'manifest.json')))
@@ -404,6 +426,7 @@ async function synthesizeOwnCopy(app: string, options: SynthOptions, outdir: str
  * (contract/synth-parts.ts), and merges their outputs into `own`: true when that gave the
  * output of one process. False (`own` emptied) when a part failed or the parts do not merge:
  * the caller then runs the app once, which gives the output, or the errors, of one process.
+ * The first part to fail stops the others at once: their output would be thrown away.
  * A timeout or an interruption ends the synth.
  */
 async function synthesizeInParts(
@@ -414,12 +437,20 @@ async function synthesizeInParts(
   count: number,
 ): Promise<boolean> {
   const parts = Array.from({ length: count }, (_, i) => path.join(own, `.part-${i + 1}`));
+  const failed = new AbortController();
+  // One listener per part; more than ten parts is no leak.
+  setMaxListeners(count, failed.signal);
   const runs = await Promise.allSettled(
-    parts.map((dir, i) => {
+    parts.map(async (dir, i) => {
       const env: NodeJS.ProcessEnv = { ...options.env, [SYNTH_PART_ENV]: synthPartText({ index: i + 1, count }) };
       // Every part makes every construct: one of them records where they are declared.
       if (i > 0) delete env[SOURCE_LOCATIONS_ENV];
-      return runApp(app, options.cwd, dir, env, options.timeoutMs, earlierOutdir);
+      try {
+        await runApp(app, options.cwd, dir, env, options.timeoutMs, earlierOutdir, failed.signal);
+      } catch (e) {
+        failed.abort();
+        throw e;
+      }
     }),
   );
   for (const r of runs)

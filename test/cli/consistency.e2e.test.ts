@@ -155,6 +155,10 @@ describe('usage errors', () => {
       'Error: --parallelism must be a whole number of at least 1, got "0"',
     ],
     [['plan', '--synth-timeout', 'soon'], 'Error: --synth-timeout must be a whole number of at least 1, got "soon"'],
+    [
+      ['synth', '--synth-workers', '0'],
+      'Error: --synth-workers must be a whole number of at least 1 (1: one process) or auto (one per core, at most 8), got "0"',
+    ],
     [['destroy', '--json'], 'Error: --json needs --auto-approve: destroy cannot ask'],
   ])('%j', async (args, message) => {
     const r = await ncalc(args, { cwd: app().dir, env: demoEnv() });
@@ -162,6 +166,25 @@ describe('usage errors', () => {
     expect(r.stderr.startsWith(message)).toBe(true);
     expect(r.stderr).toContain('(run with --help for usage)');
   });
+});
+
+describe('--synth-workers', () => {
+  it.each(['many', '1.5', '-2', ''])(
+    'refuses %j before the app runs or any API call, whatever NCALC_SYNTH_WORKERS says',
+    async (value) => {
+      const a = app();
+      await emulator().control.clearRequests();
+      const r = await ncalc(['plan', '--synth-workers', value, '--app', 'node -e "process.exit(7)"'], {
+        cwd: a.dir,
+        env: demoEnv({ NCALC_SYNTH_WORKERS: '2' }),
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `Error: --synth-workers must be a whole number of at least 1 (1: one process) or auto (one per core, at most 8), got ${JSON.stringify(value)}\n(run with --help for usage)\n`,
+      );
+      expect(await emulator().control.requests()).toEqual([]);
+    },
+  );
 });
 
 describe('flags every command takes', () => {

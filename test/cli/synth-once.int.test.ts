@@ -117,6 +117,28 @@ describe('ncalc synth, then shards with --no-synth', () => {
     expect(appRuns()).toBe(before);
   });
 
+  it('--synth-workers spreads the synth over that many runs of the app, and wins over NCALC_SYNTH_WORKERS', async () => {
+    const synth = (out: string, flag: string, variable: string) =>
+      ncalc(['synth', '--out', out, '--synth-workers', flag], {
+        cwd: app.dir,
+        env: { ...env(), NCALC_SYNTH_WORKERS: variable },
+      });
+    let before = appRuns();
+    // The variable is not read when the flag is given, so even a value it refuses does not matter.
+    const spread = await synth('spread-out', '3', 'many');
+    expect(spread.stderr).toBe('');
+    expect(spread.code).toBe(0);
+    expect(appRuns() - before).toBe(3);
+    before = appRuns();
+    const one = await synth('one-out', '1', '4');
+    expect(one.code).toBe(0);
+    expect(appRuns() - before).toBe(1);
+    // The same stacks (the merged manifest is written with its keys sorted, as cdktf writes it).
+    const manifest = (out: string): unknown =>
+      JSON.parse(readFileSync(path.join(app.dir, out, 'manifest.json'), 'utf8'));
+    expect(manifest('spread-out')).toEqual(manifest('one-out'));
+  });
+
   it('an app that does not synthesize fails ncalc synth with what to fix, and writes nothing for the shards', async () => {
     const r = await ncalc(['synth', '--out', 'bad-out', '--app', 'node -e "process.exit(3)"'], {
       cwd: app.dir,

@@ -83,6 +83,8 @@ describe('synthWorkerCount', () => {
 
   it.each(['0', 'two', '-1', '1.5'])('refuses %j, saying what to set', (value) => {
     expect(() => synthWorkerCount({ NCALC_SYNTH_WORKERS: value })).toThrow(ConfigError);
-    expect(() => synthWorkerCount({ NCALC_SYNTH_WORKERS: value })).toThrow(/whole number of at least 1.*or to auto/);
+    expect(() => synthWorkerCount({ NCALC_SYNTH_WORKERS: value })).toThrow(
+      /set it to a whole number of at least 1.*or auto/,
+    );
   });
 });
