@@ -15,7 +15,10 @@ const STEPS: readonly (readonly [RegExp, string | null])[] = [
   [/^npm run lint:package$/, 'publint and attw on the packed tarball'],
   [/^npm test$/, '`npm test` (build, type-check, the unit, integration and e2e tiers)'],
   [/^npm run test:compat$/, 'the compat tier (installs from the registry)'],
-  [/^npm run test:soak$/, 'the soak run (`npm run test:soak`: the long terraform matrices whole, 120 races of two writers among them)'],
+  [
+    /^npm run test:soak$/,
+    'the soak run (`npm run test:soak`: the long terraform matrices whole, 120 races of two writers among them)',
+  ],
   [/^node jsii\/build\.js\b/, 'the construct library through jsii and jsii-pacmak'],
   [/--selectProjects unit integration$/, 'the unit and integration tiers'],
   [/^npm start$/, "the README's `npm start`"],
