@@ -182,6 +182,24 @@ async function applyAccount(
   // creates whose answer was lost need a list here (ids are not learned), so a list starts as
   // soon as one asks, and those asking while it runs share the next.
   const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live, gatherMs: 0 });
+  const { results, check } = await writeChanges(plan, api, alerts, limit, options);
+  const interference =
+    !options.signal?.aborted && plan.changes.length > 0 ? await otherWriters(plan, results, alerts, check) : undefined;
+  const outcome = (triggerResults: TriggerResult[]): AccountOutcome =>
+    interference ? { results, triggerResults, interference } : { results, triggerResults };
+  if (!options.triggers) return outcome([]);
+  const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
+  return outcome(await runTriggers(plan, api, limit, options, converged));
+}
+
+/** The account's alert changes, each through the limit; and the list begun with the last write. */
+async function writeChanges(
+  plan: AccountPlan,
+  api: AlertsApi,
+  alerts: AccountAlerts,
+  limit: AccountLimit,
+  options: ApplyOptions,
+): Promise<{ results: ChangeResult[]; check: Promise<Listing> | undefined }> {
   let started = 0;
   let check: Promise<Listing> | undefined;
   const results = await Promise.all(
@@ -201,34 +219,48 @@ async function applyAccount(
       }),
     ),
   );
-  // One list at the end of the writes: another writer shows as alerts this run did not make.
-  // A list that started with the last write sees every alert of the run that could matter:
-  // a create still in flight either shows (and counts as this run's) or not (and counts as
-  // nothing). Only a create whose answer was lost may have sent again after it started, so
-  // then a list after the writes decides, as a duplicate would come from such a re-send.
-  let interference: Interference | undefined;
-  if (!options.signal?.aborted && plan.changes.length > 0) {
-    try {
-      const settled = plan.changes.every(
-        (c, i) => c.action !== 'create' || (results[i]!.status === 'ok' && results[i]!.note === undefined),
-      );
-      const after = settled && check ? check : alerts.after(alerts.mark(), { now: true });
-      interference = checkAfterApply(plan, results, (await after).alerts);
-    } catch (e) {
-      const error = toErrorInfo(e);
-      interference = {
-        duplicates: [],
-        unexpected: [],
-        error,
-        message: `the account could not be listed after apply to check for concurrent writers: ${error.message}`,
-      };
-    }
+  return { results, check };
+}
+
+/**
+ * One list at the end of the writes: another writer shows as alerts this run did not make.
+ * A list that started with the last write sees every alert of the run that could matter: a
+ * create still in flight either shows (and counts as this run's) or not (and counts as
+ * nothing). Only a create whose answer was lost may have sent again after it started, so then
+ * a list after the writes decides, as a duplicate would come from such a re-send.
+ */
+async function otherWriters(
+  plan: AccountPlan,
+  results: ChangeResult[],
+  alerts: AccountAlerts,
+  check: Promise<Listing> | undefined,
+): Promise<Interference | undefined> {
+  try {
+    const settled = plan.changes.every(
+      (c, i) => c.action !== 'create' || (results[i]!.status === 'ok' && results[i]!.note === undefined),
+    );
+    const after = settled && check ? check : alerts.after(alerts.mark(), { now: true });
+    return checkAfterApply(plan, results, (await after).alerts);
+  } catch (e) {
+    const error = toErrorInfo(e);
+    return {
+      duplicates: [],
+      unexpected: [],
+      error,
+      message: `the account could not be listed after apply to check for concurrent writers: ${error.message}`,
+    };
   }
-  const outcome = (triggerResults: TriggerResult[]): AccountOutcome =>
-    interference ? { results, triggerResults, interference } : { results, triggerResults };
-  if (!options.triggers) return outcome([]);
-  const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
-  const triggerResults = await Promise.all(
+}
+
+/** The account's report triggers, once its alert changes all succeeded (`converged`). */
+function runTriggers(
+  plan: AccountPlan,
+  api: AlertsApi,
+  limit: AccountLimit,
+  options: ApplyOptions,
+  converged: boolean,
+): Promise<TriggerResult[]> {
+  return Promise.all(
     plan.triggers.map((trigger) =>
       limit.run(async (): Promise<TriggerResult> => {
         if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
@@ -251,7 +283,6 @@ async function applyAccount(
       }),
     ),
   );
-  return outcome(triggerResults);
 }
 
 /**

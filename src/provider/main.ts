@@ -126,19 +126,7 @@ export async function startProvider<P>(
     },
   });
 
-  let serverCertDer: Buffer | null = null;
-  let credentials: grpc.ServerCredentials;
-  if (check.config.clientCertPem) {
-    const cert = generateServerCertificate();
-    serverCertDer = cert.certDer;
-    credentials = grpc.ServerCredentials.createSsl(
-      Buffer.from(check.config.clientCertPem),
-      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-      true, // require a client cert, trusted only if it is terraform's
-    );
-  } else {
-    credentials = grpc.ServerCredentials.createInsecure();
-  }
+  const { credentials, serverCertDer } = serverCredentials(check.config.clientCertPem);
 
   await new Promise<void>((resolve, reject) => {
     server.bindAsync(`unix:${socketPath}`, credentials, (err) => (err ? reject(err) : resolve()));
@@ -147,6 +135,24 @@ export async function startProvider<P>(
 
   out.write(`${handshakeLine(socketPath, serverCertDer)}\n`);
   return { socketPath, close };
+}
+
+/**
+ * AutoMTLS when terraform sent its client certificate: a fresh server certificate, and only
+ * that client trusted. Without one (TF_DISABLE_PLUGIN_TLS), plain gRPC on the socket.
+ */
+function serverCredentials(clientCertPem: string | null): {
+  credentials: grpc.ServerCredentials;
+  serverCertDer: Buffer | null;
+} {
+  if (!clientCertPem) return { credentials: grpc.ServerCredentials.createInsecure(), serverCertDer: null };
+  const cert = generateServerCertificate();
+  const credentials = grpc.ServerCredentials.createSsl(
+    Buffer.from(clientCertPem),
+    [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+    true, // require a client cert, trusted only if it is terraform's
+  );
+  return { credentials, serverCertDer: cert.certDer };
 }
 
 /**
