@@ -52,7 +52,9 @@ module.exports = {
   testTimeout: 30000,
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
   reporters: ['default', '<rootDir>/test/helpers/tier-duration.js'],
-  // Servers and terraform are real; two cores on CI machines.
+  // Servers and terraform are real; two cores on CI machines. The e2e tier runs three workers
+  // (package.json): its suites wait on terraform, latency and child processes for about a third
+  // of their time, which a third worker fills.
   // Once a run is over jest gives each worker 500 ms to exit, then kills it and prints "A worker
   // process has failed to exit gracefully". A worker of these tiers ends with no handle open
   // (`--detectOpenHandles --runInBand` lists none) but with 400-700 MB of memory: one module
