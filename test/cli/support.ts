@@ -127,7 +127,7 @@ export async function ncalc(
     stdout: { write: (s: string) => (stdout += s), isTTY: false },
     stderr: { write: (s: string) => (stderr += s), isTTY: false },
     stdin,
-    env: opts.env,
+    env: { ...NO_TMP_CACHES, ...opts.env },
     cwd: opts.cwd,
   };
   const code = await run(args, io);
@@ -142,7 +142,7 @@ export function ncalcProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd,
-      env: opts.env,
+      env: { ...NO_TMP_CACHES, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -163,5 +163,11 @@ export function ncalcProcess(
 
 /** The environment of a CLI run: nothing inherited but PATH, so tests see only what they set. */
 export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, NO_COLOR: '1', ...vars };
+  return { PATH: process.env.PATH, NO_COLOR: '1', ...NO_TMP_CACHES, ...vars };
 }
+
+/**
+ * What jest.config.js sets for the suites, for an environment built from scratch: the apps and
+ * processes ncalc starts keep no tsx transform cache and no Node compile cache in TMPDIR.
+ */
+const NO_TMP_CACHES = { TSX_DISABLE_CACHE: '1', NODE_DISABLE_COMPILE_CACHE: '1' } as const;
