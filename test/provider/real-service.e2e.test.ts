@@ -239,16 +239,31 @@ describe('terraform against a strict, slow service', () => {
     let last = '';
     let imported = 0;
     const files: string[] = [];
+    const importedTo = new Set<string>();
+    // Refusals that name no id to import (a duplicate, a name held in this state): shown on failure.
+    const unmatched: string[] = [];
     try {
       for (let run = 1; run <= maxRuns + (imported ? 1 : 0); run++) {
         const r = await sb.terraform(['apply', '-auto-approve', '-parallelism=16'], { timeoutMs: 240_000 });
         if (r.status === 0) return { runs: run, imported };
         last = r.output;
-        const refused = [
-          ...r.output.matchAll(
-            /Error: Alert already exists\s+with (networkcalc_alert\.many\[\d+\]),[\s\S]*?already exists \(id (\d+)\)/g,
-          ),
-        ];
+        // One error at a time: terraform wraps the detail at 80 columns, so "already exists
+        // (id N)" may break across a line, and a match running on would pair one address with
+        // the next error's id.
+        const refused = r.output.split(/^Error: /m).flatMap((block) => {
+          const m =
+            /^Alert already exists\s+with (networkcalc_alert\.many\[\d+\]),[\s\S]*already exists\s+\(id\s+(\d+)\)/.exec(
+              block,
+            );
+          if (!m && block.startsWith('Alert already exists')) unmatched.push(block.trim());
+          return m ? [[m[0], m[1]!, m[2]!] as const] : [];
+        });
+        const again = refused.filter(([, to]) => importedTo.has(to));
+        if (again.length)
+          throw new Error(
+            `run ${run} refused what an import block of an earlier run adopts:\n${again.map(([text]) => text).join('\n')}`,
+          );
+        for (const [, to] of refused) importedTo.add(to);
         if (refused.length) {
           const file = `imports-${run}.tf`;
           sb.writeConfig(refused.map(([, to, id]) => `import {\n  to = ${to}\n  id = "${id}"\n}\n`).join(''), file);
@@ -260,7 +275,7 @@ describe('terraform against a strict, slow service', () => {
       for (const file of files) rmSync(path.join(sb.workDir, file), { force: true });
     }
     throw new Error(
-      `did not converge in ${maxRuns} runs: ${(await names()).length} alerts; last run:\n${last.slice(-3000)}`,
+      `did not converge in ${maxRuns} runs: ${(await names()).length} alerts; refusals with no id to import:\n${unmatched.slice(0, 5).join('\n\n') || '(none)'}\nlast run:\n${last.slice(-3000)}`,
     );
   }
 
