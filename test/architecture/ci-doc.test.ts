@@ -22,6 +22,7 @@ const STEPS: readonly (readonly [RegExp, string | null])[] = [
   [/^node jsii\/build\.js\b/, 'the construct library through jsii and jsii-pacmak'],
   [/--selectProjects unit integration$/, 'the unit and integration tiers'],
   [/^npm start$/, "the README's `npm start`"],
+  [/^check_tmpdir_empty$/, 'a check that the run left nothing in its TMPDIR'],
 ];
 
 /** Suites run by name: what each shows. */

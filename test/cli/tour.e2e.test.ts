@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { ROOT } from './support';
+import { ROOT, cliEnv } from './support';
 
 const TOUR = path.join(ROOT, 'dist', 'cli', 'tour.js');
 
@@ -11,7 +11,7 @@ it('the tour runs plan, apply, drift (exit 2) and apply again, then stops everyt
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [TOUR], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: process.env.HOME },
+      env: cliEnv({ HOME: process.env.HOME ?? '' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
