@@ -6,6 +6,7 @@ import { DEMO_ACCOUNT, startEmulator } from '../../src/emulator';
 import { ncalc } from '../cli/support';
 import { requireBuild } from '../helpers/build';
 import { call } from '../helpers/emulator';
+import { alive } from '../helpers/processes';
 
 const root = resolve(__dirname, '..', '..');
 const main = join(root, 'dist', 'cli', 'main.js');
@@ -130,17 +131,9 @@ describe('ncalc emulator', () => {
       try {
         await within(PROCESS_WAIT_MS, 'the listening line', () => (/listening on/.test(out) ? true : undefined));
         pid = Number(/pid (\d+)/.exec(out)![1]);
-        const alive = () => {
-          try {
-            process.kill(pid, 0);
-            return true;
-          } catch {
-            return false;
-          }
-        };
-        expect(alive()).toBe(true);
+        expect(alive(pid)).toBe(true);
         shell.kill('SIGKILL');
-        await within(5_000, 'the emulator to stop', () => (alive() ? undefined : true));
+        await within(5_000, 'the emulator to stop', () => (alive(pid) ? undefined : true));
         expect(out).toMatch(/its parent \(pid \d+\) is gone: stopping the emulator/);
       } finally {
         shell.kill('SIGKILL');

@@ -31,9 +31,9 @@ import {
   resetDir,
   sharedIds,
   startTerraform,
-  waitFor,
   writeConfig,
 } from './owner-support';
+import { waitFor } from '../helpers/processes';
 import { sampled } from '../helpers/soak';
 
 jest.setTimeout(180_000);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import * as path from 'node:path';
 import type { RunningEmulator } from '../../src/emulator';
 import { JOURNAL_PREFIX } from '../../src/provider/create-journal';
+import { alive, waitFor } from '../helpers/processes';
 import { expectStatus, type NetworkcalcSandbox, REQUIRED_PROVIDERS, type TfResult } from './nc-harness';
 
 export const alertHcl = (address: string, name: string, extra = '') => `
@@ -146,25 +147,7 @@ export async function killTerraform(run: Running): Promise<TfResult> {
 
 /** Whether any process of terraform's group is alive. */
 export function groupAlive(child: ChildProcess): boolean {
-  try {
-    process.kill(-child.pid!, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function waitFor(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
+  return alive(-child.pid!);
 }
 
 /** Whitespace folded, as terraform wraps diagnostics. */

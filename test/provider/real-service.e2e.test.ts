@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator, DEMO_ACCOUNT } from '../../src/emu
 import { JOURNAL_PREFIX } from '../../src/provider/create-journal';
 import { countConnections } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
+import { alive, waitFor } from '../helpers/processes';
 import { SOAK } from '../helpers/soak';
 import { expectStatus, NetworkcalcSandbox, REQUIRED_PROVIDERS, requirePrerequisites } from './nc-harness';
 
@@ -31,25 +32,6 @@ resource "networkcalc_alert" "many" {
   target_id    = 1
 }
 `;
-
-/** Whether any process of a process group is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
 
 describe('terraform against a strict, slow service', () => {
   let emu: RunningEmulator;
@@ -193,10 +175,10 @@ describe('terraform against a strict, slow service', () => {
         120_000,
       );
       child.kill('SIGKILL');
-      const gone = await waitFor('provider processes gone after terraform died', () => !groupAlive(pgid), 5_000);
+      const gone = await waitFor('provider processes gone after terraform died', () => !alive(-pgid), 5_000);
       expect(gone).toBeLessThan(5_000);
     } finally {
-      if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+      if (alive(-pgid)) process.kill(-pgid, 'SIGKILL');
     }
     const before = await names();
     expect(before.length).toBeLessThan(count);

@@ -3,25 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, cliEnv } from '../cli/support';
+import { alive, waitFor } from '../helpers/processes';
 
 /** Whether a process exists (signal 0 checks without sending). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(what: string, check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('the app ncalc runs ends with ncalc', () => {
   let dir: string;
   let appPid = 0;
@@ -56,7 +40,7 @@ describe('the app ncalc runs ends with ncalc', () => {
     const child = spawn(process.execPath, [CLI, 'plan'], { cwd: dir, env: killedCliEnv(), stdio: 'ignore' });
     const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const pidFile = path.join(dir, 'app.pid');
-    await waitFor('the app did not start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 15_000);
+    await waitFor('the app starting', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 15_000);
     appPid = Number(readFileSync(pidFile, 'utf8'));
     expect(alive(appPid)).toBe(true);
     return { child, closed };
@@ -68,7 +52,7 @@ describe('the app ncalc runs ends with ncalc', () => {
       const { child, closed } = await started();
       child.kill(signal);
       await closed;
-      await waitFor('the app outlived ncalc', () => !alive(appPid), 5_000);
+      await waitFor('the app ending with ncalc', () => !alive(appPid), 5_000);
     },
     30_000,
   );
@@ -86,7 +70,7 @@ describe('the app ncalc runs ends with ncalc', () => {
     const pgid = readFileSync(path.join(dir, 'app.pgid'), 'utf8').trim();
     expect(pgid).toMatch(/^\d+$/);
     await waitFor(
-      'the watchdog shell was left running',
+      'the watchdog shell leaving',
       () => !readProcesses().some((p) => p.includes('ncalc-synth-watchdog') && p.endsWith(` ${pgid} `)),
       5_000,
     );

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from '../cli/support';
+import { alive, waitFor } from '../helpers/processes';
 
 jest.setTimeout(120_000);
 
@@ -13,23 +14,6 @@ jest.setTimeout(120_000);
 const SLOW_MS = 60_000;
 
 /** Whether a process exists (signal 0 checks without sending). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(what: string, check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * Part 2 notes its pid and would write its stacks only after SLOW_MS; part 1 fails once part 2
  * runs; the whole app (no part) writes its stacks at once (synth.js of FixtureApp). Every run
