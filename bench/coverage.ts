@@ -23,6 +23,7 @@ import {
   writeFixtureApp,
   type RequestCounts,
   type RunResult,
+  benchEnv,
 } from './support';
 
 const DOMAINS = Number(process.argv[2] ?? 500);
@@ -165,12 +166,7 @@ async function measure(
 async function main(): Promise<void> {
   emu = await startEmulator({ host: '127.0.0.1', port: 0, seed: seed() });
   scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-coverage-'));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('NETWORKCALC_') && !k.startsWith('TF_VAR_') && k !== 'GITHUB_STEP_SUMMARY',
-    ),
-  );
-  Object.assign(env, {
+  const env = benchEnv({
     NETWORKCALC_BASE_URL: emu.url,
     NETWORKCALC_TOKEN: TOKEN,
     NO_COLOR: '1',

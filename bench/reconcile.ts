@@ -27,6 +27,7 @@ import {
   writeFixtureApp,
   type RequestCounts,
   type RunResult,
+  benchEnv,
 } from './support';
 
 const SIZES = (process.argv[2] ?? '100,1000,5000').split(',').map(Number);
@@ -159,12 +160,7 @@ async function editOutOfBand(n: number): Promise<number> {
 async function main(): Promise<void> {
   emu = await startEmulator({ host: '127.0.0.1', port: 0, seed: benchSeed() });
   scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-'));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('NETWORKCALC_') && !k.startsWith('TF_VAR_') && k !== 'GITHUB_STEP_SUMMARY',
-    ),
-  );
-  Object.assign(env, {
+  const env = benchEnv({
     NETWORKCALC_BASE_URL: emu.url,
     NETWORKCALC_TOKEN: TOKEN,
     NO_COLOR: '1',

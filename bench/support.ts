@@ -173,6 +173,19 @@ app.synth();
   );
 }
 
+/**
+ * The environment of the processes a benchmark starts: this one's, without what would steer them
+ * elsewhere (NETWORKCALC_*, TF_* such as TF_VAR_* or TF_CLI_CONFIG_FILE, NODE_OPTIONS, a CI step
+ * summary), plus `extra`.
+ */
+export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('TF_') && !k.startsWith('NETWORKCALC_') && k !== 'NODE_OPTIONS' && k !== 'GITHUB_STEP_SUMMARY')
+      env[k] = v;
+  return { ...env, ...extra };
+}
+
 export interface RunResult {
   code: number;
   ms: number;

@@ -38,6 +38,7 @@ import {
   writeCpuPreload,
   writeFixtureApp,
   type ByteProxy,
+  benchEnv,
 } from './support';
 
 const SIZES = (process.argv[2] ?? '1000,2000').split(',').map(Number);
@@ -199,16 +200,6 @@ function startEmulatorProcess(root: string, seedFile: string, controlToken: stri
   });
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('TF_') || k.startsWith('NETWORKCALC_') || k === 'NODE_OPTIONS' || k === 'GITHUB_STEP_SUMMARY')
-      continue;
-    env[k] = v;
-  }
-  return env;
-}
-
 function makeVersion(name: Version['name'], root: string, apiUrl: string, preload: string): Version {
   const sandbox = path.join(scratch!, `tf-${name}`);
   const mirror = path.join(sandbox, 'mirror');
@@ -222,7 +213,7 @@ function makeVersion(name: Version['name'], root: string, apiUrl: string, preloa
   mkdirSync(workDir, { recursive: true });
   writeFileSync(path.join(workDir, 'main.tf'), hcl());
   const env = {
-    ...cleanEnv(),
+    ...benchEnv(),
     TF_CLI_CONFIG_FILE: rc,
     TF_IN_AUTOMATION: '1',
     TF_INPUT: '0',
@@ -317,7 +308,7 @@ async function main(): Promise<void> {
     const init = await run('terraform', ['init', '-no-color'], v.workDir, v.env, INIT_TIMEOUT_MS);
     if (init.code !== 0) throw new Error(`terraform init (${v.name}) failed:\n${init.stdout}\n${init.stderr}`);
   }
-  const versionLine = (await run('terraform', ['version'], scratch, cleanEnv(), 30_000)).stdout.split('\n')[0];
+  const versionLine = (await run('terraform', ['version'], scratch, benchEnv(), 30_000)).stdout.split('\n')[0];
   console.log(
     `node ${process.version}, ${versionLine}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average at start ${loadavg()
       .map((l) => l.toFixed(1))
@@ -468,7 +459,7 @@ async function main(): Promise<void> {
           '--no-synth',
           '--auto-approve',
         ];
-        const ncalcEnv = { ...cleanEnv(), NETWORKCALC_BASE_URL: proxy.url, NETWORKCALC_TOKEN: TOKEN, NO_COLOR: '1' };
+        const ncalcEnv = { ...benchEnv(), NETWORKCALC_BASE_URL: proxy.url, NETWORKCALC_TOKEN: TOKEN, NO_COLOR: '1' };
         await resetFor(v, latencyMs);
         const napply = await measure(
           v,
