@@ -299,15 +299,23 @@ function synthCommand(dir: string, workers: number, out: string): Measured {
   return { wallMs: Date.now() - started, ...usage.read() };
 }
 
-/** One synth spread over k runs of the app, for each k, interleaved round by round. */
-function synthWorkerRuns(scratch: string, accounts: number): void {
-  const dir = path.join(scratch, 'synth-workers');
+/**
+ * An app of `accounts` accounts for ncalc to run (`cdktf.json`, `main.js`): its output directory
+ * is the one ncalc names (CDKTF_OUTDIR), not one of its own.
+ */
+function writeNcalcApp(dir: string, accounts: number): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
   writeFileSync(
     path.join(dir, 'main.js'),
     appSource(ROOT, accounts, path.join(dir, 'unused')).replace(/\{ outdir: [^}]*\}/, '{}'),
   );
+}
+
+/** One synth spread over k runs of the app, for each k, interleaved round by round. */
+function synthWorkerRuns(scratch: string, accounts: number): void {
+  const dir = path.join(scratch, 'synth-workers');
+  writeNcalcApp(dir, accounts);
   const samples = new Map<number, Measured[]>(SYNTH_WORKERS.map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++)
     for (const k of SYNTH_WORKERS) {
@@ -349,12 +357,7 @@ const AS_USERS = args.includes('--as-users');
  */
 async function usersPlan(scratch: string, accounts: number): Promise<void> {
   const dir = path.join(scratch, 'as-users');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
-  writeFileSync(
-    path.join(dir, 'main.js'),
-    appSource(ROOT, accounts, path.join(dir, 'unused')).replace(/\{ outdir: [^}]*\}/, '{}'),
-  );
+  writeNcalcApp(dir, accounts);
   const tokens = Object.fromEntries(
     Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
   );

@@ -168,6 +168,11 @@ export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * What jest.config.js sets for the suites, for an environment built from scratch: the apps and
- * processes ncalc starts keep no tsx transform cache and no Node compile cache in TMPDIR.
+ * processes ncalc starts keep no tsx transform cache and no Node compile cache, and use the
+ * suites' TMPDIR (where CI checks that nothing is left).
  */
-const NO_TMP_CACHES = { TSX_DISABLE_CACHE: '1', NODE_DISABLE_COMPILE_CACHE: '1' } as const;
+const NO_TMP_CACHES: NodeJS.ProcessEnv = {
+  TSX_DISABLE_CACHE: '1',
+  NODE_DISABLE_COMPILE_CACHE: '1',
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+};
