@@ -127,7 +127,7 @@ export async function ncalc(
     stdout: { write: (s: string) => (stdout += s), isTTY: false },
     stderr: { write: (s: string) => (stderr += s), isTTY: false },
     stdin,
-    env: { ...NO_TMP_CACHES, ...opts.env },
+    env: { ...SUITE_TMP_ENV, ...opts.env },
     cwd: opts.cwd,
   };
   const code = await run(args, io);
@@ -142,7 +142,7 @@ export function ncalcProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd,
-      env: { ...NO_TMP_CACHES, ...opts.env },
+      env: { ...SUITE_TMP_ENV, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -163,7 +163,7 @@ export function ncalcProcess(
 
 /** The environment of a CLI run: nothing inherited but PATH, so tests see only what they set. */
 export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, NO_COLOR: '1', ...NO_TMP_CACHES, ...vars };
+  return { PATH: process.env.PATH, NO_COLOR: '1', ...SUITE_TMP_ENV, ...vars };
 }
 
 /**
@@ -171,7 +171,7 @@ export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
  * processes ncalc starts keep no tsx transform cache and no Node compile cache, and use the
  * suites' TMPDIR (where CI checks that nothing is left).
  */
-const NO_TMP_CACHES: NodeJS.ProcessEnv = {
+const SUITE_TMP_ENV: NodeJS.ProcessEnv = {
   TSX_DISABLE_CACHE: '1',
   NODE_DISABLE_COMPILE_CACHE: '1',
   ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),

@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { CLI, cliEnv } from '../cli/support';
 import { alive, waitFor } from '../helpers/processes';
 
-/** Whether a process exists (signal 0 checks without sending). */
 describe('the app ncalc runs ends with ncalc', () => {
   let dir: string;
   let appPid = 0;

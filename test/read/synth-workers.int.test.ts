@@ -13,7 +13,6 @@ jest.setTimeout(120_000);
 /** How long the slow part would run: far beyond what the test allows the whole synth. */
 const SLOW_MS = 60_000;
 
-/** Whether a process exists (signal 0 checks without sending). */
 /**
  * Part 2 notes its pid and would write its stacks only after SLOW_MS; part 1 fails once part 2
  * runs; the whole app (no part) writes its stacks at once (synth.js of FixtureApp). Every run
