@@ -6,7 +6,7 @@ import { Ownership } from './ownership';
 import { DomainLookup, SubdomainLookup, domainNameProblems, lookupKey } from './lookup';
 import { terraformLiteral } from './terraform-string';
 import type { Problem } from '../model/problems';
-import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable, unknownProps } from './validation';
 
 /** The prop that sets each attribute of the provider block, as messages name it. */
 const PROP: Readonly<Record<ProviderField, string>> = {
@@ -99,6 +99,17 @@ export interface NetworkcalcAccountProps {
   readonly timeoutSeconds?: number;
 }
 
+const ACCOUNT_PROPS: Record<keyof NetworkcalcAccountProps, true> = {
+  alias: true,
+  baseUrl: true,
+  tokenEnv: true,
+  clientIdEnv: true,
+  clientSecretEnv: true,
+  ownership: true,
+  maxRetries: true,
+  timeoutSeconds: true,
+};
+
 /**
  * One NetworkCalc account: wraps the `networkcalc` provider configuration (child id
  * `Resource`). Alerts and report triggers of a stack with exactly one account use it by
@@ -161,6 +172,8 @@ export class NetworkcalcAccount extends Construct {
       'alias, baseUrl, tokenEnv, clientIdEnv, clientSecretEnv, ownership, maxRetries, timeoutSeconds; all optional',
     );
     const p = given.props;
+    // A subclass may pass props of its own.
+    const unknown = new.target === NetworkcalcAccount && !given.problem ? unknownProps(p, ACCOUNT_PROPS) : [];
     // Anything but an Ownership is reported below; exclusive stands in so the rest can run.
     const ownershipGiven = p.ownership !== undefined && !isOwnership(p.ownership);
     this.ownership = p.ownership !== undefined && isOwnership(p.ownership) ? p.ownership : Ownership.exclusive();
@@ -210,7 +223,7 @@ export class NetworkcalcAccount extends Construct {
 
     addChecks(this, () => {
       if (given.problem) return [given.problem];
-      const errors = problems.map(blockFinding);
+      const errors = [...unknown, ...problems.map(blockFinding)];
       if (ownershipGiven) {
         errors.push(
           finding(

@@ -3,6 +3,8 @@
  */
 import type { DnsRecordFilter, DnsRecordSubtype, SpfRecordFilter } from '../model/matrix';
 import type { AlertTarget } from './target';
+import { isObject } from '../support/json';
+import { unknownKeyMessages } from '../support/unknown-keys';
 
 /** Record types a DNS Record alert watches. */
 export type DnsRecordType = DnsRecordSubtype;
@@ -130,6 +132,46 @@ export interface AlertBody {
 }
 
 const VARIANTS = ['dnsRecord', 'spfRecord', 'certificate'] as const;
+
+/** The props of each check, as its interface has them (the compiler holds the lists to them). */
+const keysOf = <T>(keys: Record<keyof T, true>) => Object.keys(keys);
+const CHECK_KEYS = {
+  dnsRecord: keysOf<DnsRecordCheck>({ record: true, filter: true, value: true }),
+  spfRecord: keysOf<SpfRecordCheck>({ filter: true, value: true }),
+  certificate: keysOf<CertificateCheck>({ subject: true, expiresInDays: true }),
+};
+
+/** The props of an alert check spec: name, target and the checks. */
+export const ALERT_CHECK_SPEC_KEYS = keysOf<AlertCheckSpec>({
+  name: true,
+  target: true,
+  dnsRecord: true,
+  spfRecord: true,
+  certificate: true,
+});
+
+/**
+ * Props of the check objects (`dnsRecord`, `spfRecord`, `certificate`) that their interfaces do
+ * not have, one sentence each. `at`: where the spec stands (`checks[0]`); `certificateKeys`: the
+ * certificate's props where they are more than an alert's (a policy's).
+ */
+export function unknownCheckProps(
+  spec: object,
+  at = '',
+  certificateKeys: readonly string[] = CHECK_KEYS.certificate,
+): string[] {
+  const loose = spec as Record<string, unknown>;
+  const messages: string[] = [];
+  for (const variant of VARIANTS) {
+    const check = loose[variant];
+    const keys = variant === 'certificate' ? certificateKeys : CHECK_KEYS[variant];
+    if (isObject(check)) messages.push(...unknownKeyMessages(check, keys, at ? `${at}.${variant}` : variant));
+  }
+  return messages;
+}
+
+/** The certificate props of an alert, for a construct whose certificate check takes more. */
+export const CERTIFICATE_CHECK_KEYS: readonly string[] = CHECK_KEYS.certificate;
 
 const isGiven = (v: unknown) => v !== undefined && v !== null;
 

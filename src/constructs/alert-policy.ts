@@ -22,8 +22,11 @@ import {
   type CertificateCheck,
   type DnsRecordCheck,
   type SpfRecordCheck,
+  CERTIFICATE_CHECK_KEYS,
+  unknownCheckProps,
 } from './alert-body';
 import { addChecks, ensureValidateFirst, finding, propsObject } from './validation';
+import { unknownKeyMessages } from '../support/unknown-keys';
 
 /**
  * What a policy does with its checks. The values are the strings written for `ncalc`.
@@ -212,6 +215,10 @@ export class AlertPolicy extends Construct {
     const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
 
+    // A subclass (an L3) may pass props of its own. The targets' props are the policy reader's to check.
+    if (new.target === AlertPolicy && !given.problem)
+      for (const m of unknownKeyMessages(p, POLICY_PROPS)) errors.push(finding(m, null));
+
     const modeValid = typeof p.mode === 'string' && (POLICY_MODES as readonly string[]).includes(p.mode);
     if (!modeValid) {
       errors.push({
@@ -315,6 +322,17 @@ function accountWideProblems(policy: AlertPolicy, account: NetworkcalcAccount): 
     .map((x) => finding(x.message, 'checks'));
 }
 
+const POLICY_PROPS: readonly string[] = ['mode', 'checks', 'targets', 'account'] satisfies Array<
+  keyof AlertPolicyProps
+>;
+const CHECK_PROPS: readonly string[] = ['label', 'dnsRecord', 'spfRecord', 'certificate'] satisfies Array<
+  keyof PolicyCheck
+>;
+const CERTIFICATE_PROPS: readonly string[] = [
+  ...CERTIFICATE_CHECK_KEYS,
+  'expiresBeforeRenewalFails' satisfies keyof PolicyCertificateCheck,
+];
+
 /**
  * The typed checks as the document's checks (wire names, the label as given), index for index.
  * What only the props can get wrong (not an array, no or two variants, a mistyped field) goes
@@ -352,6 +370,12 @@ function documentChecks(
           c ?? null,
         ),
       );
+    const unknown = [...unknownKeyMessages(c, CHECK_PROPS, at), ...unknownCheckProps(c, at, CERTIFICATE_PROPS)];
+    if (unknown.length) {
+      for (const m of unknown) errors.push(finding(m, at));
+      reported.push(at);
+      return null;
+    }
     // "Before renewal fails" is an expiry check whose days come at plan time: map it with a stand-in.
     const cert = isObject(c.certificate) ? c.certificate : null;
     const renewal = cert?.expiresBeforeRenewalFails;

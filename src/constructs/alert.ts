@@ -5,7 +5,13 @@ import { canonicalizeAlert } from '../model/canonical';
 import { validateAlert } from '../model/validate';
 import { filterValueKind } from '../model/matrix';
 import { type NetworkcalcAccount, resolveAccount } from './account';
-import { alertBody, type AlertCheckSpec } from './alert-body';
+import {
+  ALERT_CHECK_SPEC_KEYS,
+  alertBody,
+  CERTIFICATE_CHECK_KEYS,
+  unknownCheckProps,
+  type AlertCheckSpec,
+} from './alert-body';
 import { DeferredAlertResource } from './alert-blocks';
 import type { AlertConfig } from '../gen/providers/networkcalc/alert';
 import { isAlertTarget, type AlertTarget } from './target';
@@ -13,6 +19,8 @@ import { isPlainText, terraformLiteral } from './terraform-string';
 import type { Problem } from '../model/problems';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
 import { describeValue } from '../support/describe';
+import { isObject } from '../support/json';
+import { unknownKeyMessages } from '../support/unknown-keys';
 
 /** An alert, declared here or imported by id. */
 export interface IAlert extends IConstruct {
@@ -137,6 +145,8 @@ export class Alert extends AlertBase {
     const { account, problem: accountProblem } = resolveAccount(this, p.account, stack);
     this.account = account;
     const { body, sources, problems: shapeProblems } = alertBody(p);
+    // A subclass (an L3) may pass props of its own: only the checks' props are known to be ours.
+    const propProblems = given.problem ? [] : unknownAlertProps(p, new.target === Alert);
 
     const target = isAlertTarget(p.target) ? p.target : undefined;
     // A target name without an account cannot be looked up: the missing account is the error to report.
@@ -162,6 +172,11 @@ export class Alert extends AlertBase {
     }
     const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
+    // What else is wrong follows from a mistyped prop (a check "not given"): it alone is said.
+    if (propProblems.length) {
+      addChecks(this, [...errors, ...propProblems]);
+      return;
+    }
     for (const m of shapeProblems) errors.push(finding(m, null));
     if (p.target !== undefined && p.target !== null && !target) {
       errors.push(notATargetProblem(p.target));
@@ -170,6 +185,29 @@ export class Alert extends AlertBase {
     }
     addChecks(this, errors);
   }
+}
+
+/** The props of an Alert. */
+const ALERT_PROPS: readonly string[] = [...ALERT_CHECK_SPEC_KEYS, 'account' satisfies keyof AccountOptions];
+
+/**
+ * Props an Alert does not have, each named with the one meant (`all`: the top-level props too,
+ * for an Alert made as it is). A policy's renewal option on an alert's certificate says where it belongs.
+ */
+function unknownAlertProps(props: Partial<AlertProps>, all: boolean): Problem[] {
+  const messages = all ? unknownKeyMessages(props, ALERT_PROPS) : [];
+  const cert = props.certificate;
+  if (isObject(cert) && 'expiresBeforeRenewalFails' in cert) {
+    const { expiresBeforeRenewalFails: _renewal, ...rest } = cert;
+    messages.push(
+      'certificate.expiresBeforeRenewalFails is a check of an AlertPolicy, not of an Alert; give certificate.expiresInDays here, or declare an AlertPolicy with checks: [{ certificate: { expiresBeforeRenewalFails: true } }] and targets: { include: [<host>] } for days ncalc chooses when it plans',
+      ...unknownKeyMessages(rest, CERTIFICATE_CHECK_KEYS, 'certificate'),
+    );
+    messages.push(...unknownCheckProps({ ...props, certificate: undefined }));
+  } else {
+    messages.push(...unknownCheckProps(props));
+  }
+  return messages.map((m) => finding(m, null));
 }
 
 /** The target's id: as given, or looked up by name in the account (a token until apply). */

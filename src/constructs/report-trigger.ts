@@ -9,7 +9,7 @@ import type { AccountOptions } from './alert';
 import { isAlertTarget, type AlertTarget } from './target';
 import { terraformLiteral } from './terraform-string';
 import type { Problem } from '../model/problems';
-import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
+import { addChecks, ensureValidateFirst, finding, propsObject, renderable, unknownProps } from './validation';
 import { isObject } from '../support/json';
 
 /** Props of a {@link ReportTrigger}. */
@@ -41,6 +41,13 @@ export interface ReportTriggerProps extends AccountOptions {
   readonly everyApply?: boolean;
 }
 
+const TRIGGER_PROPS: Record<keyof ReportTriggerProps, true> = {
+  target: true,
+  triggers: true,
+  everyApply: true,
+  account: true,
+};
+
 /** The trigger key of the default: a digest of the alerts of the target. */
 export const ALERTS_TRIGGER_KEY = 'alerts';
 /** The trigger key of `everyApply`; `ncalc` runs a trigger holding `${timestamp()}` on every apply. */
@@ -71,6 +78,8 @@ export class ReportTrigger extends Construct {
 
     const given = propsObject<ReportTriggerProps>(props, 'target, and optionally triggers and account');
     const p = given.props;
+    // A subclass may pass props of its own.
+    const unknown = new.target === ReportTrigger && !given.problem ? unknownProps(p, TRIGGER_PROPS) : [];
     const { account, problem } = resolveAccount(this, p.account);
     this.account = account;
     const target = isAlertTarget(p.target) ? p.target : undefined;
@@ -110,6 +119,7 @@ export class ReportTrigger extends Construct {
       given.problem
         ? [given.problem]
         : [
+            ...unknown,
             ...(problem ? [finding(problem, 'account')] : []),
             ...targetProblems(p.target, target, targetId),
             ...triggerProblems(p),

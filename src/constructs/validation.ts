@@ -6,6 +6,7 @@ import { problemData, problemLine, type Problem } from '../model/problems';
 import { isObject } from '../support/json';
 import { describeValue } from '../support/describe';
 import { assignSynthPart } from './synth-part';
+import { unknownKeyMessages } from '../support/unknown-keys';
 
 const GUARD_ID = 'NetworkcalcValidateFirst';
 
@@ -175,6 +176,14 @@ export function propsObject<T extends object>(props: unknown, what: string): { p
     props: {},
     problem: finding(`props must be an object (${what}); got ${describeValue(props)}`, 'props', props ?? null),
   };
+}
+
+/**
+ * Props a construct was given that its props interface does not have, one problem each naming
+ * the prop meant. `keys`: every prop of the interface (the compiler holds the list to it).
+ */
+export function unknownProps<T>(props: object, keys: Record<keyof T, true>): Problem[] {
+  return unknownKeyMessages(props, Object.keys(keys)).map((m) => finding(m, null));
 }
 
 /**
