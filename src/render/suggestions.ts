@@ -38,7 +38,9 @@ export function suggestText(r: SuggestReport, s: Style): string {
         ? s.green(
             `Wrote ${r.written.join(', ')}. Review with git diff; ncalc plan now shows no change for these alerts.`,
           )
-        : 'Nothing to write.',
+        : r.problems.length
+          ? s.red(refusal(r.problems))
+          : 'Nothing to write.',
     );
   } else if (r.problems.length && withEdit)
     out.push(s.red('These problems stop --write; nothing can be written until they are fixed.'));
@@ -47,6 +49,12 @@ export function suggestText(r: SuggestReport, s: Style): string {
       'To apply: ncalc drift --suggest --write (or: ncalc drift --suggest --json | jq -r .suggest.patch | git apply)',
     );
   return out.join('\n') + '\n';
+}
+
+/** Why --write wrote nothing, as the last line of the output: the first reason, with what to do. */
+function refusal(problems: readonly string[]): string {
+  const more = problems.length - 1;
+  return `Nothing was written: ${problems[0]}${more ? ` (and ${more} more problem${more === 1 ? '' : 's'} above)` : ''}.`;
 }
 
 /** The suggestions of one account, under its drift table. `diffs: false` leaves the diffs out (size). */

@@ -413,6 +413,12 @@ describe('bad input: a clear error, nothing written', () => {
       'main.ts is not tracked by git, so the edit could not be reviewed or undone; commit it first, or give --force',
     ]);
     expect(a.read('main.ts')).toContain('expiresInDays: 21');
+    // As text, the reason and what to do are the last line, below the diff.
+    const text = await run(a, 'drift', '--suggest', '--write');
+    expect(text.code).toBe(1);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Nothing was written: main.ts is not tracked by git, so the edit could not be reviewed or undone; commit it first, or give --force.',
+    );
     r = await suggest(a, '--write', '--force');
     expect(r.suggest.written).toEqual(['main.ts']);
     await expectEmptyPlan(a);
