@@ -4,6 +4,7 @@
  * thresholds and that decision live here only; JSON and markdown always keep everything.
  */
 import type { AccountPlan } from '../plan/account-plan';
+import { renamedCount } from './totals';
 
 /** More changes than this in one account groups the text output. */
 export const GROUP_PER_ACCOUNT = 50;
@@ -59,5 +60,8 @@ export function accountCounts(
     ? `; ${p.triggers.length} report trigger${p.triggers.length === 1 ? '' : 's'}`
     : '';
   const total = p.changes.length;
-  return `  ${total} ${noun}${total === 1 ? '' : 's'}: ${n.create} ${words.create}, ${n.update} ${words.update}, ${n.delete} ${words.delete}${triggers}`;
+  // Drift names a rename as its own kind (docs/cli.md), though apply makes it an update.
+  const renamed = noun === 'difference' ? renamedCount(p.changes) : 0;
+  const renames = renamed ? `${renamed} renamed, ` : '';
+  return `  ${total} ${noun}${total === 1 ? '' : 's'}: ${n.create} ${words.create}, ${n.update - renamed} ${words.update}, ${renames}${n.delete} ${words.delete}${triggers}`;
 }

@@ -11,6 +11,7 @@ import {
   accountRows,
   applyTotals,
   driftKind,
+  renamedCount,
   guardsOf,
   totals,
   type AccountRow,
@@ -358,8 +359,10 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
     : '';
   // Coverage gaps are drift (exit 2) though no alert differs: never "No drift" over them.
   const gaps = coverageTotals(plans.map((p) => p.coverage)).gaps;
+  const renamed = renamedCount(plans.flatMap((p) => p.changes));
+  const renames = renamed ? `${renamed} renamed, ` : '';
   const found = n
-    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update} edited, ${t.delete} to delete)`
+    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update - renamed} edited, ${renames}${t.delete} to delete)`
     : gaps
       ? 'Drift: no alert differs from the code, but the alert policies have coverage gaps'
       : unchecked

@@ -94,6 +94,10 @@ export function driftKind(c: Change): DriftKind {
   return c.reason === 'duplicate' ? 'duplicate' : 'unmanaged';
 }
 
+/** The changes drift counts as renamed rather than edited. */
+export const renamedCount = (changes: readonly Change[]): number =>
+  changes.filter((c) => driftKind(c) === 'renamed').length;
+
 /**
  * Where an account ended: plan `no_changes` / `changes`; drift `in_sync` / `drift`; apply
  * `applied` / `no_changes` / `interrupted`; any command `failed` (the account could not be

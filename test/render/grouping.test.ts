@@ -88,4 +88,21 @@ describe('grouping text output by account', () => {
     expect(drift).toContain('  … 60 more (`--detail` for all)');
     expect(drift).toContain('Drift: 70 differences (70 missing, 0 edited, 0 to delete).');
   });
+
+  it('drift counts a console rename as renamed, as docs/cli.md lists it, not as edited', () => {
+    const update = (i: number, reason: Change['reason']): Change => ({
+      ...create(i),
+      action: 'update',
+      reason,
+      id: i,
+      before: spec(reason === 'renamed' ? `console-${i}` : `alert-${i}`),
+    });
+    const changes = [create(0), update(1, 'renamed'), update(2, 'changed'), update(3, 'changed')];
+    const drifted = [
+      planOf('d', 0, { changes: [...changes, ...Array.from({ length: 60 }, (_, i) => create(10 + i))] }),
+    ];
+    const drift = driftText(drifted, PLAIN, textDetail(drifted));
+    expect(drift).toContain('  64 differences: 61 missing, 2 edited, 1 renamed, 0 to delete\n');
+    expect(drift).toContain('Drift: 64 differences (61 missing, 2 edited, 1 renamed, 0 to delete).');
+  });
 });
