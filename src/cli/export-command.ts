@@ -8,7 +8,14 @@ import { ConfigError } from '../contract/config-error';
 import { isRefused, sentence } from '../model/problems';
 import { FORMAT_VERSION, errorJson } from '../render/json';
 import { envValue, resolveAccounts, resolveCredentials } from '../plan/accounts';
-import { exportHcl, exportTypeScript, selectForExport, type ExportAccount, type ExportInput } from '../codegen/export';
+import {
+  exportHcl,
+  exportQuote,
+  exportTypeScript,
+  selectForExport,
+  type ExportAccount,
+  type ExportInput,
+} from '../codegen/export';
 import { readDesired } from '../read/desired';
 import { errorText, toErrorInfo } from '../plan/error-info';
 import { type Credentials } from '../plan/types';
@@ -270,6 +277,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
       importFrom: opts.importFrom,
       cdkLibrary,
       label,
+      quote: exportQuote(appDir()) ?? undefined,
     };
     // Everything is rendered before the first file is written, so a failure writes nothing.
     const selection = selectForExport(input);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CdkLibrary } from '../cdk-choice';
-import { checkPropsOf, checkPropsSource, targetPropsOf, targetSource } from '../contract/alert-props';
+import { checkPropsOf, checkPropsSource, targetPropsOf, targetSource, tsString } from '../contract/alert-props';
 import { parseAlert, type LiveAlert } from '../model';
 import { claims } from '../accounts/account-rules';
 import { ENV } from '../accounts/environment';
@@ -26,6 +28,8 @@ export interface ExportInput {
   cdkLibrary: CdkLibrary;
   /** Shown in the header comment. */
   label: string;
+  /** The quotes of every string the code holds: the app's own (`exportQuote`), else single. */
+  quote?: Quote;
 }
 
 interface ExportedAlert {
@@ -91,14 +95,51 @@ export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'd
   return { alerts, skipped };
 }
 
-const q = (s: string) => JSON.stringify(s);
+type Quote = "'" | '"';
+
+/**
+ * The quotes the app's own formatter settings ask for: Prettier's `singleQuote` (its
+ * configuration files or the `prettier` key of package.json; Prettier's default is double),
+ * else `.editorconfig`'s `quote_type`; null when the directory says nothing.
+ */
+export function exportQuote(dir: string): Quote | null {
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const pkg = read('package.json');
+  let fromPackage: unknown;
+  try {
+    fromPackage = pkg === null ? undefined : (JSON.parse(pkg) as { prettier?: unknown }).prettier;
+  } catch {
+    fromPackage = undefined;
+  }
+  const prettier =
+    PRETTIER_FILES.map(read).find((t) => t !== null) ??
+    (fromPackage !== undefined ? JSON.stringify(fromPackage) : null);
+  if (prettier !== null) return /["']?singleQuote["']?\s*[:=]\s*true\b/.test(prettier) ? "'" : '"';
+  const quoteType = /^\s*quote_type\s*=\s*(single|double)\s*$/im.exec(read('.editorconfig') ?? '')?.[1];
+  return quoteType ? (quoteType.toLowerCase() === 'single' ? "'" : '"') : null;
+}
+
+const PRETTIER_FILES = [
+  '.prettierrc',
+  '.prettierrc.json',
+  '.prettierrc.json5',
+  '.prettierrc.yaml',
+  '.prettierrc.yml',
+  '.prettierrc.toml',
+];
 
 /** True when the account reads exactly the NETWORKCALC_* credential variables. */
 function readsDefaults(a: ExportAccount): boolean {
   return a.tokenEnv === ENV.token && a.clientIdEnv === ENV.clientId && a.clientSecretEnv === ENV.clientSecret;
 }
 
-function accountProps(a: ExportAccount): string {
+function accountProps(a: ExportAccount, q: (text: string) => string): string {
   const props: string[] = [];
   if (a.alias) props.push(`alias: ${q(a.alias)}`);
   if (a.baseUrl) props.push(`baseUrl: ${q(a.baseUrl)}`);
@@ -125,20 +166,22 @@ function className(stackName: string): string {
 /** A runnable CDK Terrain or cdktf app (TypeScript) declaring the selected alerts. */
 export function exportTypeScript(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
   const { alerts, skipped } = selection;
+  const quote = input.quote ?? "'";
+  const q = (text: string) => tsString(text, quote);
   const cls = className(input.stackName);
   const lines: string[] = [
     '/**',
     ` * Alerts of the NetworkCalc account ${input.label}, written by \`ncalc export\`.`,
     ' * `ncalc plan` against the same account shows no changes; edit from here on.',
     ' */',
-    `import { App, TerraformStack } from '${input.cdkLibrary}';`,
-    "import { Construct } from 'constructs';",
+    `import { App, TerraformStack } from ${q(input.cdkLibrary)};`,
+    `import { Construct } from ${q('constructs')};`,
     `import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from ${q(input.importFrom)};`,
     '',
     `export class ${cls} extends TerraformStack {`,
     '  constructor(scope: Construct, id: string) {',
     '    super(scope, id);',
-    `    new NetworkcalcAccount(this, 'Account', ${accountProps(input.account)});`,
+    `    new NetworkcalcAccount(this, ${q('Account')}, ${accountProps(input.account, q)});`,
   ];
   // A line break in a name (U+2028 too) would end the comment and run the rest as code.
   for (const s of skipped) lines.push(`    // not exported: ${escapeControls(s).replace(/\*\//g, '* /')}`);
@@ -148,8 +191,8 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
       `    // id ${e.alert.id}`,
       `    new Alert(this, ${q(e.id)}, {`,
       `      name: ${q(e.alert.name)},`,
-      `      target: ${targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id))},`,
-      `      ${checkPropsSource(checkPropsOf(e.alert))},`,
+      `      target: ${targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id), quote)},`,
+      `      ${checkPropsSource(checkPropsOf(e.alert), quote)},`,
       '    });',
     );
   }

@@ -51,7 +51,7 @@ it('GIVEN --cdk cdktn THEN the app imports App and TerraformStack from cdktn', a
   const r = await exportIn(dir, ['--cdk', 'cdktn']);
   expect(r.code).toBe(0);
   expect(importLine(r.stdout)).toBe("import { App, TerraformStack } from 'cdktn';");
-  expect(r.stdout).toContain('name: "apex A"');
+  expect(r.stdout).toContain("name: 'apex A'");
 });
 
 it('GIVEN an app directory with CDK Terrain installed THEN the export is written for it', async () => {

@@ -25,7 +25,7 @@ it('GIVEN a refused PREFIX_TOKEN and valid PREFIX_CLIENT_ID / SECRET THEN export
   const r = await ncalc(['export', '--account', 'ACME'], { cwd: process.cwd(), env });
   expect(r.stderr).toContain('Exported 1 alert of account ACME.');
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain('name: "apex A"');
+  expect(r.stdout).toContain("name: 'apex A'");
   const log = (await emulator().control.requests()).map((q) => `${q.method} ${q.path} ${q.status}`);
   expect(log).toContain('POST /api/auth/token 200');
   expect(log.filter((l) => l.endsWith(' 401')).length).toBeGreaterThan(0);

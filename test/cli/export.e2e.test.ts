@@ -88,9 +88,9 @@ it('export writes a runnable stack; planning it shows no changes', async () => {
   expect(ex.code).toBe(0);
 
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
-  expect(ts).toContain('target: AlertTarget.subdomain("www.example.com"),');
+  expect(ts).toContain("target: AlertTarget.subdomain('www.example.com'),");
   expect(ts).toContain('certificate: { expiresInDays: 14 }');
-  expect(ts).toContain('spfRecord: { filter: "validity" }');
+  expect(ts).toContain("spfRecord: { filter: 'validity' }");
   expect(ts).not.toContain('demo-token');
 
   const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');
@@ -133,7 +133,7 @@ it('without duplicates, export → plan is a no-op (exit 0 with --detailed-exitc
   );
   expect(ex.code).toBe(0);
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
-  expect(ts).toContain('tokenEnv: "ACME_TOKEN"');
+  expect(ts).toContain("tokenEnv: 'ACME_TOKEN'");
   const plan = await ncalc(['plan', '--detailed-exitcode'], { cwd: dir, env });
   expect(plan.stdout).toContain('No changes. 2 alerts in sync.');
   expect(plan.code).toBe(0);
@@ -195,11 +195,11 @@ it('--account as a provider alias: its variables and prefix scope carry over', a
   source.remove();
   expect(ex.stderr).toContain('Exported 1 alert of account team (stack main)');
   const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
-  expect(ts).toContain('alias: "team"');
-  expect(ts).toContain('tokenEnv: "TEAM_TOKEN"');
-  expect(ts).toContain('ownership: Ownership.prefix("team-")');
-  expect(ts).toContain('target: AlertTarget.domain("example.org")');
-  expect(ts).not.toContain('"other"');
+  expect(ts).toContain("alias: 'team'");
+  expect(ts).toContain("tokenEnv: 'TEAM_TOKEN'");
+  expect(ts).toContain("ownership: Ownership.prefix('team-')");
+  expect(ts).toContain("target: AlertTarget.domain('example.org')");
+  expect(ts).not.toContain("'other'");
   const plan = await ncalc(['plan', '--detailed-exitcode'], { cwd: dir, env });
   expect(plan.stdout).toContain('No changes. 1 alert in sync.');
   expect(plan.code).toBe(0);
@@ -226,7 +226,7 @@ it('an account exported with --base-url is written with that base URL, so its pl
     { cwd: dir, env },
   );
   expect(ex.code).toBe(0);
-  expect(readFileSync(path.join(dir, 'main.ts'), 'utf8')).toContain(`baseUrl: ${JSON.stringify(emulator().url)}`);
+  expect(readFileSync(path.join(dir, 'main.ts'), 'utf8')).toContain(`baseUrl: '${emulator().url}'`);
   const plan = await ncalc(['plan'], { cwd: dir, env });
   expect(plan.stderr).toBe('');
   expect(plan.code).toBe(0);

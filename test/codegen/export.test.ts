@@ -1,5 +1,8 @@
 import { type LiveAlert } from '../../src/model';
-import { exportHcl, exportTypeScript, type ExportInput } from '../../src/codegen/export';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { exportHcl, exportQuote, exportTypeScript, type ExportInput } from '../../src/codegen/export';
 import { exportInput, liveAlert } from '../helpers/fixtures';
 
 const live = (id: number, over: Partial<LiveAlert>): LiveAlert => liveAlert(id, { name: `a${id}`, ...over });
@@ -24,13 +27,13 @@ describe('export', () => {
         live(3, { name: '1st', target_id: 77 }),
       ]),
     );
-    expect(ts).toContain('new Alert(this, "WebA", {');
-    expect(ts).toContain('new Alert(this, "WebA2", {');
-    expect(ts).toContain('new Alert(this, "Alert1st", {');
-    expect(ts).toContain('target: AlertTarget.subdomain("www.example.com"),');
+    expect(ts).toContain("new Alert(this, 'WebA', {");
+    expect(ts).toContain("new Alert(this, 'WebA2', {");
+    expect(ts).toContain("new Alert(this, 'Alert1st', {");
+    expect(ts).toContain("target: AlertTarget.subdomain('www.example.com'),");
     expect(ts).toContain('target: AlertTarget.domainId(77),');
     expect(ts).toContain('ownership: Ownership.exclusive()');
-    expect(ts).toMatch(/new ExportedStack\(app, "exported"\);\napp\.synth\(\);/);
+    expect(ts).toMatch(/new ExportedStack\(app, 'exported'\);\napp\.synth\(\);/);
   });
 
   it('skips what the model rejects, with the reason as a comment', () => {
@@ -47,5 +50,46 @@ describe('export', () => {
     expect(hcl).toContain('filter_value = "\\"q\\""');
     expect(hcl).toContain('import {\n  to = networkcalc_alert.x_y_z\n  id = "5"\n}');
     expect(hcl).toContain('target_id    = data.networkcalc_domain.example_com.id');
+  });
+});
+
+describe("export: one quote style, the app's own when its formatter settings say", () => {
+  const quoted = (ts: string, quote: string) =>
+    ts
+      .split('\n')
+      .filter((l) => !/^\s*(\/\/|\/?\*)/.test(l))
+      .every((l) => !l.includes(quote === "'" ? '"' : "'"));
+
+  it('single quotes by default, double when asked; never both', () => {
+    const alerts = [live(1, { name: 'it\'s "web"', target_type: 'subdomain', target_id: 2 }), live(2, {})];
+    const single = exportTypeScript(input(alerts));
+    expect(single).toContain("import { App, TerraformStack } from 'cdktf';");
+    expect(single).toContain(
+      "import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from 'cdktf-provider-networkcalc';",
+    );
+    expect(single).toContain(`name: 'it\\'s "web"',`);
+    const double = exportTypeScript({ ...input(alerts), quote: '"' });
+    expect(double).toContain('import { Construct } from "constructs";');
+    expect(double).toContain('new NetworkcalcAccount(this, "Account", {');
+    expect(double).toContain(`name: "it's \\"web\\"",`);
+    expect(quoted(single.replace(`'it\\'s "web"'`, ''), "'")).toBe(true);
+    expect(quoted(double.replace(`"it's \\"web\\""`, ''), '"')).toBe(true);
+  });
+
+  it.each([
+    [{ '.prettierrc': '{ "singleQuote": true }' }, "'"],
+    [{ '.prettierrc.yaml': 'singleQuote: false\n' }, '"'],
+    [{ '.prettierrc': '{ "printWidth": 100 }' }, '"'],
+    [{ 'package.json': '{ "prettier": { "singleQuote": true } }' }, "'"],
+    [{ '.editorconfig': 'root = true\n[*]\nquote_type = double\n' }, '"'],
+    [{ 'package.json': '{ "name": "app" }' }, null],
+  ])('%p: %p', (files, quote) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ncalc-quote-'));
+    try {
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+      expect(exportQuote(dir)).toBe(quote);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -86,8 +86,8 @@ it('export → synth: ncalc plan is in sync, and terraform validates, imports wi
   expect(ex.stderr).toContain('Exported 2 alerts');
   expect(ex.code).toBe(0);
   const ts = readFileSync(path.join(app, 'app.ts'), 'utf8');
-  expect(ts).toContain('from "cdktf-provider-networkcalc"');
-  expect(ts).toContain('name: "template ${var.x}",');
+  expect(ts).toContain("from 'cdktf-provider-networkcalc'");
+  expect(ts).toContain("name: 'template ${var.x}',");
   expect(ts.slice(ts.indexOf('*/'))).not.toContain('`'); // plain string literals, no template literals
   const plan = await ncalcProcess(['plan', '--detailed-exitcode'], { cwd: app, env });
   expect(plan.stdout).toContain('No changes. 2 alerts in sync.');
