@@ -117,8 +117,8 @@ async function plan(n: Narrator, ncalc: Ncalc): Promise<boolean> {
   const rel = path.relative(process.cwd(), QUICKSTART) || '.';
   n.heading(
     'Plan',
-    `${rel}/main.ts declares 10 alerts and a report with the cdktf constructs.`,
-    'ncalc synthesizes the app (like `cdktf synth`), lists the account once and diffs by alert name.',
+    `${rel}/main.ts declares 10 alerts and a report with this package's constructs, in a CDK Terrain (cdktn) app.`,
+    'ncalc synthesizes the app (like `cdktn synth`), lists the account once and diffs by alert name.',
   );
   n.say(n.cyan(`$ cd ${rel}`));
   return (await ncalc.run(['plan'])) === 0;
