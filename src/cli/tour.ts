@@ -87,6 +87,9 @@ async function startNetworkCalc(n: Narrator): Promise<RunningEmulator> {
 function ncalcAgainst(n: Narrator, emulator: RunningEmulator, out: string): Ncalc {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // The app it synthesizes (through tsx) keeps no transform or compile cache in TMPDIR, as in CI.
+    TSX_DISABLE_CACHE: '1',
+    NODE_DISABLE_COMPILE_CACHE: '1',
     NETWORKCALC_BASE_URL: emulator.url,
     NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
     GITHUB_STEP_SUMMARY: '',

@@ -50,5 +50,8 @@ it('the tour runs plan, apply, drift (exit 2) and apply again, then stops everyt
     "examples/quickstart/main.ts declares 10 alerts and a report with this package's constructs, in a CDK Terrain (cdktn) app.",
   );
   expect(code).toBe(0);
+  // Nothing of the tour's own is left; tsx's folder for its IPC pipes stays, empty.
+  const left = readdirSync(tmp, { recursive: true, encoding: 'utf8' });
   rmSync(tmp, { recursive: true, force: true });
+  expect(left.filter((f) => !/^tsx-\d+$/.test(f))).toEqual([]);
 }, 70_000);
