@@ -87,6 +87,12 @@ test('GIVEN a clone THEN the README of examples/terraform-hcl runs as written: i
   expect(r.out).toMatch(/Apply complete! Resources: 4 added, 0 changed, 0 destroyed\./);
   expect(r.out).toMatch(/Destroy complete! Resources: 4 destroyed\./);
   expect(r.out).not.toContain('Unrecognized remote plugin message');
+  // What the commands leave is ignored by git: nothing shows as untracked.
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored=no', '--', '.'], {
+    cwd: EXAMPLE,
+    encoding: 'utf8',
+  });
+  expect({ status: status.status, untracked: status.stdout }).toEqual({ status: 0, untracked: '' });
 });
 
 test("GIVEN no package above the mirror or the working directory THEN terraform shows the wrapper's one-line reason", async () => {
