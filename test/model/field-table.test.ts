@@ -250,11 +250,11 @@ describe('ncalc', () => {
     const ts = exportTypeScript(input(), selection);
     // How each sent field shows in construct props; a field missing here is a field to export.
     const shown: Record<SpecField, string> = {
-      name: `name: "${DNS_BODY.name}"`,
+      name: `name: '${DNS_BODY.name}'`,
       type: 'dnsRecord: {',
-      subtype: `record: "${DNS_BODY.subtype}"`,
-      filter: `filter: "${DNS_BODY.filter}"`,
-      filter_value: `value: "${DNS_BODY.filter_value}"`,
+      subtype: `record: '${DNS_BODY.subtype}'`,
+      filter: `filter: '${DNS_BODY.filter}'`,
+      filter_value: `value: '${DNS_BODY.filter_value}'`,
       target_type: 'AlertTarget.domainId(',
       target_id: `domainId(${DNS_BODY.target_id})`,
     };
