@@ -14,7 +14,7 @@ function newestSource(dir: string): number {
 }
 
 /**
- * Fails when the compiled entry point is missing or older than any source file. Tests never
+ * Fails when the compiled entry point is missing or the build older than any source file. Tests never
  * build themselves: a rebuild while another suite runs the provider or the CLI from dist/
  * would let that process load half-written files. `npm test` builds once, first.
  */
@@ -26,6 +26,12 @@ export function requireBuild(relativeEntry: string): string {
     built = statSync(entry).mtimeMs;
   } catch {
     throw new Error(`${relativeEntry} is missing. ${hint}`);
+  }
+  // The build writes only the outputs that changed, and its build information every time.
+  try {
+    built = Math.max(built, statSync(path.join(REPO_ROOT, 'dist', '.tsbuildinfo')).mtimeMs);
+  } catch {
+    // A build without it (tsc run by hand): the entry's own time.
   }
   if (newestSource(path.join(REPO_ROOT, 'src')) > built)
     throw new Error(`${relativeEntry} is older than the sources in src/. ${hint}`);
