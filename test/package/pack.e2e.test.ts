@@ -135,6 +135,8 @@ it('every shipped module finds what it loads in the package: no require of a fil
   expect(missing).toEqual([]);
   // The tour (npm start) runs from a clone, where examples/ is.
   expect(files.filter((f) => f.startsWith('dist/cli/tour'))).toEqual([]);
+  // The build's own information (what lets npm run build reuse dist/) stays in the clone.
+  expect(files).not.toContain('dist/.tsbuildinfo');
 });
 
 it('every relative link of the shipped README and docs resolves to a shipped file', () => {
