@@ -107,6 +107,20 @@ describe('a mistyped prop is named, with the prop meant', () => {
     ]);
   });
 
+  test("AlertPolicy: a check's expiresBeforeRenewalFails is its own prop, true or false", () => {
+    expect(
+      errorOf((stack) => {
+        new AlertPolicy(stack, 'Policy', {
+          mode: PolicyMode.GENERATE,
+          checks: [
+            { certificate: { expiresBeforeRenewalFails: true } },
+            { label: 'cert 21d', certificate: { expiresBeforeRenewalFails: false, expiresInDays: 21 } },
+          ],
+        });
+      }),
+    ).toBe('');
+  });
+
   test('NetworkcalcAccount and ReportTrigger', () => {
     const message = errorOf(
       (stack) => {
