@@ -13,7 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { build, stop, type Plugin } from 'esbuild';
 import { inject } from 'postject';
 import { PROTO_FILES, protoDir } from '../src/provider/proto';
 import { PROVIDER_TYPE, PROVIDER_VERSION } from '../src/schema';
@@ -42,6 +42,8 @@ export interface BuildOptions {
   signKey?: string;
   /** A V8 code cache in the executable; only where the build runs on the platform itself. */
   codeCache?: boolean;
+  /** The environment of gpg (GNUPGHOME); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export const artifactNames = (version: string) => ({
@@ -52,10 +54,39 @@ export const artifactNames = (version: string) => ({
   manifest: `${PROJECT}_${version}_manifest.json`,
 });
 
+/**
+ * src/version.ts reads the package.json above it, which the executable does not have: the
+ * bundle gets the version as a constant instead.
+ */
+function packageVersionInline(): Plugin {
+  const version = packageVersion();
+  return {
+    name: 'package-version',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
+        contents: `export const PACKAGE_VERSION = ${JSON.stringify(version)};`,
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
+/** package.json's version, which must be the provider's: they are released together. */
+export function packageVersion(): string {
+  const { version } = JSON.parse(readFileSync(path.join(RELEASE_DIR, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  if (version !== PROVIDER_VERSION)
+    throw new Error(
+      `package.json says ${version} but the provider serves ${PROVIDER_VERSION} (src/schema/provider-schema.ts); make them one version`,
+    );
+  return version;
+}
+
 /** The provider and everything it requires in one CommonJS script. */
-function bundle(workDir: string): string {
+async function bundle(workDir: string): Promise<string> {
   const outfile = path.join(workDir, 'provider.cjs');
-  const result = buildSync({
+  const result = await build({
     entryPoints: [path.join(RELEASE_DIR, 'provider-entry.ts')],
     outfile,
     bundle: true,
@@ -66,10 +97,12 @@ function bundle(workDir: string): string {
     keepNames: true,
     legalComments: 'none',
     logLevel: 'silent',
+    plugins: [packageVersionInline()],
   });
   if (result.errors.length > 0 || result.warnings.length > 0) {
     throw new Error(`esbuild: ${[...result.errors, ...result.warnings].map((m) => m.text).join('; ')}`);
   }
+  await stop();
   return outfile;
 }
 
@@ -110,10 +143,19 @@ async function executable(p: Platform, blob: Buffer, file: string, opts: BuildOp
   chmodSync(file, 0o755);
   const codesign = p.macho && process.platform === 'darwin';
   if (codesign) execFileSync('codesign', ['--remove-signature', file]);
-  await inject(file, 'NODE_SEA_BLOB', blob, {
-    sentinelFuse: SEA_FUSE,
-    ...(p.macho ? { machoSegmentName: 'NODE_SEA' } : {}),
-  });
+  // LIEF (inside postject) warns about the note sections of Node's ELF binary, which it leaves as they are.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!/^warning: Can't find string offset for section name/.test(String(args[0]))) warn(...args);
+  };
+  try {
+    await inject(file, 'NODE_SEA_BLOB', blob, {
+      sentinelFuse: SEA_FUSE,
+      ...(p.macho ? { machoSegmentName: 'NODE_SEA' } : {}),
+    });
+  } finally {
+    console.warn = warn;
+  }
   if (codesign) execFileSync('codesign', ['--sign', '-', file]);
 }
 
@@ -126,7 +168,7 @@ export async function buildRelease(opts: BuildOptions): Promise<string[]> {
   const workDir = path.join(opts.outDir, '.work');
   mkdirSync(workDir, { recursive: true });
   try {
-    const script = bundle(workDir);
+    const script = await bundle(workDir);
     const sums: [string, string][] = [];
     for (const p of opts.platforms) {
       const file = path.join(workDir, names.executable(p));
@@ -144,16 +186,11 @@ export async function buildRelease(opts: BuildOptions): Promise<string[]> {
     writeFileSync(sumsFile, sums.map(([name, hash]) => `${hash}  ${name}\n`).join(''));
     if (opts.signKey) {
       const sig = path.join(opts.outDir, names.signature);
-      execFileSync('gpg', [
-        '--batch',
-        '--yes',
-        '--local-user',
-        opts.signKey,
-        '--output',
-        sig,
-        '--detach-sign',
-        sumsFile,
-      ]);
+      execFileSync(
+        'gpg',
+        ['--batch', '--yes', '--local-user', opts.signKey, '--output', sig, '--detach-sign', sumsFile],
+        { env: opts.env ?? process.env, stdio: 'pipe' },
+      );
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
