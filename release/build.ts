@@ -6,12 +6,14 @@
  * its detached GPG signature.
  *
  *   npx tsx release/build.ts [--out DIR] [--platform NAME]... [--node PATH] [--sign KEY] [--no-code-cache]
+ *   npx tsx release/build.ts --zips-only ...   one runner's zips (release.yml), then
+ *   npx tsx release/build.ts --finish --out DIR [--sign KEY]   the rest, over every zip in DIR
  *
  * Run `npm ci --force --prefix release/node24` first: it installs the pinned Node.js binaries.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { build, stop, type Plugin } from 'esbuild';
 import { inject } from 'postject';
@@ -25,6 +27,8 @@ import {
   platformNamed,
   RELEASE_DIR,
   type Platform,
+  packageVersion,
+  versionMismatch,
 } from './platforms';
 import { zipOneFile } from './zip';
 
@@ -60,6 +64,8 @@ export const artifactNames = (version: string) => ({
  */
 function packageVersionInline(): Plugin {
   const version = packageVersion();
+  const mismatch = versionMismatch(version);
+  if (mismatch) throw new Error(mismatch);
   return {
     name: 'package-version',
     setup(b) {
@@ -69,18 +75,6 @@ function packageVersionInline(): Plugin {
       }));
     },
   };
-}
-
-/** package.json's version, which must be the provider's: they are released together. */
-export function packageVersion(): string {
-  const { version } = JSON.parse(readFileSync(path.join(RELEASE_DIR, '..', 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  if (version !== PROVIDER_VERSION)
-    throw new Error(
-      `package.json says ${version} but the provider serves ${PROVIDER_VERSION} (src/schema/provider-schema.ts); make them one version`,
-    );
-  return version;
 }
 
 /** The provider and everything it requires in one CommonJS script. */
@@ -161,48 +155,54 @@ async function executable(p: Platform, blob: Buffer, file: string, opts: BuildOp
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
-/** Builds the release into opts.outDir (emptied first) and returns the files written, by name. */
-export async function buildRelease(opts: BuildOptions): Promise<string[]> {
+/** The zips of opts.platforms, into opts.outDir (emptied first). */
+export async function buildZips(opts: BuildOptions): Promise<void> {
   const names = artifactNames(PROVIDER_VERSION);
   rmSync(opts.outDir, { recursive: true, force: true });
   const workDir = path.join(opts.outDir, '.work');
   mkdirSync(workDir, { recursive: true });
   try {
     const script = await bundle(workDir);
-    const sums: [string, string][] = [];
     for (const p of opts.platforms) {
       const file = path.join(workDir, names.executable(p));
       await executable(p, seaBlob(p, script, workDir, opts), file, opts);
-      const zip = zipOneFile(names.executable(p), readFileSync(file));
-      writeFileSync(path.join(opts.outDir, names.zip(p)), zip);
-      sums.push([names.zip(p), sha256(zip)]);
+      writeFileSync(path.join(opts.outDir, names.zip(p)), zipOneFile(names.executable(p), readFileSync(file)));
       rmSync(file);
-    }
-    const manifest = `${JSON.stringify({ version: 1, metadata: { protocol_versions: ['6.0'] } }, null, 2)}\n`;
-    writeFileSync(path.join(opts.outDir, names.manifest), manifest);
-    sums.push([names.manifest, sha256(manifest)]);
-    sums.sort(([a], [b]) => (a < b ? -1 : 1));
-    const sumsFile = path.join(opts.outDir, names.sums);
-    writeFileSync(sumsFile, sums.map(([name, hash]) => `${hash}  ${name}\n`).join(''));
-    if (opts.signKey) {
-      const sig = path.join(opts.outDir, names.signature);
-      execFileSync(
-        'gpg',
-        ['--batch', '--yes', '--local-user', opts.signKey, '--output', sig, '--detach-sign', sumsFile],
-        { env: opts.env ?? process.env, stdio: 'pipe' },
-      );
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-  return [...sumsOf(opts.outDir, names.sums), names.sums, ...(opts.signKey ? [names.signature] : [])];
 }
 
-function sumsOf(outDir: string, sumsName: string): string[] {
-  return readFileSync(path.join(outDir, sumsName), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => line.split('  ')[1]!);
+/**
+ * Completes a folder of zips (of one or several builds) into a release: the manifest, the
+ * SHA256SUMS of every zip and the manifest, and with a key its detached signature.
+ * Returns the files of the release, by name.
+ */
+export function finishRelease(outDir: string, signKey?: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = artifactNames(PROVIDER_VERSION);
+  const manifest = `${JSON.stringify({ version: 1, metadata: { protocol_versions: ['6.0'] } }, null, 2)}\n`;
+  writeFileSync(path.join(outDir, names.manifest), manifest);
+  const files = readdirSync(outDir)
+    .filter((f) => f === names.manifest || (f.startsWith(`${PROJECT}_${PROVIDER_VERSION}_`) && f.endsWith('.zip')))
+    .sort();
+  const sumsFile = path.join(outDir, names.sums);
+  writeFileSync(sumsFile, files.map((f) => `${sha256(readFileSync(path.join(outDir, f)))}  ${f}\n`).join(''));
+  const sig = path.join(outDir, names.signature);
+  rmSync(sig, { force: true });
+  if (signKey) {
+    execFileSync('gpg', ['--batch', '--yes', '--local-user', signKey, '--output', sig, '--detach-sign', sumsFile], {
+      env,
+      stdio: 'pipe',
+    });
+  }
+  return [...files, names.sums, ...(signKey ? [names.signature] : [])];
+}
+
+/** Builds the whole release of opts.platforms into opts.outDir. Returns its files, by name. */
+export async function buildRelease(opts: BuildOptions): Promise<string[]> {
+  await buildZips(opts);
+  return finishRelease(opts.outDir, opts.signKey, opts.env);
 }
 
 /** The platforms a build here makes by default: the macOS ones only on macOS (they need codesign). */
@@ -210,8 +210,15 @@ export function defaultPlatforms(): Platform[] {
   return PLATFORMS.filter((p) => p.nodePackage && (!p.macho || process.platform === 'darwin'));
 }
 
-function parseArgs(argv: string[]): BuildOptions {
-  const opts: BuildOptions = { outDir: DEFAULT_OUT, platforms: [] };
+interface CliOptions extends BuildOptions {
+  /** Only the zips (one runner's part of a release). */
+  zipsOnly?: boolean;
+  /** Only the manifest, SHA256SUMS and signature, over the zips already in --out. */
+  finish?: boolean;
+}
+
+function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = { outDir: DEFAULT_OUT, platforms: [] };
   const platforms: Platform[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -225,6 +232,8 @@ function parseArgs(argv: string[]): BuildOptions {
     else if (arg === '--node') opts.node = path.resolve(value());
     else if (arg === '--sign') opts.signKey = value();
     else if (arg === '--no-code-cache') opts.codeCache = false;
+    else if (arg === '--zips-only') opts.zipsOnly = true;
+    else if (arg === '--finish') opts.finish = true;
     else throw new Error(`unknown argument ${arg}; see the top of release/build.ts`);
   }
   opts.platforms = platforms.length > 0 ? platforms : defaultPlatforms();
@@ -237,14 +246,16 @@ if (require.main === module) {
     try {
       const opts = parseArgs(process.argv.slice(2));
       const started = Date.now();
-      const files = await buildRelease(opts);
+      if (!opts.finish) await buildZips(opts);
+      const files = opts.zipsOnly ? readdirSync(opts.outDir) : finishRelease(opts.outDir, opts.signKey);
       const host = hostPlatform()?.name;
       console.log(
         `Built ${PROJECT} ${PROVIDER_VERSION} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${opts.outDir}:`,
       );
       for (const f of files) console.log(`  ${f}`);
-      if (!opts.signKey) console.log('Not signed (no --sign): the registries need the .sig.');
-      if (host && !opts.platforms.some((p) => p.name === host)) console.log(`(${host}, this machine, was not built.)`);
+      if (!opts.signKey && !opts.zipsOnly) console.log('Not signed (no --sign): the registries need the .sig.');
+      if (host && !opts.finish && !opts.platforms.some((p) => p.name === host))
+        console.log(`(${host}, this machine, was not built.)`);
     } catch (err) {
       console.error(`release/build: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);

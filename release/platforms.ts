@@ -2,7 +2,9 @@
  * The platforms of the standalone provider executables: terraform's <os>_<arch>, and the npm
  * package of release/node24/ whose Node.js binary the executable is made of.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { PROVIDER_VERSION } from '../src/schema';
 
 export interface Platform {
   /** terraform's name, e.g. linux_amd64. */
@@ -68,4 +70,17 @@ export function nodeBinaryOf(p: Platform, nodeOverride?: string): string {
   if (!p.nodePackage)
     throw new Error(`no npm package holds Node.js 24 for ${p.name}; pass --node <path of a Node.js 24 binary>`);
   return path.join(NODE24_DIR, 'node_modules', p.nodePackage, p.nodeBinary);
+}
+
+/** package.json's version. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(RELEASE_DIR, '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** The package and its provider are released together, under one version: what is wrong, if not. */
+export function versionMismatch(pkgVersion: string): string | undefined {
+  return pkgVersion === PROVIDER_VERSION
+    ? undefined
+    : `package.json says ${pkgVersion} but the provider serves ${PROVIDER_VERSION} (src/schema/provider-schema.ts); make them one version.`;
 }
