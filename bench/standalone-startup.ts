@@ -92,7 +92,11 @@ async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'nc-startup-'));
   try {
     const kinds = await executables(root);
+    // The provider's socket folders: a killed provider leaves its own behind.
+    const childTmp = path.join(root, 'tmp');
+    mkdirSync(childTmp);
     const env = benchEnv({
+      TMPDIR: childTmp,
       [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
       PLUGIN_PROTOCOL_VERSIONS: '5,6',
       PLUGIN_CLIENT_CERT: generateServerCertificate().certPem,

@@ -10,6 +10,8 @@
  *   npx tsx release/build.ts --finish --out DIR [--sign KEY]   the rest, over every zip in DIR
  *
  * Run `npm ci --force --prefix release/node24` first: it installs the pinned Node.js binaries.
+ * `npm run release:build -- [flags]` does both: on Linux, linux_amd64, linux_arm64 and
+ * windows_amd64 into release/out/ (the macOS ones need a Mac: codesign signs them ad hoc).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

