@@ -21,10 +21,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { artifactNames, buildRelease } from '../../release/build';
 import { nodeBinaryOf, platformNamed } from '../../release/platforms';
+import { zipOneFile } from '../../release/zip';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { packageHashV1 } from '../../src/install/provider-lock';
 import { startProviderMirror, type RunningMirror } from '../helpers/provider-mirror';
-import { PROVIDER_VERSION, requireTerraform } from './harness';
+import { PROVIDER_VERSION, REPO_ROOT, requireTerraform } from './harness';
 import { expectStatus, REQUIRED_PROVIDERS, runCommand } from './nc-harness';
 
 jest.setTimeout(300_000);
@@ -159,7 +160,7 @@ describe('the release: standalone provider executables as the registries serve t
     expect(spawnSync('sh', ['-c', 'command -v node'], { env }).status).not.toBe(0);
     const terraform = (args: string[]) =>
       runCommand(path.join(bin, 'terraform'), [...args, '-no-color'], { cwd: dir, env });
-    return { dir, terraform };
+    return { dir, terraform, env };
   }
 
   const zipHash = () => `zh:${sha256(path.join(release, NAMES.zip(LINUX)))}`;
@@ -240,20 +241,47 @@ describe('the release: standalone provider executables as the registries serve t
     expectStatus(await terraform(['plan', '-detailed-exitcode']), 2);
   });
 
-  test('terraform init from a filesystem mirror of the zips, and providers lock from it', async () => {
-    const fsMirror = path.join(root, 'zips');
-    mkdirSync(path.join(fsMirror, PROVIDER_PATH), { recursive: true });
-    execFileSync('cp', [path.join(release, NAMES.zip(LINUX)), path.join(fsMirror, PROVIDER_PATH)]);
-    const cli = `provider_installation {\n  filesystem_mirror {\n    path = "${fsMirror}"\n  }\n}\n`;
-    const { dir, terraform } = workspace('fs-mirror', cli);
+  /** The code blocks of docs/terraform.md's "Install without Node.js", by language. */
+  function installDocBlocks(lang: string): string[] {
+    const doc = readFileSync(path.join(REPO_ROOT, 'docs', 'terraform.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Install without Node.js'), doc.indexOf('## Installing (offline)'));
+    return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  }
 
+  test("docs/terraform.md's release route as written: check and mirror the zips, CLI configuration, init, providers lock for five platforms", async () => {
+    const docMirror = '/opt/terraform-mirror';
+    const fsMirror = path.join(root, 'zips');
+    // The download: the release, and zips of the other platforms (terraform only hashes them to lock).
+    const download = path.join(root, 'download');
+    execFileSync('cp', ['-r', release, download]);
+    for (const name of ['linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64']) {
+      const p = platformNamed(name);
+      writeFileSync(path.join(download, NAMES.zip(p)), zipOneFile(NAMES.executable(p), Buffer.from(name)));
+    }
+    const [check] = installDocBlocks('sh');
+    const checked = spawnSync('bash', ['-euo', 'pipefail', '-c', check!.replaceAll(docMirror, fsMirror)], {
+      cwd: download,
+      env: { ...process.env, GNUPGHOME: gnupgHome },
+      encoding: 'utf8',
+    });
+    expect(checked.stderr).toContain('Good signature');
+    expect(checked.status).toBe(0);
+    expect(readdirSync(path.join(fsMirror, PROVIDER_PATH))).toHaveLength(5);
+
+    const cli = installDocBlocks('hcl').find((b) => b.startsWith('provider_installation'))!;
+    const { dir, terraform, env } = workspace('fs-mirror', cli.replaceAll(docMirror, fsMirror));
     const init = await terraform(['init']);
     expectStatus(init, 0);
     expect(init.output).toContain(`Installed networkcalc/networkcalc v${PROVIDER_VERSION}`);
-    expect(lockedHashes(path.join(dir, '.terraform.lock.hcl'))).toContain(unpackedHash());
-    rmSync(path.join(dir, '.terraform.lock.hcl'));
-    expectStatus(await terraform(['providers', 'lock', `-fs-mirror=${fsMirror}`, '-platform=linux_amd64']), 0);
     expect(lockedHashes(path.join(dir, '.terraform.lock.hcl'))).toEqual([unpackedHash()]);
+
+    rmSync(path.join(dir, '.terraform.lock.hcl'));
+    const lock = installDocBlocks('sh').find((b) => b.startsWith('terraform providers lock'))!;
+    const locked = await runCommand('/bin/sh', ['-c', lock.replaceAll(docMirror, fsMirror)], { cwd: dir, env });
+    expectStatus(locked, 0);
+    const hashes = lockedHashes(path.join(dir, '.terraform.lock.hcl'));
+    expect(hashes).toHaveLength(5);
+    expect(hashes).toContain(unpackedHash());
     expectStatus(await terraform(['plan', '-detailed-exitcode']), 2);
   });
 });
