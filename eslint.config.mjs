@@ -16,6 +16,8 @@ export default tseslint.config(
       'coverage/**',
       'jsii/**',
       '.cache/**',
+      'release/out/**',
+      'release/node24/node_modules/**',
     ],
   },
   js.configs.recommended,
@@ -24,7 +26,7 @@ export default tseslint.config(
     // Type-checked rules for the TypeScript of the project (this code is mostly promises: a
     // promise nobody awaits loses its error, and one passed where a callback returns void runs
     // unchecked). Rules turned off, each with the reason:
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'release/**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

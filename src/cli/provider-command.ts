@@ -61,7 +61,9 @@ export function terraformPlatform(platform: NodeJS.Platform = process.platform, 
     platform
   ];
   if (!os)
-    throw new Error(`the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD)`);
+    throw new Error(
+      `the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD, or the standalone provider of a release: docs/terraform.md, "Install without Node.js")`,
+    );
   const cpu = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' } as Record<string, string>)[arch];
   if (!cpu) throw new Error(`no terraform platform name for CPU architecture ${arch}`);
   return `${os}_${cpu}`;
