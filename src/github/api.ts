@@ -1,6 +1,6 @@
 /**
  * The few GitHub REST calls ncalc makes, through `@octokit/rest` with its throttling plugin
- * (one write at a time, a second apart; secondary rate limits waited out by `retry-after`,
+ * (one write at a time, a second apart, 3 s before each that notifies: an issue or comment; secondary rate limits waited out by `retry-after`,
  * primary ones by `x-ratelimit-reset`) and its retry plugin (server errors and network
  * failures, three times). `timeScale` shrinks every wait (tests and the benchmark run a scaled
  * clock); it is 1 in use.
@@ -64,7 +64,9 @@ export function octokitApi(ctx: GitHubContext, options: ApiOptions = {}): GitHub
       onSecondaryRateLimit: wait('secondary'),
       onRateLimit: wait('primary'),
       retryAfterBaseValue: 1000 * scale,
-      write: new Bottleneck.Group({ id: 'ncalc-write', maxConcurrent: 1, minTime: 1000 * scale }),
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 1000 * scale }),
+      // Creating an issue or a comment notifies people: GitHub asks for 3 s between those.
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 3000 * scale }),
     },
     retry: { retryAfterBaseValue: 1000 * scale },
   });
