@@ -144,10 +144,9 @@ const STEPS: Record<keyof GitHubApi, string> = {
 function stepsNamed(api: GitHubApi): GitHubApi {
   const named = {} as Record<string, unknown>;
   for (const key of Object.keys(STEPS) as (keyof GitHubApi)[]) {
-    const call = api[key] as (...args: unknown[]) => Promise<unknown>;
     named[key] = async (...args: unknown[]) => {
       try {
-        return await call(...args);
+        return await (api[key] as (...a: unknown[]) => Promise<unknown>).apply(api, args);
       } catch (e) {
         throw new GitHubStepError(STEPS[key], e);
       }

@@ -57,12 +57,7 @@ export const GITHUB_SUMMARY_LIMIT = 1024 * 1024;
  * `markdown` cut to `limit` (characters, or bytes with `bytes`): whole lines from the end, then
  * `notice(k)` saying the k lines left out and where they are. Unchanged when it fits.
  */
-export function withinLimit(
-  markdown: string,
-  limit: number,
-  notice: (left: number) => string,
-  bytes = false,
-): string {
+export function withinLimit(markdown: string, limit: number, notice: (left: number) => string, bytes = false): string {
   const size = (s: string) => (bytes ? Buffer.byteLength(s) : s.length);
   if (size(markdown) <= limit) return markdown;
   // The final newline ends the last line; it is not a line of its own.
