@@ -490,7 +490,7 @@ describe('CI reports', () => {
     const github = await startGitHubServer();
     try {
       const posted = () => postReports(a, github);
-      expect((await posted()).calls).toEqual(['issues/get-label', 'issues/create-label', 'issues/create']);
+      expect((await posted()).calls).toEqual(['issues/create-label', 'issues/create']);
       await run(a, 'drift', '--report-dir', 'drift-reports');
       expect(JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')).reports[0].marker).toBe(one.marker);
       let p = await posted();
