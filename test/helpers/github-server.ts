@@ -171,7 +171,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}) {
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     const method = req.method ?? 'GET';
     const send = (status: number, data: unknown, headers: Record<string, string> = {}, operationId = '') => {
       log.push({ method, path: url.pathname + url.search, operationId, status, at: now() });
