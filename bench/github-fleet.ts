@@ -56,6 +56,18 @@ async function main(): Promise<void> {
         wall_seconds_scaled: wall,
       }),
     );
+    // The next run with nothing changed: reads only.
+    const before = github.log.length;
+    const again = await githubCommand(io, [dir], {}, { timeScale: SCALE });
+    const second = github.log.slice(before);
+    console.log(
+      JSON.stringify({
+        second_run_exit: again,
+        requests: second.length,
+        writes: second.filter((l) => l.method !== 'GET').length,
+        minutes_at_real_speed: +((second[second.length - 1]!.at - second[0]!.at) / 60_000).toFixed(2),
+      }),
+    );
   } finally {
     await github.close();
     rmSync(dir, { recursive: true, force: true });

@@ -53,7 +53,7 @@ describe('the workflow schema (action-validator)', () => {
   });
 
   it('does find a mistake planted in it', () => {
-    const broken = text.replace('timeout-minutes: 120', 'timeout-minute: 120');
+    const broken = text.replace('timeout-minutes: 150', 'timeout-minute: 150');
     expect(JSON.stringify(validateWorkflow(broken).errors)).toContain(
       "Additional property 'timeout-minute' is not allowed",
     );
