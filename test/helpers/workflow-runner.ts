@@ -15,7 +15,7 @@
  * artifact, `path`), and the step `npm ci` is `install(workspace)` (no registry here). Any other
  * `uses:` fails the run, so nothing passes unrun.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -49,7 +49,8 @@ interface Job {
   strategy?: { matrix?: Record<string, Value[]> };
   steps: Step[];
 }
-export type Result = 'success' | 'failure' | 'skipped';
+/** `not run`: its `if:` held, but the test left it out (`only`). */
+export type Result = 'success' | 'failure' | 'skipped' | 'not run';
 export interface StepRun {
   name: string;
   outcome: Result;
@@ -79,14 +80,16 @@ export interface RunOptions {
   /** What `npm ci` does in a workspace. */
   install: (workspace: string) => void;
   stepTimeoutMs?: number;
+  /** The jobs to run; any other whose `if:` holds is reported `not run` (and fails what needs it). */
+  only?: string[];
 }
 
-export function runWorkflow(file: string, options: RunOptions): Record<string, JobRun> {
+export async function runWorkflow(file: string, options: RunOptions): Promise<Record<string, JobRun>> {
   const workflow = parse(readFileSync(file, 'utf8')) as { env?: Record<string, string>; jobs: Record<string, Job> };
   const root = mkdtempSync(path.join(tmpdir(), 'ncalc-workflow-'));
   try {
     const run = new Run(workflow.jobs, options, root);
-    for (const name of order(workflow.jobs)) run.job(name);
+    for (const name of order(workflow.jobs)) await run.job(name);
     return run.done;
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -124,7 +127,7 @@ class Run {
     writeFileSync(this.eventFile, JSON.stringify(o.payload));
   }
 
-  job(name: string): void {
+  async job(name: string): Promise<void> {
     const job = this.jobs[name]!;
     const needs = Object.fromEntries(
       needsOf(job).map((n) => [n, { result: this.done[n]!.result, outputs: this.done[n]!.outputs }]),
@@ -135,10 +138,15 @@ class Run {
       this.done[name] = { result: 'skipped', outputs: {}, legs: [] };
       return;
     }
+    if (this.o.only && !this.o.only.includes(name)) {
+      this.done[name] = { result: 'not run', outputs: {}, legs: [] };
+      return;
+    }
     const matrix = job.strategy?.matrix ?? {};
     const keys = Object.keys(matrix);
     const combos = keys.length ? matrix[keys[0]!]!.map((v) => ({ [keys[0]!]: v })) : [{}];
-    const legs = combos.map((m, index) => this.leg(name, job, needs, m, index));
+    const legs = [];
+    for (const [index, m] of combos.entries()) legs.push(await this.leg(name, job, needs, m, index));
     const outputs: Record<string, string> = {};
     for (const leg of legs) Object.assign(outputs, leg.outputs);
     const result = legs.some((l) => l.steps.some((s) => s.outcome === 'failure')) ? 'failure' : 'success';
@@ -163,7 +171,13 @@ class Run {
     };
   }
 
-  private leg(name: string, job: Job, needs: Record<string, Value>, matrix: Record<string, Value>, index: number) {
+  private async leg(
+    name: string,
+    job: Job,
+    needs: Record<string, Value>,
+    matrix: Record<string, Value>,
+    index: number,
+  ) {
     const workspace = mkdtempSync(path.join(this.root, `${name}-${index}-`));
     const contexts: Record<string, Value> = {
       ...this.contexts(),
@@ -187,7 +201,7 @@ class Run {
         steps.push({ name: label, outcome: 'skipped', output: '' });
         continue;
       }
-      const done = this.step(step, scope, env, workspace, i);
+      const done = await this.step(step, scope, env, workspace, i);
       steps.push({ name: label, outcome: done.ok ? 'success' : 'failure', output: done.output });
       summary += done.summary;
       if (step.id) (contexts.steps as Record<string, Value>)[step.id] = { outputs: done.outputs };
@@ -198,7 +212,7 @@ class Run {
     return { matrix, steps, summary, outputs };
   }
 
-  private step(step: Step, scope: Scope, env: Record<string, string>, workspace: string, i: number) {
+  private async step(step: Step, scope: Scope, env: Record<string, string>, workspace: string, i: number) {
     const none = { ok: true, output: '', summary: '', outputs: {} as Record<string, string> };
     const w = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), scope)]));
     if (step.uses) return { ...none, ...this.action(step.uses, w, workspace) };
@@ -207,7 +221,7 @@ class Run {
       this.o.install(workspace);
       return none;
     }
-    return this.bash(script, env, workspace, i);
+    return await this.bash(script, env, workspace, i);
   }
 
   private action(uses: string, w: Record<string, string>, workspace: string): { ok: boolean; output: string } {
@@ -247,7 +261,7 @@ class Run {
     return { ok: true, output: `${names.length} artifacts` };
   }
 
-  private bash(script: string, env: Record<string, string>, workspace: string, i: number) {
+  private async bash(script: string, env: Record<string, string>, workspace: string, i: number) {
     const dir = mkdtempSync(path.join(this.root, `step-${i}-`));
     const files = {
       script: path.join(dir, 'step.sh'),
@@ -257,10 +271,8 @@ class Run {
     writeFileSync(files.script, script);
     writeFileSync(files.output, '');
     writeFileSync(files.summary, '');
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', files.script], {
+    const r = await bashRun(files.script, this.o.stepTimeoutMs ?? 120_000, {
       cwd: workspace,
-      encoding: 'utf8',
-      timeout: this.o.stepTimeoutMs ?? 120_000,
       env: {
         ...this.o.runnerEnv,
         CI: 'true',
@@ -281,7 +293,7 @@ class Run {
     });
     return {
       ok: r.status === 0,
-      output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+      output: r.output,
       summary: readFileSync(files.summary, 'utf8'),
       outputs: outputsOf(readFileSync(files.output, 'utf8')),
     };
@@ -302,4 +314,29 @@ function outputsOf(text: string): Record<string, string> {
       out[lines[i]!.slice(0, lines[i]!.indexOf('='))] = lines[i]!.slice(lines[i]!.indexOf('=') + 1);
   }
   return out;
+}
+
+/** bash as GitHub runs a `run:` step, without blocking this process (its servers answer meanwhile). */
+function bashRun(
+  script: string,
+  timeoutMs: number,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      ...options,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => {
+      output += `\nthe step did not finish in ${timeoutMs} ms\n`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
 }
