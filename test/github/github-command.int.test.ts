@@ -262,3 +262,25 @@ describe('--dry-run', () => {
     );
   });
 });
+
+describe('the command line', () => {
+  it('ncalc github --help names the environment, the permissions and the exit codes', async () => {
+    const r = await ncalc(['github', '--help'], { cwd: app.dir, env: cliEnv({}) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: ncalc github [options] <report-dir...>');
+    for (const word of ['GITHUB_TOKEN', 'GITHUB_API_URL', 'pull-requests: write', 'issues: write', '--dry-run'])
+      expect(r.stdout).toContain(word);
+    expect(r.stdout).toMatch(/Exit codes:\n {2}0 {2}GitHub holds the result/);
+  });
+
+  it('ncalc github through the program: exit 1 without a token, the drift result printed', async () => {
+    await drift('reports');
+    const r = await ncalc(['github', 'reports'], {
+      cwd: app.dir,
+      env: cliEnv({ GITHUB_REPOSITORY: 'octo/alerts', GITHUB_EVENT_NAME: 'schedule' }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Drift: 3 accounts, 3 drifted');
+    expect(r.stderr).toMatch(/^Error: \$GITHUB_TOKEN is not set/);
+  });
+});
