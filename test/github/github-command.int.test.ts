@@ -129,6 +129,17 @@ describe('schedule: one issue per account', () => {
     expect(github.log.filter((l) => l.status === 403).length).toBeGreaterThan(0);
     expect(github.violations).toEqual([]);
   });
+
+  it('waits for x-ratelimit-reset after a primary rate limit, then goes on', async () => {
+    github = await startGitHubServer({ primaryLimited: 2 });
+    await drift('reports');
+    const waits: string[] = [];
+    const r = await post(['reports'], github.env('schedule'), [], { onWait: (s, kind) => waits.push(`${kind} ${s}`) });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(waits.length).toBe(2);
+    for (const w of waits) expect(w).toMatch(/^primary [1-4]$/);
+    expect(github.openDriftIssues().length).toBe(3);
+  });
 });
 
 describe('pull_request: one comment per shard', () => {

@@ -45,6 +45,8 @@ export interface GitHubServerOptions {
   readOnly?: boolean;
   /** After this many requests every connection is closed without an answer. */
   dropAfter?: number;
+  /** The first N requests get the primary rate limit's 403 (x-ratelimit-remaining 0, reset in 2 s). */
+  primaryLimited?: number;
 }
 
 let checker: OpenApiChecker | null = null;
@@ -193,6 +195,13 @@ export async function startGitHubServer(options: GitHubServerOptions = {}) {
       return send(401, { message: 'Bad credentials' }, {}, checked.operationId);
     if (checked.params.owner !== o.owner || checked.params.repo !== o.repo)
       return send(404, { message: 'Not Found' }, {}, checked.operationId);
+    if (o.primaryLimited && o.primaryLimited-- > 0)
+      return send(
+        403,
+        { message: 'API rate limit exceeded for installation ID 1.' },
+        { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 2) },
+        checked.operationId,
+      );
     const writing = method !== 'GET' && method !== 'HEAD';
     if (writing && o.readOnly)
       return send(403, { message: 'Resource not accessible by integration' }, {}, checked.operationId);
