@@ -8,7 +8,7 @@
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { dryRunApi, GitHubStepError, octokitApi, type ApiOptions, type GitHubApi } from '../github/api';
+import type { ApiOptions, GitHubApi } from '../github/api';
 import { githubContext, GitHubSetupError, type GitHubContext } from '../github/context';
 import { githubFailure } from '../github/errors';
 import { reportPointer, withinSummary } from '../github/limits';
@@ -80,6 +80,8 @@ export async function githubCommand(
     throw e;
   }
   const where = reportPointer(ctx.runUrl);
+  // Octokit is loaded by this command only: every other command starts without it.
+  const { dryRunApi, GitHubStepError, octokitApi } = await import('../github/api');
   const real = ctx.token ? octokitApi(ctx, apiOptions) : null;
   const api: GitHubApi = opts.dryRun ? dryRunApi(real, (t) => io.stdout.write(t)) : real!;
   const posted = nothingPosted();
