@@ -20,7 +20,7 @@ import { FixtureApp, ROOT, alert, cliEnv, stack } from '../cli/support';
 
 const WORKFLOW = path.join(ROOT, 'examples', 'drift-ci', 'workflow.yml');
 const CLI = requireBuild('dist/cli/main.js');
-const emulator = useEmulator();
+const emulator = useEmulator({ deleteForm: 'body' });
 let app: FixtureApp;
 let github: GitHubServer;
 let home: string;

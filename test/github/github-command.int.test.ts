@@ -19,7 +19,8 @@ import { FixtureApp, alert, cliEnv, fleet, ncalc } from '../cli/support';
 
 const names = ['acct1', 'acct2', 'acct3'];
 const accounts = fleet(names);
-const emulator = useEmulator({ seed: accounts.seed });
+// At its strictest where this suite touches it: one DELETE form, as the real service.
+const emulator = useEmulator({ seed: accounts.seed, deleteForm: 'body' });
 let app: FixtureApp;
 let github: GitHubServer | null = null;
 beforeAll(() => {
