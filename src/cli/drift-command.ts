@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
 import { FORMAT_VERSION, jsonDocument } from '../render/json';
 import { driftErrorMarkdown, driftMarkdown, DRIFT_MARKER, accountMarker } from '../render/markdown-report';
+import { withinSummary } from '../github/limits';
 import { driftText } from '../render/text';
 import { textDetail } from '../render/grouping';
 import { outDirOf } from '../read/synth';
@@ -134,7 +135,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     const summaryFile = io.env.GITHUB_STEP_SUMMARY;
     if (!summaryFile) return;
     try {
-      appendFileSync(summaryFile, markdown + '\n');
+      appendFileSync(summaryFile, withinSummary(summaryFile, markdown + '\n'));
     } catch (e) {
       io.stderr.write(`warning: could not append to $GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
     }
@@ -190,7 +191,10 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     );
   report(driftMarkdown(plans, shard, suggest?.suggestions));
   if (opts.reportDir) {
-    const problem = writeReportDir(loaded.dir, opts.reportDir, plans, suggest?.suggestions);
+    const problem = writeReportDir(loaded.dir, opts.reportDir, plans, suggest?.suggestions, {
+      note: shard,
+      shard: opts.shard ?? null,
+    });
     if (problem) {
       io.stderr.write(`Error: ${problem}\n`);
       return EXIT.ERROR;
@@ -325,6 +329,9 @@ function terraformDrift(
   return suggest.suggestions.length ? EXIT.CHANGES : EXIT.OK;
 }
 
+/** The whole report of a `--report-dir` run, beside the reports of its accounts. */
+const REPORT_FILE = 'index.md';
+
 /** Longest file name stem of a report; labels longer than this are cut (the hash keeps them apart). */
 const REPORT_NAME_MAX = 80;
 
@@ -340,7 +347,8 @@ export function reportFileNames(accounts: ReadonlyArray<{ label: string; id: str
       .replace(/^[.-]+|[.-]+$/g, '')
       .slice(0, REPORT_NAME_MAX) || 'account';
   const key = (label: string) => stem(label).toLowerCase();
-  const count = new Map<string, number>();
+  // index.md is the whole report (--report-dir): an account named so gets its hash too.
+  const count = new Map<string, number>([[key(REPORT_FILE.replace(/\.md$/, '')), 1]]);
   for (const a of accounts) count.set(key(a.label), (count.get(key(a.label)) ?? 0) + 1);
   return accounts.map((a) => `${stem(a.label)}${count.get(key(a.label))! > 1 ? `-${a.id}` : ''}.md`);
 }
@@ -355,6 +363,7 @@ function writeReportDir(
   dir: string,
   plans: readonly AccountPlan[],
   suggestions: readonly Suggestion[] | undefined,
+  run: { note: string | undefined; shard: string | null },
 ): string | null {
   const out = path.resolve(cwd, dir);
   try {
@@ -383,7 +392,10 @@ function writeReportDir(
         title: `NetworkCalc alert drift: ${p.account.label}`,
       };
     });
-    writeFileAtomicSync(path.join(out, 'index.json'), JSON.stringify({ reports: index }, null, 2) + '\n');
+    // The whole report of the run (its shard), for the one pull request comment per shard.
+    writeFileAtomicSync(path.join(out, REPORT_FILE), driftMarkdown(plans, run.note, suggestions));
+    const document = { shard: run.shard, report: REPORT_FILE, reports: index };
+    writeFileAtomicSync(path.join(out, 'index.json'), JSON.stringify(document, null, 2) + '\n');
     return null;
   } catch (e) {
     return `--report-dir ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing more was written there`;

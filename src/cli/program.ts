@@ -12,6 +12,7 @@ import * as validate from './validate-command';
 import * as synth from './synth-command';
 import * as apply from './apply-command';
 import * as drift from './drift-command';
+import * as github from './github-command';
 import * as preview from './preview-command';
 import * as report from './report-command';
 import * as coverage from './coverage-command';
@@ -27,6 +28,7 @@ const COMMANDS = [
   synth,
   apply,
   drift,
+  github,
   preview,
   report,
   coverage,

@@ -42,14 +42,29 @@ export function driftMarkdown(
  * were left out and that `command`'s log has them all. Unchanged when it fits.
  */
 export function withinBodyLimit(markdown: string, command: string): string {
-  if (markdown.length <= GITHUB_BODY_LIMIT) return markdown;
+  return withinLimit(
+    markdown,
+    GITHUB_BODY_LIMIT,
+    (k) =>
+      `\n_… ${k} more line${k === 1 ? '' : 's'} not shown: the report is over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}-character limit. The job's log has all of it (\`${command}\`)._\n`,
+  );
+}
+
+/** GitHub keeps at most this many bytes of one step's job summary (`$GITHUB_STEP_SUMMARY`). */
+export const GITHUB_SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * `markdown` cut to `limit` (characters, or bytes with `bytes`): whole lines from the end, then
+ * `notice(k)` saying the k lines left out and where they are. Unchanged when it fits.
+ */
+export function withinLimit(markdown: string, limit: number, notice: (left: number) => string, bytes = false): string {
+  const size = (s: string) => (bytes ? Buffer.byteLength(s) : s.length);
+  if (size(markdown) <= limit) return markdown;
   // The final newline ends the last line; it is not a line of its own.
   const lines = markdown.replace(/\n$/, '').split('\n');
-  const notice = (k: number) =>
-    `\n_… ${k} more line${k === 1 ? '' : 's'} not shown: the report is over GitHub's ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}-character limit. The job's log has all of it (\`${command}\`)._\n`;
   let kept = lines.length;
-  let size = lines.join('\n').length;
-  while (kept > 0 && size + notice(lines.length - kept).length > GITHUB_BODY_LIMIT) size -= lines[--kept].length + 1;
+  let total = size(lines.join('\n'));
+  while (kept > 0 && total + size(notice(lines.length - kept)) > limit) total -= size(lines[--kept]) + 1;
   return lines.slice(0, kept).join('\n') + notice(lines.length - kept);
 }
 

@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['codegen'],
   ['render', 'install'],
+  ['github'],
   ['cli'],
   ['index.ts'],
 ];

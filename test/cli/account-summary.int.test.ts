@@ -156,7 +156,7 @@ describe('the per-account summary', () => {
   it('--report-dir: one file per account, named by the account', async () => {
     await run('drift', '--report-dir', 'reports');
     const dir = path.join(app.dir, 'reports');
-    expect(readdirSync(dir).sort()).toEqual([...names.map((n) => `${n}.md`), 'index.json'].sort());
+    expect(readdirSync(dir).sort()).toEqual([...names.map((n) => `${n}.md`), 'index.json', 'index.md'].sort());
     const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'));
     expect(index.reports[6]).toMatchObject({
       account: 'acct07',

@@ -3,14 +3,16 @@
  * (one DELETE form, latency), a change made behind the app's back, `ncalc drift --suggest`,
  * the edit applied (`git apply` or `--write`), and `ncalc plan` empty afterwards.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { githubCommand } from '../../src/cli/github-command';
+import { startGitHubServer, type GitHubServer } from '../helpers/github-server';
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
 import { faultMix } from '../helpers/faults';
-import { ROOT, cliEnv } from '../cli/support';
+import { cliEnv } from '../cli/support';
 import { HEADER, TsApp, ncalcIn } from './support';
 
 jest.setTimeout(120_000);
@@ -33,43 +35,29 @@ function app(main: string, extra: Record<string, string> = {}): TsApp {
   return a;
 }
 
-/** A stand-in for the gh CLI: issues in gh-issues.json, each call's words in gh-calls.log. */
-const FAKE_GH = `#!/usr/bin/env node
-const fs = require('fs');
-const dir = process.env.FAKE_GH_DIR;
-const file = dir + '/gh-issues.json';
-const issues = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [];
-const args = process.argv.slice(2);
-const arg = (flag) => args[args.indexOf(flag) + 1];
-const words = args.filter((x, i) => !['--body-file', '--label', '--comment', '--description', '--json', '--limit', '--state'].includes(args[i - 1]) && !x.startsWith('--') || x === '--title');
-if (args[0] === 'issue') fs.appendFileSync(dir + '/gh-calls.log', JSON.stringify(args[1] === 'list' ? null : words) + '\\n');
-if (args[0] === 'issue' && args[1] === 'list') process.stdout.write(JSON.stringify(issues));
-if (args[0] === 'issue' && args[1] === 'create') issues.push({ number: issues.length + 1, body: fs.readFileSync(arg('--body-file'), 'utf8') });
-if (args[0] === 'issue' && args[1] === 'edit') issues.find((i) => i.number === Number(args[2])).body = fs.readFileSync(arg('--body-file'), 'utf8');
-if (args[0] === 'issue' && args[1] === 'close') issues.splice(issues.findIndex((i) => i.number === Number(args[2])), 1);
-fs.writeFileSync(file, JSON.stringify(issues));
-`;
-
-function postReports(a: TsApp): { calls: string[][]; issues: { number: number; body: string }[] } {
-  const bin = path.join(a.dir, 'fake-bin');
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(path.join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
-  rmSync(path.join(a.dir, 'gh-calls.log'), { force: true });
-  execFileSync(process.execPath, [path.join(ROOT, 'examples', 'drift-ci', 'post-reports.mjs'), 'drift-reports'], {
-    cwd: a.dir,
-    env: { PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_GH_DIR: a.dir },
-    stdio: 'pipe',
-  });
-  const log = existsSync(path.join(a.dir, 'gh-calls.log'))
-    ? readFileSync(path.join(a.dir, 'gh-calls.log'), 'utf8')
-    : '';
+/** `ncalc github` (schedule) against the local GitHub API: the writes it made, and the open issues. */
+async function postReports(a: TsApp, github: GitHubServer): Promise<{ calls: string[]; issues: string[] }> {
+  const before = github.log.length;
+  let err = '';
+  const code = await githubCommand(
+    {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => ((err += t), true) },
+      stdin: new PassThrough(),
+      env: github.env('schedule'),
+      cwd: a.dir,
+    },
+    ['drift-reports'],
+    {},
+    { timeScale: 0.001 },
+  );
+  expect([code, err]).toEqual([0, '']);
   return {
-    calls: log
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .filter(Boolean),
-    issues: JSON.parse(readFileSync(path.join(a.dir, 'gh-issues.json'), 'utf8')),
+    calls: github.log
+      .slice(before)
+      .filter((l) => l.method !== 'GET')
+      .map((l) => l.operationId),
+    issues: github.openDriftIssues().map((i) => i.title),
   };
 }
 
@@ -500,23 +488,28 @@ describe('CI reports', () => {
     const [one] = index.reports;
     expect(one).toMatchObject({ account: 'main', status: 'drift', title: 'NetworkCalc alert drift: main' });
     expect(one.marker).toMatch(/^<!-- ncalc-drift account=[0-9a-f]{16} -->$/);
-    expect(readdirSync(dir).sort()).toEqual([one.file, 'index.json'].sort());
+    expect(readdirSync(dir).sort()).toEqual([one.file, 'index.json', 'index.md'].sort());
     const body = readFileSync(path.join(dir, one.file), 'utf8');
     expect(body.startsWith(one.marker + '\n')).toBe(true);
-    // The workflow's script keeps one issue: created, then edited on the next run (same
-    // marker), then closed once in sync. gh is a stand-in that keeps issues in a file: the
-    // network side of GitHub cannot be reached from a test.
-    const posted = () => postReports(a);
-    expect(posted().calls).toEqual([['issue', 'create', '--title', 'NetworkCalc alert drift: main']]);
-    await run(a, 'drift', '--report-dir', 'drift-reports');
-    expect(JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')).reports[0].marker).toBe(one.marker);
-    let p = posted();
-    expect(p.calls).toEqual([['issue', 'edit', '1', '--title', 'NetworkCalc alert drift: main']]);
-    expect(p.issues).toHaveLength(1);
-    expect((await run(a, 'apply', '--auto-approve')).code).toBe(0);
-    expect((await run(a, 'drift', '--report-dir', 'drift-reports')).code).toBe(0);
-    p = posted();
-    expect(p.calls).toEqual([['issue', 'close', '1']]);
-    expect(p.issues).toEqual([]);
+    // ncalc github keeps one issue: created, then edited on the next run (same marker), then
+    // closed once in sync, against the local GitHub API.
+    const github = await startGitHubServer();
+    try {
+      const posted = () => postReports(a, github);
+      expect((await posted()).calls).toEqual(['issues/create-label', 'issues/create']);
+      await run(a, 'drift', '--report-dir', 'drift-reports');
+      expect(JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')).reports[0].marker).toBe(one.marker);
+      let p = await posted();
+      expect(p.calls).toEqual(['issues/update']);
+      expect(p.issues).toEqual(['NetworkCalc alert drift: main']);
+      expect((await run(a, 'apply', '--auto-approve')).code).toBe(0);
+      expect((await run(a, 'drift', '--report-dir', 'drift-reports')).code).toBe(0);
+      p = await posted();
+      expect(p.calls).toEqual(['issues/create-comment', 'issues/update']);
+      expect(p.issues).toEqual([]);
+      expect(github.violations).toEqual([]);
+    } finally {
+      await github.close();
+    }
   });
 });
