@@ -18,13 +18,13 @@ import {
   TERRAFORM_STATE_HELP,
   appOptions,
   detailOption,
-  exitWith,
   lookupOptions,
   shardOption,
   terraformStateOption,
   withOptions,
   writeOptions,
 } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 
 /**
@@ -120,13 +120,13 @@ export function register(program: Command, io: CliIO): void {
       '--allow-mass-delete',
       `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
     );
-  terraformStateOption(apply)
-    .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
-    .addHelpText(
-      'after',
-      DELETE_GUARD_HELP + TERRAFORM_STATE_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'),
-    )
-    .action(async (planFile: string | undefined, opts: ApplyFlags, cmd: Command) =>
-      exitWith(cmd, await applyCommand(io, opts, planFile, givenFlags(cmd))),
-    );
+  defineAction(
+    terraformStateOption(apply)
+      .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
+      .addHelpText(
+        'after',
+        DELETE_GUARD_HELP + TERRAFORM_STATE_HELP + SAVED_PLAN_HELP + SHARD_HELP + APPLY_EXIT_HELP('apply'),
+      ),
+    (planFile: string | undefined, opts: ApplyFlags, cmd: Command) => applyCommand(io, opts, planFile, givenFlags(cmd)),
+  );
 }

@@ -29,16 +29,8 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
-import {
-  SHARD_HELP,
-  appOptions,
-  exitWith,
-  formatGiven,
-  formatOptions,
-  lookupOptions,
-  shardOption,
-  withOptions,
-} from './options';
+import { SHARD_HELP, appOptions, formatGiven, formatOptions, lookupOptions, shardOption, withOptions } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 
 export type CoverageFlags = FormatFlags;
@@ -50,19 +42,19 @@ Exit codes:
   2  some target is not covered (a gap, or an alert apply has yet to make)`;
 
 export function register(program: Command, io: CliIO): void {
-  withOptions(program.command('coverage'), appOptions, shardOption, lookupOptions, formatOptions)
-    .description(
-      "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
-    )
-    .addHelpText(
-      'after',
-      '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
-        SHARD_HELP +
-        COVERAGE_EXIT_HELP,
-    )
-    .action(async (opts: CoverageFlags, cmd: Command) =>
-      exitWith(cmd, await coverageCommand(io, opts, formatGiven(cmd))),
-    );
+  defineAction(
+    withOptions(program.command('coverage'), appOptions, shardOption, lookupOptions, formatOptions)
+      .description(
+        "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
+      )
+      .addHelpText(
+        'after',
+        '\nWith $GITHUB_STEP_SUMMARY set, the markdown table is appended to that file as well.\n' +
+          SHARD_HELP +
+          COVERAGE_EXIT_HELP,
+      ),
+    (opts: CoverageFlags, cmd: Command) => coverageCommand(io, opts, formatGiven(cmd)),
+  );
 }
 
 export async function coverageCommand(io: CliIO, opts: CoverageFlags, formatGiven = false): Promise<number> {

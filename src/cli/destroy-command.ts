@@ -9,11 +9,11 @@ import {
   TERRAFORM_STATE_HELP,
   appOptions,
   detailOption,
-  exitWith,
   terraformStateOption,
   withOptions,
   writeOptions,
 } from './options';
+import { defineAction } from './contract';
 import { applyPlans, freshPlan, type ApplyFlags } from './apply-flow';
 
 export function destroyCommand(io: CliIO, opts: ApplyFlags): Promise<number> {
@@ -28,8 +28,10 @@ export function register(program: Command, io: CliIO): void {
     '--all-in-scope',
     'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)',
   );
-  terraformStateOption(destroy)
-    .option('--json', 'machine-readable result (needs --auto-approve)')
-    .addHelpText('after', TERRAFORM_STATE_HELP + APPLY_EXIT_HELP('destroy'))
-    .action(async (opts: ApplyFlags, cmd: Command) => exitWith(cmd, await destroyCommand(io, opts)));
+  defineAction(
+    terraformStateOption(destroy)
+      .option('--json', 'machine-readable result (needs --auto-approve)')
+      .addHelpText('after', TERRAFORM_STATE_HELP + APPLY_EXIT_HELP('destroy')),
+    (opts: ApplyFlags) => destroyCommand(io, opts),
+  );
 }

@@ -48,13 +48,13 @@ import {
   SHARD_HELP,
   appOptions,
   detailOption,
-  exitWith,
   formatGiven,
   formatOptions,
   lookupOptions,
   shardOption,
   withOptions,
 } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 
 export interface DriftCommandFlags extends FormatFlags {
@@ -81,32 +81,32 @@ From drift to code (--suggest):
 `;
 
 export function register(program: Command, io: CliIO): void {
-  withOptions(program.command('drift'), appOptions, shardOption, detailOption, lookupOptions, formatOptions)
-    .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
-    .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
-    .option(
-      '--write',
-      'with --suggest: make those edits (refused when a file changed since, is read-only or untracked)',
-    )
-    .option('--force', 'with --write: also edit files that git does not track')
-    .option(
-      '--terraform-plan <file>',
-      'with --suggest: adopt the drift of plain Terraform instead (terraform show -json of a plan -refresh-only), in the .tf files of -C',
-    )
-    .option(
-      '--report-dir <dir>',
-      'also write one markdown report per account there, with index.json (one issue per account)',
-    )
-    .addHelpText(
-      'after',
-      '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
-        DRIFT_SUGGEST_HELP +
-        SHARD_HELP +
-        DRIFT_EXIT_HELP,
-    )
-    .action(async (opts: DriftCommandFlags, cmd: Command) =>
-      exitWith(cmd, await driftCommand(io, opts, formatGiven(cmd))),
-    );
+  defineAction(
+    withOptions(program.command('drift'), appOptions, shardOption, detailOption, lookupOptions, formatOptions)
+      .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
+      .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
+      .option(
+        '--write',
+        'with --suggest: make those edits (refused when a file changed since, is read-only or untracked)',
+      )
+      .option('--force', 'with --write: also edit files that git does not track')
+      .option(
+        '--terraform-plan <file>',
+        'with --suggest: adopt the drift of plain Terraform instead (terraform show -json of a plan -refresh-only), in the .tf files of -C',
+      )
+      .option(
+        '--report-dir <dir>',
+        'also write one markdown report per account there, with index.json (one issue per account)',
+      )
+      .addHelpText(
+        'after',
+        '\nWith $GITHUB_STEP_SUMMARY set, the markdown report is appended to that file as well.\n' +
+          DRIFT_SUGGEST_HELP +
+          SHARD_HELP +
+          DRIFT_EXIT_HELP,
+      ),
+    (opts: DriftCommandFlags, cmd: Command) => driftCommand(io, opts, formatGiven(cmd)),
+  );
 }
 
 /** The flag combinations that cannot work, before anything runs. */

@@ -4,6 +4,8 @@ import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
 import { FORMAT_VERSION, errorJson } from '../render/json';
 import { ERROR_PREFIX, type CliIO } from './io';
+import { defineAction } from './contract';
+import { EXIT } from './pipeline';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
 // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only import() keeps the module out of the load path
@@ -101,10 +103,11 @@ function describeJson(
 
 /**
  * `ncalc emulator`: runs the local NetworkCalc API until SIGINT / SIGTERM. A process of its
- * own: it writes to the process's streams and sets its exit code itself.
+ * own: it writes to the process's streams, and once it serves, a signal ends it (and sets
+ * its exit code).
  */
 export function register(program: Command, _io: CliIO): void {
-  program
+  const cmd = program
     .command('emulator')
     .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
@@ -129,11 +132,11 @@ export function register(program: Command, _io: CliIO): void {
     .addHelpText(
       'after',
       '\nExit codes:\n  0  stopped by SIGINT or SIGTERM\n  1  could not start (a usage error, a port in use, a bad --seed or --data file)',
-    )
-    .action(runEmulator);
+    );
+  defineAction(cmd, runEmulator);
 }
 
-async function runEmulator(opts: EmulatorCommandOptions): Promise<void> {
+async function runEmulator(opts: EmulatorCommandOptions): Promise<number> {
   const emulator: EmulatorModule = await import('../emulator');
   const { loadSeedFile, startEmulator, SeedError } = emulator;
   const { DataFileError } = emulator;
@@ -155,8 +158,7 @@ async function runEmulator(opts: EmulatorCommandOptions): Promise<void> {
     if (opts.json)
       process.stdout.write(JSON.stringify(errorJson('emulator', [message], undefined, 'ERROR'), null, 2) + '\n');
     process.stderr.write(`${ERROR_PREFIX}${message}\n`);
-    process.exitCode = 1;
-    return;
+    return EXIT.ERROR;
   }
   let stopping = false;
   const stop = (reason: string) => {
@@ -184,4 +186,6 @@ async function runEmulator(opts: EmulatorCommandOptions): Promise<void> {
       ? JSON.stringify(describeJson(emulator, running, seed, opts)) + '\n'
       : describe(emulator, running, seed, opts) + '\n',
   );
+  // It goes on serving until a signal stops it (above); the process's exit code is set there.
+  return EXIT.OK;
 }

@@ -22,20 +22,20 @@ import { type Credentials } from '../plan/types';
 import { isEnvVariableName, parseProviderBlock } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
-import { clientFactory, cwdOf, positiveInt, synthWorkersFlag, writeJson, EXIT } from './pipeline';
+import { clientFactory, cwdOf, isExpectedError, positiveInt, synthWorkersFlag, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
   appOption,
   baseUrlOption,
   chdirOption,
-  exitWith,
   noSynthOption,
   synthOutOption,
   synthTimeoutOption,
   synthWorkersOption,
   verboseOption,
 } from './options';
+import { defineAction } from './contract';
 
 export interface ExportFlags {
   account: string;
@@ -85,13 +85,15 @@ export function register(program: Command, io: CliIO): void {
   synthTimeoutOption(cmd);
   synthWorkersOption(cmd);
   baseUrlOption(cmd, 'API base URL (overrides the alias or the environment)');
-  verboseOption(cmd)
-    .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
-    .addHelpText(
-      'after',
-      '\nThe directories of --out and --hcl must exist (they are not created).\n\nExit codes:\n  0  written\n  1  error (nothing was written)',
-    )
-    .action(async (opts: ExportFlags) => exitWith(cmd, await exportCommand(io, opts)));
+  defineAction(
+    verboseOption(cmd)
+      .option('--json', 'a JSON result on stdout (the TypeScript in it when --out is not given), or the error document')
+      .addHelpText(
+        'after',
+        '\nThe directories of --out and --hcl must exist (they are not created).\n\nExit codes:\n  0  written\n  1  error (nothing was written)',
+      ),
+    (opts: ExportFlags) => exportCommand(io, opts),
+  );
 }
 
 interface ResolvedAccount {
@@ -312,6 +314,7 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
     for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);
     return EXIT.OK;
   } catch (e) {
+    if (!isExpectedError(e)) throw e; // a bug: the commands' one error path reports it
     const info = toErrorInfo(e);
     const lines = e instanceof ConfigError ? e.problems : [errorText(info)];
     if (opts.json) writeJson(io, errorJson('export', lines, e instanceof ConfigError ? e.details : undefined));

@@ -14,8 +14,8 @@ import { githubFailure } from '../github/errors';
 import { reportPointer, withinSummary } from '../github/limits';
 import { nothingPosted, postComments, postIssues, type Posted } from '../github/post';
 import { readReportDir, type ShardReports } from '../github/reports';
+import { defineAction } from './contract';
 import { ERROR_PREFIX, type CliIO } from './io';
-import { exitWith } from './options';
 import { EXIT } from './pipeline';
 
 export interface GithubCommandFlags {
@@ -43,15 +43,13 @@ Exit codes:
      failed request (the drift result is printed all the same)`;
 
 export function register(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command('github')
     .description('Post the result of ncalc drift --report-dir to GitHub: pull request comments, one issue per account.')
     .argument('<report-dir...>', 'directories written by ncalc drift --report-dir (one per shard)')
     .option('--dry-run', 'print what would be posted instead (reads GitHub only when GITHUB_TOKEN is set)')
-    .addHelpText('after', GITHUB_HELP)
-    .action(async (dirs: string[], opts: GithubCommandFlags, cmd: Command) =>
-      exitWith(cmd, await githubCommand(io, dirs, opts)),
-    );
+    .addHelpText('after', GITHUB_HELP);
+  defineAction(command, (dirs: string[], opts: GithubCommandFlags) => githubCommand(io, dirs, opts));
 }
 
 export async function githubCommand(

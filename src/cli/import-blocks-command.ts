@@ -30,12 +30,12 @@ import {
   reportError,
   writeJson,
   type CommonOptions,
+  isExpectedError,
 } from './pipeline';
 import {
   appOption,
   baseUrlOption,
   chdirOption,
-  exitWith,
   noSynthOption,
   stackOption,
   synthOutOption,
@@ -44,6 +44,7 @@ import {
   verboseOption,
   withOptions,
 } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 
 /** The file written into each stack's working directory when --out is not given. */
@@ -118,6 +119,7 @@ function fileText(stack: string | null, blocks: readonly Block[]): string {
 
 /** An error before anything is written: its lines on stderr, and with --json the error document. */
 function failed(io: CliIO, opts: ImportBlocksFlags, e: unknown): number {
+  if (!isExpectedError(e)) throw e; // a bug: the commands' one error path reports it
   if (opts.json) {
     const code = e instanceof UsageError ? 'USAGE_ERROR' : 'CONFIG_ERROR';
     writeJson(io, errorJson('import-blocks', problemsOf(e), e instanceof ConfigError ? e.details : undefined, code));
@@ -217,11 +219,12 @@ export function register(program: Command, io: CliIO): void {
     '--out <file>',
     `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
   );
-  verboseOption(cmd)
-    .option('--json', 'a JSON result on stdout (blocks, files, not_imported), or the error document')
-    .addHelpText(
-      'after',
-      `
+  defineAction(
+    verboseOption(cmd)
+      .option('--json', 'a JSON result on stdout (blocks, files, not_imported), or the error document')
+      .addHelpText(
+        'after',
+        `
 An alert gets a block when the account has exactly one live alert of its name and no local
 Terraform state of the app holds that alert. The address is the resource's in the synthesized
 stack (networkcalc_alert.<logical id>), the id the alert's, as terraform import takes it.
@@ -230,6 +233,7 @@ Then: terraform plan shows the imports and nothing to add; apply, and delete the
 Exit codes:
   0  written (or nothing to import)
   1  error: a usage error, an invalid configuration, or an account could not be listed`,
-    )
-    .action(async (opts: ImportBlocksFlags) => exitWith(cmd, await importBlocksCommand(io, opts)));
+      ),
+    (opts: ImportBlocksFlags) => importBlocksCommand(io, opts),
+  );
 }

@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_SYNTH_TIMEOUT_SECONDS } from '../read/synth';
 import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT } from '../render/grouping';
-import { EXIT, REPORT_FORMATS } from './pipeline';
+import { REPORT_FORMATS } from './pipeline';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -150,14 +150,3 @@ Exit codes:
   1  error: a usage error, an invalid configuration, refused (${command === 'apply' ? 'a delete guard, a stale saved plan, ' : ''}a Terraform state, no confirmation),
      cancelled or interrupted, an account could not be planned, or a change failed
   ${command} never exits 2: changes are what it makes`;
-
-const exitCodes = new WeakMap<Command, number>();
-const rootOf = (cmd: Command): Command => (cmd.parent ? rootOf(cmd.parent) : cmd);
-
-/** Keeps the exit code of the action `cmd` ran (commander does not read what an action returns). */
-export function exitWith(cmd: Command, code: number): void {
-  exitCodes.set(rootOf(cmd), code);
-}
-
-/** The exit code the action run by `program` kept; OK when it kept none. */
-export const exitCodeOf = (program: Command): number => exitCodes.get(program) ?? EXIT.OK;

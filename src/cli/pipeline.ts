@@ -4,10 +4,13 @@
  * with progress, the report formats, and how a run prints an error and exits.
  */
 import * as path from 'node:path';
-import { NetworkCalcClient } from '../client';
+import { NetworkCalcClient, NetworkCalcError } from '../client';
+import { HclSyntaxError } from '../codegen/hcl-parse';
+import { SourceSyntaxError } from '../codegen/js-source';
+import { ExpectedError } from '../support/expected-error';
+import { isFileError } from '../support/file-errors';
 import { COLOR, PLAIN, type Style } from '../render/style';
-import { errorJson, writeJsonDocument, type RunErrorCode } from '../render/json';
-import type { Command } from '../render/totals';
+import { errorJson, writeJsonDocument, type JsonCommand, type RunErrorCode } from '../render/json';
 import { PlanFileError, StalePlanError } from '../read/saved-plan';
 import { sharedClients } from '../engine/shared-clients';
 import { inShard, parseShard, type Shard } from '../plan/shard';
@@ -232,6 +235,26 @@ export function styleFor(io: CliIO, opts: Pick<CommonOptions, 'color'>): Style {
 export const problemsOf = (e: unknown) =>
   e instanceof ConfigError || e instanceof UsageError ? e.problems : [e instanceof Error ? e.message : String(e)];
 
+/**
+ * The errors a run reports as what the user can fix: the command line, the configuration, a
+ * saved plan, a source that does not parse, the service, a file, or one sentence
+ * (`ExpectedError`). Anything else is a bug, reported as an internal error (contract.ts).
+ */
+export function isExpectedError(e: unknown): boolean {
+  return (
+    e instanceof UsageError ||
+    e instanceof ConfigError ||
+    e instanceof PlanFileError ||
+    e instanceof StalePlanError ||
+    e instanceof ExpectedError ||
+    e instanceof HclSyntaxError ||
+    e instanceof SourceSyntaxError ||
+    e instanceof NetworkCalcError ||
+    e instanceof SyntaxError ||
+    isFileError(e)
+  );
+}
+
 /** The code and the first line of each kind of error a run can end with before it writes. */
 function classify(e: unknown): { code: RunErrorCode; head: string } {
   if (e instanceof UsageError) return { code: 'USAGE_ERROR', head: '' };
@@ -249,9 +272,12 @@ function classify(e: unknown): { code: RunErrorCode; head: string } {
 
 /**
  * Prints an error that ended a run before any write, every problem on its own line; with
- * `json`, also the error document on stdout. Usage errors read like commander's own.
+ * `json`, also the error document on stdout. Usage errors read like commander's own. An error
+ * that is not one of these (`isExpectedError`) is thrown on, to the commands' one error path
+ * (contract.ts), which reports it as an internal error.
  */
-export function reportError(io: CliIO, command: Command, e: unknown, json: boolean): number {
+export function reportError(io: CliIO, command: JsonCommand, e: unknown, json: boolean): number {
+  if (!isExpectedError(e)) throw e;
   const problems = problemsOf(e);
   const { code, head } = classify(e);
   if (json)

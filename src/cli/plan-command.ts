@@ -31,10 +31,10 @@ import {
   TERRAFORM_STATE_HELP,
   appOptions,
   detailOption,
-  exitWith,
   previewOptions,
   shardOption,
 } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 import { lookupsFromFlags } from './lookup-flags';
 
@@ -55,14 +55,16 @@ Exit codes:
   2  with --detailed-exitcode: there are changes`;
 
 export function register(program: Command, io: CliIO): void {
-  previewOptions(detailOption(shardOption(appOptions(program.command('plan')))))
-    .description('Show what apply would change: one list call per account, then a diff by alert name.')
-    .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
-    .option('--json', 'machine-readable output (format in docs/cli.md)')
-    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
-    .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
-    .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP)
-    .action(async (opts: PlanFlags, cmd: Command) => exitWith(cmd, await planCommand(io, opts)));
+  defineAction(
+    previewOptions(detailOption(shardOption(appOptions(program.command('plan')))))
+      .description('Show what apply would change: one list call per account, then a diff by alert name.')
+      .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
+      .option('--json', 'machine-readable output (format in docs/cli.md)')
+      .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none, 1 on error')
+      .option('--save <file>', 'also write the plan to this file, for ncalc apply <file> (holds no secret)')
+      .addHelpText('after', SAVED_PLAN_HELP + TERRAFORM_STATE_HELP + SHARD_HELP + PLAN_EXIT_HELP),
+    (opts: PlanFlags) => planCommand(io, opts),
+  );
 }
 
 export async function planCommand(io: CliIO, opts: PlanFlags): Promise<number> {

@@ -23,7 +23,8 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
-import { appOptions, exitWith, formatGiven, formatOptions, previewOptions, shardOption, withOptions } from './options';
+import { appOptions, formatGiven, formatOptions, previewOptions, shardOption, withOptions } from './options';
+import { defineAction } from './contract';
 import { lookupsFromFlags } from './lookup-flags';
 
 export interface PreviewCommandFlags extends FormatFlags {
@@ -49,15 +50,15 @@ live alerts: no API request is added. Lookups go to the system resolver unless -
 `;
 
 export function register(program: Command, io: CliIO): void {
-  withOptions(program.command('preview'), appOptions, shardOption, previewOptions, formatOptions)
-    .description(
-      'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
-    )
-    .option('--fail-on-firing', 'exit 2 when an alert evaluated fires now (for CI)')
-    .addHelpText('after', PREVIEW_HELP + PREVIEW_EXIT_HELP)
-    .action(async (opts: PreviewCommandFlags, cmd: Command) =>
-      exitWith(cmd, await previewCommand(io, opts, formatGiven(cmd))),
-    );
+  defineAction(
+    withOptions(program.command('preview'), appOptions, shardOption, previewOptions, formatOptions)
+      .description(
+        'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
+      )
+      .option('--fail-on-firing', 'exit 2 when an alert evaluated fires now (for CI)')
+      .addHelpText('after', PREVIEW_HELP + PREVIEW_EXIT_HELP),
+    (opts: PreviewCommandFlags, cmd: Command) => previewCommand(io, opts, formatGiven(cmd)),
+  );
 }
 
 export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, formatGiven = false): Promise<number> {

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './pipeline';
 import { ERROR_PREFIX, terminalSafeIO, type CliIO } from './io';
-import { exitCodeOf } from './options';
+import { bindActions, reportInternalError, type RunOutcome } from './contract';
 import { PACKAGE_VERSION } from '../version';
 import * as plan from './plan-command';
 import * as validate from './validate-command';
@@ -59,11 +59,10 @@ function acceptNoColor(cmd: Command): void {
 }
 
 /**
- * The `ncalc` program. Returns the exit code of the reconciling commands; never calls
- * process.exit (the long-running `emulator` command manages its own process).
+ * The `ncalc` program with every command registered and its action bound: the exit code of the
+ * action that runs goes to `outcome`.
  */
-export async function run(argv: string[], given: CliIO): Promise<number> {
-  const io = terminalSafeIO(given);
+export function buildProgram(io: CliIO, outcome: RunOutcome): Command {
   const program = new Command('ncalc')
     .description('Alerts as code for NetworkCalc: plan, apply and check drift of the alerts a cdktf app declares.')
     .configureOutput({
@@ -78,7 +77,18 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
     .addHelpText('after', EXIT_HELP);
   for (const command of COMMANDS) command.register(program, io);
   acceptNoColor(program);
+  bindActions(program, io, outcome);
+  return program;
+}
 
+/**
+ * The `ncalc` program. Returns the exit code the command's action returned (src/cli/contract.ts);
+ * never calls process.exit (the long-running `emulator` command manages its own process).
+ */
+export async function run(argv: string[], given: CliIO): Promise<number> {
+  const io = terminalSafeIO(given);
+  const outcome: RunOutcome = { code: EXIT.OK };
+  const program = buildProgram(io, outcome);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -86,8 +96,8 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
       // --help and --version end here with exit code 0.
       return e.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
     }
-    io.stderr.write(`${ERROR_PREFIX}${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT.ERROR;
+    // What an action throws is reported by the contract; this is only what commander itself threw.
+    return reportInternalError(io, 'plan', e, false, argv.includes('--debug'));
   }
-  return exitCodeOf(program);
+  return outcome.code;
 }

@@ -23,7 +23,9 @@ import { mergeCliConfig } from '../install/cli-config';
 import { creatableDirectoryProblem } from './files';
 import type { CliIO } from './io';
 import { JsonCapture } from './json-capture';
-import { exitWith } from './options';
+import { defineAction } from './contract';
+import { EXIT, isExpectedError } from './pipeline';
+import { ExpectedError } from '../support/expected-error';
 import { LOCK_FILE, writeProviderLocks } from '../install/provider-lock';
 import { fileErrorSentence, isFileError } from '../support/file-errors';
 import { fileOfTempPath } from '../support/atomic-write';
@@ -61,11 +63,11 @@ export function terraformPlatform(platform: NodeJS.Platform = process.platform, 
     platform
   ];
   if (!os)
-    throw new Error(
+    throw new ExpectedError(
       `the provider wrapper is a shell script; ${platform} is not supported (use Linux, macOS or a BSD, or the standalone provider of a release: docs/terraform.md, "Install without Node.js")`,
     );
   const cpu = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' } as Record<string, string>)[arch];
-  if (!cpu) throw new Error(`no terraform platform name for CPU architecture ${arch}`);
+  if (!cpu) throw new ExpectedError(`no terraform platform name for CPU architecture ${arch}`);
   return `${os}_${cpu}`;
 }
 
@@ -225,7 +227,7 @@ function installTarget(io: ProviderCommandIO, flags: ProviderInstallFlags): { mi
   if (flags.dir !== undefined) return { mirrorDir: path.resolve(cwd, flags.dir), appDir: lockDir };
   const appDir = lockDir ?? cwd;
   if (!isAppOrConfig(appDir)) {
-    throw new Error(
+    throw new ExpectedError(
       `${appDir} is neither a cdktf/cdktn app (no cdktf.json) nor a Terraform configuration (no .tf file): run ncalc provider install in the app's directory (or give --lock <app dir>), or --dir <mirror dir> for a mirror elsewhere`,
     );
   }
@@ -243,7 +245,7 @@ function writeIfChanged(file: string, text: string): boolean {
 /** `--cli-config <file>`: a new file, or our mirror merged into the user's; never their settings lost. */
 function writeCliConfig(file: string, mirrorDir: string): string {
   if (existsSync(file) && statSync(file).isDirectory())
-    throw new Error(`--cli-config ${file} is a directory; give a file`);
+    throw new ExpectedError(`--cli-config ${file} is a directory; give a file`);
   const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   if (existing === undefined || existing.trim() === '') {
     writeIfChanged(file, cliConfigText(mirrorDir));
@@ -251,7 +253,7 @@ function writeCliConfig(file: string, mirrorDir: string): string {
   }
   const merged = mergeCliConfig(existing, file, mirrorDir, PROVIDER_INCLUDE, PROVIDER_ADDRESS);
   if (!merged.ok) {
-    throw new Error(
+    throw new ExpectedError(
       `could not merge the provider mirror into ${file}: ${merged.reason}. Nothing was written. Add this block to its provider_installation block yourself:\n\n` +
         `  filesystem_mirror {\n    path    = ${JSON.stringify(mirrorDir)}\n    include = [${JSON.stringify(PROVIDER_INCLUDE)}]\n  }\n\n` +
         `and "${PROVIDER_INCLUDE}" to the exclude list of every other method (direct, network_mirror).`,
@@ -271,7 +273,7 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
   try {
     const target = installTarget(io, flags);
     const problem = creatableDirectoryProblem(target.mirrorDir, flags.dir ?? target.mirrorDir, '--dir');
-    if (problem) throw new Error(problem);
+    if (problem) throw new ExpectedError(problem);
     appDir = target.appDir;
     result = installProvider({ dir: target.mirrorDir });
     if (flags.dir === undefined) {
@@ -286,6 +288,7 @@ export function providerInstallCommand(io: ProviderCommandIO, flags: ProviderIns
       cliConfigNote = writeCliConfig(cliConfigFile, result.mirrorDir);
     }
   } catch (err) {
+    if (!isExpectedError(err)) throw err; // a bug: the commands' one error path reports it
     const cliConfig = cliConfigFile !== undefined && isFileError(err) && fileOfTempPath(err.path) === cliConfigFile;
     const sentence = fileErrorSentence(
       err,
@@ -357,6 +360,7 @@ export async function providerInstallAndLockCommand(
     );
     return 0;
   } catch (err) {
+    if (!isExpectedError(err)) throw err; // a bug: the commands' one error path reports it
     const sentence = fileErrorSentence(err, `make it writable (the lock file is written there), then run this again`);
     const problems =
       err instanceof ConfigError ? err.problems : [sentence ?? (err instanceof Error ? err.message : String(err))];
@@ -373,7 +377,7 @@ export function register(program: Command, io: CliIO): void {
   const provider = program
     .command('provider')
     .description('The Terraform provider of this package: install it for offline use, print its schema.');
-  provider
+  const install = provider
     .command('install')
     .description(
       `Install the networkcalc/networkcalc v${PROVIDER_VERSION} Terraform provider for offline use: into the app's own mirror (${APP_MIRROR_DIR}/) and its lock file, run in the app's directory.`,
@@ -402,19 +406,22 @@ export function register(program: Command, io: CliIO): void {
         '\nCI: run it, then check that it changed nothing:\n  npx --no-install ncalc provider install && git diff --exit-code -- .terraform.lock.hcl\n',
     )
     .option('--json', 'a JSON result on stdout: {"status": "ok", "messages": [...]}, or the error document')
-    .addHelpText('after', '\nExit codes:\n  0  installed (or already installed)\n  1  error')
-    .action(async (flags: ProviderInstallFlags & { json?: boolean }, cmd: Command) => {
-      if (flags.json) json.capture();
-      const code = await providerInstallAndLockCommand(json.io, flags);
-      if (flags.json) json.emit('provider install', code);
-      exitWith(cmd, code);
-    });
-  provider
-    .command('schema')
-    .description('Print the provider schema in the format of `terraform providers schema -json`.')
-    // Like `terraform providers schema -json`: JSON is its only format.
-    .option('--json', 'the schema as JSON (its only format)')
-    .action(() => {
+    .addHelpText('after', '\nExit codes:\n  0  installed (or already installed)\n  1  error');
+  defineAction(install, async (flags: ProviderInstallFlags & { json?: boolean }) => {
+    if (flags.json) json.capture();
+    const code = await providerInstallAndLockCommand(json.io, flags);
+    if (flags.json) json.emit('provider install', code);
+    return code;
+  });
+  defineAction(
+    provider
+      .command('schema')
+      .description('Print the provider schema in the format of `terraform providers schema -json`.')
+      // Like `terraform providers schema -json`: JSON is its only format.
+      .option('--json', 'the schema as JSON (its only format)'),
+    () => {
       io.stdout.write(JSON.stringify(terraformSchemaJson(), null, 2) + '\n');
-    });
+      return Promise.resolve(EXIT.OK);
+    },
+  );
 }

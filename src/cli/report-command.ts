@@ -25,7 +25,8 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
-import { appOptions, exitWith, lookupOptions, shardOption, withOptions } from './options';
+import { appOptions, lookupOptions, shardOption, withOptions } from './options';
+import { defineAction } from './contract';
 import { UsageError } from './usage';
 import { lookupsFromFlags } from './lookup-flags';
 
@@ -52,18 +53,20 @@ Exit codes:
      account could not be planned (the report is still written, showing that account failed)`;
 
 export function register(program: Command, io: CliIO): void {
-  withOptions(program.command('report'), appOptions, shardOption, lookupOptions)
-    .description(
-      'Write one self-contained HTML page for every account: status, drift, what fires now, certificates expiring, coverage gaps.',
-    )
-    .option('--html <file>', 'write the page to this file (its directory must exist)')
-    .option('--json', 'print the report document on stdout (format in docs/cli.md)')
-    .option(
-      '--no-preview',
-      'do not evaluate the alerts now: no DNS or TLS lookup (no verdicts, no certificate timeline)',
-    )
-    .addHelpText('after', REPORT_HELP + REPORT_EXIT_HELP)
-    .action(async (opts: ReportFlags, cmd: Command) => exitWith(cmd, await reportCommand(io, opts)));
+  defineAction(
+    withOptions(program.command('report'), appOptions, shardOption, lookupOptions)
+      .description(
+        'Write one self-contained HTML page for every account: status, drift, what fires now, certificates expiring, coverage gaps.',
+      )
+      .option('--html <file>', 'write the page to this file (its directory must exist)')
+      .option('--json', 'print the report document on stdout (format in docs/cli.md)')
+      .option(
+        '--no-preview',
+        'do not evaluate the alerts now: no DNS or TLS lookup (no verdicts, no certificate timeline)',
+      )
+      .addHelpText('after', REPORT_HELP + REPORT_EXIT_HELP),
+    (opts: ReportFlags) => reportCommand(io, opts),
+  );
 }
 
 export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<number> {

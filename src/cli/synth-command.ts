@@ -17,11 +17,11 @@ import {
   baseUrlOption,
   chdirOption,
   colorOption,
-  exitWith,
   synthOutOption,
   synthTimeoutOption,
   synthWorkersOption,
 } from './options';
+import { defineAction } from './contract';
 import { writeSynthSources } from './synth-sources';
 
 export type SynthFlags = Pick<
@@ -49,13 +49,15 @@ export function register(program: Command, io: CliIO): void {
   synthTimeoutOption(cmd);
   synthWorkersOption(cmd);
   baseUrlOption(cmd, 'API base URL to check for every account (as --base-url of the other commands)');
-  colorOption(cmd)
-    .option('--json', 'machine-readable result')
-    .addHelpText(
-      'after',
-      SYNTH_ONCE_HELP + '\nExit codes:\n  0  synthesized and valid\n  1  it is not (every problem is listed)',
-    )
-    .action(async (opts: SynthFlags) => exitWith(cmd, await synthCommand(io, opts)));
+  defineAction(
+    colorOption(cmd)
+      .option('--json', 'machine-readable result')
+      .addHelpText(
+        'after',
+        SYNTH_ONCE_HELP + '\nExit codes:\n  0  synthesized and valid\n  1  it is not (every problem is listed)',
+      ),
+    (opts: SynthFlags) => synthCommand(io, opts),
+  );
 }
 
 export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number> {

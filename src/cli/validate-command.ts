@@ -2,19 +2,22 @@
 import type { Command } from 'commander';
 import { FORMAT_VERSION } from '../render/json';
 import type { CliIO } from './io';
-import { appOptions, exitWith } from './options';
+import { appOptions } from './options';
+import { defineAction } from './contract';
 import { EXIT, checkOffline, reportError, styleFor, synthesize, writeJson, type CommonOptions } from './pipeline';
 
 export type ValidateFlags = Omit<CommonOptions, 'baseUrl' | 'verbose'> & { baseUrl?: string; json?: boolean };
 
 export function register(program: Command, io: CliIO): void {
-  appOptions(program.command('validate'))
-    .description(
-      'Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).',
-    )
-    .option('--json', 'machine-readable result (format in docs/cli.md)')
-    .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)')
-    .action(async (opts: ValidateFlags, cmd: Command) => exitWith(cmd, await validateCommand(io, opts)));
+  defineAction(
+    appOptions(program.command('validate'))
+      .description(
+        'Check the app without credentials or API calls: every alert, reference, name and scope (for pull requests).',
+      )
+      .option('--json', 'machine-readable result (format in docs/cli.md)')
+      .addHelpText('after', '\nExit codes:\n  0  the configuration is valid\n  1  it is not (every problem is listed)'),
+    (opts: ValidateFlags) => validateCommand(io, opts),
+  );
 }
 
 /**

@@ -1,105 +1,24 @@
 /**
- * One HTTP exchange with retries: builds the request, maps the answer to a NetworkCalcError
- * on the body's code, and decides whether another attempt is safe.
+ * One HTTP exchange with retries: the attempts (connection.ts) classified into the answer or a
+ * NetworkCalcError on the body's code (request.ts reads the answer), and whether another attempt
+ * is safe and when (the retry policy of retry.ts).
  */
-import type * as Undici from 'undici';
-import type { Dispatcher } from 'undici';
+import { EXPLAINED_BY_SERVER, NetworkCalcError, adviceFor, type NetworkCalcErrorCode } from './errors';
+import { formatBytes, htmlPage, readingFor, statusDecides, type StatusReading } from './statuses';
+import { backoffDelayMs, classifyNetworkError, isRetryableStatus, networkErrorCode, retryAfterDelayMs } from './retry';
+import { Connection, type Outcome } from './connection';
 import {
-  EXPLAINED_BY_SERVER,
-  NetworkCalcError,
-  adviceFor,
-  isServiceCode,
-  type ClientVariables,
-  type NetworkCalcErrorCode,
-} from './errors';
-import { isObject, type Json } from '../support/json';
-import { bodyCode, formatBytes, htmlPage, readingFor, statusDecides, type StatusReading } from './statuses';
-import {
-  backoffDelayMs,
-  classifyNetworkError,
-  isRetryableStatus,
-  networkErrorCode,
-  parseRetryAfter,
-  retryAfterDelayMs,
-  type RetryPolicy,
-} from './retry';
+  describe,
+  responseCode,
+  responseDetail,
+  successProblem,
+  type HttpRequest,
+  type HttpResponse,
+  type TransportOptions,
+} from './request';
 
-/**
- * undici's global dispatcher, loaded on the first request: loading undici costs about 0.2 s of
- * CPU, which `ncalc --help`, `validate` and `synth` never need.
- */
-let undici: typeof Undici | undefined;
-function globalDispatcher(): Dispatcher {
-  undici ??= require('undici') as typeof Undici;
-  return undici.getGlobalDispatcher();
-}
-
-/**
- * How a request may be repeated:
- * - `idempotent`: GET, PATCH (whole body), DELETE, the token exchange: retried on 429, 5xx,
- *   SYSTEM_ERROR, timeouts and dropped or refused connections.
- * - `create`: POST that adds something. Retried only when it certainly was not processed
- *   (429, connection refused). A timeout, a drop after sending or a 5xx gives OUTCOME_UNKNOWN.
- * - `trigger`: report POSTs. A second report is harmless but wasteful, so like `create` they
- *   are retried on 429 and refused connections only; other failures are reported as they are.
- */
-export type RetryMode = 'idempotent' | 'create' | 'trigger';
-
-export interface HttpRequest {
-  operation: string;
-  /** Names what is acted on in messages, e.g. "alert 12". */
-  subject?: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: Record<string, string>;
-  body?: unknown;
-  mode: RetryMode;
-  /** Bearer token; never logged, never put on an error. */
-  token?: string;
-  /** The variable the token came from, for messages; undefined for a token the exchange issued. */
-  tokenVariable?: string;
-}
-
-export interface HttpResponse {
-  status: number;
-  body: Json;
-}
-
-export interface TransportOptions {
-  baseUrl: string;
-  policy: RetryPolicy;
-  timeoutMs: number;
-  userAgent: string;
-  dispatcher?: Dispatcher;
-  logger?: (line: string) => void;
-  /** Removes secrets from any text before it reaches a message or a log line. */
-  redact: (text: string) => string;
-  /** See ClientOptions.stopSignal. */
-  stopSignal?: AbortSignal;
-  /** See ClientOptions.maxResponseBytes. */
-  maxResponseBytes: number;
-  /** Names of the variables the client was configured from, for advice. */
-  variables: ClientVariables;
-}
-
-type Outcome =
-  | {
-      kind: 'response';
-      status: number;
-      body: Json;
-      text: string;
-      retryAfterMs: number | undefined;
-      /** Why the body is not a JSON object, when it is not. */
-      unreadable: string | undefined;
-      location: string | undefined;
-      contentType: string | undefined;
-      /** Sizes of what was sent, for "too large" answers. */
-      headerBytes: number;
-      bodyBytes: number;
-    }
-  | { kind: 'network'; error: unknown; aborted: boolean }
-  /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
-  | { kind: 'too-large'; status: number; bytes: number; announced: boolean };
+export { describe, parseBody, responseCode, responseDetail, successProblem } from './request';
+export type { HttpRequest, HttpResponse, RetryMode, TransportOptions } from './request';
 
 /** An attempt that failed: the error, whether it may be sent again, and after how long. */
 interface AttemptFailure {
@@ -109,126 +28,6 @@ interface AttemptFailure {
   waitMs: number | undefined;
   /** The status row's sentence, when it explains the answer instead of the code's advice. */
   advice: string | undefined;
-}
-
-/** How much of a body that is not JSON a message shows. */
-const SHOWN_TEXT = 120;
-
-function excerpt(text: string): string {
-  const t = text.trim();
-  return JSON.stringify(t.length > SHOWN_TEXT ? `${t.slice(0, SHOWN_TEXT)}...` : t);
-}
-
-/** The body of a response as JSON, or why it is not a JSON object. */
-export function parseBody(text: string): { body: Json; unreadable: string | undefined } {
-  if (text.trim() === '') return { body: {}, unreadable: 'an empty body' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { body: {}, unreadable: `a body that is not JSON: ${excerpt(text)}` };
-  }
-  if (!isObject(parsed)) return { body: { value: parsed }, unreadable: `JSON that is not an object: ${excerpt(text)}` };
-  return { body: parsed, unreadable: undefined };
-}
-
-/**
- * Why a 2xx answer that carries no error code is still not a success, or undefined. The
- * body must be a JSON object; a write's must say `"status": "OK"` (any case, other fields
- * allowed), as the interface's AlertUpdateResponse / AlertDeleteResponse do. A read needs no
- * status (its reader checks the shape), but one that is there must be OK.
- */
-export function successProblem(
-  method: HttpRequest['method'],
-  body: Json,
-  unreadable: string | undefined,
-): string | undefined {
-  if (unreadable !== undefined) return unreadable;
-  const status = body.status;
-  if (status === undefined)
-    return method === 'GET' ? undefined : 'a body without a status (a success is {"status": "OK"})';
-  if (typeof status === 'string' && /^ok$/i.test(status.trim())) return undefined;
-  return `status ${JSON.stringify(status)}, which is neither OK nor an error code of the interface`;
-}
-
-/**
- * The code a response carries, or undefined for success. The body's `status` decides first
- * (NOT_FOUND comes as HTTP 400, and an error code in a 200 body is still an error), except
- * for statuses the interface never pairs with a code (a redirect, 404, 431, ...): there the
- * status decides (statuses.ts).
- */
-export function responseCode(httpStatus: number, body: Json): NetworkCalcErrorCode | undefined {
-  const reading = statusDecides(httpStatus, body);
-  if (reading) return reading.code;
-  return bodyCode(body);
-}
-
-/** The server's own explanation, if the body has one. */
-export function responseDetail(body: Json, text: string): string | undefined {
-  for (const key of ['error', 'message', 'detail', 'error_description']) {
-    const value = body[key];
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  }
-  if (Object.keys(body).length === 0 && text.trim() !== '') return text.trim().slice(0, 200);
-  if (typeof body.status === 'string' && !isServiceCode(body.status.toUpperCase()) && !/^ok$/i.test(body.status)) {
-    return `status ${body.status}`;
-  }
-  return undefined;
-}
-
-/**
- * The head of every client error message: `<operation> (<subject>) failed: <code> (HTTP n):
- * <advice>`. `advice` defaults to the code's own; `before` goes between "failed: " and the
- * code (why retries stopped, with the last error's code after it).
- */
-export function describe(
-  operation: string,
-  subject: string | undefined,
-  code: NetworkCalcErrorCode,
-  httpStatus: number | undefined,
-  advice: string = adviceFor(code),
-  before = '',
-): string {
-  const what = subject ? `${operation} (${subject})` : operation;
-  const http = httpStatus === undefined ? '' : ` (HTTP ${httpStatus})`;
-  return `${what} failed: ${before}${code}${http}: ${advice}`;
-}
-
-/**
- * The body as text, or how far it got past `limit` bytes: refused from its Content-Length
- * before reading, or as soon as the streamed bytes pass the limit, so memory stays bounded
- * whatever the server sends. Reading stops by destroying the body, which closes the socket.
- */
-async function readBounded(
-  res: Dispatcher.ResponseData,
-  limit: number,
-): Promise<string | { bytes: number; announced: boolean }> {
-  // Destroying the body makes undici emit an abort error on it: expected here, not a crash.
-  const stop = () => res.body.on('error', () => {}).destroy();
-  const announced = Number(res.headers['content-length']);
-  if (Number.isFinite(announced) && announced > limit) {
-    stop();
-    return { bytes: announced, announced: true };
-  }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of res.body) {
-    const buf = chunk as Buffer;
-    bytes += buf.length;
-    if (bytes > limit) {
-      stop();
-      return { bytes, announced: false };
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks, bytes).toString('utf8');
-}
-
-/** Bytes of the request line and the headers this client sets, as they go on the wire. */
-function headerBlockBytes(method: string, pathAndQuery: string, headers: Record<string, string>): number {
-  let n = Buffer.byteLength(`${method} ${pathAndQuery} HTTP/1.1\r\n`);
-  for (const [name, value] of Object.entries(headers)) n += Buffer.byteLength(`${name}: ${value}\r\n`);
-  return n;
 }
 
 /** Waits ms, or less when signal aborts. */
@@ -259,32 +58,19 @@ function stopped(error: NetworkCalcError): NetworkCalcError {
 
 export class Transport {
   readonly #opts: TransportOptions;
-  /** The base URL's origin and path, split once (see the constructor). */
-  readonly #origin: string;
-  readonly #prefix: string;
+  /** Where each attempt goes (connection.ts). */
+  readonly #connection: Connection;
 
   constructor(opts: TransportOptions) {
     this.#opts = opts;
-    // Split once: undici's request(url) parses the whole URL again for every request. A base
-    // URL that does not parse goes to undici as it is, which refuses it before sending.
-    let origin = opts.baseUrl;
-    let prefix = '';
-    try {
-      const url = new URL(opts.baseUrl);
-      origin = url.origin;
-      prefix = url.pathname.replace(/\/+$/, '');
-    } catch {
-      // refused by undici at the first request
-    }
-    this.#origin = origin;
-    this.#prefix = prefix;
+    this.#connection = new Connection(opts);
   }
 
   /** Sends with retries; resolves only on success, otherwise throws a NetworkCalcError. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.#attempt(req, attempt);
+      const outcome = await this.#connection.attempt(req, attempt);
       const failure = this.#classify(req, outcome, attempt);
       if (!('error' in failure)) return failure;
       const delay = this.#retryDelay(req, failure, attempt, started);
@@ -527,76 +313,5 @@ export class Transport {
         `nothing was sent: this machine refused to build the request (${clean}); a configured value cannot go into an HTTP request: check ${[v.token, v.clientId, v.clientSecret].filter((n) => n !== null).join(', ')} and the userAgent option for line breaks or other control or non-ASCII characters`,
       ),
     });
-  }
-
-  async #attempt(req: HttpRequest, attempt: number): Promise<Outcome> {
-    const { timeoutMs, userAgent, dispatcher, logger, maxResponseBytes } = this.#opts;
-    const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
-    const pathAndQuery = `${req.path}${qs}`;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
-    if (req.token !== undefined) headers.authorization = `Bearer ${req.token}`;
-    let payload: string | undefined;
-    if (req.body !== undefined) {
-      payload = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
-    }
-    // One timer per attempt covers connect, headers and body: undici's headersTimeout and
-    // bodyTimeout each bound one phase only.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const t0 = Date.now();
-    const log = (result: string) => {
-      logger?.(this.#opts.redact(`${req.method} ${pathAndQuery} ${result} attempt=${attempt} ${Date.now() - t0}ms`));
-    };
-    try {
-      // undici counts a kept-alive connection as busy until the check phase after its answer
-      // (it looks for bytes the server sent unasked first); a request sent within the same
-      // turn, as the next of a batch is, finds every connection busy and opens another: 83
-      // connections for 600 deletes at parallelism 64 instead of 64.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const res = await (dispatcher ?? globalDispatcher()).request({
-        origin: this.#origin,
-        path: `${this.#prefix}${pathAndQuery}`,
-        method: req.method,
-        headers,
-        body: payload,
-        signal: controller.signal,
-        // undici closes the connection after a body on a method that does not expect one
-        // (DELETE) unless told not to: a DELETE in the body form cost a connection each. HTTP/1.1
-        // frames a request body by its Content-Length whatever the method, so the server has
-        // read it before it answers. (A closed connection also made undici's Agent close the
-        // next pool of the origin, and so on: a new connection for every later request.)
-        reset: false,
-      });
-      const read = await readBounded(res, maxResponseBytes);
-      if (typeof read !== 'string') {
-        log(`${res.statusCode} TOO_LARGE`);
-        return { kind: 'too-large', status: res.statusCode, ...read };
-      }
-      const header = (name: string) => {
-        const value = res.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const outcome: Outcome = {
-        kind: 'response',
-        status: res.statusCode,
-        text: read,
-        ...parseBody(read),
-        retryAfterMs:
-          res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
-        location: header('location'),
-        contentType: header('content-type'),
-        headerBytes: headerBlockBytes(req.method, pathAndQuery, headers),
-        bodyBytes: payload === undefined ? 0 : Buffer.byteLength(payload),
-      };
-      log(String(res.statusCode));
-      return outcome;
-    } catch (error) {
-      const aborted = controller.signal.aborted;
-      log(aborted ? 'TIMEOUT' : (networkErrorCode(error) ?? 'NETWORK_ERROR'));
-      return { kind: 'network', error, aborted };
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

@@ -8,7 +8,6 @@
  * ts-sources.ts, declarations found by ts-declarations.ts, edits made by ts-edits.ts, and
  * assemble.ts makes the suggestions one patch.
  */
-import type * as B from '@babel/types';
 import {
   checkPropsOf,
   checkPropsSource,
@@ -23,11 +22,18 @@ import type { AccountPlan } from '../plan/account-plan';
 import { indexDomains, type DomainIndex } from '../plan/targets';
 import type { Change } from '../plan/types';
 import { assemble, type Draft } from './assemble';
-import { textOf, type Node } from './js-source';
 import type { SourceSnapshot, Suggestion, TextEdit } from './suggestion';
-import { Declarations, enclosingStatement, sharedBy } from './ts-declarations';
-import { importEdits, newAlert, NotLiteral, PropsEdits, statementDeletion } from './ts-edits';
-import { AppSources, at, where, type Quote, type Source, type Whole } from './ts-sources';
+import { Declarations, sharedBy } from './ts-declarations';
+import { NotLiteral, PropsEdits, statementDeletion } from './ts-edits';
+import {
+  type Pushed,
+  type Undeclared,
+  type UndeclaredContext,
+  undeclaredBeside,
+  undeclaredShared,
+  unedited,
+} from './suggest-undeclared';
+import { AppSources, at, where, type Quote } from './ts-sources';
 
 export interface TypeScriptSuggestInput {
   /** The app's directory (paths in suggestions are relative to it). */
@@ -59,20 +65,6 @@ export function suggestTypeScript(input: TypeScriptSuggestInput): SuggestOutput 
   };
 }
 
-/** A live alert the app does not declare, and what its suggestion says whatever it becomes. */
-interface Undeclared {
-  plan: AccountPlan;
-  stack: string;
-  /** The NetworkcalcAccounts recorded in its stack. */
-  accounts: readonly SourceLocation[];
-  live: AlertSpec;
-  base: Pick<Suggestion, 'kind' | 'account' | 'alert' | 'path'>;
-  /** The start of its summary: the alert and what apply does with it. */
-  head: string;
-  /** Its props as source, in a file's quote. */
-  alertProps(q: Quote): string[];
-}
-
 /** The suggestions of a run, one plan at a time. */
 class Suggester {
   readonly suggestions: Draft[] = [];
@@ -80,11 +72,14 @@ class Suggester {
   readonly sources: AppSources;
   private readonly decls: Declarations;
   private readonly edits: PropsEdits;
+  /** Where undeclared alerts go (suggest-undeclared.ts): these declarations, these suggestions. */
+  private readonly placing: UndeclaredContext;
 
   constructor(private readonly input: TypeScriptSuggestInput) {
     this.sources = new AppSources(input.dir, input.synthStartedMs, this.problems);
     this.decls = new Declarations(input, this.sources, this.problems);
     this.edits = new PropsEdits(this.sources);
+    this.placing = { decls: this.decls, push: (s) => this.push(s) };
   }
 
   account(plan: AccountPlan): void {
@@ -274,101 +269,20 @@ class Suggester {
       ],
     };
     if (!account)
-      return this.unedited(
+      return unedited(
+        this.placing,
         u,
         { file: null, line: null },
         `no NetworkcalcAccount of stack ${scope.stack} was found in the source to declare it beside`,
       );
     const found = this.decls.declaration(account.path, 'NetworkcalcAccount', true);
-    if ('reason' in found) return this.unedited(u, found.at, found.reason);
+    if ('reason' in found) return unedited(this.placing, u, found.at, found.reason);
     const shared = this.decls.shared(account);
-    if (shared) return this.undeclaredShared(u, account, shared, found.src, found.node);
-    this.undeclaredBeside(u, account, found.src, found.node);
+    if (shared) return undeclaredShared(this.placing, u, account, shared, found.src, found.node);
+    undeclaredBeside(this.placing, u, account, found.src, found.node);
   }
 
-  /** An undeclared alert's line without an edit. */
-  private unedited(u: Undeclared, place: { file: string | null; line: number | null }, summary: string): void {
-    this.push({ ...u.base, ...place, summary: `${u.head}; ${summary}`, edits: [] });
-  }
-
-  /**
-   * The account is declared in code shared by several stacks: beside it, the Alert would be
-   * made for every construct made there, so it goes where this account's stack alone is made.
-   */
-  private undeclaredShared(
-    u: Undeclared,
-    account: SourceLocation,
-    shared: readonly SourceLocation[],
-    src: Whole,
-    node: Node,
-  ): void {
-    const place = at(src, node);
-    const sharedLine = `the NetworkcalcAccount at ${where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so an Alert declared beside it would be created in each of the ${shared.length} accounts`;
-    const own = this.decls.ownCallSite(account, shared, u.stack);
-    if ('reason' in own)
-      return this.unedited(u, place, `${sharedLine}; ${own.reason}, so declare it for stack ${u.stack} by hand`);
-    if (u.accounts.length > 1)
-      return this.unedited(
-        u,
-        place,
-        `${sharedLine}; stack ${u.stack} has several accounts, so declare it with its account for stack ${u.stack} by hand`,
-      );
-    const { src: ownSrc, statement, variable, declare } = own;
-    const anchor = this.decls.lastAlertStatement(ownSrc, statement, u.stack);
-    const edits = [
-      ...(declare ? [declare] : []),
-      newAlert(ownSrc, anchor, variable, this.decls.freeId(u.live.name, u.stack), u.alertProps(ownSrc.quote)),
-      ...importEdits(ownSrc),
-    ];
-    this.push({
-      ...u.base,
-      ...at(ownSrc, anchor),
-      summary: `${u.head}; the NetworkcalcAccount at ${where(src, node)} is shared by ${shared.length} accounts (${sharedBy(shared)}), so the edit declares it for stack ${u.stack} alone, beside ${where(ownSrc, statement)} (account ${u.plan.account.label})`,
-      edits,
-      src: ownSrc,
-    });
-  }
-
-  /** The account's own declaration: the Alert goes after the last alert of its stack there. */
-  private undeclaredBeside(u: Undeclared, account: SourceLocation, src: Whole, node: B.NewExpression): void {
-    const statement = enclosingStatement(src, node);
-    const scopeArg = node.arguments[0];
-    if (!statement || !scopeArg)
-      return this.unedited(
-        u,
-        at(src, node),
-        `the account at ${where(src, node)} is not a statement of a block, so add the Alert by hand`,
-      );
-    const props = u.alertProps(src.quote);
-    // Which account: needed when the stack has several (each has an alias then).
-    if (u.accounts.length > 1) {
-      const holder = src.parents.get(node);
-      const variable = holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier' ? holder.id.name : null;
-      if (!variable)
-        return this.unedited(
-          u,
-          at(src, node),
-          `stack ${u.stack} has several accounts and the one at ${where(src, node)} is not held in a variable, so add the Alert with its account by hand`,
-        );
-      props.push(`account: ${variable}`);
-    }
-    const parentPath = account.path.split('/').slice(0, -1).join('/');
-    const anchor = this.decls.lastAlertStatement(src, statement, u.stack);
-    this.push({
-      ...u.base,
-      ...at(src, anchor),
-      summary: `${u.head}; the edit declares it in ${u.stack} (account ${u.plan.account.label})`,
-      edits: [
-        newAlert(src, anchor, textOf(src, scopeArg), this.decls.freeId(u.live.name, parentPath), props),
-        ...importEdits(src),
-      ],
-      src,
-    });
-  }
-
-  private push(
-    s: Omit<Suggestion, 'diff' | 'file' | 'line'> & { file?: string | null; line?: number | null; src?: Source },
-  ): void {
+  private push(s: Pushed): void {
     const { src, ...rest } = s;
     const file = rest.file ?? src?.rel ?? null;
     this.suggestions.push({

@@ -2,6 +2,7 @@
  * Props → wire body of an alert, free of cdktf so the same mapping can feed other outputs.
  */
 import type { DnsRecordFilter, DnsRecordSubtype, SpfRecordFilter } from '../model/matrix';
+import { ALERT_TYPE_LIST, COMMON_SOURCES, type CheckProp } from '../model/types';
 import type { AlertTarget } from './target';
 import { isObject } from '../support/json';
 import { unknownKeyMessages } from '../support/unknown-keys';
@@ -131,7 +132,8 @@ export interface AlertBody {
   readonly problems: string[];
 }
 
-const VARIANTS = ['dnsRecord', 'spfRecord', 'certificate'] as const;
+/** Each type's check prop; one that `AlertCheckSpec` does not declare does not compile. */
+const VARIANTS: readonly (keyof AlertCheckSpec & CheckProp)[] = ALERT_TYPE_LIST.map((m) => m.prop);
 
 /** The props of each check, as its interface has them (the compiler holds the lists to them). */
 const keysOf = <T>(keys: Record<keyof T, true>) => Object.keys(keys);
@@ -175,93 +177,34 @@ export const CERTIFICATE_CHECK_KEYS: readonly string[] = CHECK_KEYS.certificate;
 
 const isGiven = (v: unknown) => v !== undefined && v !== null;
 
-/** Which prop each wire field comes from, per kind of check: the same for every alert of it. */
-const COMMON_SOURCES = { name: 'name', target_type: 'target', target_id: 'target' } as const;
-const SOURCES = {
-  none: Object.freeze({ ...COMMON_SOURCES }),
-  dnsRecord: Object.freeze({
-    ...COMMON_SOURCES,
-    type: 'dnsRecord',
-    subtype: 'dnsRecord.record',
-    filter: 'dnsRecord.filter',
-    filter_value: 'dnsRecord.value',
-  }),
-  spfRecord: Object.freeze({
-    ...COMMON_SOURCES,
-    type: 'spfRecord',
-    subtype: 'spfRecord',
-    filter: 'spfRecord.filter',
-    filter_value: 'spfRecord.value',
-  }),
-  certificateDays: Object.freeze({
-    ...COMMON_SOURCES,
-    type: 'certificate',
-    subtype: 'certificate',
-    filter: 'certificate',
-    filter_value: 'certificate.expiresInDays',
-  }),
-  certificateSubject: Object.freeze({
-    ...COMMON_SOURCES,
-    type: 'certificate',
-    subtype: 'certificate',
-    filter: 'certificate',
-    filter_value: 'certificate.subject',
-  }),
-};
+/** The wire sources of an alert without a check. */
+const NO_SOURCES = Object.freeze({ ...COMMON_SOURCES });
 
 /**
- * Maps typed props to the alert's wire fields. Values are passed through for the model to judge.
- * Runs once per alert: plain property writes, no intermediate objects or closures.
+ * Maps typed props to the alert's wire fields, through the module of the type whose prop is
+ * given (src/model/types). Values are passed through for the model to judge.
  */
 export function alertBody(props: AlertCheckSpec): AlertBody {
   const loose = props as unknown as Record<string, unknown>;
   const problems: string[] = [];
   const body: Record<string, unknown> = { name: props.name };
-  let sources: Readonly<Record<string, string>> = SOURCES.none;
+  let sources: Readonly<Record<string, string>> = NO_SOURCES;
 
-  const dns = loose.dnsRecord;
-  const spf = loose.spfRecord;
-  const cert = loose.certificate;
-  const count = (isGiven(dns) ? 1 : 0) + (isGiven(spf) ? 1 : 0) + (isGiven(cert) ? 1 : 0);
-  if (count !== 1) {
+  const given = VARIANTS.filter((v) => isGiven(loose[v]));
+  if (given.length !== 1) {
     problems.push(
-      count === 0
-        ? 'no check given; set exactly one of dnsRecord, spfRecord, certificate'
-        : `${VARIANTS.filter((v) => isGiven(loose[v])).join(' and ')} are given together; set exactly one of dnsRecord, spfRecord, certificate`,
+      given.length === 0
+        ? `no check given; set exactly one of ${VARIANTS.join(', ')}`
+        : `${given.join(' and ')} are given together; set exactly one of ${VARIANTS.join(', ')}`,
     );
   }
-  if (isGiven(dns)) {
-    const c = dns as Record<string, unknown>;
-    body.type = 'DNS Record';
-    body.subtype = c.record;
-    body.filter = c.filter;
-    body.filter_value = c.value;
-    sources = SOURCES.dnsRecord;
-  } else if (isGiven(spf)) {
-    const c = spf as Record<string, unknown>;
-    body.type = 'SPF Record';
-    body.filter = c.filter;
-    body.filter_value = c.value;
-    sources = SOURCES.spfRecord;
-  } else if (isGiven(cert)) {
-    const c = cert as Record<string, unknown>;
-    const hasSubject = c.subject !== undefined;
-    const hasDays = c.expiresInDays !== undefined;
-    if (hasSubject && hasDays) {
-      problems.push('certificate has both subject and expiresInDays; give exactly one');
-    }
-    body.type = 'Certificate (TLS)';
-    if (hasDays && !hasSubject) {
-      const days = c.expiresInDays;
-      body.filter = 'expires in (days)';
-      body.filter_value = typeof days === 'number' ? String(days) : days;
-      sources = SOURCES.certificateDays;
-    } else {
-      if (!hasSubject) problems.push('certificate has neither subject nor expiresInDays; give exactly one');
-      body.filter = 'subject';
-      body.filter_value = c.subject;
-      sources = SOURCES.certificateSubject;
-    }
+  const module = ALERT_TYPE_LIST.find((m) => isGiven(loose[m.prop]));
+  if (module) {
+    const check = module.body(loose[module.prop] as Record<string, unknown>);
+    body.type = module.type;
+    Object.assign(body, check.fields);
+    sources = check.sources;
+    problems.push(...check.problems);
   }
   body.target_type = props.target?.targetType;
   return { body, sources, problems };

@@ -13,6 +13,7 @@ import {
 } from '../model/policy';
 import type { Problem } from '../model/problems';
 import { isObject } from '../support/json';
+import { ALERT_TYPE_LIST, type CheckProp } from '../model/types';
 import type { NetworkcalcAccount } from './account';
 import { resolveAccount } from './account';
 import { Alert, type AccountOptions } from './alert';
@@ -77,6 +78,9 @@ export interface PolicyCheck {
    */
   readonly certificate?: PolicyCertificateCheck;
 }
+
+/** Each type's check prop (src/model/types); one that `PolicyCheck` does not declare does not compile. */
+const POLICY_CHECK_PROPS: readonly (keyof PolicyCheck & CheckProp)[] = ALERT_TYPE_LIST.map((m) => m.prop);
 
 /**
  * A certificate condition of a policy check: as for an {@link Alert}, or an expiry check whose
@@ -365,7 +369,7 @@ function documentChecks(
     if (!isObject(c))
       return refuse(
         finding(
-          `${at} is ${describeValue(c)}; give an object with one of dnsRecord, spfRecord, certificate`,
+          `${at} is ${describeValue(c)}; give an object with one of ${POLICY_CHECK_PROPS.join(', ')}`,
           at,
           c ?? null,
         ),

@@ -4,6 +4,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { canonicalizeAlert } from '../model/canonical';
 import { validateAlert } from '../model/validate';
 import { filterValueKind } from '../model/matrix';
+import { CHECK_PROPS_TEXT } from '../model/types';
 import { type NetworkcalcAccount, resolveAccount } from './account';
 import {
   ALERT_CHECK_SPEC_KEYS,
@@ -140,7 +141,7 @@ export class Alert extends AlertBase {
     // Runs once per alert, most often in code V8 has not optimized yet (an app declares each
     // alert once): plain statements, no closures or copies, and nothing built for a problem
     // that is not there.
-    const given = propsObject<AlertProps>(props, 'name, target and one of dnsRecord, spfRecord, certificate');
+    const given = propsObject<AlertProps>(props, `name, target and one of ${CHECK_PROPS_TEXT}`);
     const p = given.props as AlertProps;
     const { account, problem: accountProblem } = resolveAccount(this, p.account, stack);
     this.account = account;

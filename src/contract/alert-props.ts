@@ -4,9 +4,10 @@
  * existing ones, so both write the props the same way. Free of cdktf.
  */
 import type { AlertSpec } from '../model';
+import { ALERT_TYPE_MODULES, type CheckProp as ModelCheckProp } from '../model/types';
 
-/** The check prop of `AlertProps` that holds the alert's condition. */
-export type CheckProp = 'dnsRecord' | 'spfRecord' | 'certificate';
+/** The check prop of `AlertProps` that holds the alert's condition (one per type, src/model/types). */
+export type CheckProp = ModelCheckProp;
 
 export interface CheckProps {
   prop: CheckProp;
@@ -15,18 +16,8 @@ export interface CheckProps {
 }
 
 export function checkPropsOf(a: Pick<AlertSpec, 'type' | 'subtype' | 'filter' | 'filter_value'>): CheckProps {
-  switch (a.type) {
-    case 'DNS Record':
-      return { prop: 'dnsRecord', fields: { record: a.subtype ?? '', filter: a.filter, value: a.filter_value } };
-    case 'SPF Record':
-      return a.filter === 'validity'
-        ? { prop: 'spfRecord', fields: { filter: 'validity' } }
-        : { prop: 'spfRecord', fields: { filter: a.filter, value: a.filter_value } };
-    default:
-      return a.filter === 'subject'
-        ? { prop: 'certificate', fields: { subject: a.filter_value } }
-        : { prop: 'certificate', fields: { expiresInDays: Number(a.filter_value) } };
-  }
+  const module = ALERT_TYPE_MODULES[a.type];
+  return { prop: module.prop, fields: module.props(a) };
 }
 
 /** `AlertTarget.<factory>(<argument>)`: by name when the Domains API knows it, else by id. */

@@ -10,6 +10,9 @@
  * path").
  */
 import type { LiveAlert } from '../model';
+import { CreatePace, type CreateInProgress } from './create-pace';
+
+export type { CreateInProgress } from './create-pace';
 
 /** The answer of one list call. */
 export interface Listing {
@@ -35,8 +38,6 @@ export interface AccountAlertsOptions {
 export const MAX_WINDOW_MS = 1500;
 /** A window lasts at least one POST's time, up to this (ms). */
 const MAX_FLOOR_MS = 100;
-/** The caller's pace is measured over its last this many beginnings (fewer at first). */
-const PACE_SAMPLE = 64;
 /** The quiet time that ends a window, in gaps between creates the caller begins... */
 const QUIET_GAPS = 6;
 /** ...within these bounds (ms). */
@@ -46,23 +47,11 @@ const MAX_QUIET_MS = 300;
 const LONG_QUIET_MS = 600;
 /** A caller that begins no create for this many of its longest pauses so far is done. */
 const END_PAUSES = 2;
-/** The gap assumed before two creates have begun (ms). */
-const FIRST_GAP_MS = 30;
 
 interface Started {
   /** 1 for the first list started, 2 for the next… */
   readonly index: number;
   readonly promise: Promise<Listing>;
-}
-
-/** A create as the coalescing sees it; see AccountAlerts.beginCreate. */
-export interface CreateInProgress {
-  /** Its POST is sent (each send, the first and any re-send). */
-  sending(): void;
-  /** Its POST has answered, or failed. */
-  posted(): void;
-  /** It needs no more list. */
-  done(): void;
 }
 
 function listingOf(alerts: readonly LiveAlert[]): Listing {
@@ -120,28 +109,10 @@ class GatherWindow {
 export class AccountAlerts {
   readonly #list: () => Promise<readonly LiveAlert[]>;
   readonly #gatherMs: number | undefined;
-  /** Creates whose POST has not answered yet. */
-  #writing = 0;
-  /** Creates begun and not done: writing, waiting for a list, or reading one. */
-  #outstanding = 0;
-  /** The most creates outstanding at once so far: a lower bound of the caller's parallelism. */
-  #lanes = 0;
-  /** Creates begun so far. */
-  #begun = 0;
-  /** The longest the caller has gone without beginning a create while it had a lane free (ms). */
-  #longestPauseMs = 0;
-  /** When a create last freed one of the caller's lanes while all were held. */
-  #laneFreedAt = 0;
+  /** The caller's creates and their pace (create-pace.ts). */
+  readonly #pace = new CreatePace();
   /** Whether a window with creates has ended, which tells the caller's lanes (see #gather). */
   #lanesLearned = false;
-  /** When the latest creates began (at most PACE_SAMPLE + 1, oldest first). */
-  readonly #beganAt: number[] = [];
-  /** The caller's gap between beginnings (ms), over its last PACE_SAMPLE creates. */
-  #gapMs = FIRST_GAP_MS;
-  /** The smoothed time a create's POST takes (ms). */
-  #postMs = 0;
-  /** The smoothed time a create is outstanding, from beginCreate to done (ms). */
-  #heldMs = 0;
   /** The window of the queued list, while it gathers. */
   #window: GatherWindow | undefined;
   #started = 0;
@@ -242,48 +213,7 @@ export class AccountAlerts {
    * start wait for creates (see #gather).
    */
   beginCreate(): CreateInProgress {
-    const now = Date.now();
-    // The pace over many creates, several cycles of lists: the caller hands creates over in a
-    // burst after each list answers and slowly in between, and a short average taken when a
-    // window opens (just after a list) would see mostly the burst and end windows early.
-    const began = this.#beganAt;
-    // How long the caller went without beginning a create while it had a lane free.
-    const previous = began[began.length - 1];
-    if (previous !== undefined)
-      this.#longestPauseMs = Math.max(this.#longestPauseMs, now - Math.max(previous, this.#laneFreedAt));
-    if (began.length > PACE_SAMPLE) began.shift();
-    began.push(now);
-    if (began.length > 1) this.#gapMs = (now - began[0]!) / (began.length - 1);
-    this.#outstanding++;
-    this.#begun++;
-    this.#lanes = Math.max(this.#lanes, this.#outstanding);
-    let posting = false;
-    let sentAt = 0;
-    let done = false;
-    const create: CreateInProgress = {
-      sending: () => {
-        if (posting || done) return;
-        posting = true;
-        sentAt = Date.now();
-        this.#writing++;
-      },
-      posted: () => {
-        if (!posting) return;
-        posting = false;
-        this.#postMs = 0.8 * this.#postMs + 0.2 * (Date.now() - sentAt);
-        this.#writing--;
-        this.#recheck();
-      },
-      done: () => {
-        if (done) return;
-        create.posted();
-        done = true;
-        const heldMs = Date.now() - now;
-        this.#heldMs = this.#heldMs === 0 ? heldMs : 0.95 * this.#heldMs + 0.05 * heldMs;
-        if (this.#outstanding-- >= this.#lanes) this.#laneFreedAt = Date.now();
-        this.#recheck();
-      },
-    };
+    const create = this.#pace.begin(() => this.#recheck());
     this.#recheck();
     return create;
   }
@@ -315,7 +245,7 @@ export class AccountAlerts {
     }
     const openedAt = Date.now();
     return new Promise((resolve) => {
-      const window: GatherWindow = new GatherWindow(openedAt, this.#lanes, resolve, () => this.#check(window));
+      const window: GatherWindow = new GatherWindow(openedAt, this.#pace.lanes, resolve, () => this.#check(window));
       this.#window = window;
       this.#check(window);
     });
@@ -330,9 +260,9 @@ export class AccountAlerts {
   #check(window: GatherWindow): void {
     const now = Date.now();
     // Only reads wait: no create could join.
-    if (this.#outstanding === 0) return this.#close(window);
+    if (this.#pace.outstanding === 0) return this.#close(window);
     // At least one POST's time (at most 100 ms): creates whose POST is about to answer join.
-    const floorAt = window.openedAt + Math.min(MAX_FLOOR_MS, this.#postMs);
+    const floorAt = window.openedAt + Math.min(MAX_FLOOR_MS, this.#pace.postMs);
     if (now < floorAt) return window.wakeAt(floorAt, now);
     if (!this.#lanesLearned) return this.#checkFirst(window, now);
     this.#checkLater(window, now);
@@ -346,7 +276,7 @@ export class AccountAlerts {
    */
   #checkFirst(window: GatherWindow, now: number): void {
     const learnedAt = this.#lastBeganAt(window) + this.#quietMs();
-    if ((this.#writing === 0 && now >= learnedAt) || now >= window.closesBy) {
+    if ((this.#pace.writing === 0 && now >= learnedAt) || now >= window.closesBy) {
       this.#lanesLearned = true;
       return this.#close(window);
     }
@@ -356,21 +286,22 @@ export class AccountAlerts {
   /** The rules of every later window: half full, quiet, or its deadline (see #gather). */
   #checkLater(window: GatherWindow, now: number): void {
     // (Creates whose POST is in flight are about to join: a list waits for them.)
-    if (window.lanes >= 2 && this.#writing === 0 && this.#joined >= window.target) return this.#endWithinBudget(window);
+    if (window.lanes >= 2 && this.#pace.writing === 0 && this.#joined >= window.target)
+      return this.#endWithinBudget(window);
     // A pause of the caller ends a window soon once half the lanes wait, later otherwise.
     const quietMs = this.#joined >= Math.ceil(window.lanes / 2) ? this.#quietMs() : LONG_QUIET_MS;
     const quietAt = this.#lastBeganAt(window) + quietMs;
-    if (this.#writing === 0 && now >= quietAt) return this.#endWithinBudget(window);
+    if (this.#pace.writing === 0 && now >= quietAt) return this.#endWithinBudget(window);
     const deadline = this.#deadline(window);
     if (now >= deadline) {
       // Creates whose POST is in flight join within one POST's time: when enough of them are
       // in flight to reach the target, the list waits for just that many (posted() checks
       // again), not for every POST, which would lock the lanes into step.
-      const inReach = this.#joined < window.target && this.#joined + this.#writing >= window.target;
+      const inReach = this.#joined < window.target && this.#joined + this.#pace.writing >= window.target;
       if (!inReach || now >= window.closesBy) return this.#endWithinBudget(window);
       return window.wakeAt(window.closesBy, now);
     }
-    window.wakeAt(Math.min(deadline, this.#writing === 0 ? quietAt : deadline), now);
+    window.wakeAt(Math.min(deadline, this.#pace.writing === 0 ? quietAt : deadline), now);
   }
 
   /**
@@ -388,9 +319,9 @@ export class AccountAlerts {
    * The larger one rules; the window feeds back (a longer one holds more lanes).
    */
   #deadline(window: GatherWindow): number {
-    const gap = this.#gapMs;
-    const ownWork = gap / (gap + this.#postMs);
-    const freeLanes = 1 - Math.min(1, this.#heldMs / (gap * window.lanes));
+    const gap = this.#pace.gapMs;
+    const ownWork = gap / (gap + this.#pace.postMs);
+    const freeLanes = 1 - Math.min(1, this.#pace.heldMs / (gap * window.lanes));
     const holdMs = window.target * gap * Math.max(ownWork, freeLanes);
     return window.openedAt + Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, holdMs));
   }
@@ -407,9 +338,9 @@ export class AccountAlerts {
   #endWithinBudget(window: GatherWindow): void {
     const now = Date.now();
     if (this.#withinBudget(1) || now >= window.closesBy) return this.#close(window);
-    const allWaiting = this.#joined >= this.#outstanding;
-    if (allWaiting && this.#outstanding >= this.#lanes) return this.#close(window);
-    const pausedMs = Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, END_PAUSES * this.#longestPauseMs));
+    const allWaiting = this.#joined >= this.#pace.outstanding;
+    if (allWaiting && this.#pace.outstanding >= this.#pace.lanes) return this.#close(window);
+    const pausedMs = Math.min(MAX_WINDOW_MS, Math.max(MIN_QUIET_MS, END_PAUSES * this.#pace.longestPauseMs));
     const doneAt = this.#lastBeganAt(window) + pausedMs;
     const mayEnd = allWaiting && this.#withinBudget(2);
     if (mayEnd && now >= doneAt) return this.#close(window);
@@ -424,7 +355,7 @@ export class AccountAlerts {
 
   /** When the caller last began a create (the window's opening if it has begun none). */
   #lastBeganAt(window: GatherWindow): number {
-    return this.#beganAt[this.#beganAt.length - 1] ?? window.openedAt;
+    return this.#pace.beganAt[this.#pace.beganAt.length - 1] ?? window.openedAt;
   }
 
   /**
@@ -432,7 +363,7 @@ export class AccountAlerts {
    * half the lanes wait): QUIET_GAPS of its gaps, within bounds.
    */
   #quietMs(): number {
-    return Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#gapMs));
+    return Math.min(MAX_QUIET_MS, Math.max(MIN_QUIET_MS, QUIET_GAPS * this.#pace.gapMs));
   }
 
   /**
@@ -445,7 +376,7 @@ export class AccountAlerts {
    * creates the caller hands over next (each one raises the budget by 2 / lanes).
    */
   #withinBudget(slack: number): boolean {
-    return this.#started + 1 <= (2 * this.#begun) / Math.max(1, this.#lanes) + slack;
+    return this.#started + 1 <= (2 * this.#pace.begun) / Math.max(1, this.#pace.lanes) + slack;
   }
 
   #start(): Started {

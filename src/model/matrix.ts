@@ -1,21 +1,25 @@
 /**
- * The type × subtype × filter matrix of the v1.9 interface (section 2.4), in one place.
- * Every other part of the product (constructs, CLI, provider, emulator) reads it from here.
+ * The type × subtype × filter matrix of the v1.9 interface (section 2.4): the rows of the
+ * types' modules (src/model/types), in the form every other part of the product (constructs,
+ * CLI, provider, emulator) reads.
  */
 
-export const ALERT_TYPES = ['DNS Record', 'SPF Record', 'Certificate (TLS)'] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
+import { ALERT_TYPES, ALERT_TYPE_MODULES, type AlertType } from './types';
+import type { CertificateFilter, DnsRecordFilter, SpfRecordFilter } from './types';
 
-export const DNS_RECORD_SUBTYPES = ['A', 'CNAME', 'MX', 'TXT'] as const;
-export type DnsRecordSubtype = (typeof DNS_RECORD_SUBTYPES)[number];
+export {
+  ALERT_TYPES,
+  CERTIFICATE_FILTERS,
+  COMPARISON_FILTERS,
+  DNS_RECORD_SUBTYPES,
+  SPF_FILTERS,
+  type AlertType,
+  type CertificateFilter,
+  type DnsRecordFilter,
+  type DnsRecordSubtype,
+  type SpfRecordFilter,
+} from './types';
 
-export const COMPARISON_FILTERS = ['equals', 'does not equal', 'contains', 'does not contain'] as const;
-export const SPF_FILTERS = [...COMPARISON_FILTERS, 'validity'] as const;
-export const CERTIFICATE_FILTERS = ['subject', 'expires in (days)'] as const;
-
-export type DnsRecordFilter = (typeof COMPARISON_FILTERS)[number];
-export type SpfRecordFilter = (typeof SPF_FILTERS)[number];
-export type CertificateFilter = (typeof CERTIFICATE_FILTERS)[number];
 export type AlertFilter = DnsRecordFilter | SpfRecordFilter | CertificateFilter;
 
 export const TARGET_TYPES = ['domain', 'subdomain'] as const;
@@ -36,11 +40,10 @@ export interface TypeRule {
   readonly filters: readonly string[];
 }
 
-export const MATRIX: Readonly<Record<AlertType, TypeRule>> = {
-  'DNS Record': { subtypes: DNS_RECORD_SUBTYPES, filters: COMPARISON_FILTERS },
-  'SPF Record': { subtypes: [], filters: SPF_FILTERS },
-  'Certificate (TLS)': { subtypes: [], filters: CERTIFICATE_FILTERS },
-};
+/** Each type's row, from its module (src/model/types). */
+export const MATRIX: Readonly<Record<AlertType, TypeRule>> = Object.fromEntries(
+  ALERT_TYPES.map((t) => [t, { subtypes: ALERT_TYPE_MODULES[t].subtypes, filters: ALERT_TYPE_MODULES[t].filters }]),
+) as Record<AlertType, TypeRule>;
 
 export function filterValueKind(filter: string): FilterValueKind {
   if (filter === 'validity') return 'none';

@@ -7,7 +7,8 @@
 import type { AlertSpec, CanonicalAlert } from './alert';
 import { canonicalAlert, canonicalizeAlert, parseAlert } from './canonical';
 import { isValidHostName, normalizeHostName } from './hostname';
-import type { AlertType } from './matrix';
+import { isAlertType, type AlertType } from './matrix';
+import { ALERT_TYPE_MODULES } from './types';
 import type { Problem } from './problems';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
@@ -122,14 +123,9 @@ export interface PolicyCheckSpec {
  * `certificate expiry`, `certificate subject`, `SPF validity`, `SPF contains`, `DNS MX contains`.
  */
 export function defaultCheckLabel(check: Readonly<Record<string, unknown>>): string {
-  switch (check.type) {
-    case 'Certificate (TLS)':
-      return check.filter === 'expires in (days)' ? 'certificate expiry' : 'certificate subject';
-    case 'SPF Record':
-      return `SPF ${String(check.filter)}`;
-    default:
-      return `DNS ${String(check.subtype)} ${String(check.filter)}`;
-  }
+  // A type the model does not know is named as given (validation then says what is wrong with it).
+  if (!isAlertType(check.type)) return `${String(check.type)} ${String(check.filter)}`;
+  return ALERT_TYPE_MODULES[check.type].defaultLabel(check);
 }
 
 /** A host that makes a valid name, to validate labels and checks before the real hosts are known. */

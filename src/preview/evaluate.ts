@@ -3,7 +3,7 @@
  * evaluated (and why), always with what was observed. The readings of the interface that this
  * rests on are in docs/architecture.md ("Preview").
  */
-import type { AlertSpec } from '../model';
+import type { AlertSpec, AlertType } from '../model';
 import { quoteText, showBytes } from './dns-text';
 import { MAX_CNAME_HOPS, asciiHost, type DnsKind, type Lookups } from './lookups';
 import {
@@ -275,6 +275,19 @@ async function certificate(alert: AlertSpec, host: string, lookups: Lookups, now
   return out;
 }
 
+type Evaluator = (alert: AlertSpec, host: string, lookups: Lookups, now: Date) => Promise<Evaluation>;
+
+/**
+ * How each alert type is evaluated now: the one table of the preview, keyed by type like
+ * `ALERT_TYPE_MODULES` of src/model/types (a type without its evaluator does not compile).
+ * It lives here rather than in the type's module because it looks things up (I/O, layer 6).
+ */
+const EVALUATORS: { readonly [T in AlertType]: Evaluator } = {
+  'DNS Record': dnsRecord,
+  'SPF Record': spfRecord,
+  'Certificate (TLS)': certificate,
+};
+
 /** Evaluates one alert on its target's host name (as the domains list gives it). */
 export async function evaluateAlert(
   alert: AlertSpec,
@@ -290,12 +303,7 @@ export async function evaluateAlert(
   const host = asciiHost(hostName);
   if (host === null) return unknown(`${quoted(hostName)} is not a host name that DNS can look up`);
   const data = host !== hostName ? { ascii_host: host } : {};
-  const evaluation =
-    alert.type === 'DNS Record'
-      ? await dnsRecord(alert, host, lookups)
-      : alert.type === 'SPF Record'
-        ? await spfRecord(alert, host, lookups)
-        : await certificate(alert, host, lookups, now);
+  const evaluation = await EVALUATORS[alert.type](alert, host, lookups, now);
   Object.assign(evaluation.data, data);
   return evaluation;
 }

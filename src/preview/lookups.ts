@@ -4,6 +4,7 @@
  * (host, kind) asked once per run however many alerts need it. A lookup never throws: it
  * returns what was found or why nothing was.
  */
+import { ExpectedError } from '../support/expected-error';
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
@@ -102,7 +103,7 @@ export class Lookups {
     this.resolver = new Resolver({ timeout: this.timeoutMs, tries: 1 });
     if (options.resolver !== undefined) {
       const server = parseResolver(options.resolver);
-      if (!server) throw new Error(resolverProblem(options.resolver)!);
+      if (!server) throw new ExpectedError(resolverProblem(options.resolver)!);
       this.resolver.setServers([server]);
       this.resolverLabel = server;
     } else {

@@ -4,6 +4,7 @@
  * they never need to be written into a configuration.
  */
 import type { NetworkCalcClient } from '../client/client';
+import type { AlertsApi } from '../plan/types';
 import type { Domain } from '../client/types';
 import { AccountAlerts } from '../converge/account-alerts';
 import { parseProviderBlock, type ProviderBlock } from '../accounts/account-rules';
@@ -18,7 +19,8 @@ import { isUnknown } from './values';
 
 /** What every handler gets: one client and the per-process read caches of one account. */
 export interface NetworkcalcData {
-  readonly client: NetworkCalcClient;
+  /** The API as the interface the reconciler uses (`AlertsApi`), whatever client or API version serves it. */
+  readonly client: AlertsApi;
   /**
    * The account's alerts: one list call answers every read; writes share coalesced lists to
    * learn ids and read back; claims keep two creates from taking one alert.

@@ -13,20 +13,17 @@
  */
 import type { BlockSchema, ResourceSchema } from '../schema/types';
 import { Diagnostics, diagnosticsToMsg } from './diagnostics';
+import { appliedState, upgradedState } from './resource-changes';
 import {
   assertValidProvider,
   schemaToMsg,
   type DataSourceHandler,
-  type Model,
   type ProviderDefinition,
   type ResourceHandler,
 } from './framework';
 import {
-  blockType,
   decodeObject,
-  decodeJson,
   encodeObject,
-  isWhollyKnown,
   UNKNOWN,
   ValueError,
   valuesEqual,
@@ -196,40 +193,9 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     let upgraded: DynamicValueMsg | undefined;
     if (r) {
-      await guarded(diags, `${r.typeName} state upgrade`, async () => {
-        const raw = req.raw_state as { json?: Buffer; flatmap?: Record<string, string> } | undefined;
-        if (!raw?.json || raw.json.length === 0) {
-          if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
-            diags.addError(
-              'Unsupported state format',
-              'The stored state uses the legacy flatmap format, which this provider never wrote.',
-            );
-          }
-          return;
-        }
-        const text = Buffer.from(raw.json).toString('utf8');
-        const version = Number(req.version ?? 0);
-        const current = r.schema.version ?? 0;
-        let state: Model;
-        if (version < current && r.upgradeState) {
-          state = await r.upgradeState({
-            version,
-            rawState: JSON.parse(text) as Record<string, unknown>,
-            diagnostics: diags,
-            providerData: this.providerData,
-          });
-        } else if (version > current) {
-          diags.addError(
-            'State written by a newer provider',
-            `The state of this ${r.typeName} has schema version ${version}; this provider knows up to ${current}. Upgrade the provider.`,
-          );
-          return;
-        } else {
-          // Same version: re-encode; attributes dropped from the schema disappear.
-          state = decodeJson(blockType(r.schema), text) as Model;
-        }
-        upgraded = encodeObject(r.schema, state);
-      });
+      upgraded = await guarded(diags, `${r.typeName} state upgrade`, () =>
+        upgradedState(r, req, diags, this.providerData),
+      );
     }
     return { upgraded_state: upgraded, diagnostics: diagnosticsToMsg(diags) };
   }
@@ -295,38 +261,8 @@ export class ProviderServer<P = unknown> {
     let newState: DynamicValueMsg | undefined = req.prior_state;
     if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} apply`, async () => {
-        const prior = decodeObject(r.schema, req.prior_state);
-        const plan = decodeObject(r.schema, req.planned_state);
-        const config = decodeObject(r.schema, req.config) ?? {};
-        const common = { diagnostics: diags, providerData: this.providerData };
-        let result: ObjectValue | null;
-        if (plan === null) {
-          if (prior === null) return;
-          await r.delete({ state: prior, ...common });
-          if (!diags.hasError()) newState = encodeObject(r.schema, null);
-          return;
-        } else if (prior === null) {
-          result = await r.create({ plan, config, ...common });
-          // Nothing created: an empty state keeps terraform from recording a ghost.
-          if (result === null) {
-            if (!diags.hasError()) diags.addError(`${r.typeName} was not created`, 'The provider returned no state.');
-            newState = encodeObject(r.schema, null);
-            return;
-          }
-        } else {
-          result = (await r.update({ plan, prior, config, ...common })) ?? prior;
-        }
-        for (const [name, v] of Object.entries(result)) {
-          if (!isWhollyKnown(v)) {
-            diags.addError(
-              'Provider returned an unknown value after apply',
-              `${r.typeName}.${name} is still unknown; this is a bug in the provider.`,
-              [name],
-            );
-            result[name] = null;
-          }
-        }
-        newState = encodeObject(r.schema, result);
+        const next = await appliedState(r, req, diags, this.providerData);
+        if (next !== undefined) newState = next;
       });
     }
     return {

@@ -5,6 +5,7 @@
  * no secret: credentials are read again from the environment at apply, by the variable names
  * the scopes recorded.
  */
+import { ExpectedError } from '../support/expected-error';
 import { createHash } from 'node:crypto';
 import { SPEC_FIELDS, validateAlert, type LiveAlert } from '../model';
 import { OWNERSHIP_MODES } from '../accounts';
@@ -94,7 +95,9 @@ export function savedPlanText(
 ): string {
   const failed = plans.filter((p) => p.status !== 'ok');
   if (failed.length)
-    throw new Error(`a plan with failed accounts cannot be saved (${failed.map((p) => p.account.label).join(', ')})`);
+    throw new ExpectedError(
+      `a plan with failed accounts cannot be saved (${failed.map((p) => p.account.label).join(', ')})`,
+    );
   const body: SavedPlan = {
     format: SAVED_PLAN_FORMAT,
     format_version: SAVED_PLAN_VERSION,

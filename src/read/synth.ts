@@ -1,24 +1,30 @@
-import { spawn } from 'node:child_process';
+/**
+ * The synth of a run: cdktf.json read, the output directory chosen, the app run once
+ * (synth-run.ts) or spread over several runs and merged (synth-workers.ts) into a directory of
+ * this run's own, then published, and the stacks read back (synth-output.ts).
+ */
 import { setMaxListeners } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
-import { PROBLEMS_FILE_ENV, readProblemsFile, type ConstructProblem } from '../contract/problems';
-import { fromProblemData, problemLine, sentence } from '../model/problems';
-import { declaredScopes, type StackDocument } from './desired';
+import { type ConstructProblem } from '../contract/problems';
+import { sentence } from '../model/problems';
+import { type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
-import { ENV } from '../accounts/environment';
 import { fileErrorText, isFileError, makeDirectories } from '../support/file-errors';
 import { SYNTH_PART_ENV, synthPartText } from '../contract/synth-parts';
 import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
 import { mergeParts, synthWorkerCount } from './synth-workers';
+import { runApp, stopping } from './synth-run';
+import { readSynthesized, readJson } from './synth-output';
 
 /** How long an app may take to synthesize unless told otherwise: 1,000 stacks of 100 alerts fit. */
 export const DEFAULT_SYNTH_TIMEOUT_SECONDS = 600;
 
 export type { ConstructProblem };
+export { causeLine, redactEnvSecrets } from './synth-run';
+export { readSynthesized } from './synth-output';
 
 export interface SynthOptions {
   /** Directory holding cdktf.json. */
@@ -40,14 +46,6 @@ export interface SynthOptions {
 interface CdktfJson {
   app?: string;
   output?: string;
-}
-
-function readJson<T>(file: string, fix: string): T {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch (e) {
-    throw new ConfigError({ problems: [sentence(`${file} is not valid JSON (${(e as Error).message}); ${fix}`)] });
-  }
 }
 
 function readCdktfJson(cwd: string): CdktfJson | null {
@@ -73,319 +71,6 @@ function readCdktfJson(cwd: string): CdktfJson | null {
 export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {
   const cfg = readCdktfJson(options.cwd);
   return path.resolve(options.cwd, options.out ?? cfg?.output ?? 'cdktf.out');
-}
-
-/** Names of environment variables whose values are secrets, whatever the app calls them. */
-const SECRET_NAME = /TOKEN|SECRET|PASS|PRIVATE|KEY|AUTH|CREDENTIAL/i;
-
-/**
- * The credential variables the stacks of an earlier synth name (token_env,
- * client_secret_env, …): when the app fails now, its new output cannot tell us, but these
- * are the names a user chose for their secrets. Best effort; nothing if unreadable.
- */
-function namedSecretVariables(outdir: string): string[] {
-  try {
-    const { stacks } = readSynthesized(outdir);
-    return (declaredScopes(stacks) ?? [])
-      .flatMap((s) => [s.tokenEnv, s.clientIdEnv, s.clientSecretEnv])
-      .filter((n): n is string => n !== null);
-  } catch {
-    // No earlier output, or not ours: the name pattern alone applies.
-    return [];
-  }
-}
-
-/**
- * Masks, in text from the app, the values of environment variables that hold secrets: those
- * whose names look like it, the NETWORKCALC_* ones, and those named in `alsoNames`.
- */
-export function redactEnvSecrets(text: string, env: NodeJS.ProcessEnv, alsoNames: readonly string[] = []): string {
-  const named = new Set(alsoNames);
-  const secrets = Object.entries(env)
-    .filter(
-      ([k, v]) =>
-        (SECRET_NAME.test(k) || k.startsWith('NETWORKCALC_') || named.has(k)) &&
-        k !== ENV.baseUrl &&
-        v !== undefined &&
-        v.trim().length >= 4,
-    )
-    .map(([, v]) => v!.trim())
-    .sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('[redacted]');
-  return out;
-}
-
-/** Runs the app like `cdktf synth` does: through a shell, with CDKTF_OUTDIR set, bounded in time. */
-async function runApp(
-  command: string,
-  cwd: string,
-  outdir: string,
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-  earlierOutdir: string,
-  cancel?: AbortSignal,
-): Promise<void> {
-  // The constructs write their problems here when the app fails validation (see constructs/problems.ts).
-  const problemsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-problems-'));
-  try {
-    await runAppWith(
-      command,
-      cwd,
-      outdir,
-      env,
-      timeoutMs,
-      path.join(problemsDir, 'problems.json'),
-      earlierOutdir,
-      cancel,
-    );
-  } finally {
-    rmSync(problemsDir, { recursive: true, force: true });
-  }
-}
-
-/** The construct problems the app reported, as a ConfigError; null when it reported none. */
-function constructProblems(file: string): ConfigError | null {
-  const problems = readProblemsFile(file);
-  return problems ? new ConfigError({ problems: problems.map(fromProblemData), line: problemLine }) : null;
-}
-
-/**
- * The app's environment: ncalc's without TF_VAR_ values, the output directory and problems file
- * it writes to, and synth settings.
- */
-function appEnvironment(env: NodeJS.ProcessEnv, outdir: string, problemsFile: string): NodeJS.ProcessEnv {
-  const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_VAR_')));
-  childEnv.CDKTF_OUTDIR = outdir;
-  childEnv[PROBLEMS_FILE_ENV] = problemsFile;
-  childEnv.CDKTF_CONTINUE_SYNTH_ON_ERROR_ANNOTATIONS = 'true';
-  const context: unknown = env.CDKTF_CONTEXT_JSON ? JSON.parse(env.CDKTF_CONTEXT_JSON) : {};
-  childEnv.CDKTF_CONTEXT_JSON = JSON.stringify(context);
-  // The creation stack of every token (cdktn) is shown only by an error of cdktn's own, and
-  // costs about a tenth of a large synth; the app's own setting wins.
-  childEnv.CDKTN_DISABLE_CREATION_STACK ??= 'true';
-  return childEnv;
-}
-
-/** A run of the app that ncalc stopped (a timeout, an interruption), as one sentence. */
-const stopped = (message: string) => new ConfigError({ problems: [sentence(message)] });
-
-/** An app that exited with `code` (not for invalid constructs): the end of its output, secrets masked. */
-function appFailed(
-  command: string,
-  code: number | null,
-  output: string,
-  env: NodeJS.ProcessEnv,
-  earlierOutdir: string,
-): ConfigError {
-  // Read only now (a run that succeeds never needs them): the app wrote its own copy, not the earlier output.
-  const secretNames = namedSecretVariables(earlierOutdir);
-  const tail = redactEnvSecrets(output, env, secretNames).slice(-8000).trim();
-  const cause = causeLine(tail);
-  const message = `synth: the app "${command}" exited with code ${code}${cause ? `: ${cause}` : ''}; its output ends with:\n${indent(tail)}`;
-  return new ConfigError({ problems: [sentence(redactEnvSecrets(message, env, secretNames))] });
-}
-
-/** Errors after which nothing is run again (a timeout, an interruption), unlike a failed part of a synth. */
-const stopping = new WeakSet<Error>();
-const stops = (e: ConfigError): ConfigError => (stopping.add(e), e);
-
-/**
- * Runs the app once. `cancel` (another part of the synth failed) kills its process group as a
- * timeout does; the run then rejects once the app has ended, so nothing of it writes on.
- */
-async function runAppWith(
-  command: string,
-  cwd: string,
-  outdir: string,
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-  problemsFile: string,
-  earlierOutdir: string,
-  cancel?: AbortSignal,
-): Promise<void> {
-  const childEnv = appEnvironment(env, outdir, problemsFile);
-  await new Promise<void>((resolve, reject) => {
-    // Its own process group, so that a timeout or Ctrl-C ends the shell and all it started.
-    const child = spawn(command, {
-      cwd,
-      env: childEnv,
-      shell: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    // Its own group also means it outlives ncalc killed with SIGKILL (no handler runs then).
-    const watchdog = child.pid !== undefined && process.platform !== 'win32' ? groupWatchdog(child.pid) : null;
-    // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
-    const onSignal = (signal: NodeJS.Signals) => {
-      killGroup();
-      reject(stops(stopped(`synth: interrupted (${signal}); the app was stopped and nothing was changed`)));
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    cancel?.addEventListener('abort', killGroup, { once: true });
-    const done = () => {
-      watchdog?.release();
-      clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      cancel?.removeEventListener('abort', killGroup);
-    };
-    // Kept generously and cut only after masking, so a cut never leaves part of a secret.
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-1_000_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => {
-      killGroup();
-      const seconds = Math.round(timeoutMs / 1000);
-      reject(
-        stops(
-          stopped(
-            `synth: the app "${command}" did not finish within ${seconds} s; raise --synth-timeout or check the app`,
-          ),
-        ),
-      );
-    }, timeoutMs);
-    child.on('error', (e) => {
-      done();
-      reject(new ConfigError({ problems: [sentence(`synth: could not run "${command}": ${e.message}`)] }));
-    });
-    child.on('close', (code) => {
-      done();
-      if (code === 0) resolve();
-      else if (cancel?.aborted)
-        reject(stopped(`synth: the app "${command}" was stopped: another part of the synth failed`));
-      // Invalid constructs: their own list, without the app's output (a stack trace says nothing more).
-      else reject(constructProblems(problemsFile) ?? appFailed(command, code, output, env, earlierOutdir));
-    });
-  });
-}
-
-/**
- * A small shell, in a session of its own, that kills the process group `pgid` when ncalc
- * ends without saying it is done: it reads one line from a pipe whose only writer is ncalc,
- * and the kernel closes that pipe however ncalc ends (SIGKILL, a crash, a CI runner that kills
- * the step), so the read returns at end of file and the shell kills the app's group.
- * `release()` (the app has ended) sends the line and the shell leaves without killing.
- */
-function groupWatchdog(pgid: number): { release(): void } {
-  const shell = spawn(
-    '/bin/sh',
-    ['-c', 'read -r _ || kill -KILL "-$1" 2>/dev/null', 'ncalc-synth-watchdog', String(pgid)],
-    {
-      stdio: ['pipe', 'ignore', 'ignore'],
-      detached: true,
-    },
-  );
-  // Neither the shell nor its pipe keeps ncalc running; an error means no watchdog, not a failed synth.
-  shell.on('error', () => {});
-  shell.stdin?.on('error', () => {});
-  shell.unref();
-  (shell.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  return {
-    release: () => {
-      shell.stdin?.end('done\n');
-    },
-  };
-}
-
-/**
- * The line of an app's output that says what went wrong (`Error: Cannot find module '…/mian.ts'`,
- * `TypeError: …`), shown first; the Node stack around it stays below. The first such line: a
- * later one is usually a consequence. Null when the output has none.
- */
-export function causeLine(output: string): string | null {
-  const m = /^[ \t]*((?:Uncaught )?[A-Z]?[A-Za-z]*(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S.*)$/m.exec(output);
-  return m ? m[1]!.trim() : null;
-}
-
-const indent = (s: string) =>
-  s
-    .split('\n')
-    .map((l) => `    ${l}`)
-    .join('\n');
-
-/**
- * Reads a synthesized output: `manifest.json` and the `cdk.tf.json` of each selected stack,
- * strictly (an entry of the wrong shape is an error naming the file and the field, never
- * skipped), and the error annotations cdktf recorded. The one reader of cdktf output.
- */
-export function readSynthesized(outdir: string, wanted: readonly string[] | null = null): { stacks: StackDocument[] } {
-  const manifestFile = path.join(outdir, 'manifest.json');
-  if (!existsSync(manifestFile)) {
-    throw new ConfigError({
-      problems: [
-        sentence(
-          `${manifestFile} does not exist; synthesize first (drop --no-synth) or point --out at the synthesized output`,
-        ),
-      ],
-    });
-  }
-  const manifest = readJson<unknown>(manifestFile, 'synthesize again');
-  const bad = (where: string, v: unknown, expected: string) =>
-    `${manifestFile}: ${where} is ${jsonKind(v)}; expected ${expected} (synthesize again)`;
-  if (!isObject(manifest)) throw new ConfigError({ problems: [sentence(bad('the document', manifest, 'an object'))] });
-  const rawStacks = manifest.stacks ?? {};
-  if (!isObject(rawStacks))
-    throw new ConfigError({ problems: [sentence(bad('stacks', rawStacks, 'an object of stacks by name'))] });
-  const problems: string[] = [];
-  const entries: Array<[string, string]> = [];
-  for (const [name, entry] of Object.entries(rawStacks)) {
-    if (!isObject(entry)) {
-      problems.push(bad(`stacks.${name}`, entry, 'an object'));
-      continue;
-    }
-    const rel = entry.synthesizedStackPath ?? path.join('stacks', name, 'cdk.tf.json');
-    if (typeof rel !== 'string') {
-      problems.push(bad(`stacks.${name}.synthesizedStackPath`, rel, 'a path'));
-      continue;
-    }
-    const file = path.resolve(outdir, rel);
-    if (path.relative(outdir, file).startsWith('..') || path.isAbsolute(path.relative(outdir, file))) {
-      problems.push(
-        `${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`,
-      );
-      continue;
-    }
-    const annotations = entry.annotations ?? [];
-    if (!Array.isArray(annotations)) {
-      problems.push(bad(`stacks.${name}.annotations`, annotations, 'a list'));
-      continue;
-    }
-    for (const a of annotations) {
-      if (isObject(a) && a.level === '@cdktf/error')
-        problems.push(
-          `stack ${name}: ${typeof a.constructPath === 'string' ? a.constructPath : ''}: ${typeof a.message === 'string' ? a.message : 'error'}`,
-        );
-    }
-    entries.push([name, file]);
-  }
-  if (wanted) {
-    const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
-    if (unknown.length)
-      problems.push(
-        `unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`,
-      );
-  }
-  if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
-  const stacks: StackDocument[] = [];
-  for (const [name, file] of entries) {
-    if (wanted && !wanted.includes(name)) continue;
-    if (!existsSync(file))
-      throw new ConfigError({ problems: [sentence(`stack ${name}: ${file} is missing; synthesize again`)] });
-    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
-  }
-  return { stacks };
 }
 
 /**

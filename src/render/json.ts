@@ -254,11 +254,19 @@ export async function writeJsonDocument(
  * Codes of a run-level error (a document-level `error`): the configuration is not valid
  * (`CONFIG_ERROR`), the command line is not (`USAGE_ERROR`), apply refused a guarded deletion
  * (`DELETE_GUARD`), apply or destroy refused to write to alerts a local Terraform state holds
- * (`TERRAFORM_STATE`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`).
- * None is retryable as it stands: each needs a change first.
+ * (`TERRAFORM_STATE`), or a saved plan is unreadable (`PLAN_FILE`) or out of date (`STALE_PLAN`);
+ * `INTERNAL_ERROR`: a bug of ncalc, nothing the user did. None is retryable as it stands: each
+ * needs a change first.
  */
 export type RunErrorCode =
-  'CONFIG_ERROR' | 'USAGE_ERROR' | 'DELETE_GUARD' | 'TERRAFORM_STATE' | 'PLAN_FILE' | 'STALE_PLAN' | 'ERROR';
+  | 'CONFIG_ERROR'
+  | 'USAGE_ERROR'
+  | 'DELETE_GUARD'
+  | 'TERRAFORM_STATE'
+  | 'PLAN_FILE'
+  | 'STALE_PLAN'
+  | 'INTERNAL_ERROR'
+  | 'ERROR';
 
 /** Every command that prints a JSON document with `--json`. */
 export type JsonCommand = Command | 'export' | 'import-blocks' | 'emulator' | 'provider install';

@@ -1,11 +1,4 @@
-import {
-  ALERT_TYPES,
-  CERTIFICATE_FILTERS,
-  COMPARISON_FILTERS,
-  DNS_RECORD_SUBTYPES,
-  SPF_FILTERS,
-  TARGET_TYPES,
-} from '../model/matrix';
+import { ALERT_TYPES, DNS_RECORD_SUBTYPES, TARGET_TYPES } from '../model/matrix';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_OWNERSHIP,
@@ -15,6 +8,7 @@ import {
   TIMEOUT_SECONDS,
   type OwnershipMode,
 } from '../accounts/account-rules';
+import { ALERT_TYPE_LIST } from '../model/types';
 import { DEFAULT_BASE_URL } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
 import type { BlockSchema, ProviderSchemaDoc, ResourceSchema } from './types';
@@ -130,7 +124,7 @@ const alert: ResourceSchema = {
     filter: {
       type: 'string',
       required: true,
-      description: `Condition checked. DNS Record: ${quoted(COMPARISON_FILTERS)}. SPF Record: ${quoted(SPF_FILTERS)}. Certificate (TLS): ${quoted(CERTIFICATE_FILTERS)}.`,
+      description: `Condition checked. ${ALERT_TYPE_LIST.map((m) => `${m.type}: ${quoted(m.filters)}`).join('. ')}.`,
     },
     filter_value: {
       type: 'string',

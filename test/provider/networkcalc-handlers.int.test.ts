@@ -8,6 +8,7 @@ import { ListCache } from '../../src/provider/cache';
 import { Diagnostics } from '../../src/provider/diagnostics';
 import { UNKNOWN, type ObjectValue } from '../../src/provider/values';
 import { DEMO_ACCOUNT } from '../../src/emulator';
+import type { NetworkCalcClient } from '../../src/client';
 import { useEmulator } from '../helpers/emulator';
 import { alertSpec } from '../helpers/fixtures';
 import { droppedCreates } from '../helpers/faults';
@@ -88,7 +89,8 @@ describe('configure', () => {
     );
     expect(diags.items).toEqual([]);
     expect(await data!.client.listAlerts()).toEqual([]);
-    expect(data!.client.tokenExchanges).toBe(1);
+    // The provider holds the API as AlertsApi; this block's is the HTTP client.
+    expect((data!.client as NetworkCalcClient).tokenExchanges).toBe(1);
   });
   test('GIVEN a refused token or an unreachable API THEN the message names the configured variable and address', async () => {
     const read = async (data: NetworkcalcData) => {

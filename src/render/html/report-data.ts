@@ -8,6 +8,7 @@ import type { AccountPlan } from '../../plan/account-plan';
 import type { Change } from '../../plan/types';
 import { coverageGaps, coverageTotals } from '../../plan/coverage';
 import { DAY_MS, lifetimeDays, renewalDaysLeft } from '../../model/renewal';
+import { ALERT_TYPE_MODULES } from '../../model/types';
 import { previewTotals, type AlertPreview, type PreviewReport } from '../../preview/preview';
 import { FORMAT_VERSION } from '../json';
 import { gapsJson } from '../coverage';
@@ -81,7 +82,11 @@ function certificates(preview: PreviewReport, indexOf: Map<AccountPlan, number>)
   for (const { plan, alerts } of preview.accounts) {
     for (const a of alerts) {
       const d = a.data;
-      if (a.alert.type !== 'Certificate (TLS)' || typeof d.not_after !== 'string' || typeof d.not_before !== 'string')
+      if (
+        !ALERT_TYPE_MODULES[a.alert.type].servesCertificate ||
+        typeof d.not_after !== 'string' ||
+        typeof d.not_before !== 'string'
+      )
         continue;
       const host = a.host!;
       let entry = byHost.get(host);

@@ -1,0 +1,95 @@
+/**
+ * The contract of every `ncalc` command, in one place. A command declares its action with
+ * `defineAction`: the action returns the exit code, and what it throws goes to one error path
+ * (`reportFailure`), the same for text and `--json`: a usage error or an invalid configuration
+ * as the pipeline reports it, anything else as an internal error (a bug), its stack behind
+ * `--debug`. `bindActions` hands the actions to commander once the commands are registered; a
+ * command that runs something and declares no action is refused there.
+ */
+import { Option, type Command } from 'commander';
+import { ERROR_PREFIX, type CliIO } from './io';
+import { EXIT, isExpectedError, reportError } from './pipeline';
+import { errorJson, type JsonCommand } from '../render/json';
+import { PACKAGE_VERSION } from '../version';
+
+/** What commander calls with the arguments and options, resolving to the exit code. */
+// commander hands an action its arguments, then its options and the command, typed by the command.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Action = (...args: any[]) => Promise<number>;
+
+const ACTIONS = new WeakMap<Command, Action>();
+
+/** Declares what `cmd` runs: `action` returns the exit code and throws what went wrong. */
+export function defineAction<C extends Command>(cmd: C, action: Action): C {
+  ACTIONS.set(cmd, action);
+  return cmd;
+}
+
+/** The commands that run something: every command without subcommands. */
+export function runnableCommands(program: Command): Command[] {
+  return program.commands.flatMap((c) => (c.commands.length ? runnableCommands(c) : [c]));
+}
+
+/** `plan`, `provider install`: the command's words after `ncalc`. */
+export function commandPath(cmd: Command): string {
+  return cmd.parent?.parent ? `${commandPath(cmd.parent)} ${cmd.name()}` : cmd.name();
+}
+
+/** The outcome of one run of the program. */
+export interface RunOutcome {
+  code: number;
+}
+
+/**
+ * Binds each command's declared action to commander: its exit code goes to `outcome`, what it
+ * throws to `reportFailure`. Every command also takes `--debug` (not listed in --help).
+ */
+export function bindActions(program: Command, io: CliIO, outcome: RunOutcome): void {
+  for (const cmd of runnableCommands(program)) {
+    const action = ACTIONS.get(cmd);
+    if (!action) throw new Error(`ncalc ${commandPath(cmd)} declares no action (defineAction)`);
+    cmd.addOption(new Option('--debug', 'with an internal error, print its stack').hideHelp());
+    cmd.action(async (...args: unknown[]) => {
+      try {
+        outcome.code = await action(...args);
+      } catch (e) {
+        outcome.code = reportFailure(io, cmd, e);
+      }
+    });
+  }
+}
+
+/** Whether the command's output is its JSON document (`--json`, or `--format json`). */
+function wantsJson(cmd: Command): boolean {
+  const opts = cmd.opts<{ json?: unknown; format?: unknown }>();
+  return opts.json === true || opts.format === 'json';
+}
+
+/** The one error path of every command: text on stderr and, with --json, the error document. */
+export function reportFailure(io: CliIO, cmd: Command, e: unknown): number {
+  const json = wantsJson(cmd);
+  const name = commandPath(cmd) as JsonCommand;
+  if (isExpectedError(e)) return reportError(io, name, e, json);
+  return reportInternalError(io, name, e, json, cmd.opts<{ debug?: boolean }>().debug === true);
+}
+
+/** An exception nothing expected: a bug of ncalc, said so, with the stack behind --debug. */
+export function reportInternalError(
+  io: CliIO,
+  command: JsonCommand,
+  e: unknown,
+  json: boolean,
+  debug: boolean,
+): number {
+  const message = e instanceof Error ? e.message : String(e);
+  if (json) io.stdout.write(JSON.stringify(errorJson(command, [message], undefined, 'INTERNAL_ERROR'), null, 2) + '\n');
+  const stack = e instanceof Error && e.stack ? e.stack : message;
+  io.stderr.write(
+    `${ERROR_PREFIX}internal error: ${message}\n` +
+      `  This is a bug of ncalc ${PACKAGE_VERSION}, not of your configuration. Please report it with the command line` +
+      (debug
+        ? ' and the stack below.\n' + stack.replace(/^/gm, '  ') + '\n'
+        : ' and the output of the same command with --debug.\n'),
+  );
+  return EXIT.ERROR;
+}
