@@ -136,7 +136,8 @@ export async function synthesize(
       synth: opts.synth,
       timeoutMs,
       workers,
-      env: { ...io.env, ...appEnv },
+      // A copy only for an app to run: copying the process's environment reads every variable.
+      env: opts.synth ? { ...io.env, ...appEnv } : io.env,
       stacks: opts.stack,
     });
     if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
