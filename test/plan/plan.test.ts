@@ -22,6 +22,16 @@ describe('planScope', () => {
     expect(plan.unchanged).toBe(1);
   });
 
+  it('GIVEN a create for a target no live alert watches THEN it is a new target; beside a watched target it is missing', () => {
+    const want = [declared('on a watched target'), declared('on a new domain', { target_id: 7 })];
+    const plan = planScope(scope(), want, [live(1, 'kept', { target_id: 1, filter_value: '192.0.2.77' })]);
+    expect(plan.changes.map((c) => [c.name, c.reason, c.newTarget ?? false])).toEqual([
+      ['on a new domain', 'missing', true],
+      ['on a watched target', 'missing', false],
+      ['kept', 'undeclared', false],
+    ]);
+  });
+
   it('guards a scope that declares nothing but would delete every alert it owns (--allow-empty)', () => {
     const plan = planScope(scope(), [], [live(1, 'a'), live(2, 'b')]);
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([

@@ -13,7 +13,7 @@ const PAGE_SIZES = [25, 50, 100, 250];
 const TIMELINE_ROWS = 30;
 const STATUS_WORDS = { in_sync: 'in sync', drift: 'drift', failed: 'failed' };
 const STATE_WORDS = { fires: 'fires now', quiet: 'quiet', unknown: 'cannot evaluate' };
-const DRIFT_SHORT = { missing: 'missing', edited: 'edited', renamed: 'renamed', unmanaged: 'unmanaged', duplicate: 'duplicate' };
+const DRIFT_SHORT = { new: 'new target', missing: 'missing', edited: 'edited', renamed: 'renamed', unmanaged: 'unmanaged', duplicate: 'duplicate' };
 
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
