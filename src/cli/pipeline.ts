@@ -159,6 +159,8 @@ export interface Loaded extends Prepared {
   dir: string;
   /** The DNS and TLS lookups of the run (its lookup flags), for previews and certificate reads. */
   lookups: Lookups;
+  /** The names of every stack the run read, other shards' included (which app a document is of). */
+  stackNames: string[];
 }
 
 /**
@@ -200,7 +202,7 @@ export async function load(
     : shard
       ? prepared.accounts.filter((a) => inShard(a, shard))
       : prepared.accounts;
-  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups };
+  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups, stackNames: stacks.map((s) => s.name) };
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */
