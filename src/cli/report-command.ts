@@ -17,6 +17,7 @@ import { certificateLifetimes, previewPlans } from '../preview';
 import { reportDocument } from '../render/html/report-data';
 import { reportHtml } from '../render/html/page';
 import { mergeReports, type ShardDocument } from '../render/html/report-merge';
+import { JsonItems } from '../render/json';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
@@ -27,7 +28,7 @@ import {
   planAccounts,
   reportError,
   shardJson,
-  writeJson,
+  writePlanJson,
   type CommonOptions,
   type Loaded,
 } from './pipeline';
@@ -88,7 +89,7 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     // A page that cannot be written is found out before the app runs or any account is called.
     const fileProblem = file && outputFileProblem(file, opts.html!, '--html', 'report.html');
     if (fileProblem) throw new UsageError([fileProblem]);
-    if (opts.merge) return writeReport(io, opts, mergedDocument(io, opts));
+    if (opts.merge) return await writeReport(io, opts, mergedDocument(io, opts));
     // With a preview, its lookup flags are checked before the app runs.
     loaded = await load(io, opts, json, { lookups: opts.preview ? lookupsFromFlags(opts, io.env) : undefined });
   } catch (e) {
@@ -110,7 +111,7 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     now: preview?.at ?? new Date(),
     extra: { ...shardJson(loaded), source: sourceOf(loaded) },
   });
-  const code = writeReport(io, opts, doc);
+  const code = await writeReport(io, opts, doc);
   return anyFailed(plans) ? EXIT.ERROR : code;
 }
 
@@ -161,9 +162,11 @@ function mergedDocument(io: CliIO, opts: ReportFlags): Record<string, unknown> {
 }
 
 /** The document printed (--json) and the page written (--html); exit 1 when the page was not written. */
-function writeReport(io: CliIO, opts: ReportFlags, doc: Record<string, unknown>): number {
+async function writeReport(io: CliIO, opts: ReportFlags, doc: Record<string, unknown>): Promise<number> {
   const json = !!opts.json;
-  if (json) writeJson(io, doc);
+  // Streamed as plan's document is: one account's text at a time, not the whole report at once.
+  const accounts = doc.accounts as unknown[];
+  if (json) await writePlanJson(io, { ...doc, accounts: new JsonItems(accounts.length, (i) => accounts[i]) });
   if (opts.html === undefined) return EXIT.OK;
   const page = reportHtml(doc);
   try {
