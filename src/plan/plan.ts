@@ -309,8 +309,10 @@ function planMissing(scope: Scope, view: LiveView, d: DeclaredAlert, changes: Ch
   // One renamed back into another declared alert is not this one's.
   if (like && !view.renamedIds.has(like.id)) warnings.push(lookalikeWarning(scope, view, d, like));
   const create = change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []);
-  // Nothing of the account watches its target: a target new in the account, not a deletion.
-  if (!view.watched(d.spec)) create.newTarget = true;
+  // A policy's alert for a target nothing of the account watches: the target is new in the
+  // account (a domain added in the console), not an alert deleted. A declared alert stays
+  // "missing": its only alert on a target may well have been deleted.
+  if (d.fromPolicy && !view.watched(d.spec)) create.newTarget = true;
   changes.push(create);
 }
 

@@ -115,8 +115,8 @@ export interface Change {
   after: CanonicalAlert | null;
   fields: FieldChange[];
   /**
-   * A create whose target no live alert of the account watches: the target is new in the
-   * account (added in the console, or first covered by the app), not an alert deleted out of band.
+   * A create of an alert policy's alert whose target no live alert of the account watches: the
+   * target is new in the account (added in the console), not an alert deleted out of band.
    */
   newTarget?: true;
 }

@@ -22,12 +22,17 @@ describe('planScope', () => {
     expect(plan.unchanged).toBe(1);
   });
 
-  it('GIVEN a create for a target no live alert watches THEN it is a new target; beside a watched target it is missing', () => {
-    const want = [declared('on a watched target'), declared('on a new domain', { target_id: 7 })];
+  it("GIVEN a policy's create for a target no live alert watches THEN it is a new target; a declared one, or beside a watched target, is missing", () => {
+    const want = [
+      { ...declared('policy, watched target'), fromPolicy: true as const },
+      { ...declared('policy, new domain', { target_id: 7 }), fromPolicy: true as const },
+      declared('declared, unwatched target', { target_id: 8 }),
+    ];
     const plan = planScope(scope(), want, [live(1, 'kept', { target_id: 1, filter_value: '192.0.2.77' })]);
     expect(plan.changes.map((c) => [c.name, c.reason, c.newTarget ?? false])).toEqual([
-      ['on a new domain', 'missing', true],
-      ['on a watched target', 'missing', false],
+      ['declared, unwatched target', 'missing', false],
+      ['policy, new domain', 'missing', true],
+      ['policy, watched target', 'missing', false],
       ['kept', 'undeclared', false],
     ]);
   });
