@@ -27,6 +27,10 @@
  * after each apply: every account holds its ALERTS alerts once, none in another account.
  * `--app-dir <dir>` keeps the synthesized app there and reuses it in later runs.
  *
+ * `SPLITS=250x400,2000x50,10000x10`: the same alerts split over more and more accounts, every split
+ * synthesized and planned with every build in each round; plan and synth CPU of each split
+ * beside the first's (the plan must stay linear in alerts, synth grow no faster than stacks).
+ *
  * `--as-users` (at the largest size): `ncalc plan` from empty as users run it, ncalc synthesizing
  * the app, once per `--synth-workers` count (default 1): wall, CPU of ncalc and the app, peak RSS.
  *
@@ -61,10 +65,15 @@ const SHARDS = flag('--shards')?.split(',').map(Number) ?? [];
 /** `--synth-workers 1,2,4,8`: at the largest size, `ncalc synth` spread over that many runs of the app. */
 const SYNTH_WORKERS = flag('--synth-workers')?.split(',').map(Number) ?? [];
 const name = (i: number) => `acct${String(i).padStart(4, '0')}`;
+/**
+ * Account i's token. Not `acct3060-token`: its sha256 and acct8735-token's begin alike, which
+ * builds before the whole digest told accounts apart took for one account.
+ */
+const token = (i: number) => `token-${name(i)}`;
 const SUBDOMAINS = 8;
 
 /** The app: ACCOUNTS stacks of ALERTS alerts, measuring itself. */
-function appSource(pkg: string, accounts: number, outdir: string): string {
+function appSource(pkg: string, accounts: number, outdir: string, alerts = ALERTS): string {
   const cdk = require.resolve(CDK, { paths: [pkg] });
   return `const { App, TerraformStack } = require(${JSON.stringify(cdk)});
 const { Alert, AlertTarget, NetworkcalcAccount } = require(${JSON.stringify(path.join(pkg, 'dist'))});
@@ -74,7 +83,7 @@ for (let a = 0; a < ${accounts}; a++) {
   const name = 'acct' + String(a).padStart(4, '0');
   const stack = new TerraformStack(app, name);
   new NetworkcalcAccount(stack, 'Account', { tokenEnv: name.toUpperCase() + '_TOKEN' });
-  for (let i = 0; i < ${ALERTS}; i++) {
+  for (let i = 0; i < ${alerts}; i++) {
     const target = i % 5 === 0 ? AlertTarget.domain('example.com') : AlertTarget.subdomain('h' + (i % ${SUBDOMAINS}) + '.example.com');
     const props = i % 2 === 0
       ? { dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.' + ((i % 250) + 1) } }
@@ -93,7 +102,7 @@ function seed(accounts: number): EmulatorSeed {
     accounts: Array.from({ length: accounts }, (_, i) => ({
       name: name(i),
       user_id: i + 1,
-      tokens: [{ access_token: `${name(i)}-token` }],
+      tokens: [{ access_token: token(i) }],
       domains: [
         {
           id: 1000 * (i + 1),
@@ -112,11 +121,11 @@ interface Measured {
   rssMb: number;
 }
 
-function synth(pkg: string, accounts: number, dir: string): Measured {
+function synth(pkg: string, accounts: number, dir: string, alerts = ALERTS): Measured {
   const outdir = path.join(dir, 'cdktf.out');
   rmSync(outdir, { recursive: true, force: true });
   const main = path.join(dir, 'main.js');
-  writeFileSync(main, appSource(pkg, accounts, outdir));
+  writeFileSync(main, appSource(pkg, accounts, outdir, alerts));
   const started = Date.now();
   const r = spawnSync(process.execPath, [main], {
     cwd: dir,
@@ -157,7 +166,7 @@ function ncalc(pkg: string, dir: string, url: string, accounts: number, argv: st
       "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.BENCH_USAGE_FILE, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n",
     );
   const tokens = Object.fromEntries(
-    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
+    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, token(i)]),
   );
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -359,7 +368,7 @@ async function usersPlan(scratch: string, accounts: number): Promise<void> {
   const dir = path.join(scratch, 'as-users');
   writeNcalcApp(dir, accounts);
   const tokens = Object.fromEntries(
-    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, `${name(i)}-token`]),
+    Array.from({ length: accounts }, (_, i) => [`${name(i).toUpperCase()}_TOKEN`, token(i)]),
   );
   const workers = SYNTH_WORKERS.length ? SYNTH_WORKERS : [1];
   const emulator = await startEmulator({ seed: seed(accounts) });
@@ -568,6 +577,74 @@ async function endToEnd(scratch: string, accounts: number): Promise<void> {
   );
 }
 
+/** `SPLITS=250x400,2000x50,10000x10`: one number of alerts split over more and more accounts. */
+const SPLITS = (process.env.SPLITS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((s) => s.split('x').map(Number) as [number, number]);
+
+/**
+ * The same alerts split several ways, interleaved: each round synthesizes and plans every split
+ * with every build, so load from other work falls on all alike. Plan CPU and synth CPU of each
+ * split against the first split's, per build.
+ */
+async function splitRuns(scratch: string): Promise<void> {
+  const emulators = new Map<string, RunningEmulator>();
+  const samples = new Map<string, { synth: Measured[]; plan: Measured[] }>();
+  const key = (b: string, [accounts, alerts]: [number, number]) => `${b} ${accounts}x${alerts}`;
+  try {
+    for (const [accounts, alerts] of SPLITS)
+      // The log holds every request of the plan (two lists per account).
+      emulators.set(
+        `${accounts}x${alerts}`,
+        await startEmulator({ seed: seed(accounts), requestLogLimit: 2 * accounts + 16 }),
+      );
+    for (let round = 0; round < ROUNDS; round++)
+      for (const split of SPLITS)
+        for (const b of BUILDS) {
+          const [accounts, alerts] = split;
+          const dir = path.join(scratch, `${b.label}-${accounts}x${alerts}`);
+          rmSync(dir, { recursive: true, force: true });
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
+          const got = samples.get(key(b.label, split)) ?? { synth: [], plan: [] };
+          got.synth.push(synth(b.dir, accounts, dir, alerts));
+          const emulator = emulators.get(`${accounts}x${alerts}`)!;
+          await emulator.control.reset();
+          got.plan.push(await plan(b.dir, dir, emulator.url, accounts));
+          const counts = countRequests(await emulator.control.requests());
+          if (counts.listAlerts !== accounts || counts.listDomains !== accounts)
+            throw new Error(`${b.label}: ${counts.listAlerts} alert lists, ${counts.listDomains} domain lists`);
+          samples.set(key(b.label, split), got);
+          console.error(
+            `round ${round + 1}, ${b.label}, ${accounts} × ${alerts}: plan ${fmtMs(got.plan.at(-1)!.cpuMs)}`,
+          );
+        }
+  } finally {
+    for (const e of emulators.values()) await e.close();
+  }
+  const rows: string[][] = [];
+  for (const b of BUILDS) {
+    const m = (split: [number, number], pick: 'synth' | 'plan') =>
+      median(samples.get(key(b.label, split))![pick].map((x) => x.cpuMs));
+    const first = SPLITS[0]!;
+    for (const split of SPLITS) {
+      const plan = m(split, 'plan');
+      const synthCpu = m(split, 'synth');
+      const rss = median(samples.get(key(b.label, split))!.plan.map((x) => x.rssMb));
+      rows.push([
+        b.label,
+        `${split[0].toLocaleString('en')} × ${split[1]}`,
+        `${fmtMs(plan)} (${(plan / m(first, 'plan')).toFixed(2)}×)`,
+        `${Math.round(rss)} MiB`,
+        `${fmtMs(synthCpu)} (${(synthCpu / m(first, 'synth')).toFixed(2)}× for ${(split[0] / first[0]).toFixed(0)}× the stacks)`,
+      ]);
+    }
+  }
+  console.log(`${CDK}; the same alerts split over more accounts; ${ROUNDS} interleaved rounds, median\n`);
+  console.log(table(['build', 'accounts × alerts', 'plan --no-synth CPU', 'plan peak RSS', 'synth CPU'], rows));
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ncalc-bench-fleet-scale-'));
   const rows: string[][] = [];
@@ -575,6 +652,7 @@ async function main(): Promise<void> {
   try {
     if (E2E) return await endToEnd(scratch, Math.max(...SIZES));
     if (AS_USERS) return await usersPlan(scratch, Math.max(...SIZES));
+    if (SPLITS.length) return await splitRuns(scratch);
     console.log(`${CDK}; ${ALERTS} alerts per account; ${ROUNDS} interleaved rounds, median\n`);
     for (const accounts of SIZES) {
       const emulator = PLAN ? await startEmulator({ seed: seed(accounts) }) : null;

@@ -2,9 +2,8 @@
  * `ncalc drift`: plan without triggers, for CI (exit 0 in sync, 2 drift, 1 error), and with
  * `--suggest` the edits to the app that adopt the drift (`--write` makes them).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SOURCE_LOCATIONS_ENV, parseSourceLocations, type SourceLocation } from '../contract/source-locations';
@@ -44,6 +43,7 @@ import {
 } from './pipeline';
 import type { CliIO } from './io';
 import { SOURCES_FILE, readSynthSources } from './synth-sources';
+import { scratchDirectory } from './files';
 import {
   SHARD_HELP,
   appOptions,
@@ -147,9 +147,9 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   let locations: SourceLocation[] = [];
   const synthStartedMs = Date.now();
   // The app writes where each construct was made here (src/contract/source-locations.ts).
-  const locationsDir = opts.suggest && opts.synth ? mkdtempSync(path.join(tmpdir(), 'ncalc-locations-')) : null;
+  const scratch = opts.suggest && opts.synth ? scratchDirectory('ncalc-locations-') : null;
   try {
-    const file = locationsDir ? path.join(locationsDir, 'locations.json') : null;
+    const file = scratch ? path.join(scratch.dir, 'locations.json') : null;
     loaded = await load(io, opts, format !== 'text', { appEnv: file ? { [SOURCE_LOCATIONS_ENV]: file } : {} });
     if (file) locations = readLocations(file);
     if (opts.suggest && !opts.synth) locations = synthLocations(io, loaded.dir, opts);
@@ -157,7 +157,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     if (!(e instanceof UsageError)) report(driftErrorMarkdown(problemsOf(e)));
     return reportError(io, 'drift', e, format === 'json');
   } finally {
-    if (locationsDir) rmSync(locationsDir, { recursive: true, force: true });
+    scratch?.remove();
   }
   // With --suggest the plans also list the domains that name the targets of live alerts to adopt.
   const plans = await planAccounts(

@@ -3,7 +3,8 @@
  * what to do, instead of a system error code (`ENOENT`, `EISDIR`, `ENOTDIR`). Checked before
  * any API call, so a bad path costs nothing and writes nothing.
  */
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ERRNO_WORDS, fileErrorText } from '../support/file-errors';
 
@@ -61,4 +62,26 @@ export function creatableDirectoryProblem(dir: string, shown: string, flag: stri
     const what = at === path.resolve(dir) ? shown : at;
     return `${flag} ${shown}: ${what} is a file, not a directory; give a directory (it is created when missing)`;
   }
+}
+
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * A folder of this run in TMPDIR (`<prefix>XXXXXX`), removed by `remove()` and also when
+ * SIGINT or SIGTERM arrives: while an app runs, its own handler stops it and the command ends
+ * as usual; at any other time the signal would end ncalc before any `finally`, so the folder
+ * is removed first and the signal then ends the process as it would have.
+ */
+export function scratchDirectory(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const onSignal = (signal: NodeJS.Signals) => {
+    remove();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const remove = () => {
+    for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (const s of ENDING_SIGNALS) process.on(s, onSignal);
+  return { dir, remove };
 }

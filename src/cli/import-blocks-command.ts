@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { importBlock } from '../codegen/export';
-import { heldByAccount } from '../plan/terraform-held';
+import { heldByAccount, heldByStack } from '../plan/terraform-held';
 import { outDirOf } from '../read/synth';
 import type { AccountPlan } from '../plan/account-plan';
 import { errorText } from '../plan/error-info';
@@ -70,9 +70,10 @@ function blocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnType<type
   const blocks: Block[] = [];
   const notes: string[] = [];
   const appScopeKeys = new Set(loaded.desired.scopes.map((s) => s.key));
+  const heldIndex = heldByStack(loaded.held ?? []);
   for (const plan of plans) {
     if (plan.status !== 'ok') continue;
-    const held = heldByAccount(plan.account, loaded.held ?? [], appScopeKeys);
+    const held = heldByAccount(plan.account, heldIndex, appScopeKeys);
     const heldIds = new Set(held.flatMap((h) => (h.id === null ? [] : [h.id])));
     const liveByName = new Map<string, number[]>();
     for (const a of plan.live) liveByName.set(a.name, [...(liveByName.get(a.name) ?? []), a.id]);

@@ -139,7 +139,8 @@ export async function synthesize(
       synth: opts.synth,
       timeoutMs,
       workers,
-      env: { ...io.env, ...appEnv },
+      // A copy only for an app to run: copying the process's environment reads every variable.
+      env: opts.synth ? { ...io.env, ...appEnv } : io.env,
       stacks: opts.stack,
     });
     if (status) io.stderr.write(`\r\u001b[Ksynthesized in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -161,6 +162,8 @@ export interface Loaded extends Prepared {
   dir: string;
   /** The DNS and TLS lookups of the run (its lookup flags), for previews and certificate reads. */
   lookups: Lookups;
+  /** The names of every stack the run read, other shards' included (which app a document is of). */
+  stackNames: string[];
 }
 
 /**
@@ -202,7 +205,7 @@ export async function load(
     : shard
       ? prepared.accounts.filter((a) => inShard(a, shard))
       : prepared.accounts;
-  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups };
+  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups, stackNames: stacks.map((s) => s.name) };
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */

@@ -18,7 +18,7 @@ import {
   shardJson,
   shardText,
   styleFor,
-  writeJson,
+  writePlanJson,
   type FormatFlags,
   type Loaded,
 } from './pipeline';
@@ -78,7 +78,13 @@ export async function previewCommand(io: CliIO, opts: PreviewCommandFlags, forma
   const report = await previewPlans(plans, loaded.lookups, { changesOnly: opts.changesOnly });
   const style = styleFor(io, opts);
   if (format === 'json') {
-    writeJson(io, { format_version: FORMAT_VERSION, command: 'preview', ...shardJson(loaded), ...previewJson(report) });
+    // Streamed as plan's document is: at 100,000 verdicts one account's text at a time.
+    await writePlanJson(io, {
+      format_version: FORMAT_VERSION,
+      command: 'preview',
+      ...shardJson(loaded),
+      ...previewJson(report),
+    });
   } else if (format === 'markdown') {
     io.stdout.write(previewMarkdown(report, plans));
   } else {

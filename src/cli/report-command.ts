@@ -6,11 +6,18 @@
  * same document.
  */
 import type { Command } from 'commander';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomicSync } from '../support/atomic-write';
+import { ConfigError } from '../contract/config-error';
+import { sentence } from '../model/problems';
 import { certificateLifetimes, previewPlans } from '../preview';
 import { reportDocument } from '../render/html/report-data';
 import { reportHtml } from '../render/html/page';
+import { mergeReports, type ShardDocument } from '../render/html/report-merge';
+import { JsonItems } from '../render/json';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
@@ -21,7 +28,7 @@ import {
   planAccounts,
   reportError,
   shardJson,
-  writeJson,
+  writePlanJson,
   type CommonOptions,
   type Loaded,
 } from './pipeline';
@@ -35,6 +42,8 @@ export interface ReportFlags extends CommonOptions {
   json?: boolean;
   /** false with --no-preview: nothing is looked up. */
   preview: boolean;
+  /** The --json documents of every shard of a run, joined into one page. */
+  merge?: string[];
 }
 
 export const REPORT_HELP = `
@@ -64,6 +73,10 @@ export function register(program: Command, io: CliIO): void {
         '--no-preview',
         'do not evaluate the alerts now: no DNS or TLS lookup (no verdicts, no certificate timeline)',
       )
+      .option(
+        '--merge <files...>',
+        'join the --json documents of every shard of one run into one page (no app run, no API call)',
+      )
       .addHelpText('after', REPORT_HELP + REPORT_EXIT_HELP),
     (opts: ReportFlags) => reportCommand(io, opts),
   );
@@ -79,6 +92,7 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     // A page that cannot be written is found out before the app runs or any account is called.
     const fileProblem = file && outputFileProblem(file, opts.html!, '--html', 'report.html');
     if (fileProblem) throw new UsageError([fileProblem]);
+    if (opts.merge) return await writeReport(io, opts, mergedDocument(io, opts));
     // With a preview, its lookup flags are checked before the app runs.
     loaded = await load(io, opts, json, { lookups: opts.preview ? lookupsFromFlags(opts, io.env) : undefined });
   } catch (e) {
@@ -96,22 +110,80 @@ export async function reportCommand(io: CliIO, opts: ReportFlags): Promise<numbe
     json,
   );
   const preview = opts.preview ? await previewPlans(plans, loaded.lookups) : null;
-  const doc = reportDocument(plans, preview, { now: preview?.at ?? new Date(), extra: shardJson(loaded) });
-  if (json) writeJson(io, doc);
-  if (file) {
-    const page = reportHtml(doc);
+  const doc = reportDocument(plans, preview, {
+    now: preview?.at ?? new Date(),
+    extra: { ...shardJson(loaded), source: sourceOf(loaded) },
+  });
+  const code = await writeReport(io, opts, doc);
+  return anyFailed(plans) ? EXIT.ERROR : code;
+}
+
+/**
+ * Which app and commit a document is of, so that `--merge` joins only the shards of one run:
+ * a digest of the names of every stack the run read, and the commit checked out in the app's
+ * directory (null outside a git work tree, or without git).
+ */
+function sourceOf(loaded: Loaded): { app: string; commit: string | null } {
+  const app = createHash('sha256')
+    .update(JSON.stringify([...loaded.stackNames].sort()))
+    .digest('hex')
+    .slice(0, 16);
+  const git = spawnSync('git', ['rev-parse', '--verify', 'HEAD'], {
+    cwd: loaded.dir,
+    encoding: 'utf8',
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const commit = git.status === 0 ? git.stdout.trim() : '';
+  return { app, commit: /^[0-9a-f]{40,64}$/.test(commit) ? commit : null };
+}
+
+/** The documents of `--merge` joined; a ConfigError (one sentence) when they cannot be. */
+function mergedDocument(io: CliIO, opts: ReportFlags): Record<string, unknown> {
+  if (opts.shard !== undefined)
+    throw new UsageError(['--merge joins the documents the shards printed; give it without --shard']);
+  const given: ShardDocument[] = opts.merge!.map((file) => {
+    let text: string;
     try {
-      writeFileAtomicSync(file, page);
+      text = readFileSync(path.resolve(io.cwd, file), 'utf8');
     } catch (e) {
-      io.stderr.write(`Error: the report was not written: ${fileErrorText(opts.html!, e)}.\n`);
-      return EXIT.ERROR;
+      throw new ConfigError({ problems: [sentence(`--merge ${file}: ${fileErrorText(file, e)}`)] });
     }
-    const t = doc.summary as Record<string, number>;
-    const kb = Math.ceil(Buffer.byteLength(page) / 1024);
-    // On stderr with --json, so stdout stays one document.
-    (json ? io.stderr : io.stdout).write(
-      `Wrote ${opts.html} (${kb.toLocaleString('en-US')} KB): ${t.accounts} account${t.accounts === 1 ? '' : 's'}, ${t.in_sync} in sync, ${t.drift} drifted, ${t.failed} failed; ${t.firing} alert${t.firing === 1 ? '' : 's'} firing now; ${t.coverage_gaps} coverage gap${t.coverage_gaps === 1 ? '' : 's'}.\n`,
-    );
+    try {
+      return { file, doc: JSON.parse(text) as unknown };
+    } catch {
+      return { file, doc: null };
+    }
+  });
+  const merged = mergeReports(given);
+  if ('problem' in merged)
+    throw new ConfigError({
+      problems: [sentence(merged.problem)],
+      summary: 'the shards cannot be joined; nothing was written.',
+    });
+  return merged.doc;
+}
+
+/** The document printed (--json) and the page written (--html); exit 1 when the page was not written. */
+async function writeReport(io: CliIO, opts: ReportFlags, doc: Record<string, unknown>): Promise<number> {
+  const json = !!opts.json;
+  // Streamed as plan's document is: one account's text at a time, not the whole report at once.
+  const accounts = doc.accounts as unknown[];
+  if (json) await writePlanJson(io, { ...doc, accounts: new JsonItems(accounts.length, (i) => accounts[i]) });
+  if (opts.html === undefined) return EXIT.OK;
+  const page = reportHtml(doc);
+  try {
+    writeFileAtomicSync(path.resolve(io.cwd, opts.html), page);
+  } catch (e) {
+    io.stderr.write(`Error: the report was not written: ${fileErrorText(opts.html, e)}.\n`);
+    return EXIT.ERROR;
   }
-  return anyFailed(plans) ? EXIT.ERROR : EXIT.OK;
+  const t = doc.summary as Record<string, number | null>;
+  const kb = Math.ceil(Buffer.byteLength(page) / 1024);
+  const firing = t.firing === null ? 'unknown how many alerts are' : `${t.firing} alert${t.firing === 1 ? '' : 's'}`;
+  // On stderr with --json, so stdout stays one document.
+  (json ? io.stderr : io.stdout).write(
+    `Wrote ${opts.html} (${kb.toLocaleString('en-US')} KB): ${t.accounts} account${t.accounts === 1 ? '' : 's'}, ${t.in_sync} in sync, ${t.drift} drifted, ${t.failed} failed; ${firing} firing now; ${t.coverage_gaps} coverage gap${t.coverage_gaps === 1 ? '' : 's'}.\n`,
+  );
+  return EXIT.OK;
 }

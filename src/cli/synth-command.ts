@@ -3,9 +3,7 @@
  * credentials or API calls) and leave the output in --out, for the shards of a CI matrix to
  * read with `--no-synth --out <dir>` instead of each running the app again.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SOURCE_LOCATIONS_ENV } from '../contract/source-locations';
 import { FORMAT_VERSION } from '../render/json';
@@ -23,6 +21,7 @@ import {
 } from './options';
 import { defineAction } from './contract';
 import { writeSynthSources } from './synth-sources';
+import { scratchDirectory } from './files';
 
 export type SynthFlags = Pick<
   CommonOptions,
@@ -63,9 +62,9 @@ export function register(program: Command, io: CliIO): void {
 export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number> {
   const json = !!opts.json;
   // The app records where each construct is declared, for drift --suggest in the shards.
-  const locationsDir = mkdtempSync(path.join(tmpdir(), 'ncalc-locations-'));
+  const scratch = scratchDirectory('ncalc-locations-');
   try {
-    const locations = path.join(locationsDir, 'locations.json');
+    const locations = path.join(scratch.dir, 'locations.json');
     const { stacks, dir: cwd } = await synthesize(io, { ...opts, synth: true }, json, {
       [SOURCE_LOCATIONS_ENV]: locations,
     });
@@ -93,6 +92,6 @@ export async function synthCommand(io: CliIO, opts: SynthFlags): Promise<number>
   } catch (e) {
     return reportError(io, 'synth', e, json);
   } finally {
-    rmSync(locationsDir, { recursive: true, force: true });
+    scratch.remove();
   }
 }

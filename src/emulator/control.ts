@@ -130,9 +130,19 @@ export class EmulatorControl {
     await this.call('DELETE', '/faults');
   }
 
-  /** The newest requests (the last 10,000 by default), oldest first. */
-  requests(): Promise<RequestLogEntry[]> {
-    return this.call('GET', '/requests');
+  /**
+   * The newest requests (the last 50,000 by default), oldest first. Throws when the log no
+   * longer holds every request since start or the last clear, rather than hand back part of
+   * them as if whole: count with `requestCounts`, or clear the log more often.
+   */
+  async requests(): Promise<RequestLogEntry[]> {
+    const { dropped } = await this.requestCounts();
+    const entries = await this.call<RequestLogEntry[]>('GET', '/requests');
+    if (dropped > 0)
+      throw new Error(
+        `the emulator's request log holds the newest ${entries.length} requests; ${dropped} older ones were dropped (requestLogLimit). Count them with requestCounts, or clear the log (clearRequests) more often`,
+      );
+    return entries;
   }
 
   /** Counts of the requests since start or the last clear, by method and path; never capped by the log's size. */

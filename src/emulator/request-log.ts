@@ -52,12 +52,21 @@ export interface RequestCounts {
    * were not kept), so `count` may be short for a filter on a path.
    */
   complete: boolean;
+  /**
+   * Requests the log (GET /requests) no longer holds: its oldest entries, overwritten once it
+   * was full. 0 when the log holds every request since start or the last clear.
+   */
+  dropped: number;
 }
 
-/** Entries the request log keeps: the newest, in a ring buffer. */
-export const REQUEST_LOG_LIMIT = 10_000;
-/** Distinct method + path + account triples the counters keep. */
-export const REQUEST_COUNTER_LIMIT = 10_000;
+/**
+ * Entries the request log keeps: the newest, in a ring buffer. Enough for every request of a
+ * plan of 10,000 accounts (an alerts list and a domains list each); beyond it the log says how
+ * many it dropped.
+ */
+export const REQUEST_LOG_LIMIT = 50_000;
+/** Distinct method + path + account triples the counters keep (a plan of 10,000 accounts needs 20,000). */
+export const REQUEST_COUNTER_LIMIT = 50_000;
 
 interface Counter {
   method: string;
@@ -84,6 +93,8 @@ export class RequestLog {
   private readonly counters = new Map<string, Counter>();
   /** Requests whose method + path found no free counter. */
   private uncounted = 0;
+  /** Entries overwritten since the last clear. */
+  private overwritten = 0;
 
   constructor(
     readonly limit = REQUEST_LOG_LIMIT,
@@ -96,6 +107,7 @@ export class RequestLog {
     } else {
       this.ring[this.next] = entry;
       this.next = (this.next + 1) % this.limit;
+      this.overwritten++;
     }
     const key = `${entry.method} ${entry.path} ${entry.claimedAccount ?? ''}`;
     let c = this.counters.get(key);
@@ -119,13 +131,24 @@ export class RequestLog {
     c.statuses.set(entry.status, (c.statuses.get(entry.status) ?? 0) + 1);
   }
 
+  /** How many requests the kept entries leave out (overwritten since the last clear). */
+  get dropped(): number {
+    return this.overwritten;
+  }
+
   /** The kept entries, oldest first. */
   entries(): RequestLogEntry[] {
     return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
 
   counts(filter: RequestFilter = {}): RequestCounts {
-    const out: RequestCounts = { count: 0, statuses: {}, faulted: 0, complete: this.uncounted === 0 };
+    const out: RequestCounts = {
+      count: 0,
+      statuses: {},
+      faulted: 0,
+      complete: this.uncounted === 0,
+      dropped: this.overwritten,
+    };
     const exact = filter.path === undefined ? undefined : withoutTrailingSlash(filter.path);
     for (const c of this.counters.values()) {
       const match = { method: filter.method, path: filter.pathPrefix, account: filter.account };
@@ -143,5 +166,6 @@ export class RequestLog {
     this.next = 0;
     this.counters.clear();
     this.uncounted = 0;
+    this.overwritten = 0;
   }
 }

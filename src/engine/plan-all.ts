@@ -1,6 +1,6 @@
 import type { LiveAlert } from '../model';
 import { failedPlan, type AccountPlan } from '../plan/account-plan';
-import { findScopeOverlaps, resolveAccounts, type Account } from '../plan/accounts';
+import { declaredNames, findScopeOverlaps, resolveAccounts, type Account } from '../plan/accounts';
 import { declaredScopes, readDesired, type Desired, type StackDocument } from '../read/desired';
 import { inShard, type Shard } from '../plan/shard';
 import { toErrorInfo } from '../plan/error-info';
@@ -20,7 +20,7 @@ import type {
   Warning,
 } from '../plan/types';
 import { readTerraformStates } from '../read/terraform-state';
-import { heldByAccount, terraformStateWarnings } from '../plan/terraform-held';
+import { heldByAccount, heldByStack, terraformStateWarnings } from '../plan/terraform-held';
 import { groupBy } from '../support/group-by';
 import { Limiter } from '../support/limiter';
 
@@ -76,7 +76,8 @@ export function prepare(
   const desired = readDesired(stacks);
   const { accounts, problems } = resolveAccounts(desired.scopes, env, options);
   const all = [...desired.problems, ...problems];
-  for (const account of accounts) all.push(...findScopeOverlaps(account, desired.alerts));
+  const declared = declaredNames(desired.alerts);
+  for (const account of accounts) all.push(...findScopeOverlaps(account, declared));
   // Only the accounts' settings from the environment are wrong: say so, not "not valid".
   const onlyAccounts = all.length > 0 && all.length === problems.length;
   if (all.length)
@@ -348,10 +349,11 @@ export async function planAll(
     policies: new ByScope(prepared.desired.policies),
   };
   const limit = new Limiter(Math.max(1, options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE));
+  const heldIndex = heldByStack(prepared.held ?? []);
   const plans = await Promise.all(
     accounts.map((account) =>
       limit.run(async () => {
-        const held = heldByAccount(account, prepared.held ?? [], appScopeKeys);
+        const held = heldByAccount(account, heldIndex, appScopeKeys);
         const plan = await planAccount(account, desired, factory, options, held);
         options.onPlanned?.(plan);
         return plan;

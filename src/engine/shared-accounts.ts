@@ -1,4 +1,11 @@
-import { credentialHint, describeScope, overlappingScopes, readsDefaultCredentials } from '../plan/accounts';
+import {
+  credentialHint,
+  declaredNames,
+  describeScope,
+  overlappingScopes,
+  readsDefaultCredentials,
+  type DeclaredNames,
+} from '../plan/accounts';
 import { ENV } from '../accounts/environment';
 import type { ErrorInfo } from '../plan/error-info';
 import type { Account } from '../plan/accounts';
@@ -74,13 +81,19 @@ export function guardSharedAccounts<P extends ListedAccount>(
   plans: readonly P[],
   alerts: readonly DeclaredAlert[],
 ): Map<P, ErrorInfo> {
+  // The declared names by scope, gathered once and only when some accounts are one.
+  let declared: DeclaredNames | undefined;
+  return guardGroups(plans, () => (declared ??= declaredNames(alerts)));
+}
+
+function guardGroups<P extends ListedAccount>(plans: readonly P[], declared: () => DeclaredNames): Map<P, ErrorInfo> {
   const failures = new Map<P, ErrorInfo>();
   const fail = (p: P, message: string) => failures.set(p, { code: 'CONFIG_ERROR', message, retryable: false });
   for (const group of sharedAccounts(plans)) {
     const accounts = group.plans.map((p) => p.account);
     const overlaps = overlappingScopes(
       accounts.flatMap((a) => a.scopes),
-      [...alerts],
+      declared(),
     );
     if (!overlaps.length) continue;
     const users = group.userIds.length === 1 ? `user ${group.userIds[0]}` : `users ${group.userIds.join(', ')}`;
@@ -99,7 +112,7 @@ export function guardSharedAccounts<P extends ListedAccount>(
         );
       }
       // What is left may still be one account reached by several blocks naming their own.
-      const rest = guardSharedAccounts(own, alerts);
+      const rest = guardGroups(own, declared);
       for (const [p, error] of rest) failures.set(p, error);
       continue;
     }

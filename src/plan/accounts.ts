@@ -39,8 +39,11 @@ export interface AccountResolution {
 }
 
 export function tokenFingerprint(token: string): string {
-  return `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
+  return fingerprintOf(tokenDigest(token));
 }
+
+const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+const fingerprintOf = (digest: string) => `sha256:${digest.slice(0, 8)}`;
 
 /** A variable's trimmed value; unset and blank are the same. */
 export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -51,7 +54,7 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
 /** A scope's base URL: --base-url, else the provider's base_url, else NETWORKCALC_BASE_URL, else the default. */
 function scopeBaseUrl(
   scope: Scope,
-  env: NodeJS.ProcessEnv,
+  fromEnv: () => string | undefined,
   override: string | undefined,
 ): { baseUrl: string; urlProblem: string | null } {
   const [raw, source] =
@@ -59,12 +62,16 @@ function scopeBaseUrl(
       ? [override, '--base-url']
       : scope.baseUrl !== null
         ? [scope.baseUrl, 'base_url of the provider']
-        : [envValue(env, ENV.baseUrl) ?? DEFAULT_BASE_URL, ENV.baseUrl];
+        : [fromEnv() ?? DEFAULT_BASE_URL, ENV.baseUrl];
   const baseUrl = normalizeBaseUrl(raw);
   return { baseUrl, urlProblem: baseUrlProblem(baseUrl, source) };
 }
 
-type Identified = { identity: string; credentials: Credentials };
+/**
+ * `identity`: what output shows; `same`: what tells two credentials apart when grouping, the
+ * whole digest (the shown 32 bits collide about once in a hundred fleets of 10,000 tokens).
+ */
+type Identified = { identity: string; credentials: Credentials; same?: string };
 type Identify = (scope: Scope, baseUrl: string) => Identified | Refused;
 
 /**
@@ -82,8 +89,11 @@ function groupScopes(
   identify: Identify,
 ): AccountResolution {
   const problems: Problem[] = [];
+  // Read once: every lookup in the process's environment walks all of it (10,000 tokens in a fleet).
+  let envBaseUrl: { value: string | undefined } | undefined;
+  const fromEnv = () => (envBaseUrl ??= { value: envValue(env, ENV.baseUrl) }).value;
   const entries = scopes.flatMap((scope) => {
-    const { baseUrl, urlProblem } = scopeBaseUrl(scope, env, baseUrlOverride);
+    const { baseUrl, urlProblem } = scopeBaseUrl(scope, fromEnv, baseUrlOverride);
     if (urlProblem) {
       problems.push({
         path: `stack ${scope.stack}, provider ${scope.providerKey}`,
@@ -108,7 +118,7 @@ function groupScopes(
   };
   entries.forEach(({ scope, baseUrl, found }, i) => {
     join(`variables ${baseUrl} ${scope.tokenEnv} ${scope.clientIdEnv} ${scope.clientSecretEnv}`, i);
-    if (!isRefused(found)) join(`identity ${baseUrl} ${found.identity}`, i);
+    if (!isRefused(found)) join(`identity ${baseUrl} ${found.same ?? found.identity}`, i);
   });
   const groups = groupBy(
     entries.map((_, i) => i),
@@ -172,7 +182,8 @@ export function offlineAccountProblems(
     identity: `credentials from ${credentialHint(scope)}`,
     credentials: { baseUrl },
   }));
-  for (const account of accounts) problems.push(...findScopeOverlaps(account, alerts));
+  const declared = declaredNames(alerts);
+  for (const account of accounts) problems.push(...findScopeOverlaps(account, declared));
   return problems;
 }
 
@@ -214,7 +225,8 @@ export function resolveCredentials(
   if (token) {
     credentials.token = token;
     if (clientId && clientSecret) Object.assign(credentials, { clientId, clientSecret });
-    return { identity: `token ${tokenFingerprint(token)}`, credentials };
+    const digest = tokenDigest(token);
+    return { identity: `token ${fingerprintOf(digest)}`, credentials, same: `token ${digest}` };
   }
   if (clientId && clientSecret)
     return { identity: `client ${clientId}`, credentials: { ...credentials, clientId, clientSecret } };
@@ -258,17 +270,30 @@ export interface ScopeOverlap {
   why: string;
 }
 
+/** The names each scope declares, by scope key: gathered once per run, not once per account. */
+export type DeclaredNames = ReadonlyMap<string, ReadonlySet<string>>;
+
+export function declaredNames(alerts: readonly DeclaredAlert[]): DeclaredNames {
+  const declared = new Map<string, Set<string>>();
+  for (const a of alerts) {
+    const names = declared.get(a.scopeKey);
+    if (names) names.add(a.spec.name);
+    else declared.set(a.scopeKey, new Set([a.spec.name]));
+  }
+  return declared;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * The pairs of scopes that claim a common alert name, as if they were scopes of one account:
  * exclusive claims every name, prefix the names starting with its prefix, additive only the
- * names it declares.
+ * names it declares. `declared`: the names of every scope (`declaredNames`), so that the
+ * check of one account reads its own scopes' names, not every alert of the run.
  */
-export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): ScopeOverlap[] {
+export function overlappingScopes(scopes: readonly Scope[], declared: DeclaredNames): ScopeOverlap[] {
   const overlaps: ScopeOverlap[] = [];
-  // Declared names per scope, gathered once: looked up per name, they made this quadratic.
-  const declared = new Map<string, Set<string>>(scopes.map((s) => [s.key, new Set<string>()]));
-  for (const a of alerts) declared.get(a.scopeKey)?.add(a.spec.name);
-  const names = (s: Scope) => declared.get(s.key)!;
+  const names = (s: Scope) => declared.get(s.key) ?? NONE;
   for (let i = 0; i < scopes.length; i++) {
     for (let j = i + 1; j < scopes.length; j++) {
       const a = scopes[i];
@@ -297,9 +322,9 @@ export function overlappingScopes(scopes: Scope[], alerts: DeclaredAlert[]): Sco
  * Two scopes of one account must not claim the same alert name, or one would delete or
  * rewrite what the other declares.
  */
-export function findScopeOverlaps(account: Account, alerts: DeclaredAlert[]): Problem[] {
+export function findScopeOverlaps(account: Account, declared: DeclaredNames): Problem[] {
   // The message names its place (the account) itself.
-  return overlappingScopes(account.scopes, alerts).map(({ a, b, why }) => ({
+  return overlappingScopes(account.scopes, declared).map(({ a, b, why }) => ({
     field: 'ownership',
     message: `account ${account.label} (${account.baseUrl}, ${account.identity}) is claimed by ${describeScope(a)} and ${describeScope(b)}: ${why}; use ownership "prefix" with distinct prefixes, or "additive" with distinct names, or separate credentials`,
   }));

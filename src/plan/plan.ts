@@ -270,6 +270,15 @@ interface LiveView {
   renamed: (name: string) => LiveAlert | undefined;
   /** A live alert outside the scope with the same settings as this one. */
   outsideWithSettings: (spec: CanonicalAlert) => LiveAlert | undefined;
+  /** Whether some live alert of the account, of any scope, watches this alert's target. */
+  watched: (spec: CanonicalAlert) => boolean;
+}
+
+/** The targets the account's live alerts watch, gathered on the first question. */
+function watchedTargets(live: readonly LiveAlert[]): (spec: CanonicalAlert) => boolean {
+  let targets: Set<string> | undefined;
+  const key = (a: Pick<CanonicalAlert, 'target_type' | 'target_id'>) => `${a.target_type}:${a.target_id}`;
+  return (spec) => (targets ??= new Set(live.map(key))).has(key(spec));
 }
 
 /** A warning that a missing alert looks like a live one renamed, saying what apply does to it. */
@@ -299,7 +308,12 @@ function planMissing(scope: Scope, view: LiveView, d: DeclaredAlert, changes: Ch
   const like = view.renamed(d.spec.name) ?? view.outsideWithSettings(d.spec);
   // One renamed back into another declared alert is not this one's.
   if (like && !view.renamedIds.has(like.id)) warnings.push(lookalikeWarning(scope, view, d, like));
-  changes.push(change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []));
+  const create = change(scope, 'create', 'missing', d.spec.name, null, d, null, d.spec, []);
+  // A policy's alert for a target nothing of the account watches: the target is new in the
+  // account (a domain added in the console), not an alert deleted. A declared alert stays
+  // "missing": its only alert on a target may well have been deleted.
+  if (d.fromPolicy && !view.watched(d.spec)) create.newTarget = true;
+  changes.push(create);
 }
 
 /** Live alerts sharing a declared name: the lowest id is managed, the others deleted unless additive. */
@@ -362,6 +376,7 @@ export function planScope(
     renamedIds: new Set([...renames.values()].map((a) => a.id)),
     renamed: renameFinder(scope, live, names),
     outsideWithSettings: sameSettingsOutside(scope, live, names),
+    watched: watchedTargets(live),
   };
   const refusals = mode === 'converge' ? renamesIntoTakenNames(scope, declared, owned, live, names) : [];
 

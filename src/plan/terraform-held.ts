@@ -4,6 +4,7 @@
  * are read by src/read/terraform-state.ts, and `planAll` adds the warnings this returns to the
  * account's plan; apply and destroy refuse a plan carrying them unless given the flag.
  */
+import { groupBy } from '../support/group-by';
 import type { Account } from './accounts';
 import type { Change, HeldAlert, Warning } from './types';
 
@@ -15,18 +16,23 @@ export const IGNORE_TERRAFORM_STATE_FLAG = '--ignore-terraform-state';
  * provider key) of the account, and those of a configuration the app no longer has in a stack
  * whose scopes the account holds (their account cannot be told apart: when in doubt, held).
  */
-export function heldByAccount(
-  account: Account,
-  held: readonly HeldAlert[],
-  appScopeKeys: ReadonlySet<string>,
-): HeldAlert[] {
-  if (!held.length) return [];
+export function heldByAccount(account: Account, held: HeldByStack, appScopeKeys: ReadonlySet<string>): HeldAlert[] {
+  if (!held.size) return [];
   const keys = new Set(account.scopes.map((s) => s.key));
-  const stacks = new Set(account.scopes.map((s) => s.stack));
-  return held.filter((h) => {
-    const key = `${h.stack}/${h.providerKey}`;
-    return keys.has(key) || (!appScopeKeys.has(key) && stacks.has(h.stack));
-  });
+  const stacks = [...new Set(account.scopes.map((s) => s.stack))];
+  return stacks.flatMap((stack) =>
+    (held.get(stack) ?? []).filter((h) => {
+      const key = `${h.stack}/${h.providerKey}`;
+      return keys.has(key) || !appScopeKeys.has(key);
+    }),
+  );
+}
+
+/** The held alerts by stack, gathered once per run so that each account reads its own stacks' only. */
+export type HeldByStack = ReadonlyMap<string, readonly HeldAlert[]>;
+
+export function heldByStack(held: readonly HeldAlert[]): HeldByStack {
+  return groupBy(held, (h) => h.stack);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

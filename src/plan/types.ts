@@ -114,6 +114,11 @@ export interface Change {
   before: AlertSpec | null;
   after: CanonicalAlert | null;
   fields: FieldChange[];
+  /**
+   * A create of an alert policy's alert whose target no live alert of the account watches: the
+   * target is new in the account (added in the console), not an alert deleted out of band.
+   */
+  newTarget?: true;
 }
 
 export interface PlannedTrigger {

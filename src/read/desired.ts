@@ -78,8 +78,9 @@ function duplicateNameProblems(alerts: readonly DeclaredAlert[]): Problem[] {
 /** An alert of a scope with an ownership prefix must carry the prefix in its name. */
 function ownershipPrefixProblems(scopes: readonly Scope[], alerts: readonly DeclaredAlert[]): Problem[] {
   const problems: Problem[] = [];
+  const byKey = new Map(scopes.map((s) => [s.key, s]));
   for (const a of alerts) {
-    const scope = scopes.find((s) => s.key === a.scopeKey);
+    const scope = byKey.get(a.scopeKey);
     if (scope?.ownership === 'prefix' && scope.prefix && !claims(scope, a.spec.name)) {
       problems.push(
         at(

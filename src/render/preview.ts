@@ -6,6 +6,7 @@ import { errorText } from '../plan/error-info';
 import { accountHeading, summaryLine } from './text';
 import { type Style } from './style';
 import { totals } from './totals';
+import { JsonItems } from './json';
 import { previewTotals, type AlertPreview, type PreviewReport, type PreviewTotals } from '../preview/preview';
 import { escapeControls, quoteText } from '../support/terminal-text';
 
@@ -106,14 +107,18 @@ export function previewJson(report: PreviewReport): Record<string, unknown> {
       new_firing: t.newFiring,
       renewal_warnings: t.warnings,
     },
-    accounts: report.accounts.map(({ plan, alerts }) => ({
-      label: plan.account.label,
-      base_url: plan.account.baseUrl,
-      identity: plan.account.identity,
-      status: plan.status,
-      error: plan.error,
-      alerts: alerts.map(alertJson),
-    })),
+    // Made as they are written (writeJsonDocument): one account's verdicts in memory at a time.
+    accounts: new JsonItems(report.accounts.length, (i) => {
+      const { plan, alerts } = report.accounts[i]!;
+      return {
+        label: plan.account.label,
+        base_url: plan.account.baseUrl,
+        identity: plan.account.identity,
+        status: plan.status,
+        error: plan.error,
+        alerts: alerts.map(alertJson),
+      };
+    }),
   };
 }
 

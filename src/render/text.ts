@@ -326,6 +326,7 @@ export function applySummary(
 }
 
 export const DRIFT_WORDS: Readonly<Record<DriftKind, string>> = {
+  new: 'new target (no alert of the account watches it yet); apply creates it',
   missing: 'missing (deleted out of band); apply creates it',
   edited: 'edited out of band; apply restores it',
   renamed: 'renamed out of band; apply names it back (one update, same id)',

@@ -86,10 +86,10 @@ export function guardsOf(plans: readonly AccountPlan[]): Array<Warning & { guard
   return plans.flatMap((p) => p.warnings.filter((w): w is Warning & { guard: DeleteGuard } => w.guard !== undefined));
 }
 
-export type DriftKind = 'missing' | 'edited' | 'renamed' | 'unmanaged' | 'duplicate';
+export type DriftKind = 'new' | 'missing' | 'edited' | 'renamed' | 'unmanaged' | 'duplicate';
 
 export function driftKind(c: Change): DriftKind {
-  if (c.action === 'create') return 'missing';
+  if (c.action === 'create') return c.newTarget ? 'new' : 'missing';
   if (c.action === 'update') return c.reason === 'renamed' ? 'renamed' : 'edited';
   return c.reason === 'duplicate' ? 'duplicate' : 'unmanaged';
 }

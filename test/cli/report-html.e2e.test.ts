@@ -12,7 +12,7 @@
  * Without Chromium (CHROMIUM=<path> or /usr/bin/chromium) the browser part fails under CI and
  * is skipped, saying so, elsewhere.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -240,7 +240,24 @@ describe('the report file', () => {
     expect(log.filter((r) => r.method !== 'GET')).toEqual([]);
 
     expect(doc.summary).toMatchObject({ accounts: 4, in_sync: 1, drift: 2, failed: 1, firing: 2, coverage_gaps: 2 });
-    expect(doc.summary.certificates).toEqual({ hosts: 2, expiring_14: 1, expiring_30: 1 });
+    expect(doc.summary.certificates).toEqual({ hosts: 2, expiring_14: 1, expiring_30: 1, not_evaluated: 0 });
+    // The account that failed is not evaluated: null, never 0; the run's preview says it left it out.
+    const delta = doc.accounts.find((a) => a.label === 'delta')!;
+    expect(delta.summary).toMatchObject({
+      create: null,
+      firing: null,
+      fires: null,
+      coverage_gaps: null,
+      soonest_expiry: null,
+    });
+    expect([delta.changes, delta.preview, (delta as any).coverage_gaps]).toEqual([null, null, null]);
+    expect(doc.summary.preview).toMatchObject({ accounts_not_evaluated: 1 });
+    const alpha = doc.accounts.find((a) => a.label === 'alpha')!;
+    expect(alpha.summary).toMatchObject({
+      firing: 2,
+      firing_by_kind: { 'Certificate (TLS)': 1, 'DNS Record': 1 },
+      soonest_expiry: { host: 'c47.test', days_left: expect.closeTo(7.5, 1) },
+    });
     const html = readFileSync(file, 'utf8');
     for (const secret of [...Object.values(TOKENS), REFUSED])
       expect([secret, html.includes(secret)]).toEqual([secret, false]);
@@ -365,7 +382,8 @@ describe('the page in Chromium', () => {
       Object.fromEntries(els.map((e) => [e.getAttribute('data-summary'), Number(e.querySelector('.n')!.textContent)])),
     );
     expect(band).toEqual({
-      accounts: 4,
+      all: 4,
+      attention: 3,
       in_sync: 1,
       drift: 2,
       failed: 1,
@@ -389,13 +407,17 @@ describe('the page in Chromium', () => {
     await firing.focus();
     await page.keyboard.press('Enter');
     expect(await page.getAttribute('th:has(button[data-sort="firing"])', 'aria-sort')).toBe('descending');
-    expect((await labels())[0]).toBe('alpha');
+    // The failed account has no figures: first in every order, never among the healthy.
+    expect((await labels()).slice(0, 2)).toEqual(['delta', 'alpha']);
     await page.keyboard.press('Space');
     expect(await page.getAttribute('th:has(button[data-sort="firing"])', 'aria-sort')).toBe('ascending');
+    expect((await labels())[0]).toBe('delta');
     expect((await labels()).at(-1)).toBe('alpha');
     await page.click('th button[data-sort="label"]');
-    expect(await labels()).toEqual(['alpha', 'beta', 'delta', 'gamma']);
+    expect(await labels()).toEqual(['delta', 'alpha', 'beta', 'gamma']);
     expect(await page.getAttribute('th:has(button[data-sort="firing"])', 'aria-sort')).toBe('none');
+    await page.click('#order-attention');
+    expect(await labels()).toEqual(['delta', 'alpha', 'gamma', 'beta']);
 
     await page.fill('#filter', 'gam');
     expect(await labels()).toEqual(['gamma']);
@@ -493,6 +515,157 @@ describe('the page in Chromium', () => {
   );
 
   browserTest(
+    'GIVEN the summary cards THEN each one shows its accounts in the table, and pressed again all of them',
+    async () => {
+      const pick = async (key: string) => {
+        await page.click(`#summary button[data-show="${key}"]`);
+        return {
+          labels: await labels(),
+          pressed: await page.$$eval('#summary button[aria-pressed="true"]', (bs) =>
+            bs.map((b) => b.getAttribute('data-show')),
+          ),
+          shown: await page.$eval('#status-filter', (el) => el.value),
+        };
+      };
+      expect(await pick('failed')).toEqual({ labels: ['delta'], pressed: ['failed'], shown: 'failed' });
+      expect((await pick('attention')).labels).toEqual(['delta', 'alpha', 'gamma']);
+      expect((await pick('firing')).labels).toEqual(['alpha']);
+      expect((await pick('expiring_14')).labels).toEqual(['alpha']);
+      expect((await pick('coverage_gaps')).labels).toEqual(['gamma']);
+      expect(await pick('coverage_gaps')).toEqual({
+        labels: ['delta', 'alpha', 'gamma', 'beta'],
+        pressed: ['all'],
+        shown: 'all',
+      });
+      // Per account: firing by kind and the soonest expiry, written in the row.
+      const alpha = page.locator('#accounts-body tr', { hasText: 'alpha' });
+      expect(await alpha.locator('td').nth(4).locator('.kinds').textContent()).toBe(
+        '1 Certificate (TLS) · 1 DNS Record',
+      );
+      expect(await alpha.locator('td').nth(5).textContent()).toMatch(/^7\.\d+ d leftc47\.test$/);
+      // The failed account's row says so instead of zeros.
+      const delta = page.locator('#accounts-body tr', { hasText: 'delta' });
+      expect(await delta.locator('td.not-evaluated').textContent()).toMatch(/^Not evaluated/);
+      expect(await delta.locator('td').count()).toBe(3);
+      // A base URL does not wrap mid-address.
+      expect(await page.$eval('#accounts-body .url', (el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
+    },
+  );
+
+  browserTest(
+    'GIVEN a failed account THEN its details say not evaluated, never 0 or None, and its name is isolated',
+    async () => {
+      const delta = doc.accounts.findIndex((a) => a.label === 'delta');
+      await page.click(`#accounts-body a[href="#account-${delta}"]`);
+      await page.waitForFunction(() => document.activeElement?.id === 'account-title');
+      const headings = await page.$$eval('#details h3', (hs) => hs.map((x) => x.textContent));
+      expect(headings).toEqual([
+        'Planned changes and drift: not evaluated',
+        'Preview: not evaluated',
+        'Coverage gaps: not evaluated',
+      ]);
+      const text = await page.textContent('#details');
+      expect(text).not.toMatch(/\(0\)|None|No alert to evaluate/);
+      // The title's name is its own <bdi>, isolated; the status badge follows it, outside.
+      const title = await page.$eval('#account-title', (h) => ({
+        bdi: h.querySelector('bdi')?.textContent,
+        isolate: getComputedStyle(h.querySelector('bdi')).unicodeBidi,
+        badgeInside: !!h.querySelector('bdi .badge'),
+      }));
+      expect(title).toEqual({ bdi: 'delta', isolate: 'isolate', badgeInside: false });
+      await page.click('#details a[href="#accounts"]');
+      await page.waitForFunction(() => location.hash === '#accounts');
+    },
+  );
+
+  browserTest(
+    'GIVEN the timeline THEN each row names its accounts and days left, a legend names every mark, and it filters by account',
+    async () => {
+      const rows = () =>
+        page.$$eval('#timeline g.cert', (gs) =>
+          gs.map((g) => [
+            g.getAttribute('data-host'),
+            g.querySelector('text.owner')!.textContent,
+            g.querySelector('text.days')!.textContent,
+          ]),
+        );
+      expect(await rows()).toEqual([
+        ['c47.test', 'alpha', expect.stringMatching(/^7\.\d+ d left$/)],
+        ['c90.test', 'beta', expect.stringMatching(/^(59|60)(\.\d+)? d left$/)],
+      ]);
+      expect(await page.$$eval('.legend span', (ls) => ls.map((l) => l.className))).toEqual([
+        'l-life',
+        'l-soon',
+        'l-renewal',
+        'l-fires',
+        'l-quiet',
+        'l-today',
+      ]);
+      // Fires and quiet differ by shape (filled, hollow), not by a shade alone.
+      const fills = await page.$$eval('#timeline path.threshold', (ms) => ms.map((m) => getComputedStyle(m).fill));
+      expect(new Set(fills).size).toBe(2);
+      expect(fills).toContain('rgb(255, 255, 255)');
+      const beta = doc.accounts.findIndex((a) => a.label === 'beta');
+      await page.selectOption('#timeline-account', String(beta));
+      expect((await rows()).map((r) => r[0])).toEqual(['c90.test']);
+      expect(await page.textContent('#timeline-count')).toBe('1 of 1 host shown');
+      await page.selectOption('#timeline-account', 'all');
+      expect(await rows()).toHaveLength(2);
+    },
+  );
+
+  browserTest(
+    'GIVEN the documents of two shards WHEN merged THEN one page of the fleet, drawn as the whole run is',
+    async () => {
+      const files = await Promise.all(
+        ['1/2', '2/2'].map(async (shard) => {
+          const r = await ncalcProcess(
+            ['report', '--json', '--shard', shard, '--resolver', dns.address, '--lookup-timeout', '5000'],
+            { cwd: app.dir, env: env(), timeoutMs: 60_000 },
+          );
+          const out = path.join(dir, `shard-${shard[0]}.json`);
+          writeFileSync(out, r.stdout);
+          return out;
+        }),
+      );
+      const fleet = path.join(dir, 'fleet.html');
+      const merged = await ncalcProcess(['report', '--merge', ...files, '--html', fleet], {
+        cwd: dir,
+        env: env(),
+        timeoutMs: 60_000,
+      });
+      expect(merged.stderr).toBe('');
+      expect(merged.stdout).toMatch(
+        /^Wrote .*fleet\.html \(\d+ KB\): 4 accounts, 1 in sync, 2 drifted, 1 failed; 2 alerts firing now; 2 coverage gaps\.\n$/,
+      );
+      const other = await context.newPage();
+      try {
+        await other.goto(pathToFileURL(fleet).href);
+        await other.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+        expect(await other.textContent('#joined')).toBe('One page for the fleet, joined from 2 shards of one run.');
+        const band = await other.$$eval('[data-summary]', (els) =>
+          Object.fromEntries(els.map((e) => [e.getAttribute('data-summary'), e.querySelector('.n')!.textContent])),
+        );
+        expect(band).toMatchObject({ all: '4', failed: '1', firing: '2', expiring_14: '1', coverage_gaps: '2' });
+        expect(await other.$$eval('#accounts-body tr td:first-child a', (as) => as.map((a) => a.textContent))).toEqual([
+          'delta',
+          'alpha',
+          'gamma',
+          'beta',
+        ]);
+        expect(await other.$$eval('#timeline g.cert', (gs) => gs.map((g) => g.getAttribute('data-host')))).toEqual([
+          'c47.test',
+          'c90.test',
+        ]);
+      } finally {
+        await other.close();
+      }
+      expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    },
+    120_000,
+  );
+
+  browserTest(
     'GIVEN the page THEN text meets WCAG AA contrast, focus is visible, and print drops the controls',
     async () => {
       const low = await page.evaluate(() => {
@@ -524,6 +697,8 @@ describe('the page in Chromium', () => {
         return out;
       });
       expect(low).toEqual([]);
+      // From the keyboard (the tests above clicked): the focus ring is for keyboard focus.
+      await page.keyboard.press('Shift');
       await page.focus('th button[data-sort="status"]');
       expect(await page.$eval('th button[data-sort="status"]', (b) => getComputedStyle(b).outlineStyle)).toBe('solid');
       await page.emulateMedia({ media: 'print' });

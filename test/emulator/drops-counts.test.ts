@@ -121,12 +121,14 @@ describe('request counts', () => {
       statuses: { 500: 1 },
       faulted: 1,
       complete: true,
+      dropped: 0,
     });
     expect(await c.requestCounts({ method: 'DELETE' })).toEqual({
       count: 2,
       statuses: { 400: 2 },
       faulted: 0,
       complete: true,
+      dropped: 0,
     });
     const faulted = (await c.requests()).filter((r) => r.faults.length);
     expect(faulted).toEqual([
@@ -141,16 +143,25 @@ describe('request counts', () => {
     expect(await c.countRequests()).toBe(0);
   });
 
-  it('the log keeps the newest entries while the counts keep counting', async () => {
+  it('the log keeps the newest entries while the counts keep counting, and says how many it dropped', async () => {
     const e = await startEmulator({ requestLogLimit: 3 });
     try {
       for (let i = 1; i <= 7; i++) await call(e.url, 'GET', `/api/alerts/${i}`, { token: T });
-      expect((await e.control.requests()).map((r) => r.path)).toEqual([
+      const raw = await fetch(`${e.url}/_emulator/requests`, { headers: { 'x-emulator-token': e.controlToken } });
+      expect(raw.headers.get('x-emulator-requests-dropped')).toBe('4');
+      expect(((await raw.json()) as Array<{ path: string }>).map((r) => r.path)).toEqual([
         '/api/alerts/5',
         '/api/alerts/6',
         '/api/alerts/7',
       ]);
+      // The client never hands back part of the log as if it were all of it.
+      await expect(e.control.requests()).rejects.toThrow(
+        "the emulator's request log holds the newest 3 requests; 4 older ones were dropped",
+      );
+      expect(await e.control.requestCounts()).toMatchObject({ count: 7, dropped: 4, complete: true });
       expect(await e.control.countRequests({ method: 'GET', pathPrefix: '/api/alerts/' })).toBe(7);
+      await e.control.clearRequests();
+      expect(await e.control.requests()).toEqual([]);
     } finally {
       await e.close();
     }
@@ -201,7 +212,15 @@ describe('RequestLog bounds', () => {
     const log = new RequestLog(4, 100);
     for (let i = 0; i < 11; i++) log.add(entry(`/p${i}`));
     expect(log.entries().map((e) => e.path)).toEqual(['/p7', '/p8', '/p9', '/p10']);
-    expect(log.counts()).toMatchObject({ count: 11, complete: true });
+    expect(log.counts()).toMatchObject({ count: 11, complete: true, dropped: 7 });
+  });
+
+  it('holds every request of a plan of 10,000 accounts: two lists each, on 20,000 counters', () => {
+    const log = new RequestLog();
+    for (let i = 0; i < 10_000; i++)
+      for (const path of ['/api/alerts/', '/api/domains/']) log.add({ ...entry(path), claimedAccount: `acct${i}` });
+    expect(log.entries()).toHaveLength(20_000);
+    expect(log.counts()).toMatchObject({ count: 20_000, complete: true, dropped: 0 });
   });
 
   it('past the counter limit new paths are not kept, and the counts say they are incomplete', () => {
@@ -210,10 +229,16 @@ describe('RequestLog bounds', () => {
     log.add(entry('/b'));
     log.add(entry('/c'));
     log.add(entry('/a', 0));
-    expect(log.counts({ path: '/a' })).toEqual({ count: 2, statuses: { 200: 1, 0: 1 }, faulted: 0, complete: false });
+    expect(log.counts({ path: '/a' })).toEqual({
+      count: 2,
+      statuses: { 200: 1, 0: 1 },
+      faulted: 0,
+      complete: false,
+      dropped: 0,
+    });
     expect(log.counts({ path: '/c' })).toMatchObject({ count: 0, complete: false });
     log.clear();
-    expect(log.counts()).toEqual({ count: 0, statuses: {}, faulted: 0, complete: true });
+    expect(log.counts()).toEqual({ count: 0, statuses: {}, faulted: 0, complete: true, dropped: 0 });
     expect(log.entries()).toEqual([]);
   });
 });

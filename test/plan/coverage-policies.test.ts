@@ -188,6 +188,17 @@ describe('expandPolicies', () => {
       ['delete', 'SPF validity · gone.example.com', 'undeclared'],
       ['delete', 'old cert', 'undeclared'],
     ]);
+    // As planAll hands them over (fromPolicy): www.example.com, which no live alert watches, is a
+    // new target; example.org has a live alert on it, so its missing one was deleted.
+    const asPlanned = planScope(
+      SCOPE,
+      x.alerts.map((a) => ({ ...a, fromPolicy: true as const })),
+      have,
+    );
+    expect(asPlanned.changes.filter((c) => c.action === 'create').map((c) => [c.name, c.newTarget ?? false])).toEqual([
+      ['SPF validity · example.org', false],
+      ['SPF validity · www.example.com', true],
+    ]);
     const report = x.report(have, plan.changes)!;
     const cells = (path: string) =>
       report.policies

@@ -22,6 +22,21 @@ describe('planScope', () => {
     expect(plan.unchanged).toBe(1);
   });
 
+  it("GIVEN a policy's create for a target no live alert watches THEN it is a new target; a declared one, or beside a watched target, is missing", () => {
+    const want = [
+      { ...declared('policy, watched target'), fromPolicy: true as const },
+      { ...declared('policy, new domain', { target_id: 7 }), fromPolicy: true as const },
+      declared('declared, unwatched target', { target_id: 8 }),
+    ];
+    const plan = planScope(scope(), want, [live(1, 'kept', { target_id: 1, filter_value: '192.0.2.77' })]);
+    expect(plan.changes.map((c) => [c.name, c.reason, c.newTarget ?? false])).toEqual([
+      ['declared, unwatched target', 'missing', false],
+      ['policy, new domain', 'missing', true],
+      ['policy, watched target', 'missing', false],
+      ['kept', 'undeclared', false],
+    ]);
+  });
+
   it('guards a scope that declares nothing but would delete every alert it owns (--allow-empty)', () => {
     const plan = planScope(scope(), [], [live(1, 'a'), live(2, 'b')]);
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([

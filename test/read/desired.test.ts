@@ -1,4 +1,4 @@
-import { findScopeOverlaps, resolveAccounts } from '../../src/plan/accounts';
+import { declaredNames, findScopeOverlaps, resolveAccounts } from '../../src/plan/accounts';
 import { prepare } from '../../src/engine/plan-all';
 import { readDesired } from '../../src/read/desired';
 import { ConfigError } from '../../src/contract/config-error';
@@ -223,6 +223,6 @@ describe('accounts and scopes', () => {
       { name: 'three', json: stack({ provider: { ownership: 'additive' }, alerts: { X: alert({ name: 'c' }) } }) },
     ]);
     const { accounts } = resolveAccounts(d.scopes, env);
-    expect(findScopeOverlaps(accounts[0], d.alerts)).toEqual([]);
+    expect(findScopeOverlaps(accounts[0], declaredNames(d.alerts))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from '../../src/contract/config-error';
 import { readStateFile, readTerraformStates, stateLocations } from '../../src/read/terraform-state';
-import { heldByAccount, terraformStateWarnings } from '../../src/plan/terraform-held';
+import { heldByAccount, heldByStack, terraformStateWarnings } from '../../src/plan/terraform-held';
 import type { Account } from '../../src/plan/accounts';
 import type { Change, HeldAlert } from '../../src/plan/types';
 
@@ -187,11 +187,12 @@ describe('the rule', () => {
       ({ scopes: keys.map(([stack, key]) => ({ stack, key: `${stack}/${key}` })) }) as unknown as Account;
     const prod = account([['prod', 'networkcalc']]);
     const staging = account([['prod', 'networkcalc.staging']]);
-    const all = [
+    const all = heldByStack([
       held({ providerKey: 'networkcalc', id: 1 }),
       held({ providerKey: 'networkcalc.staging', id: 2 }),
       held({ providerKey: 'networkcalc.gone', id: 3 }),
-    ];
+      held({ stack: 'other', providerKey: 'networkcalc', id: 4 }),
+    ]);
     const appKeys = new Set(['prod/networkcalc', 'prod/networkcalc.staging']);
     expect(heldByAccount(prod, all, appKeys).map((h) => h.id)).toEqual([1, 3]);
     expect(heldByAccount(staging, all, appKeys).map((h) => h.id)).toEqual([2, 3]);

@@ -1,5 +1,6 @@
 import { type LiveAlert } from '../../src/model';
-import { applySummary, changeLines } from '../../src/render/text';
+import { applySummary, changeLines, driftText } from '../../src/render/text';
+import { reportDocument } from '../../src/render/html/report-data';
 import { PLAIN } from '../../src/render/style';
 import { driftMarkdown } from '../../src/render/markdown-report';
 import { targetNames } from '../../src/plan/targets';
@@ -89,6 +90,36 @@ describe('summaries', () => {
       '❌ **Not fully checked**: no drift in the accounts checked (3 alerts), 1 account not checked.',
     );
     expect(driftMarkdown([inSync])).toContain('✅ **In sync**: 3 alerts match the code.');
+  });
+
+  it('a create on a target no live alert watches reads as a new target in text, markdown and the report, not as a deletion', () => {
+    const create = (name: string, newTarget: boolean): Change => ({
+      action: 'create',
+      reason: 'missing',
+      name,
+      id: null,
+      scopeKey: 'good/networkcalc',
+      stack: 'good',
+      logicalId: null,
+      path: `good/${name}`,
+      before: null,
+      after: alertSpec({ name }) as Change['after'],
+      fields: [],
+      ...(newTarget ? { newTarget: true as const } : {}),
+    });
+    const plan = accountPlan(account('good'), { changes: [create('on new.example', true), create('gone', false)] });
+    const text = driftText([plan], PLAIN);
+    expect(text).toMatch(
+      /\+ alert "on new\.example" \(good\/on new\.example\) {2}# new target \(no alert of the account watches it yet\); apply creates it/,
+    );
+    expect(text).toMatch(/\+ alert "gone" .*# missing \(deleted out of band\); apply creates it/);
+    const md = driftMarkdown([plan]);
+    expect(md).toContain('new target (no alert of the account watches it yet); apply creates it');
+    expect(md).toContain('missing (deleted out of band); apply creates it');
+    const doc = reportDocument([plan], null, { now: new Date(0) }) as {
+      accounts: Array<{ changes: Array<{ drift: string }> }>;
+    };
+    expect(doc.accounts[0]!.changes.map((c) => c.drift)).toEqual(['new', 'missing']);
   });
 
   it('destroy says destroy', () => {

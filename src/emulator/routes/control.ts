@@ -334,7 +334,11 @@ function requestCountsFilter(query: Record<string, unknown>): RequestFilter {
 
 /** Read, count and clear the log of requests the emulator answered. */
 function requestLogRoutes(control: FastifyInstance, core: EmulatorCore): void {
-  control.get('/requests', async () => core.requestLog.entries());
+  // The log says when it no longer holds every request (its ring turned).
+  control.get('/requests', async (_request, reply) => {
+    void reply.header('x-emulator-requests-dropped', String(core.requestLog.dropped));
+    return core.requestLog.entries();
+  });
 
   control.get('/requests/counts', async (request) =>
     core.requestLog.counts(requestCountsFilter(request.query as Record<string, unknown>)),

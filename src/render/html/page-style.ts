@@ -1,13 +1,16 @@
 /**
  * The report page's stylesheet. Every colour pair of text on its background has a contrast of
- * at least 4.5:1 (WCAG AA for normal text); states are told by words and shapes too, never by
- * colour alone. The print rules drop the controls and keep what is on screen.
+ * at least 4.5:1 (WCAG AA for normal text), every mark of the timeline at least 3:1 against the
+ * page; states are told by words and shapes too (a filled diamond fires, a hollow one is quiet),
+ * never by colour alone. The print rules drop the controls and keep what is on screen.
  */
 export const PAGE_STYLE = `
 :root {
   --fg: #1a1a1a; --muted: #4a4a4a; --bg: #ffffff; --panel: #f4f5f7; --line: #c4c8cf;
   --link: #0645ad; --focus: #1a4fd6;
   --ok: #17602a; --ok-bg: #e3f4e7; --warn: #7a4a00; --warn-bg: #fff1d6; --bad: #a4161a; --bad-bg: #fde7e7;
+  /* Timeline bars: at least 3:1 against the page (WCAG 1.4.11, graphics), and apart from each other. */
+  --bar: #3f6fb5; --bar-soon: #c2410c;
 }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
@@ -24,9 +27,16 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 16px; top: 8px; background: var(--bg); padding: 4px 8px; z-index: 2; }
 .band { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 8px; margin: 16px 0; padding: 0; list-style: none; }
-.band li { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; }
+.band li { display: flex; }
+.band button { all: unset; box-sizing: border-box; width: 100%; cursor: pointer; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; }
+.band button[aria-pressed="true"] { border: 2px solid var(--focus); background: var(--bg); }
+.band button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .band .n { display: block; font-size: 1.6rem; font-weight: 700; }
-.band .ok .n { color: var(--ok); } .band .warn .n { color: var(--warn); } .band .bad .n { color: var(--bad); }
+.band .more { display: block; font-size: .8rem; color: var(--muted); }
+.band .ok .n { color: var(--ok); } .band .warn .n { color: var(--warn); } .band .bad .n { color: var(--bad); } .band .unknown .n { color: var(--muted); }
+bdi, .iso { unicode-bidi: isolate; }
+.url { overflow-wrap: normal; white-space: nowrap; }
+td .url { max-width: 28ch; overflow: hidden; text-overflow: ellipsis; }
 .controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: end; margin: 8px 0; }
 .controls label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
 input, select, button { font: inherit; color: var(--fg); }
@@ -53,16 +63,19 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 svg text { font: 12px system-ui, sans-serif; fill: var(--fg); }
 svg .axis line, svg .grid { stroke: var(--line); }
 svg .today { stroke: var(--fg); stroke-width: 2; }
-svg .life { fill: #9bb8e8; }
-svg .life.soon { fill: #f0a8a8; }
+svg .life { fill: var(--bar); }
+svg .life.soon { fill: var(--bar-soon); }
 svg .renewal { stroke: var(--ok); stroke-width: 3; }
-svg .threshold { fill: var(--bad); }
-svg .threshold.quiet { fill: var(--warn); }
+svg .threshold { fill: var(--bad); stroke: var(--fg); stroke-width: 1; }
+svg .threshold.quiet { fill: var(--bg); stroke: var(--fg); stroke-width: 2; }
+svg text.owner { fill: var(--muted); font-size: 11px; }
+svg text.days { font-variant-numeric: tabular-nums; } svg text.days.soon { fill: var(--bad); font-weight: 700; }
 .legend { display: flex; flex-wrap: wrap; gap: 16px; font-size: .9rem; margin: 4px 0; }
 .legend span::before { content: ""; display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
-.legend .l-life::before { background: #9bb8e8; } .legend .l-soon::before { background: #f0a8a8; }
+.legend .l-life::before { background: var(--bar); } .legend .l-soon::before { background: var(--bar-soon); }
 .legend .l-renewal::before { background: var(--ok); width: 3px; }
-.legend .l-threshold::before { background: var(--bad); transform: rotate(45deg); width: 9px; height: 9px; }
+.legend .l-fires::before { background: var(--bad); border: 1px solid var(--fg); transform: rotate(45deg); width: 9px; height: 9px; }
+.legend .l-quiet::before { background: var(--bg); border: 2px solid var(--fg); transform: rotate(45deg); width: 7px; height: 7px; }
 .legend .l-today::before { background: var(--fg); width: 2px; }
 .scroll { overflow-x: auto; }
 footer { margin: 32px auto 24px; font-size: .85rem; color: var(--muted); }

@@ -74,21 +74,23 @@ export function reportHtml(doc: Record<string, unknown>, title = 'NetworkCalc al
 <header>
 <h1>${escapeHtml(title)}</h1>
 <p class="meta">Made by <code>ncalc report</code> at ${escapeHtml(generated)}: the plan of every account, drift, what fires now, certificates and coverage.</p>
+<p class="meta" id="joined"></p>
 </header>
 <main>
 <section aria-labelledby="summary-title">
 <h2 id="summary-title">Summary</h2>
-<ul class="band" id="summary"></ul>
+<ul class="band" id="summary" aria-label="Each figure shows its accounts in the table"></ul>
 <p id="summary-line"></p>
 </section>
 <section aria-labelledby="accounts-title">
 <h2 id="accounts" tabindex="-1"><span id="accounts-title">Accounts</span> <span class="muted" id="accounts-count"></span></h2>
 <div class="controls">
 <label for="filter">Filter by name, base URL or stack<input id="filter" type="search" autocomplete="off"></label>
-<label for="status-filter">Status<select id="status-filter">
-<option value="all">all</option><option value="drift">drift</option><option value="failed">failed</option><option value="in_sync">in sync</option>
+<label for="status-filter">Show<select id="status-filter">
+<option value="all">all</option><option value="attention">need attention</option><option value="failed">failed</option><option value="drift">drift</option><option value="in_sync">in sync</option><option value="firing">firing now</option><option value="expiring_14">expiring within 14 days</option><option value="expiring_30">expiring within 30 days</option><option value="coverage_gaps">coverage gaps</option>
 </select></label>
 <label for="page-size">Rows per page<select id="page-size"></select></label>
+<button type="button" id="order-attention">Order by what needs attention</button>
 </div>
 <div class="scroll"><table id="accounts-table">
 <caption class="skip">Accounts; sort by a column with its header button</caption>
@@ -103,7 +105,8 @@ export function reportHtml(doc: Record<string, unknown>, title = 'NetworkCalc al
 </section>
 <section aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Certificate expiry</h2>
-<p class="legend"><span class="l-life">days until expiry</span><span class="l-soon">within 14 days</span><span class="l-renewal">renewal (a third of the lifetime left)</span><span class="l-threshold">an alert's threshold: it fires from this day</span><span class="l-today">today</span></p>
+<div class="controls"><label for="timeline-account">Hosts watched by<select id="timeline-account"></select></label></div>
+<p class="legend"><span class="l-life">days until expiry</span><span class="l-soon">expires within 14 days</span><span class="l-renewal">renewal (a third of the lifetime left)</span><span class="l-fires">an expiry alert that fires now, at its threshold</span><span class="l-quiet">an expiry alert still quiet: it fires from this day</span><span class="l-today">today</span></p>
 <div id="timeline"></div>
 </section>
 <section class="details" id="details" aria-live="polite" hidden></section>
