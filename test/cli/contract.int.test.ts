@@ -8,7 +8,7 @@
  * The bug is made by the one thing a test cannot get a real command to do: an environment
  * whose every read throws a TypeError (a fault injected, since a real bug cannot be ordered).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -45,6 +45,7 @@ test('the program registers the commands of --help, each with its action', () =>
     'synth',
     'apply',
     'drift',
+    'github',
     'preview',
     'report',
     'coverage',
@@ -96,7 +97,17 @@ describe('an exception nothing expected is an internal error', () => {
     apply: ['--auto-approve'],
     destroy: ['--auto-approve'],
     report: ['--no-preview', '--html', path.join(app.dir, 'page.html')],
+    github: [reportDir()],
   };
+
+  /** A report directory as ncalc drift --report-dir writes it, of no account. */
+  function reportDir(): string {
+    const dir = path.join(app.dir, 'drift-report');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'index.md'), '# drift\n');
+    writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ report: 'index.md', reports: [] }));
+    return dir;
+  }
 
   it.each(RUN.map((c) => [c.words.join(' '), c] as const))('ncalc %s', async (_name, c) => {
     const args = [...c.words, ...(EXTRA[c.words[0]!] ?? [])];
