@@ -21,6 +21,7 @@ import {
   type ProviderDefinition,
   type ResourceHandler,
 } from './framework';
+import { decodePrivate, encodePrivate, privateFor } from './private-data';
 import {
   blockType,
   decodeObject,
@@ -239,16 +240,18 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     // Terraform treats an absent new_state as "gone", so on failure hand back what it sent.
     let newState: DynamicValueMsg | undefined = req.current_state;
+    let read: Model | null = null;
     if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} read`, async () => {
         const state = decodeObject(r.schema, req.current_state);
         if (state === null) return;
-        const read = await r.read({ state, diagnostics: diags, providerData: this.providerData });
+        const fresh = await r.read({ state, diagnostics: diags, providerData: this.providerData });
         if (diags.hasError()) return;
-        newState = encodeObject(r.schema, read);
+        newState = encodeObject(r.schema, fresh);
+        read = fresh;
       });
     }
-    return { new_state: newState, private: req.private ?? Buffer.alloc(0), diagnostics: diagnosticsToMsg(diags) };
+    return { new_state: newState, private: privateFor(r, read, req.private), diagnostics: diagnosticsToMsg(diags) };
   }
 
   async PlanResourceChange(req: Req): Promise<Resp> {
@@ -256,6 +259,7 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     let planned: DynamicValueMsg | undefined = req.proposed_new_state;
     const requiresReplace = new Set<string>();
+    const plannedPrivate = {};
     if (r) {
       await guarded(diags, `${r.typeName} plan`, async () => {
         const prior = decodeObject(r.schema, req.prior_state);
@@ -273,6 +277,8 @@ export class ProviderServer<P = unknown> {
             config,
             planned: plan,
             requiresReplace,
+            priorPrivate: decodePrivate(req.prior_private),
+            plannedPrivate,
             diagnostics: diags,
             providerData: this.providerData,
           });
@@ -283,7 +289,8 @@ export class ProviderServer<P = unknown> {
     return {
       planned_state: planned,
       requires_replace: [...requiresReplace].sort().map((name) => ({ steps: [{ attribute_name: name }] })),
-      planned_private: req.prior_private ?? Buffer.alloc(0),
+      planned_private:
+        Object.keys(plannedPrivate).length > 0 ? encodePrivate(plannedPrivate) : (req.prior_private ?? Buffer.alloc(0)),
       diagnostics: diagnosticsToMsg(diags),
     };
   }
@@ -293,6 +300,7 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     // Until the handler says otherwise, the object is as it was before.
     let newState: DynamicValueMsg | undefined = req.prior_state;
+    let applied: Model | null = null;
     if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} apply`, async () => {
         const prior = decodeObject(r.schema, req.prior_state);
@@ -327,11 +335,12 @@ export class ProviderServer<P = unknown> {
           }
         }
         newState = encodeObject(r.schema, result);
+        applied = result;
       });
     }
     return {
       new_state: newState,
-      private: req.planned_private ?? Buffer.alloc(0),
+      private: privateFor(r, applied, req.planned_private),
       diagnostics: diagnosticsToMsg(diags),
     };
   }
@@ -350,7 +359,8 @@ export class ProviderServer<P = unknown> {
           providerData: this.providerData,
         });
         if (partial === null || diags.hasError()) return;
-        imported.push({ type_name: r.typeName, state: encodeObject(r.schema, partial), private: Buffer.alloc(0) });
+        const state = encodeObject(r.schema, partial);
+        imported.push({ type_name: r.typeName, state, private: privateFor(r, partial, undefined) });
       });
     }
     return { imported_resources: imported, diagnostics: diagnosticsToMsg(diags) };

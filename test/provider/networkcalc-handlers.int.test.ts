@@ -213,6 +213,8 @@ describe('networkcalc_alert handlers', () => {
         config: state!,
         planned: { ...state! },
         requiresReplace: new Set(),
+        priorPrivate: {},
+        plannedPrivate: {},
         diagnostics: new Diagnostics(),
         providerData: planning,
       });
@@ -477,6 +479,8 @@ describe('refreshedState', () => {
       config: prior,
       planned,
       requiresReplace,
+      priorPrivate: {},
+      plannedPrivate: {},
       diagnostics,
       providerData: undefined,
     });
@@ -497,6 +501,8 @@ describe('refreshedState', () => {
       config: prior,
       planned,
       requiresReplace: new Set(),
+      priorPrivate: {},
+      plannedPrivate: {},
       diagnostics: new Diagnostics(),
       providerData: undefined,
     });
