@@ -87,6 +87,12 @@ export type Fate =
 const MAX_HOLDER_WAIT_MS = 5000;
 /** Terraform has handed over nothing for this long: every instance it holds has been seen (ms). */
 const QUIET_MS = 300;
+/**
+ * How long a planned create waits for other creates of its batch (terraform plans up to its
+ * parallelism at once): they name every address. Short, since every create waits, and a later
+ * create of the name is refused all the same (ms).
+ */
+const SAME_NAME_QUIET_MS = 50;
 
 /**
  * The instances of this state that one provider process has seen (their prior states, in
@@ -138,7 +144,7 @@ export class HeldAlerts {
   /** The fate of `id` once planned, or as far as known when terraform went quiet (see the class). */
   async fateOf(id: number): Promise<Fate | undefined> {
     // A read alone is no fate yet: the plan of that instance may still come.
-    await this.#until(() => (this.#fates.get(id)?.kind ?? 'read') !== 'read');
+    await this.#until(() => (this.#fates.get(id)?.kind ?? 'read') !== 'read', QUIET_MS);
     return this.#fates.get(id);
   }
 
@@ -150,12 +156,12 @@ export class HeldAlerts {
     const key = nameKey(name);
     this.#creates.set(key, (this.#creates.get(key) ?? 0) + 1);
     this.#wake();
-    await this.#until(() => false);
+    await this.#until(() => false, SAME_NAME_QUIET_MS);
     return this.#creates.get(key)!;
   }
 
-  /** Waits until `done`, or until terraform has gone quiet, or MAX_HOLDER_WAIT_MS. */
-  async #until(done: () => boolean): Promise<void> {
+  /** Waits until `done`, or until terraform has handed over nothing for `quietMs`, or MAX_HOLDER_WAIT_MS. */
+  async #until(done: () => boolean, quietMs: number): Promise<void> {
     const started = Date.now();
     this.#waiting++;
     try {
@@ -164,8 +170,8 @@ export class HeldAlerts {
         const now = Date.now();
         // Reads and plans in flight other than those waiting here (which `during` counts too).
         const othersBusy = this.#busy > this.#waiting;
-        if (now - started >= MAX_HOLDER_WAIT_MS || (!othersBusy && now - this.#lastActivity >= QUIET_MS)) return;
-        await this.#sleep(othersBusy ? 50 : Math.max(1, this.#lastActivity + QUIET_MS - now));
+        if (now - started >= MAX_HOLDER_WAIT_MS || (!othersBusy && now - this.#lastActivity >= quietMs)) return;
+        await this.#sleep(othersBusy ? 50 : Math.max(1, this.#lastActivity + quietMs - now));
       }
     } finally {
       this.#waiting--;

@@ -35,7 +35,7 @@ import type { Model, ModifyPlanRequest, PrivateData, ResourceHandler } from './f
 import type { NetworkcalcData } from './provider-config';
 import { AlertNames, HeldAlerts } from './alert-names';
 import type { CreateJournal } from './create-journal';
-import { localAddressOf } from './local-state';
+import { localAddressOf, localHolderOf, type LocalHolder } from './local-state';
 import { blockType, decodeJson, isUnknown, isWhollyKnown, type Value } from './values';
 
 const TYPE = 'networkcalc_alert';
@@ -226,6 +226,25 @@ function movedWithoutMoved(diagnostics: Diagnostics, name: string, id: number, s
       : `This plan destroys alert ${id} (${JSON.stringify(name)}) held at this address${from ? ` (${from})` : ''} and creates an alert of the same name at another address (see the error there): the resource's address changed without a moved block. ` +
           `Add moved { from = ${from ?? '<this address>'} to = <the new address> } and plan again: the alert then stays as it is.`,
     side === 'create' ? ['name'] : undefined,
+  );
+}
+
+/**
+ * An import of an alert another state of this working directory already holds (or this state
+ * at another address): two states holding one alert would update and delete it from under
+ * each other, so it stays with its holder.
+ */
+function importHeld(diagnostics: Diagnostics, id: number, holder: LocalHolder): void {
+  const where = holder.current
+    ? `this state already holds it at ${holder.address}`
+    : `the state of workspace ${JSON.stringify(holder.workspace)} of this working directory holds it at ${holder.address}`;
+  const release = holder.current
+    ? `use a moved block from ${holder.address} to move it`
+    : `remove it from that state first (terraform workspace select ${holder.workspace}, then terraform state rm ${holder.address})`;
+  diagnostics.addError(
+    'Alert held by another state',
+    `Alert ${id} cannot be imported: ${where}. Each alert has one owner, since two states holding one alert would change and delete it from under each other. ` +
+      `To manage it here instead, ${release}, then import it; or manage a different alert here.`,
   );
 }
 
@@ -652,6 +671,11 @@ export const alertResource: ResourceHandler<Data> = {
         'Alert not found',
         `no alert with id ${n} in this account (it has ${all.size} alert${all.size === 1 ? '' : 's'}; the networkcalc_alerts data source lists them).`,
       );
+      return null;
+    }
+    const holder = localHolderOf(TYPE, stateId(n));
+    if (holder) {
+      importHeld(diagnostics, n, holder);
       return null;
     }
     return { id: stateId(n) };

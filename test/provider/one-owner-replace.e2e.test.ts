@@ -5,7 +5,7 @@
  *   of the name is left, held by the state;
  * - `destroy` of a tainted alert deletes it;
  * - `create_before_destroy` is refused before anything is written; the alert stays;
- * - two instances (`count`, two resources) planning one name fail the plan, each address named,
+ * - two instances (`count`, `for_each`, two resources) planning one name fail the plan, each address named,
  *   before any write.
  * `npm test` runs each case at one of the latencies; the soak run runs every case at both.
  */
@@ -118,14 +118,18 @@ describe.each(LATENCIES.map((ms, i) => [ms, i] as const))('replacements at %i ms
     expect(await live()).toEqual([]);
   });
 
-  at(5)('two resources of one name (differently spelled) fail the plan, naming both addresses', async () => {
-    writeConfig(dir, configOf(alertHcl('a', '"Web"'), alertHcl('b', '"web "'), alertHcl('c', '"other"')));
-    const run = await tf(['plan']);
-    expect(run.status).toBe(1);
-    const text = flat(run.output);
-    expect(text).toContain('2 instances of this configuration plan an alert named');
-    expect(text).toContain('with networkcalc_alert.a,');
-    expect(text).toContain('with networkcalc_alert.b,');
-    expect(text).not.toContain('with networkcalc_alert.c,');
-  });
+  at(5)(
+    'a for_each ignoring its key and another resource of one name (spelled differently) fail the plan, naming every address',
+    async () => {
+      const each = alertHcl('a', '"Web"', 'for_each = toset(["x", "y"])');
+      writeConfig(dir, configOf(each, alertHcl('b', '"web "'), alertHcl('c', '"other"')));
+      const run = await tf(['plan']);
+      expect(run.status).toBe(1);
+      const text = flat(run.output);
+      expect(text).toContain('3 instances of this configuration plan an alert named');
+      for (const address of ['networkcalc_alert.a["x"]', 'networkcalc_alert.a["y"]', 'networkcalc_alert.b,'])
+        expect(text).toContain(`with ${address}`);
+      expect(text).not.toContain('with networkcalc_alert.c,');
+    },
+  );
 });
