@@ -55,14 +55,17 @@ export interface BackendRead {
   states: number;
   backends: number;
   ms: number;
+  /** Time spent per terraform command (`init`, `workspace`, `state`), summed over the processes. */
+  commandMs: Record<string, number>;
 }
 
 type Run = (args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
 
 /** terraform in `dir`; rejects with the first `Error:` line terraform printed (never a value of the state). */
-function terraformIn(dir: string, baseEnv: NodeJS.ProcessEnv): Run {
-  return (args, extra) =>
-    new Promise((resolve, reject) => {
+function terraformIn(dir: string, baseEnv: NodeJS.ProcessEnv, commandMs: Record<string, number>): Run {
+  return (args, extra) => {
+    const started = Date.now();
+    const timed = new Promise<string>((resolve, reject) => {
       const env: NodeJS.ProcessEnv = {
         ...baseEnv,
         ...extra,
@@ -90,6 +93,9 @@ function terraformIn(dir: string, baseEnv: NodeJS.ProcessEnv): Run {
         },
       );
     });
+    const count = () => (commandMs[args[0]!] = (commandMs[args[0]!] ?? 0) + Date.now() - started);
+    return timed.finally(count);
+  };
 }
 
 /** The workspaces `terraform workspace list` shows. */
@@ -101,27 +107,36 @@ function workspacesOf(listing: string): string[] {
   return names.length ? names : ['default'];
 }
 
-/** Not initialised for this backend (a fresh checkout, or a backend block changed since): init, then list again. */
-async function initialised(terraform: Run, list: () => Promise<string>): Promise<string> {
-  await terraform(['init', '-input=false', '-no-color', '-reconfigure'], {});
-  return list();
+/**
+ * `terraform workspace list`; a backend without workspaces (http) has the default one only. A
+ * directory not initialised for this backend (a fresh checkout, or a backend block changed
+ * since) is initialised, then listed again.
+ */
+async function workspaceList(terraform: Run): Promise<string> {
+  const list = async () => {
+    try {
+      return await terraform(['workspace', 'list', '-no-color'], {});
+    } catch (err) {
+      if (err instanceof Error && /workspaces not supported/i.test(err.message)) return 'default';
+      throw err;
+    }
+  };
+  try {
+    return await list();
+  } catch (err) {
+    if (err instanceof Error && err.message === 'ENOENT') throw err;
+    await terraform(['init', '-input=false', '-no-color', '-reconfigure'], {});
+    return list();
+  }
 }
 
 async function pullBackend(
   source: BackendSource,
   env: NodeJS.ProcessEnv,
+  commandMs: Record<string, number>,
 ): Promise<{ held: HeldAlert[]; states: number }> {
-  const terraform = terraformIn(source.dir, env);
-  const list = () => terraform(['workspace', 'list', '-no-color'], {});
-  let listing: string;
-  try {
-    listing = await list();
-  } catch (err) {
-    if (err instanceof Error && err.message === 'ENOENT') throw err;
-    // A backend without workspaces (http): its one state is the default workspace's.
-    if (err instanceof Error && /workspaces not supported/i.test(err.message)) listing = 'default';
-    else listing = await initialised(terraform, list);
-  }
+  const terraform = terraformIn(source.dir, env, commandMs);
+  const listing = await workspaceList(terraform);
   const workspaces = workspacesOf(listing);
   const held: HeldAlert[] = [];
   for (const workspace of workspaces) {
@@ -150,7 +165,8 @@ export async function readBackendStates(
   env: NodeJS.ProcessEnv,
 ): Promise<BackendRead> {
   const started = Date.now();
-  if (!sources.length) return { held: [], states: 0, backends: 0, ms: 0 };
+  const commandMs: Record<string, number> = {};
+  if (!sources.length) return { held: [], states: 0, backends: 0, ms: 0, commandMs };
   const limiter = new Limiter(BACKENDS_AT_ONCE);
   const problems: string[] = [];
   const held: HeldAlert[] = [];
@@ -159,7 +175,7 @@ export async function readBackendStates(
     sources.map((source) =>
       limiter.run(async () => {
         try {
-          const read = await pullBackend(source, env);
+          const read = await pullBackend(source, env, commandMs);
           held.push(...read.held);
           states += read.states;
         } catch (err) {
@@ -174,5 +190,5 @@ export async function readBackendStates(
       problems: problems.map(sentence),
       summary: 'a Terraform state of the app cannot be read; nothing was called.',
     });
-  return { held, states, backends: sources.length, ms: Date.now() - started };
+  return { held, states, backends: sources.length, ms: Date.now() - started, commandMs };
 }
