@@ -5,13 +5,11 @@
  * least one side fails naming both ids (docs/cli.md, "Concurrent runs": what the check after
  * apply guarantees); the tally of who reported is printed for the reader of the log.
  */
-import { symlinkSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
 import { alertHcl, configOf, initDirs, resetDir, writeConfig } from '../provider/owner-support';
 import { ROUNDS } from '../helpers/soak';
-import { ROOT, cliEnv, ncalcProcess } from './support';
+import { cliEnv, ncalcProcess, writeCdktnApp } from './support';
 
 jest.setTimeout(Math.max(240_000, ROUNDS * 30_000));
 
@@ -39,10 +37,7 @@ describe('ncalc and terraform applying one name at once', () => {
     emu = await startEmulator({ deleteForm: 'body' });
     sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token }, 'app');
     app = sb.workDir;
-    for (const dep of ['cdktn', 'constructs'])
-      symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(sb.root, 'node_modules', dep), 'dir');
-    writeFileSync(path.join(app, 'main.js'), MAIN);
-    writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+    writeCdktnApp(sb.root, app, MAIN);
     [tfDir] = await initDirs(sb, ['tf']);
     writeConfig(tfDir, configOf(alertHcl('race', '"race"')));
   });

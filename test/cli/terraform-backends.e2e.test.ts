@@ -6,13 +6,13 @@
  * `ncalc destroy` refuse to write to the alerts it holds, writing nothing; a backend that
  * cannot be read is refused before any call, naming the backend and the fix.
  */
-import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
 import { postgresBinDir, startHttpStateServer, startPostgres, type HttpStateServer } from '../helpers/state-backends';
-import { ROOT, cliEnv, ncalc } from './support';
+import { cliEnv, ncalc, writeCdktnApp } from './support';
 
 jest.setTimeout(240_000);
 
@@ -50,10 +50,7 @@ describe('ncalc beside a Terraform state in any backend', () => {
     http = await startHttpStateServer();
     sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token }, 'app');
     app = sb.workDir;
-    for (const dep of ['cdktn', 'constructs'])
-      symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(sb.root, 'node_modules', dep), 'dir');
-    writeFileSync(path.join(app, 'main.js'), MAIN);
-    writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+    writeCdktnApp(sb.root, app, MAIN);
   });
   beforeEach(() => emu.control.reset());
   afterAll(async () => {
