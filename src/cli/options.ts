@@ -119,7 +119,7 @@ export const writeOptions = (cmd: Command): Command =>
 export const terraformStateOption = (cmd: Command) =>
   cmd.option(
     '--ignore-terraform-state',
-    'write even to alerts a local Terraform state of the app holds (refused otherwise; the states are not read)',
+    'write even to alerts a Terraform state of the app holds (refused otherwise; the states, local or in a backend, are not read)',
   );
 
 export const SHARD_HELP = `
@@ -138,10 +138,12 @@ again; the file holds none. The delete guards are checked at apply (--allow-empt
 `;
 
 export const TERRAFORM_STATE_HELP = `
-Terraform states: when the app holds a local Terraform state of a stack (cdktn/cdktf's
-terraform.<stack>.tfstate, or the path of the stack's local backend), the alerts it holds are
-Terraform's. plan warns when it would change or delete one; apply and destroy refuse (exit 1,
-nothing changed) unless --ignore-terraform-state is given. Use one door per stack.
+Terraform states: the alerts a stack's Terraform state holds are Terraform's, in every
+workspace: a local state (cdktn/cdktf's terraform.<stack>.tfstate, or the path of the stack's
+local backend) is read as a file, any other backend with terraform state pull in the stack's
+directory. plan warns when it would change or delete one; apply and destroy refuse (exit 1,
+nothing changed) unless --ignore-terraform-state is given; a state that cannot be read stops
+the run before any call. Use one door per stack.
 `;
 
 export const APPLY_EXIT_HELP = (command: 'apply' | 'destroy') => `

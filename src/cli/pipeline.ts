@@ -22,6 +22,7 @@ import { offlineAccountProblems } from '../plan/accounts';
 import { planAll, prepare, shardStacks, type PlanOptions, type Prepared } from '../engine/plan-all';
 import { type AccountPlan } from '../plan/account-plan';
 import { readDesired } from '../read/desired';
+import { backendSources, readBackendStates, type BackendSource } from '../read/terraform-backends';
 import type { ClientFactory } from '../plan/types';
 import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
@@ -190,6 +191,10 @@ export async function load(
       ? undefined
       : { appDir, outdir: outDirOf({ cwd: appDir, out: opts.out }) },
   });
+  if (!opts.ignoreTerraformState) {
+    const sources = backendSources(own?.stacks ?? stacks, outDirOf({ cwd: appDir, out: opts.out }));
+    await readBackends(io, sources, prepared, json);
+  }
   const allAccounts = own?.accounts ?? prepared.accounts.length;
   if (!allAccounts) {
     throw new ConfigError({
@@ -206,6 +211,27 @@ export async function load(
       ? prepared.accounts.filter((a) => inShard(a, shard))
       : prepared.accounts;
   return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups, stackNames: stacks.map((s) => s.name) };
+}
+
+/**
+ * The states of stacks with a backend other than local, read with terraform, in parallel
+ * (src/read/terraform-backends.ts), added to what the local files hold; the time it took on
+ * stderr. No such backend: nothing runs, nothing is said.
+ */
+async function readBackends(
+  io: CliIO,
+  sources: readonly BackendSource[],
+  prepared: Prepared,
+  json: boolean,
+): Promise<void> {
+  if (!sources.length) return;
+  const read = await readBackendStates(sources, io.env);
+  prepared.held = [...(prepared.held ?? []), ...read.held];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (!json)
+    io.stderr.write(
+      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s.\n`,
+    );
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */

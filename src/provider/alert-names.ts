@@ -77,12 +77,22 @@ export class AlertNames {
 
 /** What the plan does with an instance this process was given: keeps it (maybe renamed), replaces or destroys it. */
 export type Fate =
-  { kind: 'kept'; name: string | undefined } | { kind: 'replaced' } | { kind: 'destroyed'; name: string };
+  | { kind: 'kept'; name: string | undefined }
+  | { kind: 'replaced' }
+  | { kind: 'destroyed'; name: string }
+  /** Refreshed, not (yet) planned with its prior state. */
+  | { kind: 'read' };
 
 /** The longest a planned create waits to learn whether this state holds the alert of its name (ms). */
 const MAX_HOLDER_WAIT_MS = 5000;
 /** Terraform has handed over nothing for this long: every instance it holds has been seen (ms). */
 const QUIET_MS = 300;
+/**
+ * How long a planned create waits for other creates of its batch (terraform plans up to its
+ * parallelism at once): they name every address. Short, since every create waits, and a later
+ * create of the name is refused all the same (ms).
+ */
+const SAME_NAME_QUIET_MS = 50;
 
 /**
  * The instances of this state that one provider process has seen (their prior states, in
@@ -96,6 +106,8 @@ export class HeldAlerts {
   readonly #fates = new Map<number, Fate>();
   /** Creates refused at plan time because of an alert this state destroys: id → the name. */
   readonly #refusedFor = new Map<number, string>();
+  /** Creates planned by this process: name key → how many. */
+  readonly #creates = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
   #busy = 0;
   /** Calls of #busy that wait in fateOf: not terraform handing anything over. */
@@ -117,7 +129,9 @@ export class HeldAlerts {
 
   seen(id: number, fate: Fate): void {
     const before = this.#fates.get(id);
-    // A read says only "kept"; the plan of the same instance knows better.
+    // A read says only that the state holds it, a plan of an unknown name only that it is
+    // kept; what is known already is not overwritten by either.
+    if (before && fate.kind === 'read') return;
     if (before && before.kind !== 'kept' && fate.kind === 'kept' && fate.name === undefined) return;
     this.#fates.set(id, fate);
     this.#wake();
@@ -127,20 +141,37 @@ export class HeldAlerts {
     return this.#fates.get(id);
   }
 
-  /** The fate of `id` once seen, or undefined when terraform went quiet without it (see the class). */
+  /** The fate of `id` once planned, or as far as known when terraform went quiet (see the class). */
   async fateOf(id: number): Promise<Fate | undefined> {
+    // A read alone is no fate yet: the plan of that instance may still come.
+    await this.#until(() => (this.#fates.get(id)?.kind ?? 'read') !== 'read', QUIET_MS);
+    return this.#fates.get(id);
+  }
+
+  /**
+   * A create planned for `name`: how many creates of this process plan that name, counted once
+   * terraform has gone quiet (every instance it plans has been handed over by then).
+   */
+  async plannedCreates(name: string): Promise<number> {
+    const key = nameKey(name);
+    this.#creates.set(key, (this.#creates.get(key) ?? 0) + 1);
+    this.#wake();
+    await this.#until(() => false, SAME_NAME_QUIET_MS);
+    return this.#creates.get(key)!;
+  }
+
+  /** Waits until `done`, or until terraform has handed over nothing for `quietMs`, or MAX_HOLDER_WAIT_MS. */
+  async #until(done: () => boolean, quietMs: number): Promise<void> {
     const started = Date.now();
     this.#waiting++;
     try {
       for (;;) {
-        const fate = this.#fates.get(id);
-        if (fate) return fate;
+        if (done()) return;
         const now = Date.now();
         // Reads and plans in flight other than those waiting here (which `during` counts too).
         const othersBusy = this.#busy > this.#waiting;
-        if (now - started >= MAX_HOLDER_WAIT_MS || (!othersBusy && now - this.#lastActivity >= QUIET_MS))
-          return undefined;
-        await this.#sleep(othersBusy ? 50 : Math.max(1, this.#lastActivity + QUIET_MS - now));
+        if (now - started >= MAX_HOLDER_WAIT_MS || (!othersBusy && now - this.#lastActivity >= quietMs)) return;
+        await this.#sleep(othersBusy ? 50 : Math.max(1, this.#lastActivity + quietMs - now));
       }
     } finally {
       this.#waiting--;

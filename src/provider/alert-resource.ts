@@ -31,11 +31,11 @@ import {
 import { PROVIDER_SCHEMA } from '../schema';
 import type { Diagnostics } from './diagnostics';
 import { addClientError, listedAlerts, requireData } from './errors';
-import type { Model, ModifyPlanRequest, ResourceHandler } from './framework';
+import type { Model, ModifyPlanRequest, PrivateData, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
 import { AlertNames, HeldAlerts } from './alert-names';
 import type { CreateJournal } from './create-journal';
-import { localAddressOf } from './local-state';
+import { localAddressOf, localHolderOf, type LocalHolder } from './local-state';
 import { blockType, decodeJson, isUnknown, isWhollyKnown, type Value } from './values';
 
 const TYPE = 'networkcalc_alert';
@@ -229,6 +229,25 @@ function movedWithoutMoved(diagnostics: Diagnostics, name: string, id: number, s
   );
 }
 
+/**
+ * An import of an alert another state of this working directory already holds (or this state
+ * at another address): two states holding one alert would update and delete it from under
+ * each other, so it stays with its holder.
+ */
+function importHeld(diagnostics: Diagnostics, id: number, holder: LocalHolder): void {
+  const where = holder.current
+    ? `this state already holds it at ${holder.address}`
+    : `the state of workspace ${JSON.stringify(holder.workspace)} of this working directory holds it at ${holder.address}`;
+  const release = holder.current
+    ? `use a moved block from ${holder.address} to move it`
+    : `remove it from that state first (terraform workspace select ${holder.workspace}, then terraform state rm ${holder.address})`;
+  diagnostics.addError(
+    'Alert held by another state',
+    `Alert ${id} cannot be imported: ${where}. Each alert has one owner, since two states holding one alert would change and delete it from under each other. ` +
+      `To manage it here instead, ${release}, then import it; or manage a different alert here.`,
+  );
+}
+
 /** A rename into a name another alert of the account has (case-insensitively): refused, naming it. */
 function renameTaken(diagnostics: Diagnostics, id: number, name: string, other: number): void {
   diagnostics.addError(
@@ -240,14 +259,40 @@ function renameTaken(diagnostics: Diagnostics, id: number, name: string, other: 
 }
 
 /**
+ * Two or more instances of one configuration plan one name in this account: every one of them
+ * is refused (terraform names each address beside its error), before anything is written.
+ */
+function samePlannedName(diagnostics: Diagnostics, name: string, instances: number): void {
+  diagnostics.addError(
+    'Alert name planned twice',
+    `${instances} instances of this configuration plan an alert named ${JSON.stringify(name)} in one account, this one among them (terraform names each beside its error). ` +
+      `A name identifies one alert within an account, so give each instance its own name, e.g. with count.index or each.key in the name.`,
+    ['name'],
+  );
+}
+
+/** The alert a planned create replaces (the prior object's id, handed back as private data), if any. */
+function replacedId(priorPrivate: PrivateData): number | undefined {
+  const id = priorPrivate.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
+}
+
+/**
  * A planned create of a name the account already has: the state's own alert (a replacement:
  * fine), this state's alert at another address (moved without `moved`), another resource of
  * this state, or an alert no state here holds (refused now, not only at apply).
  */
-async function checkPlannedCreate(planned: Model, diagnostics: Diagnostics, data: NetworkcalcData): Promise<void> {
+async function checkPlannedCreate(
+  planned: Model,
+  diagnostics: Diagnostics,
+  data: NetworkcalcData,
+  replaces: number | undefined,
+): Promise<void> {
   const name = planned.name;
   if (typeof name !== 'string') return;
   const { names, held } = viewOf(data);
+  const instances = await held.plannedCreates(name);
+  if (instances > 1) return samePlannedName(diagnostics, name, instances);
   try {
     // The process's one list (the refresh's, when there was one).
     await names.load(() => data.alerts.current());
@@ -256,8 +301,12 @@ async function checkPlannedCreate(planned: Model, diagnostics: Diagnostics, data
   }
   const holder = names.holder(name);
   if (holder?.kind !== 'live') return;
+  // The create half of this instance's own replacement (-replace, a tainted alert).
+  if (holder.id === replaces) return held.seen(replaces, { kind: 'replaced' });
   const fate = await held.fateOf(holder.id);
-  if (fate?.kind === 'replaced') return;
+  // Read by the refresh and never planned with its prior state: a tainted object of this state,
+  // which terraform plans as a create of its replacement (without its private data).
+  if (fate?.kind === 'replaced' || fate?.kind === 'read') return held.seen(holder.id, { kind: 'replaced' });
   if (fate?.kind === 'kept' && fate.name !== undefined && !sameAlertName(fate.name, name)) return; // renamed away
   if (fate?.kind === 'destroyed') {
     held.refusedFor(holder.id, name);
@@ -393,9 +442,13 @@ export const alertResource: ResourceHandler<Data> = {
     const data = req.providerData;
     await viewOf(data).held.during(async () => {
       planChange(req);
-      if (req.prior === null) return checkPlannedCreate(req.planned, req.diagnostics, data);
+      if (req.prior === null) {
+        return checkPlannedCreate(req.planned, req.diagnostics, data, replacedId(req.priorPrivate));
+      }
       const id = idOf(req.prior);
       if (id === null) return;
+      // Handed back with a null prior when terraform plans this instance's replacement.
+      req.plannedPrivate.id = id;
       // This state holds the alert (terraform plans every instance it keeps, with or without
       // a refresh): its journal record, if any, ends.
       data.journal?.held(id);
@@ -508,6 +561,7 @@ export const alertResource: ResourceHandler<Data> = {
         return null;
       }
       data.journal?.held(live.id);
+      viewOf(data).held.seen(live.id, { kind: 'read' });
       return refreshedState(state, live);
     });
   },
@@ -619,7 +673,18 @@ export const alertResource: ResourceHandler<Data> = {
       );
       return null;
     }
+    const holder = localHolderOf(TYPE, stateId(n));
+    if (holder) {
+      importHeld(diagnostics, n, holder);
+      return null;
+    }
     return { id: stateId(n) };
+  },
+
+  /** The alert an object holds, kept beside its state: a tainted or replaced object's plan names it. */
+  privateOf(state) {
+    const id = idOf(state);
+    return id === null ? {} : { id };
   },
 
   // Version 0 held the id as a number.

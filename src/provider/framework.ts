@@ -13,6 +13,12 @@ import type { ObjectValue } from './values';
 /** Values handed to handlers: attribute name → value (null, known, or UNKNOWN in plans/config). */
 export type Model = ObjectValue;
 
+/**
+ * What terraform keeps beside an object's state for the provider alone (its "private" bytes,
+ * JSON here): handed back with the prior state in the plan, and from a plan to its apply.
+ */
+export type PrivateData = Record<string, unknown>;
+
 interface WithProviderData<P> {
   /** What the provider's configure() returned; undefined in calls made before configure. */
   readonly providerData: P | undefined;
@@ -37,6 +43,13 @@ export interface ModifyPlanRequest<P> extends WithProviderData<P> {
   readonly planned: Model;
   /** Attribute names that force replacement; schema requiresReplace ones are already in. */
   readonly requiresReplace: Set<string>;
+  /**
+   * The private data terraform handed over: the prior object's, or, when terraform plans the
+   * create half of a replacement (prior null), what the plan of the object being replaced set.
+   */
+  readonly priorPrivate: PrivateData;
+  /** The private data this plan hands to its apply; left empty, the prior one is kept. */
+  readonly plannedPrivate: PrivateData;
 }
 
 export interface PlanDestroyRequest<P> extends WithProviderData<P> {
@@ -109,6 +122,8 @@ export interface ResourceHandler<P = unknown> {
   importState?(req: ImportRequest<P>): Promise<Model | null> | Model | null;
   /** Converts state stored under an older schema version into the current shape. */
   upgradeState?(req: UpgradeStateRequest<P>): Promise<Model> | Model;
+  /** The private data kept beside a state the provider hands back (read, apply, import). */
+  privateOf?(state: Model): PrivateData;
 }
 
 // --- data sources ---------------------------------------------------------------------

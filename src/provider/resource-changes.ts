@@ -1,7 +1,7 @@
 /**
  * What terraform's state-changing calls do with a resource handler, apart from the gRPC
- * plumbing of ProviderServer: a stored state upgraded to the schema's version, and a planned
- * change applied (create, update or delete) into the new state.
+ * plumbing of ProviderServer: a stored state upgraded to the schema's version, read afresh, and
+ * a planned change applied (create, update or delete) into the new state.
  */
 import type { Diagnostics } from './diagnostics';
 import type { Model, ResourceHandler } from './framework';
@@ -58,28 +58,48 @@ export async function upgradedState<P>(
   return encodeObject(r.schema, state);
 }
 
+/** A stored object read afresh: its new state (undefined: terraform keeps what it sent) and the object read. */
+export async function readState<P>(
+  r: ResourceHandler<P>,
+  req: Req,
+  diags: Diagnostics,
+  providerData: P | undefined,
+): Promise<AppliedState> {
+  const state = decodeObject(r.schema, req.current_state as DynamicValueMsg | undefined);
+  if (state === null) return { state: undefined, applied: null };
+  const fresh = await r.read({ state, diagnostics: diags, providerData });
+  if (diags.hasError()) return { state: undefined, applied: null };
+  return { state: encodeObject(r.schema, fresh), applied: fresh };
+}
+
+/** The new state of a read or an apply (undefined: terraform keeps what it sent) and the object it holds, if any. */
+export interface AppliedState {
+  state: DynamicValueMsg | undefined;
+  applied: ObjectValue | null;
+}
+
 /** The state after applying the planned change; undefined: the prior state stands. */
 export async function appliedState<P>(
   r: ResourceHandler<P>,
   req: Req,
   diags: Diagnostics,
   providerData: P | undefined,
-): Promise<DynamicValueMsg | undefined> {
+): Promise<AppliedState> {
   const prior = decodeObject(r.schema, req.prior_state as DynamicValueMsg | undefined);
   const plan = decodeObject(r.schema, req.planned_state as DynamicValueMsg | undefined);
   const config = decodeObject(r.schema, req.config as DynamicValueMsg | undefined) ?? {};
   const common = { diagnostics: diags, providerData };
   let result: ObjectValue | null;
   if (plan === null) {
-    if (prior === null) return undefined;
+    if (prior === null) return { state: undefined, applied: null };
     await r.delete({ state: prior, ...common });
-    return diags.hasError() ? undefined : encodeObject(r.schema, null);
+    return { state: diags.hasError() ? undefined : encodeObject(r.schema, null), applied: null };
   } else if (prior === null) {
     result = await r.create({ plan, config, ...common });
     // Nothing created: an empty state keeps terraform from recording a ghost.
     if (result === null) {
       if (!diags.hasError()) diags.addError(`${r.typeName} was not created`, 'The provider returned no state.');
-      return encodeObject(r.schema, null);
+      return { state: encodeObject(r.schema, null), applied: null };
     }
   } else {
     result = (await r.update({ plan, prior, config, ...common })) ?? prior;
@@ -94,5 +114,5 @@ export async function appliedState<P>(
       result[name] = null;
     }
   }
-  return encodeObject(r.schema, result);
+  return { state: encodeObject(r.schema, result), applied: result };
 }

@@ -13,14 +13,16 @@
  */
 import type { BlockSchema, ResourceSchema } from '../schema/types';
 import { Diagnostics, diagnosticsToMsg } from './diagnostics';
-import { appliedState, upgradedState } from './resource-changes';
+import { appliedState, readState, upgradedState } from './resource-changes';
 import {
   assertValidProvider,
   schemaToMsg,
   type DataSourceHandler,
+  type Model,
   type ProviderDefinition,
   type ResourceHandler,
 } from './framework';
+import { decodePrivate, plannedPrivateOf, privateFor } from './private-data';
 import {
   decodeObject,
   encodeObject,
@@ -205,16 +207,13 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     // Terraform treats an absent new_state as "gone", so on failure hand back what it sent.
     let newState: DynamicValueMsg | undefined = req.current_state;
+    let read: Model | null = null;
     if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} read`, async () => {
-        const state = decodeObject(r.schema, req.current_state);
-        if (state === null) return;
-        const read = await r.read({ state, diagnostics: diags, providerData: this.providerData });
-        if (diags.hasError()) return;
-        newState = encodeObject(r.schema, read);
+        ({ state: newState = newState, applied: read } = await readState(r, req, diags, this.providerData));
       });
     }
-    return { new_state: newState, private: req.private ?? Buffer.alloc(0), diagnostics: diagnosticsToMsg(diags) };
+    return { new_state: newState, private: privateFor(r, read, req.private), diagnostics: diagnosticsToMsg(diags) };
   }
 
   async PlanResourceChange(req: Req): Promise<Resp> {
@@ -222,6 +221,7 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     let planned: DynamicValueMsg | undefined = req.proposed_new_state;
     const requiresReplace = new Set<string>();
+    const plannedPrivate = {};
     if (r) {
       await guarded(diags, `${r.typeName} plan`, async () => {
         const prior = decodeObject(r.schema, req.prior_state);
@@ -239,6 +239,8 @@ export class ProviderServer<P = unknown> {
             config,
             planned: plan,
             requiresReplace,
+            priorPrivate: decodePrivate(req.prior_private),
+            plannedPrivate,
             diagnostics: diags,
             providerData: this.providerData,
           });
@@ -249,7 +251,7 @@ export class ProviderServer<P = unknown> {
     return {
       planned_state: planned,
       requires_replace: [...requiresReplace].sort().map((name) => ({ steps: [{ attribute_name: name }] })),
-      planned_private: req.prior_private ?? Buffer.alloc(0),
+      planned_private: plannedPrivateOf(plannedPrivate, req.prior_private),
       diagnostics: diagnosticsToMsg(diags),
     };
   }
@@ -259,15 +261,17 @@ export class ProviderServer<P = unknown> {
     const r = this.handler('resource', req.type_name, diags);
     // Until the handler says otherwise, the object is as it was before.
     let newState: DynamicValueMsg | undefined = req.prior_state;
+    let applied: Model | null = null;
     if (r && !this.needsConfigure(diags)) {
       await guarded(diags, `${r.typeName} apply`, async () => {
         const next = await appliedState(r, req, diags, this.providerData);
-        if (next !== undefined) newState = next;
+        if (next.state !== undefined) newState = next.state;
+        applied = next.applied;
       });
     }
     return {
       new_state: newState,
-      private: req.planned_private ?? Buffer.alloc(0),
+      private: privateFor(r, applied, req.planned_private),
       diagnostics: diagnosticsToMsg(diags),
     };
   }
@@ -286,7 +290,8 @@ export class ProviderServer<P = unknown> {
           providerData: this.providerData,
         });
         if (partial === null || diags.hasError()) return;
-        imported.push({ type_name: r.typeName, state: encodeObject(r.schema, partial), private: Buffer.alloc(0) });
+        const state = encodeObject(r.schema, partial);
+        imported.push({ type_name: r.typeName, state, private: privateFor(r, partial, undefined) });
       });
     }
     return { imported_resources: imported, diagnostics: diagnosticsToMsg(diags) };

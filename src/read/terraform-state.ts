@@ -6,11 +6,12 @@
  * Terrain write the absolute `<app>/terraform.<stack>.tfstate` there by default; a relative
  * path is relative to the stack's working directory, `<out>/stacks/<stack>`, where terraform
  * runs); a local backend without `path`, terraform's `terraform.tfstate` in that directory; no
- * backend block at all, `<app>/terraform.<stack>.tfstate`. A remote backend's state is not
- * read. Nothing of a state but the alerts' addresses, ids and names is kept, so no value of
+ * backend block at all, `<app>/terraform.<stack>.tfstate`; a local backend's other workspaces,
+ * `<workspace_dir, default terraform.tfstate.d>/<workspace>/terraform.tfstate` in that
+ * directory. Another backend's states are read with terraform (src/read/terraform-backends.ts). Nothing of a state but the alerts' addresses, ids and names is kept, so no value of
  * it (a secret in another resource) can reach an output.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
 import { sentence } from '../model/problems';
@@ -39,11 +40,28 @@ export function stateLocations(stacks: readonly StackDocument[], appDir: string,
       continue;
     }
     const local = backend.local;
-    if (!isObject(local)) continue; // a remote backend: its state is not on this machine
+    if (!isObject(local)) continue; // another backend: src/read/terraform-backends.ts
     const given = typeof local.path === 'string' && local.path.trim() !== '' ? local.path : 'terraform.tfstate';
     out.push({ stack: s.name, file: path.resolve(workDir, given) });
+    const workspaces =
+      typeof local.workspace_dir === 'string' && local.workspace_dir ? local.workspace_dir : WORKSPACES;
+    out.push(...workspaceStates(s.name, path.resolve(workDir, workspaces)));
   }
   return out;
+}
+
+/** Where a local backend keeps the states of workspaces other than default (its `workspace_dir`). */
+const WORKSPACES = 'terraform.tfstate.d';
+
+/** The state of each workspace in a local backend's workspace folder; none when it has none. */
+function workspaceStates(stack: string, dir: string): StateLocation[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.sort().map((w) => ({ stack, file: path.join(dir, w, 'terraform.tfstate') }));
 }
 
 /** `provider["registry.terraform.io/networkcalc/networkcalc"].prod` → `networkcalc.prod`. */
@@ -80,6 +98,14 @@ export function readStateFile(location: StateLocation): HeldAlert[] {
       ],
     });
   }
+  return heldInState(text, file, stack);
+}
+
+/**
+ * The alerts a state's text holds (`file`: where it is, a path or a backend and workspace);
+ * none when it is empty. Text that is not a Terraform state is an error naming it.
+ */
+export function heldInState(text: string, file: string, stack: string): HeldAlert[] {
   if (text.trim() === '') return [];
   const notState = (why: string) =>
     new ConfigError({

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -11,6 +11,17 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 type Json = Record<string, unknown>;
+
+/**
+ * A CDK Terrain app in `app` (a sandbox's work folder below `root`), whose `main.js` is `main`:
+ * it requires cdktn and this package by name, as users' apps do (`root/node_modules` links them).
+ */
+export function writeCdktnApp(root: string, app: string, main: string): void {
+  for (const dep of ['cdktn', 'constructs'])
+    symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(root, 'node_modules', dep), 'dir');
+  writeFileSync(path.join(app, 'main.js'), main);
+  writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+}
 
 /** A fixture stack, written as cdktf would synthesize it. */
 export function alert(fields: Json): Json {

@@ -6,12 +6,12 @@
  * runner (no state, no .terraform): `ncalc import-blocks` writes the import blocks, and
  * terraform imports every alert, adds none, and plans nothing after.
  */
-import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
-import { ROOT, cliEnv, ncalc } from './support';
+import { cliEnv, ncalc, writeCdktnApp } from './support';
 
 jest.setTimeout(240_000);
 
@@ -48,11 +48,7 @@ describe('ncalc beside terraform on one account', () => {
     emu = await startEmulator({ deleteForm: 'path' });
     sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token }, 'app');
     app = sb.workDir;
-    // The app requires cdktn and the package by name, as users' apps do.
-    for (const dep of ['cdktn', 'constructs'])
-      symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(sb.root, 'node_modules', dep), 'dir');
-    writeFileSync(path.join(app, 'main.js'), MAIN);
-    writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+    writeCdktnApp(sb.root, app, MAIN);
     stackDir = path.join(app, 'cdktf.out', 'stacks', 'prod');
     stateFile = path.join(app, 'terraform.prod.tfstate');
   });

@@ -215,6 +215,8 @@ describe('networkcalc_alert handlers', () => {
         config: state!,
         planned: { ...state! },
         requiresReplace: new Set(),
+        priorPrivate: {},
+        plannedPrivate: {},
         diagnostics: new Diagnostics(),
         providerData: planning,
       });
@@ -479,6 +481,8 @@ describe('refreshedState', () => {
       config: prior,
       planned,
       requiresReplace,
+      priorPrivate: {},
+      plannedPrivate: {},
       diagnostics,
       providerData: undefined,
     });
@@ -499,6 +503,8 @@ describe('refreshedState', () => {
       config: prior,
       planned,
       requiresReplace: new Set(),
+      priorPrivate: {},
+      plannedPrivate: {},
       diagnostics: new Diagnostics(),
       providerData: undefined,
     });

@@ -1,0 +1,155 @@
+/**
+ * Both doors on one account, whatever the backend: a CDK Terrain app whose stack keeps its
+ * state in a real backend (an `http` state server and PostgreSQL, both run by the test; a
+ * local backend with its own path and two workspaces), applied by the real terraform. Then
+ * `ncalc plan` names the state and how long reading the states took, and `ncalc apply` and
+ * `ncalc destroy` refuse to write to the alerts it holds, writing nothing; a backend that
+ * cannot be read is refused before any call, naming the backend and the fix.
+ */
+import { renameSync } from 'node:fs';
+import * as path from 'node:path';
+import { NetworkCalcClient } from '../../src/client';
+import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
+import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
+import { postgresBinDir, startHttpStateServer, startPostgres, type HttpStateServer } from '../helpers/state-backends';
+import { cliEnv, ncalc, writeCdktnApp } from './support';
+
+jest.setTimeout(240_000);
+
+/** The stack's backend comes from BACKEND (a cdktn backend class) and BACKEND_CONFIG (its props). */
+const MAIN = `const cdktn = require('cdktn');
+const { Alert, AlertTarget, NetworkcalcAccount } = require('cdktf-provider-networkcalc');
+const app = new cdktn.App();
+const stack = new cdktn.TerraformStack(app, 'prod');
+new cdktn[process.env.BACKEND](stack, JSON.parse(process.env.BACKEND_CONFIG));
+new NetworkcalcAccount(stack, 'Account');
+for (const n of [1, 2])
+  new Alert(stack, 'Alert' + n, {
+    name: 'prod alert ' + n,
+    target: AlertTarget.domain('example.com'),
+    dnsRecord: { record: 'A', filter: 'equals', value: process.env.ALERT_VALUE || '192.0.2.1' },
+  });
+app.synth();
+`;
+
+type Runner = (more?: Record<string, string>) => (args: string[]) => ReturnType<typeof ncalc>;
+
+describe('ncalc beside a Terraform state in any backend', () => {
+  let emu: RunningEmulator;
+  let sb: NetworkcalcSandbox;
+  let http: HttpStateServer;
+  let app: string;
+  const stackDir = () => path.join(app, 'cdktf.out', 'stacks', 'prod');
+  const live = () => new NetworkCalcClient({ baseUrl: emu.url, token: DEMO_ACCOUNT.token }).listAlerts();
+  const writes = async () =>
+    (await emu.control.requests()).filter((r) => r.path.startsWith('/api/') && r.method !== 'GET');
+
+  beforeAll(async () => {
+    requirePrerequisites();
+    emu = await startEmulator({ deleteForm: 'path' });
+    http = await startHttpStateServer();
+    sb = new NetworkcalcSandbox({ NETWORKCALC_BASE_URL: emu.url, NETWORKCALC_TOKEN: DEMO_ACCOUNT.token }, 'app');
+    app = sb.workDir;
+    writeCdktnApp(sb.root, app, MAIN);
+  });
+  beforeEach(() => emu.control.reset());
+  afterAll(async () => {
+    sb?.dispose();
+    await http?.close();
+    await emu?.close();
+  });
+
+  /** Synthesizes the app with this backend, and terraform applies the stack; ncalc with the app's environment (and `more`). */
+  async function deployed(backend: string, config: unknown): Promise<Runner> {
+    const env = (more: Record<string, string> = {}) =>
+      cliEnv({
+        NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
+        NETWORKCALC_BASE_URL: emu.url,
+        BACKEND: backend,
+        BACKEND_CONFIG: JSON.stringify(config),
+        ...more,
+      });
+    const synth = await ncalc(['synth'], { cwd: app, env: env() });
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expectStatus(await sb.terraform(['init', '-reconfigure'], { cwd: stackDir() }), 0);
+    expectStatus(await sb.terraform(['apply', '-auto-approve'], { cwd: stackDir() }), 0);
+    expect(await live()).toHaveLength(2);
+    await emu.control.clearRequests();
+    return (more = {}) =>
+      (args: string[]) =>
+        ncalc(args, { cwd: app, env: env(more) });
+  }
+
+  /** plan names the state and the time; apply and destroy refuse and write nothing. */
+  async function refusedBeside(run: Runner, label: string, backend = true): Promise<void> {
+    const changed = run({ ALERT_VALUE: '192.0.2.9' });
+    const plan = await changed(['plan']);
+    expect(plan.stderr).toMatch(/^(Read .*\n)?$/);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain(`the Terraform state ${label} (stack prod) holds 2 alerts this plan would change`);
+    // Local files cost no process, and say nothing of it.
+    if (backend) expect(plan.stdout + plan.stderr).toMatch(/Read \d+ Terraform states? of 1 backend in \d+(\.\d)? s/);
+    else expect(plan.stdout + plan.stderr).not.toContain('Terraform states of');
+    const apply = await changed(['apply', '--auto-approve']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(
+      'Error: refusing to apply: Terraform holds some of these alerts; nothing was changed.',
+    );
+    const destroy = await run()(['destroy', '--stack', 'prod', '--auto-approve']);
+    expect(destroy.code).toBe(1);
+    expect(destroy.stderr).toContain('Error: refusing to destroy: Terraform holds some of these alerts');
+    expect(destroy.stderr).toContain(`the Terraform state ${label} (stack prod) holds 2 alerts this plan would delete`);
+    expect(await writes()).toEqual([]);
+    expect(await live()).toHaveLength(2);
+  }
+
+  test('an http backend: plan names it, apply and destroy refuse; an unreachable one refuses before any call', async () => {
+    const run = await deployed('HttpBackend', { address: http.url('prod') });
+    expect(http.stored('prod')).toContain('networkcalc_alert');
+    await refusedBeside(run, 'backend "http" of stack prod, workspace default');
+    const gone = await startHttpStateServer();
+    const unreachable = gone.url('prod');
+    await gone.close();
+    const env = cliEnv({
+      NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
+      NETWORKCALC_BASE_URL: emu.url,
+      BACKEND: 'HttpBackend',
+      BACKEND_CONFIG: JSON.stringify({ address: unreachable }),
+    });
+    await emu.control.clearRequests();
+    const plan = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
+    );
+    expect(plan.stderr).toContain('--ignore-terraform-state');
+    expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+  });
+
+  test('a pg backend on a real PostgreSQL, with a second workspace: every workspace is read', async () => {
+    const bin = postgresBinDir();
+    if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (.ci/run does)');
+    const pg = await startPostgres(bin);
+    try {
+      const run = await deployed('PgBackend', { connStr: pg.connString });
+      expectStatus(await sb.terraform(['workspace', 'new', 'staging'], { cwd: stackDir() }), 0);
+      await refusedBeside(run, 'backend "pg" of stack prod, workspace default');
+      const plan = await run({ ALERT_VALUE: '192.0.2.9' })(['plan']);
+      expect(plan.stdout + plan.stderr).toContain('Read 2 Terraform states of 1 backend');
+    } finally {
+      pg.stop();
+    }
+  });
+
+  test('a local backend with its own path, and a second workspace there: both are read', async () => {
+    const run = await deployed('LocalBackend', { path: 'states/prod.tfstate' });
+    const file = path.join(stackDir(), 'states', 'prod.tfstate');
+    await refusedBeside(run, file, false);
+    // The state moved to a second workspace (as `terraform workspace new -state` would): found there.
+    expectStatus(await sb.terraform(['workspace', 'new', 'blue'], { cwd: stackDir() }), 0);
+    const blue = path.join(stackDir(), 'terraform.tfstate.d', 'blue', 'terraform.tfstate');
+    renameSync(file, blue);
+    await refusedBeside(run, blue, false);
+  });
+});
