@@ -148,11 +148,12 @@ describe('generate: every domain and subdomain gets its alerts', () => {
     let r = await ncalc(['drift', '--json'], { cwd: a.dir, env: env() });
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stdout);
+    // The targets are new in the account, so their alerts are new ones, not deleted out of band.
     expect(doc.accounts[0].changes.map((c: any) => [c.drift, c.name, c.path])).toEqual([
-      ['missing', 'SPF validity · docs.example.dev', 'main/Baseline'],
-      ['missing', 'SPF validity · example.dev', 'main/Baseline'],
-      ['missing', 'certificate expiry · docs.example.dev', 'main/Baseline'],
-      ['missing', 'certificate expiry · example.dev', 'main/Baseline'],
+      ['new', 'SPF validity · docs.example.dev', 'main/Baseline'],
+      ['new', 'SPF validity · example.dev', 'main/Baseline'],
+      ['new', 'certificate expiry · docs.example.dev', 'main/Baseline'],
+      ['new', 'certificate expiry · example.dev', 'main/Baseline'],
     ]);
     expect(doc.summary.coverage_gaps).toBe(0);
     r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: env() });

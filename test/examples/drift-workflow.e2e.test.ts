@@ -71,7 +71,7 @@ function run(event: string, payload: Record<string, unknown>, ref: string): Prom
       runId: String(Date.now()),
     },
     install,
-    only: ['synth', 'drift', 'apply', 'comment', 'issues'],
+    only: ['synth', 'drift', 'apply', 'comment', 'issues', 'fleet-report'],
   });
 }
 
@@ -84,7 +84,12 @@ const failedSteps = (jobs: Record<string, JobRun>) =>
 
 it('pull_request, push, schedule: the comment and issue lifecycle, drift after apply', async () => {
   const pr = github.openPullRequest();
-  const prPayload = (action: string) => ({ action, number: pr, pull_request: { number: pr } });
+  // A pull request from a branch of the repository itself (not a fork), as GitHub describes it.
+  const prPayload = (action: string) => ({
+    action,
+    number: pr,
+    pull_request: { number: pr, head: { repo: { full_name: 'octo/alerts' } } },
+  });
   const prComments = () => github.issues[pr - 1]!.comments;
 
   // 1. A pull request adds an alert: the drift is what applying after the merge would change.
@@ -97,7 +102,12 @@ it('pull_request, push, schedule: the comment and issue lifecycle, drift after a
     adopt: 'skipped',
     comment: 'success',
     issues: 'skipped',
+    'fleet-report': 'success',
   });
+  // The fan-in job joined the shards' documents into one page.
+  expect(jobs['fleet-report']!.legs[0]!.steps.find((st) => st.name === 'ncalc report --merge')!.outcome).toBe(
+    'success',
+  );
   expect(prComments().length).toBe(1);
   expect(prComments()[0]!.body).toMatch(/^<!-- ncalc-drift comment shard=\d\/3 -->\n## NetworkCalc alert drift/);
   expect(prComments()[0]!.body).toContain('www.example.com A record');
@@ -112,6 +122,7 @@ it('pull_request, push, schedule: the comment and issue lifecycle, drift after a
     drift: 'success',
     issues: 'success',
     comment: 'skipped',
+    'fleet-report': 'success',
   });
   expect(github.openDriftIssues()).toEqual([]);
 
@@ -132,6 +143,7 @@ it('pull_request, push, schedule: the comment and issue lifecycle, drift after a
     adopt: 'not run',
     comment: 'skipped',
     issues: 'success',
+    'fleet-report': 'success',
   });
   expect(failedSteps(jobs).map((s) => s.split('\n')[0])).toEqual(['Result']);
   expect(github.openDriftIssues().map((i) => i.title)).toEqual(['NetworkCalc alert drift: main']);

@@ -10,9 +10,9 @@
  * GITHUB_TOKEN unless the workflow passes `github.token`).
  *
  * The standard actions are emulated: actions/checkout copies the repository's files into the
- * workspace, actions/setup-node uses the Node.js on PATH, actions/upload-artifact and
- * actions/download-artifact keep artifacts between jobs (`name`, `pattern` into one folder per
- * artifact, `path`), and the step `npm ci` is `install(workspace)` (no registry here). Any other
+ * workspace, actions/setup-node uses the Node.js on PATH, actions/upload-artifact (a `path` of one
+ * or several lines) and actions/download-artifact keep artifacts between jobs (`name`, `pattern`
+ * into one folder per artifact, `path`), and the step `npm ci` is `install(workspace)` (no registry here). Any other
  * `uses:` fails the run, so nothing passes unrun.
  */
 import { spawn } from 'node:child_process';
@@ -234,11 +234,18 @@ class Run {
       case 'actions/setup-node':
         return { ok: true, output: `node ${process.version}` };
       case 'actions/upload-artifact': {
-        const from = inWorkspace(w.path);
-        if (!existsSync(from)) return { ok: w['if-no-files-found'] !== 'error', output: `no files at ${w.path}` };
+        // `path` may name several files or folders, one a line; those of one folder sit side by side.
+        const from = (w.path ?? '.')
+          .split('\n')
+          .map((p) => p.trim())
+          .filter((p) => p !== '')
+          .map(inWorkspace)
+          .filter((p) => existsSync(p));
+        if (from.length === 0) return { ok: w['if-no-files-found'] !== 'error', output: `no files at ${w.path}` };
         const to = path.join(this.artifacts, w.name ?? 'artifact');
         if (existsSync(to)) return { ok: false, output: `an artifact ${w.name} exists already` };
-        cpSync(from, statSync(from).isDirectory() ? to : path.join(to, path.basename(from)), { recursive: true });
+        for (const f of from)
+          cpSync(f, statSync(f).isDirectory() ? to : path.join(to, path.basename(f)), { recursive: true });
         return { ok: true, output: '' };
       }
       case 'actions/download-artifact':
