@@ -8,6 +8,7 @@
  */
 import { Option, type Command } from 'commander';
 import { ERROR_PREFIX, type CliIO } from './io';
+import { flagParser } from './options';
 import { EXIT, isExpectedError, reportError } from './pipeline';
 import { errorJson, type JsonCommand } from '../render/json';
 import { PACKAGE_VERSION } from '../version';
@@ -51,11 +52,26 @@ export function bindActions(program: Command, io: CliIO, outcome: RunOutcome): v
     cmd.addOption(new Option('--debug', 'with an internal error, print its stack').hideHelp());
     cmd.action(async (...args: unknown[]) => {
       try {
+        parseFlags(cmd);
         outcome.code = await action(...args);
       } catch (e) {
         outcome.code = reportFailure(io, cmd, e);
       }
     });
+  }
+}
+
+/**
+ * Every flag declared with a parser (`parsedOption`) becomes its typed value, in the order
+ * --help lists them, before the action runs; the first bad one is a UsageError.
+ */
+export function parseFlags(cmd: Command): void {
+  for (const option of cmd.options) {
+    const parse = flagParser(option);
+    const name = option.attributeName();
+    const value: unknown = cmd.getOptionValue(name);
+    if (!parse || typeof value !== 'string') continue;
+    cmd.setOptionValueWithSource(name, parse(value), cmd.getOptionValueSource(name) ?? 'default');
   }
 }
 
