@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_SYNTH_TIMEOUT_SECONDS } from '../read/synth';
 import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT } from '../render/grouping';
+import { lookupConcurrencyFlag, lookupTimeoutFlag, resolverFlag } from './lookup-flags';
 import { REPORT_FORMATS, positiveInt, shardFlag, synthWorkersFlag } from './pipeline';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -120,11 +121,16 @@ export const detailOption = (cmd: Command) =>
  * The lookup options of every planning command: a preview's lookups, and the certificates that
  * alert policy checks "before renewal fails" read at plan time (parsed by lookup-flags.ts).
  */
-export const lookupOptions = (cmd: Command): Command =>
-  cmd
-    .option('--resolver <ip[:port]>', 'DNS server for DNS and TLS lookups (default: the system resolver)')
-    .option('--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', '3000')
-    .option('--lookup-concurrency <n>', 'lookups in flight at once', '16');
+export const lookupOptions = (cmd: Command): Command => {
+  parsedOption(
+    cmd,
+    '--resolver <ip[:port]>',
+    'DNS server for DNS and TLS lookups (default: the system resolver)',
+    resolverFlag,
+  );
+  parsedOption(cmd, '--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', lookupTimeoutFlag, '3000');
+  return parsedOption(cmd, '--lookup-concurrency <n>', 'lookups in flight at once', lookupConcurrencyFlag, '16');
+};
 
 /** The options of a preview (`preview`, and `plan` for --preview). */
 export const previewOptions = (cmd: Command): Command =>

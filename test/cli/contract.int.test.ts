@@ -75,7 +75,16 @@ describe.each(COMMANDS.map((c) => [c.words.join(' '), c] as const))('ncalc %s', 
 });
 
 /** The flags that take a typed value: each is parsed and checked once, before the action. */
-const TYPED_FLAGS = ['--synth-timeout', '--synth-workers', '--shard', '--parallelism', '--account-parallelism'];
+const TYPED_FLAGS = [
+  '--synth-timeout',
+  '--synth-workers',
+  '--shard',
+  '--parallelism',
+  '--account-parallelism',
+  '--resolver',
+  '--lookup-timeout',
+  '--lookup-concurrency',
+];
 const REGISTERED = runnableCommands(buildProgram(quietIO({}, dir).io, { code: 0 }));
 
 test('every command declares its typed flags with their parser', () => {
