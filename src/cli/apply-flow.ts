@@ -28,7 +28,6 @@ import {
   clientFactory,
   load,
   planAccounts,
-  positiveInt,
   reportError,
   shardJson,
   shardText,
@@ -43,9 +42,9 @@ import { UsageError } from './usage';
 export interface ApplyFlags extends CommonOptions {
   json?: boolean;
   autoApprove?: boolean;
-  parallelism: string;
+  parallelism: number;
   /** Writes in flight per account; default from `defaultAccountParallelism`. */
-  accountParallelism?: string;
+  accountParallelism?: number;
   triggers?: boolean;
   /** destroy: also delete undeclared alerts of exclusive and prefix scopes. */
   allInScope?: boolean;
@@ -122,9 +121,8 @@ export async function freshPlan(
 
 /** The writes in flight at once: --parallelism, and --account-parallelism within it. */
 function writeLimits(opts: ApplyFlags): { parallelism: number; accountParallelism?: number } {
-  const parallelism = positiveInt(opts.parallelism, '--parallelism');
-  if (opts.accountParallelism === undefined) return { parallelism };
-  const accountParallelism = positiveInt(opts.accountParallelism, '--account-parallelism');
+  const { parallelism, accountParallelism } = opts;
+  if (accountParallelism === undefined) return { parallelism };
   if (accountParallelism > parallelism)
     throw new UsageError([
       `--account-parallelism ${accountParallelism} is more than --parallelism ${parallelism}; one account's writes are part of the run's, so give at most ${parallelism}`,

@@ -8,6 +8,8 @@
  */
 import { Option, type Command } from 'commander';
 import { ERROR_PREFIX, type CliIO } from './io';
+import { flagParser } from './options';
+import { UsageError } from './usage';
 import { EXIT, isExpectedError, reportError } from './pipeline';
 import { errorJson, type JsonCommand } from '../render/json';
 import { PACKAGE_VERSION } from '../version';
@@ -51,12 +53,34 @@ export function bindActions(program: Command, io: CliIO, outcome: RunOutcome): v
     cmd.addOption(new Option('--debug', 'with an internal error, print its stack').hideHelp());
     cmd.action(async (...args: unknown[]) => {
       try {
+        parseFlags(cmd);
         outcome.code = await action(...args);
       } catch (e) {
         outcome.code = reportFailure(io, cmd, e);
       }
     });
   }
+}
+
+/**
+ * Every flag declared with a parser (`parsedOption`) becomes its typed value, before the action
+ * runs; one UsageError lists every bad one, in the order --help lists them.
+ */
+export function parseFlags(cmd: Command): void {
+  const problems: string[] = [];
+  for (const option of cmd.options) {
+    const parse = flagParser(option);
+    const name = option.attributeName();
+    const value: unknown = cmd.getOptionValue(name);
+    if (!parse || typeof value !== 'string') continue;
+    try {
+      cmd.setOptionValueWithSource(name, parse(value), cmd.getOptionValueSource(name) ?? 'default');
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length) throw new UsageError(problems);
 }
 
 /** Whether the command's output is its JSON document (`--json`, or `--format json`). */

@@ -193,7 +193,7 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
   if (opts.reportDir) {
     const problem = writeReportDir(loaded.dir, opts.reportDir, plans, suggest?.suggestions, {
       note: shard,
-      shard: opts.shard ?? null,
+      shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
     });
     if (problem) {
       io.stderr.write(`Error: ${problem}\n`);

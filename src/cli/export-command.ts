@@ -22,7 +22,7 @@ import { type Credentials } from '../plan/types';
 import { isEnvVariableName, parseProviderBlock } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl } from '../accounts/base-url';
 import { ENV } from '../accounts/environment';
-import { clientFactory, cwdOf, isExpectedError, positiveInt, synthWorkersFlag, writeJson, EXIT } from './pipeline';
+import { clientFactory, cwdOf, isExpectedError, writeJson, EXIT } from './pipeline';
 import { fileErrorText, outputFileProblem } from './files';
 import type { CliIO } from './io';
 import {
@@ -48,8 +48,8 @@ export interface ExportFlags {
   app?: string;
   cdktfOut?: string;
   synth: boolean;
-  synthTimeout: string;
-  synthWorkers?: string;
+  synthTimeout: number;
+  synthWorkers?: number;
   baseUrl?: string;
   verbose?: boolean;
   json?: boolean;
@@ -169,8 +169,8 @@ async function aliasAccount(io: CliIO, opts: ExportFlags, cwd: string): Promise<
     app: opts.app,
     out: opts.cdktfOut,
     synth: opts.synth,
-    timeoutMs: positiveInt(opts.synthTimeout, '--synth-timeout') * 1000,
-    workers: synthWorkersFlag(opts.synthWorkers),
+    timeoutMs: opts.synthTimeout * 1000,
+    workers: opts.synthWorkers,
     env: io.env,
   });
   const desired = readDesired(stacks);

@@ -1,38 +1,50 @@
 /**
  * The lookup flags (--resolver, --lookup-timeout, --lookup-concurrency) and the TLS port
- * variable, parsed once per run into the `Lookups` a preview and the certificate reads of
+ * variable, into the `Lookups` a preview and the certificate reads of
  * "before renewal fails" policy checks share (`Loaded.lookups`).
  */
 import { DEFAULT_CONCURRENCY, DEFAULT_LOOKUP_TIMEOUT_MS, Lookups, TLS_PORT_ENV, resolverProblem } from '../preview';
 import { UsageError } from './usage';
 
-/** The lookup flags as given on the command line. */
+/** The lookup flags, parsed and checked by `lookupOptions` (options.ts) before the action runs. */
 export interface LookupFlags {
   resolver?: string;
-  lookupTimeout?: string;
-  lookupConcurrency?: string;
+  lookupTimeout?: number;
+  lookupConcurrency?: number;
 }
 
-/** The run's lookups from its flags; a UsageError listing every problem with them (before any call). */
+/** A whole number from 1 to `max`, or the sentence saying so. */
+function whole(value: string, flag: string, max: number): number | string {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    return `${flag} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`;
+  return n;
+}
+
+function wholeFlag(value: string, flag: string, max: number): number {
+  const n = whole(value, flag, max);
+  if (typeof n === 'string') throw new UsageError([n]);
+  return n;
+}
+
+export const lookupTimeoutFlag = (value: string): number => wholeFlag(value, '--lookup-timeout', 60_000);
+export const lookupConcurrencyFlag = (value: string): number => wholeFlag(value, '--lookup-concurrency', 256);
+
+export function resolverFlag(value: string): string {
+  const problem = resolverProblem(value);
+  if (problem) throw new UsageError([problem]);
+  return value;
+}
+
+/** The run's lookups from its parsed flags; a UsageError when the TLS port variable is not a port. */
 export function lookupsFromFlags(flags: LookupFlags, env: NodeJS.ProcessEnv): Lookups {
-  const problems: string[] = [];
-  const whole = (value: string | undefined, flag: string, fallback: number, max: number) => {
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      problems.push(`${flag} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
-      return fallback;
-    }
-    return n;
-  };
-  const timeoutMs = whole(flags.lookupTimeout, '--lookup-timeout', DEFAULT_LOOKUP_TIMEOUT_MS, 60_000);
-  const concurrency = whole(flags.lookupConcurrency, '--lookup-concurrency', DEFAULT_CONCURRENCY, 256);
-  if (flags.resolver !== undefined) {
-    const problem = resolverProblem(flags.resolver);
-    if (problem) problems.push(problem);
-  }
   const port = env[TLS_PORT_ENV];
-  const tlsPort = port === undefined || port === '' ? undefined : whole(port, TLS_PORT_ENV, 443, 65535);
-  if (problems.length) throw new UsageError(problems);
-  return new Lookups({ resolver: flags.resolver, timeoutMs, concurrency, tlsPort });
+  const tlsPort = port === undefined || port === '' ? undefined : whole(port, TLS_PORT_ENV, 65535);
+  if (typeof tlsPort === 'string') throw new UsageError([tlsPort]);
+  return new Lookups({
+    resolver: flags.resolver,
+    timeoutMs: flags.lookupTimeout ?? DEFAULT_LOOKUP_TIMEOUT_MS,
+    concurrency: flags.lookupConcurrency ?? DEFAULT_CONCURRENCY,
+    tlsPort,
+  });
 }

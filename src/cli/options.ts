@@ -6,9 +6,35 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_SYNTH_TIMEOUT_SECONDS } from '../read/synth';
 import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT } from '../render/grouping';
-import { REPORT_FORMATS } from './pipeline';
+import { lookupConcurrencyFlag, lookupTimeoutFlag, resolverFlag } from './lookup-flags';
+import { REPORT_FORMATS, positiveInt, shardFlag, synthWorkersFlag } from './pipeline';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** How a flag's value becomes its typed option; a UsageError says what to fix. */
+export type FlagParser = (value: string) => unknown;
+
+const PARSERS = new WeakMap<Option, FlagParser>();
+
+/**
+ * A flag whose value is parsed and checked once, before the action runs (`parseFlags` of
+ * contract.ts): the action receives the typed value, and a bad one is refused before any work.
+ */
+export function parsedOption(
+  cmd: Command,
+  flags: string,
+  description: string,
+  parse: FlagParser,
+  defaultValue?: string,
+): Command {
+  const option = new Option(flags, description);
+  if (defaultValue !== undefined) option.default(defaultValue);
+  PARSERS.set(option, parse);
+  return cmd.addOption(option);
+}
+
+/** The parser `option` was declared with (`parsedOption`), if any. */
+export const flagParser = (option: Option): FlagParser | undefined => PARSERS.get(option);
 
 export const chdirOption = (cmd: Command, description = 'directory of the app (holding cdktf.json)') =>
   cmd.option('-C, --chdir <dir>', description, '.');
@@ -29,12 +55,20 @@ export const noSynthOption = (cmd: Command, description = 'do not run the app; r
   cmd.option('--no-synth', description);
 
 export const synthTimeoutOption = (cmd: Command) =>
-  cmd.option('--synth-timeout <seconds>', 'time limit for synthesizing', String(DEFAULT_SYNTH_TIMEOUT_SECONDS));
+  parsedOption(
+    cmd,
+    '--synth-timeout <seconds>',
+    'time limit for synthesizing',
+    (v) => positiveInt(v, '--synth-timeout'),
+    String(DEFAULT_SYNTH_TIMEOUT_SECONDS),
+  );
 
 export const synthWorkersOption = (cmd: Command) =>
-  cmd.option(
+  parsedOption(
+    cmd,
     '--synth-workers <k|auto>',
     'spread the synth over k runs of the app at once (auto: one per core, at most 8; default: NCALC_SYNTH_WORKERS, then 1)',
+    synthWorkersFlag,
   );
 
 export const stackOption = (cmd: Command) =>
@@ -74,7 +108,7 @@ export const appOptions = (cmd: Command): Command =>
   );
 
 export const shardOption = (cmd: Command) =>
-  cmd.option('--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)');
+  parsedOption(cmd, '--shard <i/n>', 'only the accounts of shard i of n (for a CI matrix; see below)', shardFlag);
 
 /** plan, apply, destroy, drift: the text output grouped by account above a threshold, unless --detail. */
 export const detailOption = (cmd: Command) =>
@@ -87,11 +121,16 @@ export const detailOption = (cmd: Command) =>
  * The lookup options of every planning command: a preview's lookups, and the certificates that
  * alert policy checks "before renewal fails" read at plan time (parsed by lookup-flags.ts).
  */
-export const lookupOptions = (cmd: Command): Command =>
-  cmd
-    .option('--resolver <ip[:port]>', 'DNS server for DNS and TLS lookups (default: the system resolver)')
-    .option('--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', '3000')
-    .option('--lookup-concurrency <n>', 'lookups in flight at once', '16');
+export const lookupOptions = (cmd: Command): Command => {
+  parsedOption(
+    cmd,
+    '--resolver <ip[:port]>',
+    'DNS server for DNS and TLS lookups (default: the system resolver)',
+    resolverFlag,
+  );
+  parsedOption(cmd, '--lookup-timeout <ms>', 'time for one DNS answer or TLS handshake', lookupTimeoutFlag, '3000');
+  return parsedOption(cmd, '--lookup-concurrency <n>', 'lookups in flight at once', lookupConcurrencyFlag, '16');
+};
 
 /** The options of a preview (`preview`, and `plan` for --preview). */
 export const previewOptions = (cmd: Command): Command =>
@@ -107,14 +146,16 @@ export const formatOptions = (cmd: Command): Command =>
 export const formatGiven = (cmd: Command) => cmd.getOptionValueSource('format') === 'cli';
 
 /** apply, destroy: confirmation and how many writes run at once. */
-export const writeOptions = (cmd: Command): Command =>
-  cmd
-    .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .option('--parallelism <n>', 'API writes in flight at once', '8')
-    .option(
-      '--account-parallelism <n>',
-      'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
-    );
+export const writeOptions = (cmd: Command): Command => {
+  cmd.option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)');
+  parsedOption(cmd, '--parallelism <n>', 'API writes in flight at once', (v) => positiveInt(v, '--parallelism'), '8');
+  return parsedOption(
+    cmd,
+    '--account-parallelism <n>',
+    'API writes in flight at once in one account, within --parallelism (default: --parallelism with one account, half of it with more)',
+    (v) => positiveInt(v, '--account-parallelism'),
+  );
+};
 
 export const terraformStateOption = (cmd: Command) =>
   cmd.option(

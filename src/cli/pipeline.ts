@@ -39,15 +39,16 @@ export interface CommonOptions extends LookupFlags {
   app?: string;
   out?: string;
   synth: boolean;
-  synthTimeout: string;
+  /** Seconds, parsed by `synthTimeoutOption`. */
+  synthTimeout: number;
   /** A number, or `auto`: the runs of the app one synth is spread over (default: NCALC_SYNTH_WORKERS). */
-  synthWorkers?: string;
+  synthWorkers?: number;
   stack?: string[];
   baseUrl?: string;
   color?: boolean;
   verbose?: boolean;
   /** `i/n`: only the accounts of shard i of n (plan, apply, drift). */
-  shard?: string;
+  shard?: Shard;
   /** plan, apply, destroy, drift: every line of text output, however many changes (src/render/grouping.ts). */
   detail?: boolean;
   /** apply, destroy: do not read the app's local Terraform states, and write to the alerts they hold. */
@@ -126,8 +127,8 @@ export async function synthesize(
   json: boolean,
   appEnv: NodeJS.ProcessEnv = {},
 ) {
-  const timeoutMs = positiveInt(opts.synthTimeout, '--synth-timeout') * 1000;
-  const workers = synthWorkersFlag(opts.synthWorkers);
+  const timeoutMs = opts.synthTimeout * 1000;
+  const workers = opts.synthWorkers;
   const status = opts.synth && interactive(io, json);
   const started = Date.now();
   if (status) io.stderr.write('synthesizing…');
@@ -177,7 +178,7 @@ export async function load(
   json: boolean,
   given: { appEnv?: NodeJS.ProcessEnv; lookups?: Lookups } = {},
 ): Promise<Loaded> {
-  const shard = shardFlag(opts.shard);
+  const shard = opts.shard ?? null;
   // --resolver and the other lookup flags (every command has their defaults), before anything runs.
   const lookups = given.lookups ?? lookupsFromFlags(opts, io.env);
   const { stacks, dir: appDir } = await synthesize(io, opts, json, given.appEnv);

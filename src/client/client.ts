@@ -4,17 +4,17 @@
  * transport, the token). The methods and their behaviour are those of the resources.
  */
 import type { AlertSpec, LiveAlert } from '../model';
-import { AlertsResource } from './alerts';
+import { AlertsResource } from './v1_9/alerts';
 import {
   DELETE_FORMS,
   deleteAlertRequest,
   deleteFormState,
   isFormNotUnderstood,
   type DeleteForm,
-} from './delete-forms';
-import { DomainsResource } from './domains';
+} from './v1_9/delete-forms';
+import { DomainsResource } from './v1_9/domains';
 import { DEFAULT_VARIABLES, type ClientVariables } from './errors';
-import { ReportsResource } from './reports';
+import { ReportsResource } from './v1_9/reports';
 import { ApiSession } from './session';
 import type { ClientOptions, Domain, ReportResult, Subdomain } from './types';
 import { DEFAULT_BASE_URL } from '../accounts/base-url';

@@ -4,32 +4,9 @@
  * alone says little.
  */
 import { ENV } from '../accounts/environment';
+import type { ServiceCode } from './v1_9/codes';
 
-/** Codes the service puts in a response body's `status` field (interface 7, vendor auth codes). */
-export const SERVICE_CODES = [
-  // Report endpoints (7.1)
-  'INVALID_REQUEST',
-  'INVALID_GRANT',
-  'NOT_GENERATED',
-  // Alert endpoints (7.2)
-  'MISSING_HEADER',
-  'NOT_AUTHORIZED',
-  'MISSING_VALUES',
-  'INVALID_BODY',
-  'NOT_CREATED',
-  'NOT_UPDATED',
-  'NOT_DELETED',
-  'NOT_FOUND',
-  // Domains API
-  'NOT_SAVED',
-  // Token exchange
-  'MISSING_CREDENTIALS',
-  'CREDENTIALS_NOT_FOUND',
-  'INVALID_CREDENTIALS',
-  'REVOKED_CREDENTIALS',
-  'INVALID_GRANT_TYPE',
-  'SYSTEM_ERROR',
-] as const;
+export { SERVICE_CODES, isServiceCode, type ServiceCode } from './v1_9/codes';
 
 /** Codes the client assigns itself when the body carries none, or nothing arrived. */
 export const CLIENT_CODES = [
@@ -44,13 +21,8 @@ export const CLIENT_CODES = [
   'RESPONSE_TOO_LARGE',
 ] as const;
 
-export type ServiceCode = (typeof SERVICE_CODES)[number];
 export type ClientCode = (typeof CLIENT_CODES)[number];
 export type NetworkCalcErrorCode = ServiceCode | ClientCode;
-
-export function isServiceCode(value: unknown): value is ServiceCode {
-  return typeof value === 'string' && (SERVICE_CODES as readonly string[]).includes(value);
-}
 
 /** Codes worth another attempt later; OUTCOME_UNKNOWN is not one (re-list first). */
 const RETRYABLE_CODES: ReadonlySet<NetworkCalcErrorCode> = new Set<NetworkCalcErrorCode>([

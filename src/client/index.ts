@@ -30,7 +30,7 @@ export {
   classifyNetworkError,
 } from './retry';
 export type { RetryPolicy, NetworkFailure } from './retry';
-export { renewalMarginSeconds } from './auth';
+export { renewalMarginSeconds } from './v1_9/auth';
 export { responseCode } from './transport';
 export type { RetryMode } from './transport';
 export type { ClientOptions, ReportResult, Domain, Subdomain } from './types';

@@ -3,7 +3,7 @@
  * options checked once, the transport, the token (renewed once when refused) and the reading
  * of answers. The resources (alerts.ts, domains.ts, reports.ts) send through it.
  */
-import { TokenSource, isIssuedExpired } from './auth';
+import { TokenSource, isIssuedExpired } from './v1_9/auth';
 import { DEFAULT_VARIABLES, NetworkCalcError, isNetworkCalcError, type ClientVariables } from './errors';
 import type { Json } from '../support/json';
 import { resolveRetryPolicy } from './retry';

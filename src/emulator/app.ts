@@ -4,11 +4,8 @@ import { EmulatorCore, REPORTS_PER_ACCOUNT_LIMIT } from './core';
 import { ApiError, BAD_BODY_CODE, ERROR_TABLE } from './errors';
 import { registerRequestHooks } from './request-hooks';
 import { REQUEST_LOG_LIMIT } from './request-log';
-import { alertRoutes } from './routes/alerts';
-import { authRoutes } from './routes/auth';
 import { controlRoutes } from './routes/control';
-import { domainRoutes } from './routes/domains';
-import { reportRoutes } from './routes/reports';
+import { v1_9Routes } from './routes/v1_9';
 import { SCHEMAS, type RouteConfig } from './routes/shared';
 import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
 import { checkDeleteForm, checkRandomSeed, SettingsError, type DeleteForm, type EmulatorSettings } from './settings';
@@ -148,10 +145,7 @@ async function assemble(core: EmulatorCore, opts: BuildEmulatorOptions): Promise
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ status: 'NOT_FOUND' }));
 
   for (const schema of SCHEMAS) app.addSchema(schema);
-  await app.register(authRoutes, { core });
-  await app.register(reportRoutes, { core });
-  await app.register(alertRoutes, { core });
-  await app.register(domainRoutes, { core });
+  await app.register(v1_9Routes, { core });
   await app.register(controlRoutes, { core, prefix: '/_emulator' });
 
   // Every change is on disk before its answer; closing folds the journal into the data file

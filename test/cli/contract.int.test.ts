@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buildProgram, run } from '../../src/cli/program';
 import { commandPath, runnableCommands } from '../../src/cli/contract';
+import { flagParser } from '../../src/cli/options';
 import type { CliIO } from '../../src/cli/io';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 
@@ -72,6 +73,42 @@ describe.each(COMMANDS.map((c) => [c.words.join(' '), c] as const))('ncalc %s', 
     expect(r.stderr.split('\n')[0]).toBe("Error: unknown option '--no-such-flag'");
   });
 });
+
+/** The flags that take a typed value: each is parsed and checked once, before the action. */
+const TYPED_FLAGS = [
+  '--synth-timeout',
+  '--synth-workers',
+  '--shard',
+  '--parallelism',
+  '--account-parallelism',
+  '--resolver',
+  '--lookup-timeout',
+  '--lookup-concurrency',
+];
+const REGISTERED = runnableCommands(buildProgram(quietIO({}, dir).io, { code: 0 }));
+
+test('every command declares its typed flags with their parser', () => {
+  const declared = REGISTERED.flatMap((c) =>
+    c.options
+      .filter((o) => TYPED_FLAGS.includes(o.long ?? ''))
+      .map((o) => ({ o, name: `${commandPath(c)} ${o.long}` })),
+  );
+  expect(declared.filter(({ o }) => !flagParser(o)).map(({ name }) => name)).toEqual([]);
+  expect(new Set(declared.map(({ o }) => o.long))).toEqual(new Set(TYPED_FLAGS));
+});
+
+const WITH_SYNTH_TIMEOUT = REGISTERED.filter((c) => c.options.some((o) => o.long === '--synth-timeout'));
+
+it.each(WITH_SYNTH_TIMEOUT.map((c) => [commandPath(c)] as const))(
+  'ncalc %s --synth-timeout 0: refused before any work (no app is needed to say so)',
+  async (name) => {
+    const r = await ncalc([...name.split(' '), '--synth-timeout', '0'], { cwd: dir, env: cliEnv({}) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'Error: --synth-timeout must be a whole number of at least 1, got "0"\n(run with --help for usage)\n',
+    );
+  },
+);
 
 /** An environment any read of which is a bug (a TypeError), like a property of undefined read. */
 function brokenEnv(): NodeJS.ProcessEnv {

@@ -1,9 +1,10 @@
 /**
  * The report triggers of the v1.9 interface: a domain's or a subdomain's report.
  */
-import { readReportResult } from './read';
-import type { ReportResult } from './types';
-import { checkId, type ApiSession } from './session';
+import { readReportResult } from './decode';
+import type { ReportResult } from '../types';
+import { checkId, type ApiSession } from '../session';
+import { PATHS } from './paths';
 
 export class ReportsResource {
   readonly #s: ApiSession;
@@ -14,16 +15,12 @@ export class ReportsResource {
 
   async triggerDomainReport(domainId: number): Promise<ReportResult> {
     checkId(domainId, 'domain id');
-    return this.#trigger('triggerDomainReport', `domain ${domainId}`, `/api/reports/domain-reports/${domainId}`);
+    return this.#trigger('triggerDomainReport', `domain ${domainId}`, PATHS.domainReport(domainId));
   }
 
   async triggerSubdomainReport(subdomainId: number): Promise<ReportResult> {
     checkId(subdomainId, 'subdomain id');
-    return this.#trigger(
-      'triggerSubdomainReport',
-      `subdomain ${subdomainId}`,
-      `/api/reports/subdomain-reports/${subdomainId}`,
-    );
+    return this.#trigger('triggerSubdomainReport', `subdomain ${subdomainId}`, PATHS.subdomainReport(subdomainId));
   }
 
   async #trigger(operation: string, subject: string, path: string): Promise<ReportResult> {

@@ -3,8 +3,8 @@
  * ignored. Each throws a plain Error on a shape it cannot use; the client turns that into
  * UNEXPECTED_RESPONSE.
  */
-import { isObject, type Json } from '../support/json';
-import type { Domain, ReportResult, Subdomain } from './types';
+import { isObject, type Json } from '../../support/json';
+import type { Domain, ReportResult, Subdomain } from '../types';
 
 export function readId(value: unknown): number | null {
   if (typeof value === 'number' && Number.isInteger(value)) return value;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorCore } from '../core';
-import { ApiError } from '../errors';
-import { randomToken, type Change, type StoredAccount, type StoredToken } from '../state';
-import { responses, routeDefaults } from './shared';
-import { isObject } from '../../support/json';
+import type { EmulatorCore } from '../../core';
+import { ApiError } from '../../errors';
+import { randomToken, type Change, type StoredAccount, type StoredToken } from '../../state';
+import { responses, routeDefaults } from '../shared';
+import { isObject } from '../../../support/json';
 
 /** Tokens an account keeps; issuing one more forgets the oldest. */
 const TOKENS_PER_ACCOUNT = 1000;

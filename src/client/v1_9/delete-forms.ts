@@ -7,8 +7,9 @@
  * base URL for the life of the process, shared by every client: the Terraform provider makes
  * a client per ConfigureProvider, and the reconciler one per account.
  */
-import { isNetworkCalcError } from './errors';
-import type { HttpRequest } from './transport';
+import { isNetworkCalcError } from '../errors';
+import type { HttpRequest } from '../transport';
+import { PATHS } from './paths';
 
 export const DELETE_FORMS = ['path', 'query', 'body'] as const;
 export type DeleteForm = (typeof DELETE_FORMS)[number];
@@ -16,11 +17,11 @@ export type DeleteForm = (typeof DELETE_FORMS)[number];
 export function deleteAlertRequest(form: DeleteForm, id: number): Pick<HttpRequest, 'path' | 'query' | 'body'> {
   switch (form) {
     case 'path':
-      return { path: `/api/alerts/${id}` };
+      return { path: PATHS.alert(id) };
     case 'query':
-      return { path: '/api/alerts/', query: { alert_id: String(id) } };
+      return { path: PATHS.alerts, query: { alert_id: String(id) } };
     case 'body':
-      return { path: '/api/alerts/', body: { alert_id: id } };
+      return { path: PATHS.alerts, body: { alert_id: id } };
   }
 }
 

@@ -2,9 +2,10 @@
  * Access tokens: a ready token, or client credentials exchanged at POST /api/auth/token and
  * cached until shortly before they expire. Concurrent callers share one exchange.
  */
-import { NetworkCalcError } from './errors';
-import { isObject } from '../support/json';
-import { describe, type Transport } from './transport';
+import { NetworkCalcError } from '../errors';
+import { isObject } from '../../support/json';
+import { describe, type Transport } from '../transport';
+import { PATHS } from './paths';
 
 /** Seconds before expiry at which a cached token is renewed: 60 s, or 10% of short lifetimes. */
 export function renewalMarginSeconds(expiresIn: number): number {
@@ -108,7 +109,7 @@ export class TokenSource {
       operation: 'exchangeToken',
       subject: 'POST /api/auth/token',
       method: 'POST',
-      path: '/api/auth/token',
+      path: PATHS.token,
       body: { client_id: this.#clientId, client_secret: this.#clientSecret, grant_type: 'client_credentials' },
       // Issuing a token changes nothing a second one would not: safe to repeat.
       mode: 'idempotent',

@@ -1,7 +1,7 @@
 /**
  * The alert operations of the v1.9 interface: list, get, create, update, delete (with the DELETE form learned once per base URL).
  */
-import { readLiveAlert, requestBody, type AlertSpec, type LiveAlert } from '../model';
+import { readLiveAlert, requestBody, type AlertSpec, type LiveAlert } from '../../model';
 import {
   DELETE_FORMS,
   DELETE_FORM_SHAPES,
@@ -10,11 +10,12 @@ import {
   isFormNotUnderstood,
   type DeleteForm,
 } from './delete-forms';
-import { NetworkCalcError, isNetworkCalcError } from './errors';
-import { readCreatedId } from './read';
-import { describe } from './transport';
-import { isObject } from '../support/json';
-import { checkId, type ApiSession } from './session';
+import { NetworkCalcError, isNetworkCalcError } from '../errors';
+import { readCreatedId } from './decode';
+import { describe } from '../transport';
+import { isObject } from '../../support/json';
+import { checkId, type ApiSession } from '../session';
+import { PATHS } from './paths';
 
 /** One alert per id: a list naming an id twice leaves any action on that id ambiguous. */
 function checkUniqueIds(alerts: LiveAlert[]): LiveAlert[] {
@@ -34,7 +35,7 @@ export class AlertsResource {
   }
 
   async listAlerts(): Promise<LiveAlert[]> {
-    const req = { operation: 'listAlerts', method: 'GET', path: '/api/alerts/', mode: 'idempotent' } as const;
+    const req = { operation: 'listAlerts', method: 'GET', path: PATHS.alerts, mode: 'idempotent' } as const;
     const res = await this.#s.call(req);
     return this.#s.read(
       req,
@@ -56,7 +57,7 @@ export class AlertsResource {
       operation: 'getAlert',
       subject: `alert ${id}`,
       method: 'GET',
-      path: `/api/alerts/${id}`,
+      path: PATHS.alert(id),
       mode: 'idempotent',
     } as const;
     const res = await this.#s.call(req);
@@ -85,7 +86,7 @@ export class AlertsResource {
       operation: 'createAlert',
       subject: `alert ${JSON.stringify(spec.name)}`,
       method: 'POST',
-      path: '/api/alerts/',
+      path: PATHS.alerts,
       body: requestBody(spec),
       mode: 'create',
     } as const;
@@ -101,7 +102,7 @@ export class AlertsResource {
       operation: 'updateAlert',
       subject: `alert ${id}`,
       method: 'PATCH',
-      path: `/api/alerts/${id}`,
+      path: PATHS.alert(id),
       body: requestBody(spec),
       mode: 'idempotent',
     });

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isValidHostName, normalizeHostName } from '../../model';
-import type { EmulatorCore } from '../core';
-import { ApiError } from '../errors';
-import type { StoredAccount, StoredDomain } from '../state';
-import type { Store } from '../store';
-import { domainView, domainWithSubdomainsView, subdomainView } from '../views';
-import { accountOf, authorize, now, OK_ONLY, pathId, responses, routeDefaults } from './shared';
-import { isObject } from '../../support/json';
+import { isValidHostName, normalizeHostName } from '../../../model';
+import type { EmulatorCore } from '../../core';
+import { ApiError } from '../../errors';
+import type { StoredAccount, StoredDomain } from '../../state';
+import type { Store } from '../../store';
+import { domainView, domainWithSubdomainsView, subdomainView } from '../../views';
+import { accountOf, authorize, now, OK_ONLY, pathId, responses, routeDefaults } from '../shared';
+import { isObject } from '../../../support/json';
 
 function findDomain(account: StoredAccount, raw: string): StoredDomain {
   const id = pathId(raw);

@@ -1,13 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SPEC_FIELDS, validateAlert, type Problem } from '../../model';
-import type { EmulatorCore } from '../core';
-import { ApiError, type ErrorCode } from '../errors';
-import { DELETE_FORMS, type DeleteForm } from '../settings';
-import type { StoredAccount, StoredAlert } from '../state';
-import type { Store } from '../store';
-import { alertListBody, alertView } from '../views';
-import { accountOf, authorize, now, OK_ONLY, pathId, requireJson, responses, routeDefaults, type Body } from './shared';
-import { isObject } from '../../support/json';
+import { SPEC_FIELDS, validateAlert, type Problem } from '../../../model';
+import type { EmulatorCore } from '../../core';
+import { ApiError, type ErrorCode } from '../../errors';
+import { DELETE_FORMS, type DeleteForm } from '../../settings';
+import type { StoredAccount, StoredAlert } from '../../state';
+import type { Store } from '../../store';
+import { alertListBody, alertView } from '../../views';
+import {
+  accountOf,
+  authorize,
+  now,
+  OK_ONLY,
+  pathId,
+  requireJson,
+  responses,
+  routeDefaults,
+  type Body,
+} from '../shared';
+import { isObject } from '../../../support/json';
 
 function findAlert(account: StoredAccount, raw: unknown): StoredAlert {
   const id = typeof raw === 'number' ? raw : pathId(typeof raw === 'string' ? raw : undefined);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { keepNewest, type EmulatorCore } from '../core';
-import { ApiError } from '../errors';
-import type { Change, StoredAccount, StoredDomain, StoredReport, StoredSubdomain } from '../state';
-import type { Store } from '../store';
-import { alertViews, domainView, subdomainView } from '../views';
-import { accountOf, authorize, pathId, responses, routeDefaults } from './shared';
+import { keepNewest, type EmulatorCore } from '../../core';
+import { ApiError } from '../../errors';
+import type { Change, StoredAccount, StoredDomain, StoredReport, StoredSubdomain } from '../../state';
+import type { Store } from '../../store';
+import { alertViews, domainView, subdomainView } from '../../views';
+import { accountOf, authorize, pathId, responses, routeDefaults } from '../shared';
 
 /** The domain (and subdomain) a report is asked for, from the path's id. */
 function reportTarget(

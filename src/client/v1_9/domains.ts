@@ -1,10 +1,11 @@
 /**
  * The Domains API: domains and their subdomains, listed, read, added and deleted.
  */
-import { readDomain, readSubdomain } from './read';
-import { isObject, type Json } from '../support/json';
-import type { Domain, Subdomain } from './types';
-import { checkId, type ApiSession } from './session';
+import { readDomain, readSubdomain } from './decode';
+import { isObject, type Json } from '../../support/json';
+import type { Domain, Subdomain } from '../types';
+import { checkId, type ApiSession } from '../session';
+import { PATHS } from './paths';
 
 export class DomainsResource {
   readonly #s: ApiSession;
@@ -14,7 +15,7 @@ export class DomainsResource {
   }
 
   async listDomains(): Promise<Domain[]> {
-    const req = { operation: 'listDomains', method: 'GET', path: '/api/domains/', mode: 'idempotent' } as const;
+    const req = { operation: 'listDomains', method: 'GET', path: PATHS.domains, mode: 'idempotent' } as const;
     const res = await this.#s.call(req);
     return this.#s.read(req, res, (body) => {
       if (!Array.isArray(body.domains)) throw new Error('the response has no domains array');
@@ -28,7 +29,7 @@ export class DomainsResource {
       operation: 'getDomain',
       subject: `domain ${id}`,
       method: 'GET',
-      path: `/api/domains/${id}`,
+      path: PATHS.domain(id),
       mode: 'idempotent',
     } as const;
     const res = await this.#s.call(req);
@@ -41,7 +42,7 @@ export class DomainsResource {
       operation: 'addDomain',
       subject: `domain ${JSON.stringify(name)}`,
       method: 'POST',
-      path: '/api/domains/',
+      path: PATHS.domains,
       body: { domain: name },
       mode: 'create',
     } as const;
@@ -55,7 +56,7 @@ export class DomainsResource {
       operation: 'deleteDomain',
       subject: `domain ${id}`,
       method: 'DELETE',
-      path: `/api/domains/${id}`,
+      path: PATHS.domain(id),
       mode: 'idempotent',
     });
   }
@@ -67,7 +68,7 @@ export class DomainsResource {
       operation: 'addSubdomain',
       subject: `subdomain ${JSON.stringify(prefix)} of domain ${domainId}`,
       method: 'POST',
-      path: `/api/domains/${domainId}/subdomains/${encodeURIComponent(prefix)}`,
+      path: PATHS.subdomainByPrefix(domainId, prefix),
       mode: 'create',
     } as const;
     const res = await this.#s.call(req);
@@ -81,7 +82,7 @@ export class DomainsResource {
       operation: 'getSubdomain',
       subject: `subdomain ${subdomainId} of domain ${domainId}`,
       method: 'GET',
-      path: `/api/domains/${domainId}/subdomains/${subdomainId}`,
+      path: PATHS.subdomain(domainId, subdomainId),
       mode: 'idempotent',
     } as const;
     const res = await this.#s.call(req);
@@ -95,7 +96,7 @@ export class DomainsResource {
       operation: 'deleteSubdomain',
       subject: `subdomain ${subdomainId} of domain ${domainId}`,
       method: 'DELETE',
-      path: `/api/domains/${domainId}/subdomains/${subdomainId}`,
+      path: PATHS.subdomain(domainId, subdomainId),
       mode: 'idempotent',
     });
   }
