@@ -1,5 +1,5 @@
 /**
- * The README of examples/alert-policy, run as written (bash, in the example's folder of this
+ * The READMEs of examples/alert-policy and examples/preview, run as written (bash, in the example's folder of this
  * clone, `npx --no-install ncalc` from the clone's build), its ```sh block read from the README
  * itself; only the emulator's port differs (a free one instead of 8787). The output is checked
  * for what the README's comments say it shows.
@@ -67,15 +67,21 @@ function run(script: string, cwd: string): Promise<{ code: number | null; out: s
 
 beforeAll(() => requireBuild('dist/cli/main.js'));
 
-test('examples/alert-policy: plan, apply, coverage and drift show what the README says', async () => {
-  const [block] = blocksUnder('examples/alert-policy/README.md', 'Try it against the local emulator');
+/** The example's README block under `heading`, on a free port instead of 8787, run in its folder. */
+async function runReadme(example: string, heading: string): Promise<string> {
+  const [block] = blocksUnder(`examples/${example}/README.md`, heading);
   const port = await freePort();
   expect(block).toContain('npx --no-install ncalc emulator &');
   const script = block!
     .replace('ncalc emulator &', `ncalc emulator --port ${port} &`)
     .replaceAll('127.0.0.1:8787', `127.0.0.1:${port}`);
-  const { code, out } = await run(script, path.join(REPO_ROOT, 'examples', 'alert-policy'));
+  const { code, out } = await run(script, path.join(REPO_ROOT, 'examples', example));
   expect(code).toBe(0);
+  return out;
+}
+
+test('examples/alert-policy: plan, apply, coverage and drift show what the README says', async () => {
+  const out = await runReadme('alert-policy', 'Try it against the local emulator');
   // "9 to create: 4 targets × 2 checks, and the MX alert; ✗ coverage gap: domain example.org has no "MX" alert"
   expect(out).toContain('Plan: 9 to create, 0 to update, 0 to delete.\n');
   expect(out).toContain('  ✗ coverage gap: domain example.org has no "MX" alert');
@@ -85,4 +91,18 @@ test('examples/alert-policy: plan, apply, coverage and drift show what the READM
   expect(out).toContain('Apply complete: 9 created, 0 updated, 0 deleted, 0 failed.\n');
   // drift: "exit 2 for the same gap", though every alert is as declared.
   expect(out).toContain('Drift: no alert differs from the code, but the alert policies have coverage gaps.\n');
+});
+
+test('examples/preview: both preview lines give every alert a verdict, in text and as the markdown of a pull request', async () => {
+  const out = await runReadme('preview', 'Would this alert fire?');
+  // What the lookups find depends on this machine's network: the verdicts are counted, not named.
+  const summaries = [
+    ...out.matchAll(/^Preview of 5 alerts: (\d+) fire now, (\d+) quiet, (\d+) cannot be evaluated\./gm),
+  ];
+  expect(summaries).toHaveLength(2);
+  for (const m of summaries) expect(Number(m[1]) + Number(m[2]) + Number(m[3])).toBe(5);
+  expect(out.match(/^ {2}[●○?] (fires now|quiet|cannot evaluate) +"/gm)).toHaveLength(5);
+  expect(out).toContain('<!-- ncalc-preview -->\n## NetworkCalc alert preview\n');
+  expect(out).toContain('### Account `preview`');
+  expect(out).toContain('Plan: 5 to create, 0 to update, 0 to delete.');
 });
