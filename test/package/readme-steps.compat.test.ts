@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { blocksUnder, snippetsOf } from './doc-snippets';
 import { appEnv, NPM_CACHE, packTarball } from './support';
+import { CDKTN_CLI_RUNS } from './user-app';
 
 jest.setTimeout(600_000);
 
@@ -181,4 +182,30 @@ describe('README "Install in your own app", then "Apply with ncalc", in a fresh 
     expectOk(drift, 'ncalc drift --format markdown');
     expect(drift.out).toContain('**In sync**');
   });
+});
+
+test("docs/install.md's CDK Terrain lines install the package and cdktn-cli into an empty folder", () => {
+  const [block] = blocksUnder('docs/install.md', 'Installing');
+  const lines = block!.split('\n');
+  const cdktn = lines.slice(lines.indexOf('# CDK Terrain') + 1, lines.indexOf('# cdktf') - 1);
+  expect(cdktn).toHaveLength(2);
+  const dir = path.join(root, 'install-md-app');
+  mkdirSync(dir);
+  const r = bash([`cd ${dir}`, ...cdktn.map((l) => l.replaceAll('<clone>', clone))].join('\n'), root);
+  expectOk(r, "docs/install.md's lines");
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  expect(pkg.dependencies).toEqual({
+    'cdktf-provider-networkcalc': 'file:../clone/cdktf-provider-networkcalc-0.1.0.tgz',
+    cdktn: expect.stringMatching(/^\^0\.24\.\d+$/),
+    constructs: '~10.7',
+  });
+  expect(Object.keys(pkg.devDependencies)).toEqual(['cdktn-cli']);
+  // cdktn-cli runs on Node 22.19 or newer, as the line's comment says.
+  if (!CDKTN_CLI_RUNS) return;
+  const version = bash('npx --no-install cdktn --version', dir);
+  expectOk(version, 'cdktn --version');
+  expect(version.out.trim()).toMatch(/^0\.24\.\d+$/);
 });
