@@ -151,12 +151,15 @@ export function accountTableMarkdown(rows: readonly AccountRow[]): string[] {
   if (rows.length < 2) return [];
   const reason = (r: AccountRow) =>
     !r.reason ? '' : r.reason.length > CELL_REASON_LIMIT ? `${r.reason.slice(0, CELL_REASON_LIMIT - 1)}…` : r.reason;
+  // A console rename is its own kind, as in the text table: a column when there is one.
+  const renames = rows.some((r) => r.renamed > 0);
+  const counts = (r: AccountRow) => (renames ? `${r.update - r.renamed} | ${r.renamed}` : `${r.update}`);
   return [
-    '| Account | Missing | Edited | To delete | Status | Error |',
-    '|---|--:|--:|--:|---|---|',
+    `| Account | Missing | Edited |${renames ? ' Renamed |' : ''} To delete | Status | Error |`,
+    `|---|--:|--:|${renames ? '--:|' : ''}--:|---|---|`,
     ...rows.map(
       (r) =>
-        `| ${code(r.account)} | ${r.create} | ${r.update} | ${r.delete} | ${STATUS_MARK[r.status] ?? r.status} | ${md(reason(r))} |`,
+        `| ${code(r.account)} | ${r.create} | ${counts(r)} | ${r.delete} | ${STATUS_MARK[r.status] ?? r.status} | ${md(reason(r))} |`,
     ),
     '',
   ];

@@ -185,13 +185,17 @@ const clip = (text: string, width: number) => (text.length > width ? `${text.sli
  */
 export function accountTable(rows: readonly AccountRow[], kind: 'plan' | 'drift' | 'apply', s: Style): string[] {
   if (rows.length < 2) return [];
-  const columns = COLUMNS[kind];
+  // Drift names a rename as its own kind, as its summary line does: a column when there is one.
+  const renames = kind === 'drift' && rows.some((r) => r.renamed > 0);
+  const columns = renames ? ['missing', 'edited', 'renamed', 'to delete'] : COLUMNS[kind];
+  const counts = (r: AccountRow) =>
+    renames ? [r.create, r.update - r.renamed, r.renamed, r.delete] : [r.create, r.update, r.delete, r.failed];
   const status = (r: AccountRow) => r.status.replace('_', ' ');
   const byStatus = new Map<string, number>();
   for (const r of rows) byStatus.set(status(r), (byStatus.get(status(r)) ?? 0) + 1);
   const cells = rows.map((r) => [
     r.account,
-    ...[r.create, r.update, r.delete, r.failed].slice(0, columns.length).map(String),
+    ...counts(r).slice(0, columns.length).map(String),
     status(r),
     r.reason ? clip(r.reason, TABLE_REASON_WIDTH) : '',
   ]);
@@ -203,11 +207,11 @@ export function accountTable(rows: readonly AccountRow[], kind: 'plan' | 'drift'
       .map((v, i) => (i > 0 && i <= columns.length ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd()}`;
-  const counts = [...byStatus].map(([k, n]) => `${n} ${k}`).join(', ');
+  const statuses = [...byStatus].map(([k, n]) => `${n} ${k}`).join(', ');
   const paint = (r: AccountRow, text: string) =>
     r.status === 'failed' ? s.red(text) : r.status === 'changes' || r.status === 'drift' ? s.yellow(text) : text;
   return [
-    s.bold(`Accounts: ${rows.length} (${counts})`),
+    s.bold(`Accounts: ${rows.length} (${statuses})`),
     s.dim(line(head)),
     ...rows.map((r, i) => paint(r, line(cells[i]!))),
     '',

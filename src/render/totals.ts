@@ -114,6 +114,8 @@ export interface AccountRow {
   create: number;
   update: number;
   delete: number;
+  /** drift: the updates that are console renames (counted in `update` too); 0 otherwise. */
+  renamed: number;
   /** apply: changes and reports that failed. */
   failed: number;
   status: AccountStatus;
@@ -124,7 +126,7 @@ export interface AccountRow {
 /** The first line of a message, so that a table row stays one line. */
 export const oneLine = (text: string): string => text.split('\n', 1)[0]!.trim();
 
-function applyRow(p: AccountPlan, o: AccountOutcome): Omit<AccountRow, 'account' | 'stacks'> {
+function applyRow(p: AccountPlan, o: AccountOutcome): Omit<AccountRow, 'account' | 'stacks' | 'renamed'> {
   const row = { create: 0, update: 0, delete: 0, failed: 0 };
   let skipped = 0;
   const reasons: string[] = [];
@@ -161,13 +163,14 @@ export function accountRows(command: Command, plans: readonly AccountPlan[], rep
         create: 0,
         update: 0,
         delete: 0,
+        renamed: 0,
         failed: 0,
         status: 'failed',
         reason: oneLine(errorReason(p.error!)),
       };
     // An account apply did not get to (a refused plan) keeps its planned counts and status.
     const outcome = command === 'drift' || command === 'plan' ? undefined : report?.get(p);
-    if (outcome) return { ...head, ...applyRow(p, outcome) };
+    if (outcome) return { ...head, ...applyRow(p, outcome), renamed: 0 };
     const counts = { create: 0, update: 0, delete: 0 };
     for (const c of p.changes) counts[c.action]++;
     const changed = p.changes.length > 0;
@@ -179,6 +182,7 @@ export function accountRows(command: Command, plans: readonly AccountPlan[], rep
         : changed || p.triggers.length
           ? 'changes'
           : 'no_changes';
-    return { ...head, ...counts, failed: 0, status, reason: null };
+    const renamed = command === 'drift' ? renamedCount(p.changes) : 0;
+    return { ...head, ...counts, renamed, failed: 0, status, reason: null };
   });
 }

@@ -71,3 +71,28 @@ export function snippetsOf(file: string): Snippet[] {
   }
   return out;
 }
+
+/**
+ * The body of each ```sh block (or ```json, with `lang`) of `file` in the section under the
+ * heading `heading` (its own text, any level), in order: what a test runs as written.
+ */
+export function blocksUnder(file: string, heading: string, lang = 'sh'): string[] {
+  const lines = readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n');
+  const at = lines.findIndex((l) => /^#+ /.test(l) && l.replace(/^#+ /, '') === heading);
+  if (at < 0) throw new Error(`${file} has no heading "${heading}"`);
+  const level = /^#+/.exec(lines[at]!)![0].length;
+  const out: string[] = [];
+  for (let i = at + 1; i < lines.length; i++) {
+    const h = /^(#+) /.exec(lines[i]!);
+    if (h && h[1]!.length <= level) break;
+    if (lines[i]!.trim() !== `\`\`\`${lang}`) {
+      if (lines[i]!.startsWith('```')) for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++);
+      continue;
+    }
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) body.push(lines[i]!);
+    out.push(body.join('\n'));
+  }
+  if (!out.length) throw new Error(`${file}, "${heading}": no \`\`\`${lang} block`);
+  return out;
+}

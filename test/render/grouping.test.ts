@@ -1,4 +1,5 @@
 import { driftText, planText } from '../../src/render/text';
+import { driftMarkdown } from '../../src/render/markdown-report';
 import { PLAIN } from '../../src/render/style';
 import { GROUP_FIRST_LINES, GROUP_IN_ALL, GROUP_PER_ACCOUNT, textDetail } from '../../src/render/grouping';
 import { type AccountPlan } from '../../src/plan/account-plan';
@@ -104,5 +105,41 @@ describe('grouping text output by account', () => {
     const drift = driftText(drifted, PLAIN, textDetail(drifted));
     expect(drift).toContain('  64 differences: 61 missing, 2 edited, 1 renamed, 0 to delete\n');
     expect(drift).toContain('Drift: 64 differences (61 missing, 2 edited, 1 renamed, 0 to delete).');
+  });
+
+  it("drift's table of accounts has a renamed column when there is a rename, as its summary line counts it", () => {
+    const update = (i: number, reason: Change['reason']): Change => ({
+      ...create(i),
+      action: 'update',
+      reason,
+      id: i,
+      before: spec(reason === 'renamed' ? `console-${i}` : `alert-${i}`),
+    });
+    const plans = [
+      planOf('renames', 0, { changes: [update(1, 'renamed'), update(2, 'renamed'), update(3, 'changed')] }),
+      planOf('edits', 0, { changes: [create(0), update(4, 'changed')] }),
+      planOf('clean', 0),
+    ];
+    const lines = driftText(plans, PLAIN).split('\n');
+    const at = lines.indexOf('Accounts: 3 (2 drift, 1 in sync)');
+    expect(lines.slice(at, at + 7)).toEqual([
+      'Accounts: 3 (2 drift, 1 in sync)',
+      '  account  missing  edited  renamed  to delete  status   error',
+      '  renames        0       1        2          0  drift',
+      '  edits          1       1        0          0  drift',
+      '  clean          0       0        0          0  in sync',
+      '',
+      'Drift: 5 differences (1 missing, 2 edited, 2 renamed, 0 to delete).',
+    ]);
+    const markdown = driftMarkdown(plans);
+    expect(markdown).toContain(
+      '| Account | Missing | Edited | Renamed | To delete | Status | Error |\n|---|--:|--:|--:|--:|---|---|\n',
+    );
+    expect(markdown).toContain('| `renames` | 0 | 1 | 2 | 0 |');
+    expect(markdown).toContain('| `edits` | 1 | 1 | 0 | 0 |');
+    // Without a rename the table is as it was: no renamed column.
+    const edits = driftText(plans.slice(1), PLAIN);
+    expect(edits).toContain('  account  missing  edited  to delete  status   error\n');
+    expect(driftMarkdown(plans.slice(1))).toContain('| Account | Missing | Edited | To delete | Status | Error |\n');
   });
 });

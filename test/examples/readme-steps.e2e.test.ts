@@ -1,0 +1,108 @@
+/**
+ * The READMEs of examples/alert-policy and examples/preview, run as written (bash, in the example's folder of this
+ * clone, `npx --no-install ncalc` from the clone's build), its ```sh block read from the README
+ * itself; only the emulator's port differs (a free one instead of 8787). The output is checked
+ * for what the README's comments say it shows.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { blocksUnder } from '../package/doc-snippets';
+import { requireBuild, REPO_ROOT } from '../helpers/build';
+
+jest.setTimeout(300_000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `script` with bash in `cwd`; the whole process group is killed when it ends or times out. */
+function run(script: string, cwd: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TMPDIR: tmpdir(),
+        CI: '1',
+        NO_COLOR: '1',
+        CHECKPOINT_DISABLE: '1',
+        NODE_DISABLE_COMPILE_CACHE: '1',
+        TSX_DISABLE_CACHE: '1',
+        npm_config_update_notifier: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group has ended
+      }
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`the README's steps did not end in 240 s:\n${out}`));
+    }, 240_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      stop();
+      resolve({ code, out });
+    });
+  });
+}
+
+beforeAll(() => requireBuild('dist/cli/main.js'));
+
+/** The example's README block under `heading`, on a free port instead of 8787, run in its folder. */
+async function runReadme(example: string, heading: string): Promise<string> {
+  const [block] = blocksUnder(`examples/${example}/README.md`, heading);
+  const port = await freePort();
+  expect(block).toContain('npx --no-install ncalc emulator &');
+  const script = block!
+    .replace('ncalc emulator &', `ncalc emulator --port ${port} &`)
+    .replaceAll('127.0.0.1:8787', `127.0.0.1:${port}`);
+  const { code, out } = await run(script, path.join(REPO_ROOT, 'examples', example));
+  expect(code).toBe(0);
+  return out;
+}
+
+test('examples/alert-policy: plan, apply, coverage and drift show what the README says', async () => {
+  const out = await runReadme('alert-policy', 'Try it against the local emulator');
+  // "9 to create: 4 targets × 2 checks, and the MX alert; ✗ coverage gap: domain example.org has no "MX" alert"
+  expect(out).toContain('Plan: 9 to create, 0 to update, 0 to delete.\n');
+  expect(out).toContain('  ✗ coverage gap: domain example.org has no "MX" alert');
+  expect(out).toContain(
+    'Policy coverage/Baseline (generate): domains and subdomains, except legacy.*; 4 targets × 2 checks',
+  );
+  expect(out).toContain('Apply complete: 9 created, 0 updated, 0 deleted, 0 failed.\n');
+  // drift: "exit 2 for the same gap", though every alert is as declared.
+  expect(out).toContain('Drift: no alert differs from the code, but the alert policies have coverage gaps.\n');
+});
+
+test('examples/preview: both preview lines give every alert a verdict, in text and as the markdown of a pull request', async () => {
+  const out = await runReadme('preview', 'Would this alert fire?');
+  // What the lookups find depends on this machine's network: the verdicts are counted, not named.
+  const summaries = [
+    ...out.matchAll(/^Preview of 5 alerts: (\d+) fire now, (\d+) quiet, (\d+) cannot be evaluated\./gm),
+  ];
+  expect(summaries).toHaveLength(2);
+  for (const m of summaries) expect(Number(m[1]) + Number(m[2]) + Number(m[3])).toBe(5);
+  expect(out.match(/^ {2}[●○?] (fires now|quiet|cannot evaluate) +"/gm)).toHaveLength(5);
+  expect(out).toContain('<!-- ncalc-preview -->\n## NetworkCalc alert preview\n');
+  expect(out).toContain('### Account `preview`');
+  expect(out).toContain('Plan: 5 to create, 0 to update, 0 to delete.');
+});
