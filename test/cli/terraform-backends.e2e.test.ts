@@ -1,6 +1,7 @@
 /**
  * Both doors on one account, whatever the backend: a CDK Terrain app whose stack keeps its
- * state in a real backend (an `http` state server and PostgreSQL, both run by the test; a
+ * state in a real backend (an `http` state server, PostgreSQL and an S3-compatible server, all
+ * run by the test; a
  * local backend with its own path and two workspaces), applied by the real terraform. Then
  * `ncalc plan` names the state and how long reading the states took, and `ncalc apply` and
  * `ncalc destroy` refuse to write to the alerts it holds, writing nothing; a backend that
@@ -11,7 +12,14 @@ import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
-import { postgresBinDir, startHttpStateServer, startPostgres, type HttpStateServer } from '../helpers/state-backends';
+import {
+  postgresBinDir,
+  S3_CREDENTIALS,
+  startHttpStateServer,
+  startPostgres,
+  startS3Server,
+  type HttpStateServer,
+} from '../helpers/state-backends';
 import { cliEnv, ncalc, writeCdktnApp } from './support';
 
 jest.setTimeout(240_000);
@@ -59,21 +67,27 @@ describe('ncalc beside a Terraform state in any backend', () => {
     await emu?.close();
   });
 
-  /** Synthesizes the app with this backend, and terraform applies the stack; ncalc with the app's environment (and `more`). */
-  async function deployed(backend: string, config: unknown): Promise<Runner> {
-    const env = (more: Record<string, string> = {}) =>
-      cliEnv({
-        NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
-        NETWORKCALC_BASE_URL: emu.url,
-        BACKEND: backend,
-        BACKEND_CONFIG: JSON.stringify(config),
-        ...more,
-      });
+  /** The app's environment with this backend (and `more`). */
+  const appEnv = (backend: string, config: unknown, more: Record<string, string> = {}) =>
+    cliEnv({
+      NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
+      NETWORKCALC_BASE_URL: emu.url,
+      BACKEND: backend,
+      BACKEND_CONFIG: JSON.stringify(config),
+      ...more,
+    });
+
+  /**
+   * Synthesizes the app with this backend, and terraform applies the stack (with the backend's
+   * `secrets` in its environment); ncalc with the app's environment, `secrets` and `more`.
+   */
+  async function deployed(backend: string, config: unknown, secrets: Record<string, string> = {}): Promise<Runner> {
+    const env = (more: Record<string, string> = {}) => appEnv(backend, config, { ...secrets, ...more });
     const synth = await ncalc(['synth'], { cwd: app, env: env() });
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);
-    expectStatus(await sb.terraform(['init', '-reconfigure'], { cwd: stackDir() }), 0);
-    expectStatus(await sb.terraform(['apply', '-auto-approve'], { cwd: stackDir() }), 0);
+    expectStatus(await sb.terraform(['init', '-reconfigure'], { cwd: stackDir(), env: secrets }), 0);
+    expectStatus(await sb.terraform(['apply', '-auto-approve'], { cwd: stackDir(), env: secrets }), 0);
     expect(await live()).toHaveLength(2);
     await emu.control.clearRequests();
     return (more = {}) =>
@@ -111,12 +125,7 @@ describe('ncalc beside a Terraform state in any backend', () => {
     const gone = await startHttpStateServer();
     const unreachable = gone.url('prod');
     await gone.close();
-    const env = cliEnv({
-      NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
-      NETWORKCALC_BASE_URL: emu.url,
-      BACKEND: 'HttpBackend',
-      BACKEND_CONFIG: JSON.stringify({ address: unreachable }),
-    });
+    const env = appEnv('HttpBackend', { address: unreachable });
     await emu.control.clearRequests();
     const plan = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
     expect(plan.code).toBe(1);
@@ -139,6 +148,43 @@ describe('ncalc beside a Terraform state in any backend', () => {
       expect(plan.stdout + plan.stderr).toContain('Read 2 Terraform states of 1 backend');
     } finally {
       pg.stop();
+    }
+  });
+
+  test('an s3 backend on an S3-compatible server, with a second workspace; without credentials it refuses', async () => {
+    // s3rver: terraform 1.11's s3 backend (AWS SDK for Go v2) stores, lists and reads its states
+    // there with path-style addresses and the checks against AWS itself turned off.
+    const s3 = await startS3Server();
+    try {
+      const config = {
+        bucket: s3.bucket,
+        key: 'prod.tfstate',
+        region: 'us-east-1',
+        usePathStyle: true,
+        skipCredentialsValidation: true,
+        skipRequestingAccountId: true,
+        skipMetadataApiCheck: true,
+        skipRegionValidation: true,
+        endpoints: { s3: s3.endpoint },
+      };
+      const run = await deployed('S3Backend', config, S3_CREDENTIALS);
+      expectStatus(await sb.terraform(['workspace', 'new', 'staging'], { cwd: stackDir(), env: S3_CREDENTIALS }), 0);
+      expect(s3.keys()).toEqual(['env:/staging/prod.tfstate', 'prod.tfstate']);
+      await refusedBeside(run, 'backend "s3" of stack prod, workspace default');
+      const plan = await run({ ALERT_VALUE: '192.0.2.9' })(['plan']);
+      expect(plan.stdout + plan.stderr).toContain('Read 2 Terraform states of 1 backend');
+      // No credentials in the environment: the state cannot be read, and nothing is written.
+      await emu.control.clearRequests();
+      const apply = await ncalc(['apply', '--auto-approve'], { cwd: app, env: appEnv('S3Backend', config) });
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain(
+        'the Terraform state of stack prod is kept in its "s3" backend, and terraform could not read it',
+      );
+      expect(apply.stderr).toContain('--ignore-terraform-state');
+      expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+      expect(await live()).toHaveLength(2);
+    } finally {
+      await s3.close();
     }
   });
 
