@@ -5,7 +5,8 @@
  * local backend with its own path and two workspaces), applied by the real terraform. Then
  * `ncalc plan` names the state and how long reading the states took, and `ncalc apply` and
  * `ncalc destroy` refuse to write to the alerts it holds, writing nothing; a backend that
- * cannot be read is refused before any call, naming the backend and the fix.
+ * cannot be read refuses that stack's account before any call to it, naming the backend and
+ * the fix, while another account of the run is applied.
  */
 import { renameSync } from 'node:fs';
 import * as path from 'node:path';
@@ -37,6 +38,16 @@ for (const n of [1, 2])
     target: AlertTarget.domain('example.com'),
     dnsRecord: { record: 'A', filter: 'equals', value: process.env.ALERT_VALUE || '192.0.2.1' },
   });
+// DEV_URL: a second stack on a second account (no backend), for a run of two accounts.
+if (process.env.DEV_URL) {
+  const dev = new cdktn.TerraformStack(app, 'dev');
+  new NetworkcalcAccount(dev, 'Account', { baseUrl: process.env.DEV_URL });
+  new Alert(dev, 'Alert', {
+    name: 'dev alert',
+    target: AlertTarget.domain('example.com'),
+    dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.1' },
+  });
+}
 app.synth();
 `;
 
@@ -118,22 +129,37 @@ describe('ncalc beside a Terraform state in any backend', () => {
     expect(await live()).toHaveLength(2);
   }
 
-  test('an http backend: plan names it, apply and destroy refuse; an unreachable one refuses before any call', async () => {
+  test('an http backend: plan names it, apply and destroy refuse; an unreachable one refuses only the account of that stack, before any call to it', async () => {
     const run = await deployed('HttpBackend', { address: http.url('prod') });
     expect(http.stored('prod')).toContain('networkcalc_alert');
     await refusedBeside(run, 'backend "http" of stack prod, workspace default');
     const gone = await startHttpStateServer();
     const unreachable = gone.url('prod');
     await gone.close();
-    const env = appEnv('HttpBackend', { address: unreachable });
-    await emu.control.clearRequests();
-    const plan = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
-    expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(
-      'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
-    );
-    expect(plan.stderr).toContain('--ignore-terraform-state');
-    expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+    // Beside a second account (stack dev, a second service): only prod's account refuses.
+    const dev = await startEmulator({ deleteForm: 'path' });
+    try {
+      const env = appEnv('HttpBackend', { address: unreachable }, { DEV_URL: dev.url });
+      await emu.control.clearRequests();
+      const apply = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
+      expect(apply.code).toBe(1);
+      const said = apply.stdout + apply.stderr;
+      expect(said).toContain(
+        'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
+      );
+      expect(said).toContain('--ignore-terraform-state');
+      expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+      const devAlerts = await new NetworkCalcClient({ baseUrl: dev.url, token: DEMO_ACCOUNT.token }).listAlerts();
+      expect(devAlerts.map((a) => a.name)).toEqual(['dev alert']);
+      // --ignore-terraform-state: the state is not read, and prod's account is applied (nothing to change).
+      const ignored = await ncalc(['apply', '--auto-approve', '--ignore-terraform-state'], { cwd: app, env });
+      expect(ignored.stderr).toBe('');
+      expect(ignored.code).toBe(0);
+      expect(ignored.stdout).not.toContain('CONFIG_ERROR');
+      expect(await live()).toHaveLength(2);
+    } finally {
+      await dev.close();
+    }
   });
 
   test('a pg backend on a real PostgreSQL, with a second workspace: every workspace is read', async () => {
@@ -177,10 +203,10 @@ describe('ncalc beside a Terraform state in any backend', () => {
       await emu.control.clearRequests();
       const apply = await ncalc(['apply', '--auto-approve'], { cwd: app, env: appEnv('S3Backend', config) });
       expect(apply.code).toBe(1);
-      expect(apply.stderr).toContain(
+      expect(apply.stdout).toContain(
         'the Terraform state of stack prod is kept in its "s3" backend, and terraform could not read it',
       );
-      expect(apply.stderr).toContain('--ignore-terraform-state');
+      expect(apply.stdout).toContain('--ignore-terraform-state');
       expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
       expect(await live()).toHaveLength(2);
     } finally {
