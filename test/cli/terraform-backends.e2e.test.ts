@@ -106,7 +106,7 @@ describe('ncalc beside a Terraform state in any backend', () => {
         ncalc(args, { cwd: app, env: env(more) });
   }
 
-  /** plan names the state and the time; apply and destroy refuse and write nothing. */
+  /** plan names the state and the time; apply and destroy refuse and write nothing; import-blocks writes no block. */
   async function refusedBeside(run: Runner, label: string, backend = true): Promise<void> {
     const changed = run({ ALERT_VALUE: '192.0.2.9' });
     const plan = await changed(['plan']);
@@ -125,6 +125,11 @@ describe('ncalc beside a Terraform state in any backend', () => {
     expect(destroy.code).toBe(1);
     expect(destroy.stderr).toContain('Error: refusing to destroy: Terraform holds some of these alerts');
     expect(destroy.stderr).toContain(`the Terraform state ${label} (stack prod) holds 2 alerts this plan would delete`);
+    // import-blocks writes no block for an alert this state holds.
+    const blocks = await run()(['import-blocks', '--no-synth', '--out', '-']);
+    expect(blocks.code).toBe(0);
+    expect(blocks.stdout).toBe('');
+    expect(blocks.stderr).toContain('No import blocks: every live alert the app declares is held by a Terraform state');
     expect(await writes()).toEqual([]);
     expect(await live()).toHaveLength(2);
   }
