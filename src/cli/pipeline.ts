@@ -236,7 +236,7 @@ async function readBackends(
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (!json)
     io.stderr.write(
-      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s.\n`,
+      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s${read.unreadable.length ? `; ${plural(read.unreadable.length, 'stack')} could not be read` : ''}.\n`,
     );
 }
 

@@ -153,6 +153,7 @@ describe('ncalc beside a Terraform state in any backend', () => {
         'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
       );
       expect(said).toContain('--ignore-terraform-state');
+      expect(apply.stderr).toMatch(/Read 0 Terraform states of 1 backend in \d+\.\d s; 1 stack could not be read\./);
       expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
       const devAlerts = await new NetworkCalcClient({ baseUrl: dev.url, token: DEMO_ACCOUNT.token }).listAlerts();
       expect(devAlerts.map((a) => a.name)).toEqual(['dev alert']);
