@@ -217,7 +217,8 @@ export async function load(
 /**
  * The states of stacks with a backend other than local, read with terraform, in parallel
  * (src/read/terraform-backends.ts), added to what the local files hold; the time it took on
- * stderr. No such backend: nothing runs, nothing is said.
+ * stderr. No such backend: nothing runs, nothing is said. The accounts of a stack whose state
+ * cannot be read get that as their problem.
  */
 async function readBackends(
   io: CliIO,
@@ -228,10 +229,15 @@ async function readBackends(
   if (!sources.length) return;
   const read = await readBackendStates(sources, io.env);
   prepared.held = [...(prepared.held ?? []), ...read.held];
+  // A state terraform could not read: that stack's accounts refuse alone (as with missing
+  // credentials), the other accounts go on.
+  for (const { stack, problem } of read.unreadable)
+    for (const account of prepared.accounts)
+      if (account.problem === undefined && account.scopes.some((s) => s.stack === stack)) account.problem = problem;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (!json)
     io.stderr.write(
-      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s.\n`,
+      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s${read.unreadable.length ? `; ${plural(read.unreadable.length, 'stack')} could not be read` : ''}.\n`,
     );
 }
 

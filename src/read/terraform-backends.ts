@@ -57,6 +57,11 @@ export interface BackendRead {
   ms: number;
   /** Time spent per terraform command (`init`, `workspace`, `state`), summed over the processes. */
   commandMs: Record<string, number>;
+  /**
+   * Stacks whose state terraform could not read, each with the sentence that names its backend
+   * and the fix: ncalc refuses to write to those stacks' accounts only.
+   */
+  unreadable: { stack: string; problem: string }[];
 }
 
 type Run = (args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
@@ -157,8 +162,9 @@ function unreadable(source: BackendSource, err: unknown): string {
 }
 
 /**
- * Every alert the states of these backends hold, pulled in parallel; one error listing every
- * backend that cannot be read. No backend: nothing runs.
+ * Every alert the states of these backends hold, pulled in parallel, and the stacks whose state
+ * terraform could not read (for their accounts to refuse alone); one error listing every state
+ * that was read but is not valid. No backend: nothing runs.
  */
 export async function readBackendStates(
   sources: readonly BackendSource[],
@@ -166,9 +172,10 @@ export async function readBackendStates(
 ): Promise<BackendRead> {
   const started = Date.now();
   const commandMs: Record<string, number> = {};
-  if (!sources.length) return { held: [], states: 0, backends: 0, ms: 0, commandMs };
+  if (!sources.length) return { held: [], states: 0, backends: 0, ms: 0, commandMs, unreadable: [] };
   const limiter = new Limiter(BACKENDS_AT_ONCE);
   const problems: string[] = [];
+  const cannotRead: BackendRead['unreadable'] = [];
   const held: HeldAlert[] = [];
   let states = 0;
   await Promise.all(
@@ -180,7 +187,7 @@ export async function readBackendStates(
           states += read.states;
         } catch (err) {
           if (err instanceof ConfigError) problems.push(...err.problems);
-          else problems.push(unreadable(source, err));
+          else cannotRead.push({ stack: source.stack, problem: unreadable(source, err) });
         }
       }),
     ),
@@ -190,5 +197,5 @@ export async function readBackendStates(
       problems: problems.map(sentence),
       summary: 'a Terraform state of the app cannot be read; nothing was called.',
     });
-  return { held, states, backends: sources.length, ms: Date.now() - started, commandMs };
+  return { held, states, backends: sources.length, ms: Date.now() - started, commandMs, unreadable: cannotRead };
 }

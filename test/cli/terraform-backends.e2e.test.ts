@@ -1,17 +1,26 @@
 /**
  * Both doors on one account, whatever the backend: a CDK Terrain app whose stack keeps its
- * state in a real backend (an `http` state server and PostgreSQL, both run by the test; a
+ * state in a real backend (an `http` state server, PostgreSQL and an S3-compatible server, all
+ * run by the test; a
  * local backend with its own path and two workspaces), applied by the real terraform. Then
  * `ncalc plan` names the state and how long reading the states took, and `ncalc apply` and
  * `ncalc destroy` refuse to write to the alerts it holds, writing nothing; a backend that
- * cannot be read is refused before any call, naming the backend and the fix.
+ * cannot be read refuses that stack's account before any call to it, naming the backend and
+ * the fix, while another account of the run is applied.
  */
 import { renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { DEMO_ACCOUNT, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { expectStatus, NetworkcalcSandbox, requirePrerequisites } from '../provider/nc-harness';
-import { postgresBinDir, startHttpStateServer, startPostgres, type HttpStateServer } from '../helpers/state-backends';
+import {
+  postgresBinDir,
+  S3_CREDENTIALS,
+  startHttpStateServer,
+  startPostgres,
+  startS3Server,
+  type HttpStateServer,
+} from '../helpers/state-backends';
 import { cliEnv, ncalc, writeCdktnApp } from './support';
 
 jest.setTimeout(240_000);
@@ -29,6 +38,16 @@ for (const n of [1, 2])
     target: AlertTarget.domain('example.com'),
     dnsRecord: { record: 'A', filter: 'equals', value: process.env.ALERT_VALUE || '192.0.2.1' },
   });
+// DEV_URL: a second stack on a second account (no backend), for a run of two accounts.
+if (process.env.DEV_URL) {
+  const dev = new cdktn.TerraformStack(app, 'dev');
+  new NetworkcalcAccount(dev, 'Account', { baseUrl: process.env.DEV_URL });
+  new Alert(dev, 'Alert', {
+    name: 'dev alert',
+    target: AlertTarget.domain('example.com'),
+    dnsRecord: { record: 'A', filter: 'equals', value: '192.0.2.1' },
+  });
+}
 app.synth();
 `;
 
@@ -59,21 +78,27 @@ describe('ncalc beside a Terraform state in any backend', () => {
     await emu?.close();
   });
 
-  /** Synthesizes the app with this backend, and terraform applies the stack; ncalc with the app's environment (and `more`). */
-  async function deployed(backend: string, config: unknown): Promise<Runner> {
-    const env = (more: Record<string, string> = {}) =>
-      cliEnv({
-        NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
-        NETWORKCALC_BASE_URL: emu.url,
-        BACKEND: backend,
-        BACKEND_CONFIG: JSON.stringify(config),
-        ...more,
-      });
+  /** The app's environment with this backend (and `more`). */
+  const appEnv = (backend: string, config: unknown, more: Record<string, string> = {}) =>
+    cliEnv({
+      NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
+      NETWORKCALC_BASE_URL: emu.url,
+      BACKEND: backend,
+      BACKEND_CONFIG: JSON.stringify(config),
+      ...more,
+    });
+
+  /**
+   * Synthesizes the app with this backend, and terraform applies the stack (with the backend's
+   * `secrets` in its environment); ncalc with the app's environment, `secrets` and `more`.
+   */
+  async function deployed(backend: string, config: unknown, secrets: Record<string, string> = {}): Promise<Runner> {
+    const env = (more: Record<string, string> = {}) => appEnv(backend, config, { ...secrets, ...more });
     const synth = await ncalc(['synth'], { cwd: app, env: env() });
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);
-    expectStatus(await sb.terraform(['init', '-reconfigure'], { cwd: stackDir() }), 0);
-    expectStatus(await sb.terraform(['apply', '-auto-approve'], { cwd: stackDir() }), 0);
+    expectStatus(await sb.terraform(['init', '-reconfigure'], { cwd: stackDir(), env: secrets }), 0);
+    expectStatus(await sb.terraform(['apply', '-auto-approve'], { cwd: stackDir(), env: secrets }), 0);
     expect(await live()).toHaveLength(2);
     await emu.control.clearRequests();
     return (more = {}) =>
@@ -81,7 +106,7 @@ describe('ncalc beside a Terraform state in any backend', () => {
         ncalc(args, { cwd: app, env: env(more) });
   }
 
-  /** plan names the state and the time; apply and destroy refuse and write nothing. */
+  /** plan names the state and the time; apply and destroy refuse and write nothing; import-blocks writes no block. */
   async function refusedBeside(run: Runner, label: string, backend = true): Promise<void> {
     const changed = run({ ALERT_VALUE: '192.0.2.9' });
     const plan = await changed(['plan']);
@@ -100,31 +125,47 @@ describe('ncalc beside a Terraform state in any backend', () => {
     expect(destroy.code).toBe(1);
     expect(destroy.stderr).toContain('Error: refusing to destroy: Terraform holds some of these alerts');
     expect(destroy.stderr).toContain(`the Terraform state ${label} (stack prod) holds 2 alerts this plan would delete`);
+    // import-blocks writes no block for an alert this state holds.
+    const blocks = await run()(['import-blocks', '--no-synth', '--out', '-']);
+    expect(blocks.code).toBe(0);
+    expect(blocks.stdout).toBe('');
+    expect(blocks.stderr).toContain('No import blocks: every live alert the app declares is held by a Terraform state');
     expect(await writes()).toEqual([]);
     expect(await live()).toHaveLength(2);
   }
 
-  test('an http backend: plan names it, apply and destroy refuse; an unreachable one refuses before any call', async () => {
+  test('an http backend: plan names it, apply and destroy refuse; an unreachable one refuses only the account of that stack, before any call to it', async () => {
     const run = await deployed('HttpBackend', { address: http.url('prod') });
     expect(http.stored('prod')).toContain('networkcalc_alert');
     await refusedBeside(run, 'backend "http" of stack prod, workspace default');
     const gone = await startHttpStateServer();
     const unreachable = gone.url('prod');
     await gone.close();
-    const env = cliEnv({
-      NETWORKCALC_TOKEN: DEMO_ACCOUNT.token,
-      NETWORKCALC_BASE_URL: emu.url,
-      BACKEND: 'HttpBackend',
-      BACKEND_CONFIG: JSON.stringify({ address: unreachable }),
-    });
-    await emu.control.clearRequests();
-    const plan = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
-    expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(
-      'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
-    );
-    expect(plan.stderr).toContain('--ignore-terraform-state');
-    expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+    // Beside a second account (stack dev, a second service): only prod's account refuses.
+    const dev = await startEmulator({ deleteForm: 'path' });
+    try {
+      const env = appEnv('HttpBackend', { address: unreachable }, { DEV_URL: dev.url });
+      await emu.control.clearRequests();
+      const apply = await ncalc(['apply', '--auto-approve'], { cwd: app, env });
+      expect(apply.code).toBe(1);
+      const said = apply.stdout + apply.stderr;
+      expect(said).toContain(
+        'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
+      );
+      expect(said).toContain('--ignore-terraform-state');
+      expect(apply.stderr).toMatch(/Read 0 Terraform states of 1 backend in \d+\.\d s; 1 stack could not be read\./);
+      expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+      const devAlerts = await new NetworkCalcClient({ baseUrl: dev.url, token: DEMO_ACCOUNT.token }).listAlerts();
+      expect(devAlerts.map((a) => a.name)).toEqual(['dev alert']);
+      // --ignore-terraform-state: the state is not read, and prod's account is applied (nothing to change).
+      const ignored = await ncalc(['apply', '--auto-approve', '--ignore-terraform-state'], { cwd: app, env });
+      expect(ignored.stderr).toBe('');
+      expect(ignored.code).toBe(0);
+      expect(ignored.stdout).not.toContain('CONFIG_ERROR');
+      expect(await live()).toHaveLength(2);
+    } finally {
+      await dev.close();
+    }
   });
 
   test('a pg backend on a real PostgreSQL, with a second workspace: every workspace is read', async () => {
@@ -139,6 +180,43 @@ describe('ncalc beside a Terraform state in any backend', () => {
       expect(plan.stdout + plan.stderr).toContain('Read 2 Terraform states of 1 backend');
     } finally {
       pg.stop();
+    }
+  });
+
+  test('an s3 backend on an S3-compatible server, with a second workspace; without credentials it refuses', async () => {
+    // s3rver: terraform 1.11's s3 backend (AWS SDK for Go v2) stores, lists and reads its states
+    // there with path-style addresses and the checks against AWS itself turned off.
+    const s3 = await startS3Server();
+    try {
+      const config = {
+        bucket: s3.bucket,
+        key: 'prod.tfstate',
+        region: 'us-east-1',
+        usePathStyle: true,
+        skipCredentialsValidation: true,
+        skipRequestingAccountId: true,
+        skipMetadataApiCheck: true,
+        skipRegionValidation: true,
+        endpoints: { s3: s3.endpoint },
+      };
+      const run = await deployed('S3Backend', config, S3_CREDENTIALS);
+      expectStatus(await sb.terraform(['workspace', 'new', 'staging'], { cwd: stackDir(), env: S3_CREDENTIALS }), 0);
+      expect(s3.keys()).toEqual(['env:/staging/prod.tfstate', 'prod.tfstate']);
+      await refusedBeside(run, 'backend "s3" of stack prod, workspace default');
+      const plan = await run({ ALERT_VALUE: '192.0.2.9' })(['plan']);
+      expect(plan.stdout + plan.stderr).toContain('Read 2 Terraform states of 1 backend');
+      // No credentials in the environment: the state cannot be read, and nothing is written.
+      await emu.control.clearRequests();
+      const apply = await ncalc(['apply', '--auto-approve'], { cwd: app, env: appEnv('S3Backend', config) });
+      expect(apply.code).toBe(1);
+      expect(apply.stdout).toContain(
+        'the Terraform state of stack prod is kept in its "s3" backend, and terraform could not read it',
+      );
+      expect(apply.stdout).toContain('--ignore-terraform-state');
+      expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+      expect(await live()).toHaveLength(2);
+    } finally {
+      await s3.close();
     }
   });
 

@@ -5,7 +5,9 @@
  *   backend speaks it; no locking);
  * - PostgreSQL for the `pg` backend: Debian's `postgresql` binaries, a cluster of its own in
  *   a temporary folder (`initdb`, `pg_ctl`), run as the `postgres` user when the test runs as
- *   root (PostgreSQL refuses root).
+ *   root (PostgreSQL refuses root);
+ * - an S3-compatible server for the `s3` backend (s3rver, objects kept in a temporary folder),
+ *   with one bucket.
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import * as path from 'node:path';
+import S3rver from 's3rver';
 
 export interface HttpStateServer {
   /** The address of workspace state `name`. */
@@ -106,6 +109,50 @@ export async function startPostgres(bin: string): Promise<Postgres> {
     stop: () => {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export interface S3Server {
+  /** The endpoint for the backend's `endpoints.s3`. */
+  endpoint: string;
+  bucket: string;
+  /** The keys stored in the bucket (a workspace's state is under `env:/<workspace>/`). */
+  keys: () => string[];
+  close: () => Promise<void>;
+}
+
+/** Credentials s3rver accepts (its own fixed pair), as terraform's s3 backend reads them from the environment. */
+export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+
+export async function startS3Server(bucket = 'tfstate'): Promise<S3Server> {
+  const dir = mkdtempSync(path.join(tmpdir(), 's3-'));
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const { port } = await server.run();
+  const keys = (at: string, prefix: string): string[] =>
+    readdirSync(at, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? keys(path.join(at, e.name), `${prefix}${e.name}/`)
+        : e.name.endsWith('._S3rver_object')
+          ? [prefix + e.name.slice(0, -'._S3rver_object'.length)]
+          : [],
+    );
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    keys: () => keys(path.join(dir, bucket), '').sort(),
+    close: async () => {
+      try {
+        await server.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
