@@ -10,9 +10,18 @@ import { type StackDocument } from './desired';
 import { jsonKind } from '../support/describe';
 import { isObject } from '../support/json';
 
-export function readJson<T>(file: string, fix: string): T {
+export function readJson<T>(file: string, fix: string, missing?: () => string): T {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    // One read, no existsSync before it: a missing file is told apart by its error code.
+    if (missing !== undefined && (e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ConfigError({ problems: [sentence(missing())] });
+    throw e;
+  }
+  try {
+    return JSON.parse(text) as T;
   } catch (e) {
     throw new ConfigError({ problems: [sentence(`${file} is not valid JSON (${(e as Error).message}); ${fix}`)] });
   }
@@ -54,7 +63,8 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
       continue;
     }
     const file = path.resolve(outdir, rel);
-    if (path.relative(outdir, file).startsWith('..') || path.isAbsolute(path.relative(outdir, file))) {
+    const inside = path.relative(outdir, file);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) {
       problems.push(
         `${manifestFile}: stacks.${name}.synthesizedStackPath ${JSON.stringify(rel)} is outside the output directory; synthesize again`,
       );
@@ -73,8 +83,10 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
     }
     entries.push([name, file]);
   }
+  const chosen = wanted ? new Set(wanted) : null;
   if (wanted) {
-    const unknown = wanted.filter((w) => !entries.some(([n]) => n === w));
+    const names = new Set(entries.map(([n]) => n));
+    const unknown = wanted.filter((w) => !names.has(w));
     if (unknown.length)
       problems.push(
         `unknown stack ${unknown.join(', ')}; the app has ${entries.map(([n]) => n).join(', ') || 'no stacks'}`,
@@ -83,10 +95,9 @@ export function readSynthesized(outdir: string, wanted: readonly string[] | null
   if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
   const stacks: StackDocument[] = [];
   for (const [name, file] of entries) {
-    if (wanted && !wanted.includes(name)) continue;
-    if (!existsSync(file))
-      throw new ConfigError({ problems: [sentence(`stack ${name}: ${file} is missing; synthesize again`)] });
-    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again') });
+    if (chosen && !chosen.has(name)) continue;
+    const missing = () => `stack ${name}: ${file} is missing; synthesize again`;
+    stacks.push({ name, json: readJson<Record<string, unknown>>(file, 'synthesize again', missing) });
   }
   return { stacks };
 }

@@ -37,11 +37,17 @@ const OUTPUT =
   // eslint-disable-next-line no-control-regex -- ncalc's own sequences, matched to keep them
   /(\r\n|\n|\t|\r\u001b\[K|\u001b\[(?:1|2|22|31|32|33|36|39)m)|[\p{Cc}\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
 
+/** A character OUTPUT escapes or keeps as one of ncalc's own sequences, other than `\n` and `\t`. */
+const MAYBE_UNSAFE = /[^\P{Cc}\n\t]|[\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
+
 /**
  * A chunk of output for stdout or stderr, the last guard under every renderer: text, markdown,
  * JSON and exported code alike. Values are escaped where they are shown as well (quoted names,
  * markdown cells), so a name cannot pass as one of ncalc's own colours.
  */
 export function terminalSafe(chunk: string): string {
+  // Without a character OUTPUT could escape (beside line breaks and tabs, kept as they are), the
+  // chunk is already safe: no callback per line of a long document.
+  if (!MAYBE_UNSAFE.test(chunk)) return chunk;
   return chunk.replace(OUTPUT, (c, own: string | undefined) => own ?? escapeChar(c));
 }

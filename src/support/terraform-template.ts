@@ -13,6 +13,8 @@ export function escapeTemplateText(text: string): string {
 
 /** A literal Terraform string as the text it stands for: `$${` → `${`, `%%{` → `%{`. */
 export function unescapeTemplate(v: string): string {
+  // Most strings hold neither sequence: they are returned as they are, without two regex passes.
+  if (!v.includes('$${') && !v.includes('%%{')) return v;
   return v.replace(/\$\$\{/g, () => '${').replace(/%%\{/g, () => '%{');
 }
 
