@@ -1,5 +1,5 @@
 /**
- * The READMEs of examples/alert-policy and examples/preview, run as written (bash, in the example's folder of this
+ * The READMEs of examples/alert-policy, preview, quickstart and multi-account, run as written (bash, in the example's folder of this
  * clone, `npx --no-install ncalc` from the clone's build), its ```sh block read from the README
  * itself; only the emulator's port differs (a free one instead of 8787). The output is checked
  * for what the README's comments say it shows.
@@ -71,9 +71,9 @@ beforeAll(() => requireBuild('dist/cli/main.js'));
 async function runReadme(example: string, heading: string): Promise<string> {
   const [block] = blocksUnder(`examples/${example}/README.md`, heading);
   const port = await freePort();
-  expect(block).toContain('npx --no-install ncalc emulator &');
+  expect(block).toMatch(/^npx --no-install ncalc emulator [^\n]*&/m);
   const script = block!
-    .replace('ncalc emulator &', `ncalc emulator --port ${port} &`)
+    .replace('ncalc emulator ', `ncalc emulator --port ${port} `)
     .replaceAll('127.0.0.1:8787', `127.0.0.1:${port}`);
   const { code, out } = await run(script, path.join(REPO_ROOT, 'examples', example));
   expect(code).toBe(0);
@@ -105,4 +105,33 @@ test('examples/preview: both preview lines give every alert a verdict, in text a
   expect(out).toContain('<!-- ncalc-preview -->\n## NetworkCalc alert preview\n');
   expect(out).toContain('### Account `preview`');
   expect(out).toContain('Plan: 5 to create, 0 to update, 0 to delete.');
+});
+
+test('examples/quickstart: plan, apply and drift against the emulator show what the README says', async () => {
+  const out = await runReadme('quickstart', 'Apply against the local emulator');
+  // "10 to create, and the report"
+  expect(out).toContain('Plan: 10 to create, 0 to update, 0 to delete.\nApply will also run 1 report trigger.\n');
+  expect(out).toContain('  » domain example.com (id 1) report (quickstart/Report)  # triggers: alerts=');
+  // "prints the report URL"
+  expect(out).toMatch(
+    /^ {2}✓ quickstart: domain example\.com \(id 1\) report: http:\/\/127\.0\.0\.1:\d+\/reports\/\S+$/m,
+  );
+  expect(out).toContain('Apply complete: 10 created, 0 updated, 0 deleted, 0 failed.\n');
+  // "exit 0: in sync"
+  expect(out).toContain('  In sync: 10 alerts match the code.\n\nNo drift.\n');
+});
+
+test('examples/multi-account: both accounts planned, applied and in sync, as the README says', async () => {
+  const out = await runReadme('multi-account', 'Try it against the local emulator');
+  // "7 alerts for prod, 8 and a report for staging"
+  expect(out).toContain('Plan: 15 to create, 0 to update, 0 to delete.\nApply will also run 1 report trigger.\n');
+  expect(out).toContain('  » domain example.org (id 6) report (staging/ExampleOrgReport)  # triggers: alerts=');
+  expect(out).toMatch(/^ {2}prod +7 +0 +0 +0 +applied$/m);
+  expect(out).toMatch(/^ {2}staging +8 +0 +0 +0 +applied$/m);
+  expect(out).toContain('Apply complete: 15 created, 0 updated, 0 deleted, 0 failed.\n');
+  // "exit 0: both accounts in sync"
+  expect(out).toContain('  In sync: 7 alerts match the code.\n');
+  expect(out).toContain('  In sync: 8 alerts match the code.\n');
+  expect(out).toContain('Accounts: 2 (2 in sync)\n');
+  expect(out).toMatch(/\nNo drift\.\n/);
 });
