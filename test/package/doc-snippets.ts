@@ -1,7 +1,8 @@
 /**
  * The TypeScript snippets of the README and docs/ (```ts blocks), as files a consumer app can
  * compile. A comment on the line before a block says how to read it:
- * - `<!-- snippet: continues -->`: it goes on from the previous snippet of the same file;
+ * - `<!-- snippet: continues -->`: it goes on from the previous snippet of the same file (before
+ *   the previous one's closing `app.synth();`, which stays last, as in the app a user writes);
  * - `<!-- snippet: in a stack -->`: it is the body of a stack's constructor (`this` is the
  *   stack); the names of the package root and of the CDK library are imported for it;
  * - `<!-- snippet: partial -->`: a deliberate fragment (an API listing, lines of a test), not compiled.
@@ -21,6 +22,8 @@ export interface Snippet {
 }
 
 const MARKER = /<!-- snippet: (continues|in a stack|partial) -->\s*$/;
+/** A snippet's closing `app.synth();` (its last line): a continuation goes before it. */
+const SYNTH_LAST = /^([ \t]*app\.synth\(\);)\s*$(?![\s\S])/m;
 const CDK_NAMES = ['App', 'TerraformStack', 'TerraformOutput', 'TerraformResource'];
 
 export function docFiles(): string[] {
@@ -63,7 +66,10 @@ export function snippetsOf(file: string): Snippet[] {
     if (marker === 'continues') {
       const previous = out[out.length - 1];
       if (!previous) throw new Error(`${where}: "continues", but no snippet comes before it`);
-      previous.source += `\n${text}\n`;
+      const synth = SYNTH_LAST.exec(previous.source);
+      previous.source = synth
+        ? `${previous.source.slice(0, synth.index)}\n${text}\n\n${synth[1]}\n`
+        : `${previous.source}\n${text}\n`;
       continue;
     }
     const source = marker === 'in a stack' ? inStack(text) : `${text}\n`;

@@ -132,7 +132,10 @@ describe('README "Install in your own app", then "Apply with ncalc", in a fresh 
     expect(JSON.parse(cdktfJson!)).toEqual({ language: 'typescript', app: 'npx tsx main.ts' });
     writeFileSync(path.join(app, 'cdktf.json'), `${cdktfJson}\n`);
     const [declare] = snippetsOf('README.md');
+    // The AlertPolicy block ("continues") joins the app before its `app.synth();`, so its alerts are planned.
     expect(declare!.source).toContain('new AlertPolicy(stack, ');
+    expect(declare!.source.trimEnd().endsWith('\n\napp.synth();')).toBe(true);
+    expect(declare!.source.match(/app\.synth\(\)/g)).toHaveLength(1);
     writeFileSync(path.join(app, 'main.ts'), declare!.source);
 
     const url = await startDocEmulator(app);
@@ -153,7 +156,7 @@ describe('README "Install in your own app", then "Apply with ncalc", in a fresh 
     const validate = run(line('validate'));
     expectOk(validate, 'ncalc validate');
     expect(validate.out).toBe(
-      'The configuration is valid: 3 alerts and 1 report trigger in 1 stack (1 provider configuration). No API call was made.\n',
+      'The configuration is valid: 3 alerts, 1 report trigger and 1 alert policy in 1 stack (1 provider configuration). No API call was made.\n',
     );
 
     const plan = run(line('plan'));
@@ -161,8 +164,19 @@ describe('README "Install in your own app", then "Apply with ncalc", in a fresh 
     expect(plan.out).toContain('+ alert "www A record"');
     expect(plan.out).toContain('+ alert "example.com SPF validity"');
     expect(plan.out).toContain('+ alert "www certificate expiry"');
-    const planned = /^Plan: (\d+) to create, 0 to update, 0 to delete/m.exec(plan.out);
-    expect(planned).not.toBeNull();
+    // The policy: 2 checks × the demo account's 4 targets, less the 2 the alerts above already are.
+    const policy = [...plan.out.matchAll(/^ {2}\+ alert "(.+)" \(alerts\/Baseline\)$/gm)].map((m) => m[1]);
+    expect(policy.sort()).toEqual([
+      'SPF validity · example.org',
+      'SPF validity · mail.example.com',
+      'SPF validity · www.example.com',
+      'certificate expiry · example.com',
+      'certificate expiry · example.org',
+      'certificate expiry · mail.example.com',
+    ]);
+    expect(plan.out).toContain(
+      'Plan: 9 to create, 0 to update, 0 to delete.\nCoverage: no gaps; every target of the policies has its alerts (0 live, 8 made by apply).\n',
+    );
 
     // "asks first": with no terminal it refuses and says what to do.
     const asks = run(line('apply'));
@@ -172,15 +186,17 @@ describe('README "Install in your own app", then "Apply with ncalc", in a fresh 
     );
     const apply = run(`${line('apply').replace(/ +#.*$/, '')} --auto-approve`);
     expectOk(apply, 'ncalc apply --auto-approve');
-    expect(apply.out).toContain(`Apply complete: ${planned![1]} created, 0 updated, 0 deleted, 0 failed.`);
+    expect(apply.out).toContain('Apply complete: 9 created, 0 updated, 0 deleted, 0 failed.\n');
 
     const again = run(line('plan'));
     expectOk(again, 'ncalc plan after apply');
-    expect(again.out).toContain('  No changes. 3 alerts in sync.\n');
-    expect(again.out).toContain('Plan: 0 to create, 0 to update, 0 to delete.\n');
+    expect(again.out).toContain('  No changes. 9 alerts in sync.\n');
+    expect(again.out).toContain(
+      'Plan: 0 to create, 0 to update, 0 to delete.\nCoverage: no gaps; every target of the policies has its alerts (8 live, 0 made by apply).\n',
+    );
     const drift = run(line('drift'));
     expectOk(drift, 'ncalc drift --format markdown');
-    expect(drift.out).toContain('**In sync**');
+    expect(drift.out).toContain('✅ **In sync**: 9 alerts match the code.\n');
   });
 });
 
