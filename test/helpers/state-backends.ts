@@ -10,7 +10,7 @@
  *   with one bucket.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -81,10 +81,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * PostgreSQL refuses to run as root, so as root its programs run as the postgres user, who must
+ * be able to pass through every folder above its own. A TMPDIR made by `mktemp -d` (as `.ci/run`
+ * makes one) is 0700: it and any other such folder above gets o+x, passing through only, never
+ * listing.
+ */
+function allowTraversal(dir: string): void {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const mode = statSync(d).mode;
+    if ((mode & 0o001) === 0) chmodSync(d, (mode & 0o7777) | 0o001);
+    if (path.dirname(d) === d) return;
+  }
+}
+
 export async function startPostgres(bin: string): Promise<Postgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-'));
   const data = path.join(dir, 'data');
   const asRoot = userInfo().uid === 0;
+  if (asRoot) allowTraversal(path.dirname(dir));
   if (asRoot)
     chownSync(
       dir,
