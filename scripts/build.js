@@ -36,4 +36,10 @@ function distMatchesSources() {
 if (!fs.existsSync(DIST) || !distMatchesSources()) fs.rmSync(DIST, { recursive: true, force: true });
 const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 const run = spawnSync(process.execPath, [tsc, '-b', CONFIG], { stdio: 'inherit' });
+// tsc writes every file 0644; the package's bins are run as programs in the clone itself too
+// (`npx --no-install ncalc` in an example), as npm makes them executable when it installs the package.
+if (run.status === 0) {
+  const { bin } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  for (const file of Object.values(bin ?? {})) fs.chmodSync(path.join(ROOT, file), 0o755);
+}
 process.exit(run.status ?? 1);
