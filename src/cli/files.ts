@@ -75,8 +75,11 @@ const ENDING_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export function scratchDirectory(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const onSignal = (signal: NodeJS.Signals) => {
+    // Counted before this listener goes: another listener of this signal (the synth's, say) is
+    // called by the same emit and ends ncalc its own way, even if it removes itself first.
+    const handledElsewhere = process.listenerCount(signal) > 1;
     remove();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    if (!handledElsewhere) process.kill(process.pid, signal);
   };
   const remove = () => {
     for (const s of ENDING_SIGNALS) process.off(s, onSignal);
