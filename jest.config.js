@@ -43,9 +43,10 @@ const common = {
   },
   // Examples import the package by name, as users do.
   moduleNameMapper: { '^cdktf-provider-networkcalc$': '<rootDir>/src' },
-  // The jsii staging manifest has the package's name too: jest's module map would warn of the
-  // collision in every tier ("Haste module naming collision"). No test imports it.
-  modulePathIgnorePatterns: ['<rootDir>/jsii/package\\.json$'],
+  // The jsii staging manifest, and the staged package jsii/build.js makes in jsii/.build, have the
+  // package's name too: jest's module map would warn of the collision in every tier ("Haste
+  // module naming collision"). No test imports them.
+  modulePathIgnorePatterns: ['<rootDir>/jsii/package\\.json$', '<rootDir>/jsii/\\.build/'],
 };
 
 /** The tier of a suite is its file name (see above). */
