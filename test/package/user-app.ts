@@ -196,7 +196,9 @@ console.log(JSON.stringify(codes));
 
       const cli = opts.deploy === 'repo' ? path.join(REPO_ROOT, 'node_modules', '.bin', flavor) : app.bin(flavor);
       const deploy = await app.run(cli, ['deploy', '--auto-approve'], {
-        env: { ...api(), TF_CLI_CONFIG_FILE: rc },
+        // Without this the CLI shares ~/.terraform.d/plugin-cache between apps: its entry would
+        // point into another app's mirror, removed when that suite ends (two suites run at once).
+        env: { ...api(), TF_CLI_CONFIG_FILE: rc, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
         timeoutMs: 240_000,
       });
       expectStatus(deploy, 0);
