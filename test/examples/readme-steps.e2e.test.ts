@@ -5,24 +5,13 @@
  * for what the README's comments say it shows.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { blocksUnder } from '../package/doc-snippets';
 import { requireBuild, REPO_ROOT } from '../helpers/build';
 
 jest.setTimeout(300_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `script` with bash in `cwd`; the whole process group is killed when it ends or times out. */
 function run(script: string, cwd: string): Promise<{ code: number | null; out: string }> {

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { requireBuild } from '../helpers/build';
@@ -25,17 +25,6 @@ const LEFT = [
   'terraform.tfstate',
   'terraform.tfstate.backup',
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The README's ```sh block, as written. */
 function readmeScript(): string {

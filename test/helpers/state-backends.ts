@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import * as path from 'node:path';
 import S3rver from 's3rver';
+import { freePort } from './ports';
 
 export interface HttpStateServer {
   /** The address of workspace state `name`. */
@@ -70,15 +71,6 @@ export interface Postgres {
   /** A conn_str for the pg backend. */
   connString: string;
   stop: () => void;
-}
-
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
