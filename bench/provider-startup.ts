@@ -9,47 +9,20 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake';
 import { generateServerCertificate } from '../src/provider/tls';
+import { timeHandshake } from './handshake';
 
 const N = Number(process.argv[2] ?? 20);
 const script = path.resolve(process.argv[3] ?? path.join(__dirname, '..', 'dist', 'provider', 'bin.js'));
-const TIMEOUT_MS = 10_000;
 
-function once(clientCertPem: string, disableTls = false): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [script], {
-      env: {
-        ...process.env,
-        [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
-        PLUGIN_PROTOCOL_VERSIONS: '5,6',
-        PLUGIN_CLIENT_CERT: clientCertPem,
-        ...(disableTls ? { TF_DISABLE_PLUGIN_TLS: '1' } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no handshake within ${TIMEOUT_MS} ms`));
-    }, TIMEOUT_MS);
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!out.includes('\n')) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      if (!/^1\|6\|unix\|[^|]+\|grpc\|/.test(out)) reject(new Error(`bad handshake: ${out}`));
-      else resolve(ms);
-    });
-    child.on('exit', (code) => {
-      if (!out.includes('\n')) {
-        clearTimeout(timer);
-        reject(new Error(`exited ${code} before the handshake: ${err}`));
-      }
-    });
-  });
+async function once(clientCertPem: string, disableTls = false): Promise<number> {
+  const env = {
+    ...process.env,
+    [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+    PLUGIN_PROTOCOL_VERSIONS: '5,6',
+    PLUGIN_CLIENT_CERT: clientCertPem,
+    ...(disableTls ? { TF_DISABLE_PLUGIN_TLS: '1' } : {}),
+  };
+  return (await timeHandshake(process.execPath, [script], env)).wallMs;
 }
 
 const percentile = (sorted: number[], p: number) =>

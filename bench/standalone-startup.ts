@@ -7,8 +7,8 @@
  *
  *   npm run build && npm ci --force --prefix release/node24 && npx tsx bench/standalone-startup.ts [N]
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { artifactNames, buildRelease } from '../release/build';
@@ -17,53 +17,11 @@ import { installProvider, PACKAGE_NAME } from '../src/cli/provider-command';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake';
 import { PROVIDER_VERSION } from '../src/schema';
 import { generateServerCertificate } from '../src/provider/tls';
+import { type HandshakeSample, TICK_MS, timeHandshake } from './handshake';
 import { benchEnv, ROOT } from './support';
 
 const N = Number(process.argv[2] ?? 20);
-const TIMEOUT_MS = 10_000;
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-interface Sample {
-  wallMs: number;
-  cpuMs: number;
-}
-
-/** utime + stime of a process, in ms (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-function once(executable: string, env: NodeJS.ProcessEnv): Promise<Sample> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(executable, [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no handshake within ${TIMEOUT_MS} ms`));
-    }, TIMEOUT_MS);
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!out.includes('\n')) return;
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const cpuMs = cpuOf(child.pid!);
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      if (!/^1\|6\|unix\|[^|]+\|grpc\|/.test(out)) reject(new Error(`bad handshake: ${out}`));
-      else resolve({ wallMs, cpuMs });
-    });
-    child.on('exit', (code) => {
-      if (!out.includes('\n')) {
-        clearTimeout(timer);
-        reject(new Error(`exited ${code} before the handshake: ${err}`));
-      }
-    });
-  });
-}
+const once = (executable: string, env: NodeJS.ProcessEnv) => timeHandshake(executable, [], env);
 
 /** The three executables: the wrapper, and the standalone one with and without a V8 code cache. */
 async function executables(root: string): Promise<Record<string, string>> {
@@ -101,7 +59,7 @@ async function main(): Promise<void> {
       PLUGIN_PROTOCOL_VERSIONS: '5,6',
       PLUGIN_CLIENT_CERT: generateServerCertificate().certPem,
     });
-    const samples = new Map<string, Sample[]>(Object.keys(kinds).map((k) => [k, []]));
+    const samples = new Map<string, HandshakeSample[]>(Object.keys(kinds).map((k) => [k, []]));
     for (const exe of Object.values(kinds)) await once(exe, env); // warm the file cache
     for (let i = 0; i < N; i++)
       for (const [kind, exe] of Object.entries(kinds)) samples.get(kind)!.push(await once(exe, env));
