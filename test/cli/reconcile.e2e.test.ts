@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { CLI, FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack } from './support';
+import { CLI, FixtureApp, alert, cliEnv, ncalc, ncalcProcess, stack, threeTypeStack } from './support';
 
 const emulator = useEmulator();
 const apps: FixtureApp[] = [];
@@ -37,33 +37,7 @@ async function listCalls(): Promise<Record<string, number>> {
   return counts;
 }
 
-const baseline = () =>
-  stack({
-    provider: {},
-    alerts: {
-      Www: alert({ name: 'www A', target_type: 'subdomain', target_id: '${data.networkcalc_subdomain.www.id}' }),
-      Spf: alert({
-        name: 'spf valid',
-        type: 'SPF Record',
-        subtype: undefined,
-        filter: 'validity',
-        filter_value: undefined,
-        target_id: '${data.networkcalc_domain.com.id}',
-      }),
-      Cert: alert({
-        name: 'cert expiry',
-        type: 'Certificate (TLS)',
-        subtype: undefined,
-        filter: 'expires in (days)',
-        filter_value: '30',
-        target_id: 4,
-      }),
-    },
-    data: {
-      networkcalc_domain: { com: { name: 'example.com' } },
-      networkcalc_subdomain: { www: { name: 'www.example.com' } },
-    },
-  });
+const baseline = () => threeTypeStack();
 
 beforeAll(() => {
   // The process tests need the built CLI; `npm test` builds first.

@@ -55,6 +55,40 @@ export function stack(opts: {
 }
 
 /**
+ * A stack with one alert of each type (a DNS record over a subdomain and an SPF record over a
+ * domain, both named through data sources, and a certificate over domain id 4), plus `extra`.
+ */
+export function threeTypeStack(extra: Record<string, Json> = {}): Json {
+  return stack({
+    provider: {},
+    alerts: {
+      Www: alert({ name: 'www A', target_type: 'subdomain', target_id: '${data.networkcalc_subdomain.www.id}' }),
+      Spf: alert({
+        name: 'spf valid',
+        type: 'SPF Record',
+        subtype: undefined,
+        filter: 'validity',
+        filter_value: undefined,
+        target_id: '${data.networkcalc_domain.com.id}',
+      }),
+      Cert: alert({
+        name: 'cert expiry',
+        type: 'Certificate (TLS)',
+        subtype: undefined,
+        filter: 'expires in (days)',
+        filter_value: '30',
+        target_id: 4,
+      }),
+      ...extra,
+    },
+    data: {
+      networkcalc_domain: { com: { name: 'example.com' } },
+      networkcalc_subdomain: { www: { name: 'www.example.com' } },
+    },
+  });
+}
+
+/**
  * A fleet of accounts as the multi-account suites use it: each account with its own token
  * (`<name>-token`, read from `<NAME>_TOKEN`) and one domain, id 100 × (its position + 1).
  */

@@ -5,7 +5,7 @@
  * with `@empty` runs in an empty directory (no cdktf.json).
  */
 import type { RunningEmulator } from '../../src/emulator';
-import { alert, stack, type FixtureApp } from '../cli/support';
+import { alert, stack, threeTypeStack, type FixtureApp } from '../cli/support';
 
 type Step = string[] | ((ctx: { emu: RunningEmulator; app: FixtureApp }) => Promise<void> | void);
 
@@ -37,32 +37,8 @@ export const HELP_COMMANDS: string[][] = [
 
 /** One alert of each type, with the data sources that name their targets. */
 function threeTypes(): Record<string, unknown> {
-  return stack({
-    provider: {},
-    alerts: {
-      Www: alert({ name: 'www A', target_type: 'subdomain', target_id: '${data.networkcalc_subdomain.www.id}' }),
-      Spf: alert({
-        name: 'spf valid',
-        type: 'SPF Record',
-        subtype: undefined,
-        filter: 'validity',
-        filter_value: undefined,
-        target_id: '${data.networkcalc_domain.com.id}',
-      }),
-      Cert: alert({
-        name: 'cert expiry',
-        type: 'Certificate (TLS)',
-        subtype: undefined,
-        filter: 'expires in (days)',
-        filter_value: '30',
-        target_id: 4,
-      }),
-      Mx: alert({ name: 'mx contains', subtype: 'MX', filter: 'contains', filter_value: 'mail.example.com' }),
-    },
-    data: {
-      networkcalc_domain: { com: { name: 'example.com' } },
-      networkcalc_subdomain: { www: { name: 'www.example.com' } },
-    },
+  return threeTypeStack({
+    Mx: alert({ name: 'mx contains', subtype: 'MX', filter: 'contains', filter_value: 'mail.example.com' }),
   });
 }
 
