@@ -97,6 +97,43 @@ export function reportFailure(io: CliIO, cmd: Command, e: unknown): number {
   return reportInternalError(io, name, e, json, cmd.opts<{ debug?: boolean }>().debug === true);
 }
 
+/**
+ * The command `argv` names (the program itself when it names none): what commander was parsing
+ * when it threw, which its error does not say.
+ */
+export function commandOf(program: Command, argv: readonly string[]): Command {
+  let cmd = program;
+  for (const word of argv) {
+    if (word === '--') break;
+    if (word.startsWith('-')) continue;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    cmd = sub;
+  }
+  return cmd;
+}
+
+/** Whether `argv` asks `cmd` for its JSON document, read from the words (parsing failed). */
+function argvWantsJson(cmd: Command, argv: readonly string[]): boolean {
+  const has = (flag: string) => cmd.options.some((o) => o.long === flag);
+  const formatJson = argv.some((w, i) => w === '--format=json' || (w === '--format' && argv[i + 1] === 'json'));
+  return (has('--json') && argv.includes('--json')) || (has('--format') && formatJson);
+}
+
+/**
+ * A command line commander refused (an unknown flag, a value its parser rejected): commander
+ * has said why on stderr; a caller that asked for JSON gets the USAGE_ERROR document too, so a
+ * script reading stdout never finds it empty.
+ */
+export function reportParseFailure(io: CliIO, program: Command, argv: readonly string[], message: string): void {
+  const cmd = commandOf(program, argv);
+  if (cmd === program || !argvWantsJson(cmd, argv)) return;
+  const problem = message.replace(/^error: /i, '');
+  io.stdout.write(
+    JSON.stringify(errorJson(commandPath(cmd) as JsonCommand, [problem], undefined, 'USAGE_ERROR'), null, 2) + '\n',
+  );
+}
+
 /** An exception nothing expected: a bug of ncalc, said so, with the stack behind --debug. */
 export function reportInternalError(
   io: CliIO,

@@ -1,11 +1,13 @@
 import { whenParentGone } from '../support/parent-watch';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { EmulatorSeed, RunningEmulator } from '../emulator';
 import { DELETE_FORMS, type DeleteForm } from '../emulator/settings';
 import { FORMAT_VERSION, errorJson } from '../render/json';
 import { ERROR_PREFIX, type CliIO } from './io';
 import { defineAction } from './contract';
 import { EXIT } from './pipeline';
+import { parsedOption } from './options';
+import { UsageError } from './usage';
 // The emulator (fastify and its dependencies) is loaded only when this command runs, not on
 // every `ncalc plan`.
 // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only import() keeps the module out of the load path
@@ -24,7 +26,8 @@ interface EmulatorCommandOptions {
 /** A usage error: commander prints it with the option's name and the usage hint, exit code 1. */
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^[0-9]+$/.test(value) || port > 65535) throw new InvalidArgumentError('give a whole number from 0 to 65535.');
+  if (!/^[0-9]+$/.test(value) || port > 65535)
+    throw new UsageError([`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`]);
   return port;
 }
 
@@ -109,8 +112,9 @@ function describeJson(
 export function register(program: Command, _io: CliIO): void {
   const cmd = program
     .command('emulator')
-    .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
+    .description('Run a local emulator of the NetworkCalc Reports and Alerts API v1.9.');
+  parsedOption(cmd, '--port <n>', 'port to listen on (0 picks a free one)', parsePort, '8787');
+  cmd
     .option('--host <h>', 'address to bind', '127.0.0.1')
     .option(
       '--data <file>',

@@ -5,7 +5,15 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './pipeline';
 import { ERROR_PREFIX, terminalSafeIO, type CliIO } from './io';
-import { bindActions, reportInternalError, type RunOutcome } from './contract';
+import {
+  bindActions,
+  commandOf,
+  commandPath,
+  reportInternalError,
+  reportParseFailure,
+  type RunOutcome,
+} from './contract';
+import type { JsonCommand } from '../render/json';
 import { PACKAGE_VERSION } from '../version';
 import * as plan from './plan-command';
 import * as validate from './validate-command';
@@ -94,10 +102,14 @@ export async function run(argv: string[], given: CliIO): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version end here with exit code 0.
-      return e.exitCode === 0 ? EXIT.OK : EXIT.ERROR;
+      if (e.exitCode === 0) return EXIT.OK;
+      reportParseFailure(io, program, argv, e.message);
+      return EXIT.ERROR;
     }
     // What an action throws is reported by the contract; this is only what commander itself threw.
-    return reportInternalError(io, 'plan', e, false, argv.includes('--debug'));
+    const cmd = commandOf(program, argv);
+    const name = (cmd === program ? 'plan' : commandPath(cmd)) as JsonCommand;
+    return reportInternalError(io, name, e, false, argv.includes('--debug'));
   }
   return outcome.code;
 }

@@ -72,6 +72,18 @@ describe.each(COMMANDS.map((c) => [c.words.join(' '), c] as const))('ncalc %s', 
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe("Error: unknown option '--no-such-flag'");
   });
+
+  if (c.json)
+    it('an unknown flag with --json: the USAGE_ERROR document on stdout too', async () => {
+      const r = await ncalc([...c.words, '--json', '--no-such-flag'], { cwd: dir, env: cliEnv({}) });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        command: c.words.join(' '),
+        error: { code: 'USAGE_ERROR', problems: ["unknown option '--no-such-flag'"] },
+        accounts: [],
+      });
+      expect(r.stderr.split('\n')[0]).toBe("Error: unknown option '--no-such-flag'");
+    });
 });
 
 /** The flags that take a typed value: each is parsed and checked once, before the action. */
@@ -84,6 +96,7 @@ const TYPED_FLAGS = [
   '--resolver',
   '--lookup-timeout',
   '--lookup-concurrency',
+  '--port',
 ];
 const REGISTERED = runnableCommands(buildProgram(quietIO({}, dir).io, { code: 0 }));
 

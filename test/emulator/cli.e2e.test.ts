@@ -232,7 +232,7 @@ describe('ncalc emulator', () => {
       ['--delete-form', 'header'],
       "option '--delete-form <form>' argument 'header' is invalid. Allowed choices are path, query, body.",
     ],
-    [['--port', 'abc'], "option '--port <n>' argument 'abc' is invalid. give a whole number from 0 to 65535."],
+    [['--port', 'abc'], '--port must be a whole number from 0 to 65535, got "abc"'],
   ])('%j is a usage error: exit 1, a message naming the option, no stack', async (args, message) => {
     const res = await ncalc(['emulator', ...args], { cwd: dir, env: {} });
     expect(res.code).toBe(1);
