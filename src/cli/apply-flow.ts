@@ -37,6 +37,7 @@ import {
 } from './pipeline';
 import { Progress, progressMode } from './progress';
 import { UsageError } from './usage';
+import { onEndingSignal } from '../support/ending-signals';
 
 /** The flags of apply and destroy (each command registers its own). */
 export interface ApplyFlags extends CommonOptions {
@@ -79,8 +80,6 @@ function confirm(io: CliIO, question: string): Promise<boolean> {
     });
   });
 }
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** What apply works from: a fresh plan, or a saved one checked against the accounts. */
 export interface ApplySource {
@@ -184,18 +183,15 @@ async function refusal(
  */
 function interruption(io: CliIO, progress: Progress): { signal: AbortSignal; release: () => void } {
   const interrupt = new AbortController();
-  const onSignal = (signal: string) => {
+  if (!io.signals) return { signal: interrupt.signal, release: () => undefined };
+  const release = onEndingSignal((signal) => {
     interrupt.abort();
     release();
     progress.clear();
     io.stderr.write(
       `\n${signal}: starting no new changes; waiting for the ones in flight (press Ctrl-C again to stop at once).\n`,
     );
-  };
-  for (const s of SIGNALS) io.signals?.on(s, onSignal);
-  const release = () => {
-    for (const s of SIGNALS) io.signals?.off(s, onSignal);
-  };
+  }, io.signals);
   return { signal: interrupt.signal, release };
 }
 

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { onEndingSignal } from '../support/ending-signals';
 import { ERRNO_WORDS, fileErrorText } from '../support/file-errors';
 
 export { fileErrorText };
@@ -64,8 +65,6 @@ export function creatableDirectoryProblem(dir: string, shown: string, flag: stri
   }
 }
 
-const ENDING_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 /**
  * A folder of this run in TMPDIR (`<prefix>XXXXXX`), removed by `remove()` and also when
  * SIGINT or SIGTERM arrives: while an app runs, its own handler stops it and the command ends
@@ -74,17 +73,16 @@ const ENDING_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  */
 export function scratchDirectory(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  const onSignal = (signal: NodeJS.Signals) => {
+  const release = onEndingSignal((signal) => {
     // Counted before this listener goes: another listener of this signal (the synth's, say) is
     // called by the same emit and ends ncalc its own way, even if it removes itself first.
     const handledElsewhere = process.listenerCount(signal) > 1;
     remove();
     if (!handledElsewhere) process.kill(process.pid, signal);
-  };
+  });
   const remove = () => {
-    for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+    release();
     rmSync(dir, { recursive: true, force: true });
   };
-  for (const s of ENDING_SIGNALS) process.on(s, onSignal);
   return { dir, remove };
 }

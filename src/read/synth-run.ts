@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
+import { onEndingSignal } from '../support/ending-signals';
 import { PROBLEMS_FILE_ENV, readProblemsFile } from '../contract/problems';
 import { fromProblemData, problemLine, sentence } from '../model/problems';
 import { declaredScopes } from './desired';
@@ -163,18 +164,15 @@ export async function runAppWith(
     // Its own group also means it outlives ncalc killed with SIGKILL (no handler runs then).
     const watchdog = child.pid !== undefined && process.platform !== 'win32' ? groupWatchdog(child.pid) : null;
     // In its own group the app does not get the terminal's Ctrl-C: pass it on, then stop.
-    const onSignal = (signal: NodeJS.Signals) => {
+    const releaseSignals = onEndingSignal((signal) => {
       killGroup();
       reject(stops(stopped(`synth: interrupted (${signal}); the app was stopped and nothing was changed`)));
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    });
     cancel?.addEventListener('abort', killGroup, { once: true });
     const done = () => {
       watchdog?.release();
       clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      releaseSignals();
       cancel?.removeEventListener('abort', killGroup);
     };
     // Kept generously and cut only after masking, so a cut never leaves part of a secret.
