@@ -90,14 +90,16 @@ describe('grouping text output by account', () => {
     expect(drift).toContain('Drift: 70 differences (70 missing, 0 edited, 0 to delete).');
   });
 
+  /** An update of alert-<i>: renamed from console-<i> in the console, or changed. */
+  const update = (i: number, reason: Change['reason']): Change => ({
+    ...create(i),
+    action: 'update',
+    reason,
+    id: i,
+    before: spec(reason === 'renamed' ? `console-${i}` : `alert-${i}`),
+  });
+
   it('drift counts a console rename as renamed, as docs/cli.md lists it, not as edited', () => {
-    const update = (i: number, reason: Change['reason']): Change => ({
-      ...create(i),
-      action: 'update',
-      reason,
-      id: i,
-      before: spec(reason === 'renamed' ? `console-${i}` : `alert-${i}`),
-    });
     const changes = [create(0), update(1, 'renamed'), update(2, 'changed'), update(3, 'changed')];
     const drifted = [
       planOf('d', 0, { changes: [...changes, ...Array.from({ length: 60 }, (_, i) => create(10 + i))] }),
@@ -108,13 +110,6 @@ describe('grouping text output by account', () => {
   });
 
   it("drift's table of accounts has a renamed column when there is a rename, as its summary line counts it", () => {
-    const update = (i: number, reason: Change['reason']): Change => ({
-      ...create(i),
-      action: 'update',
-      reason,
-      id: i,
-      before: spec(reason === 'renamed' ? `console-${i}` : `alert-${i}`),
-    });
     const plans = [
       planOf('renames', 0, { changes: [update(1, 'renamed'), update(2, 'renamed'), update(3, 'changed')] }),
       planOf('edits', 0, { changes: [create(0), update(4, 'changed')] }),
