@@ -5,8 +5,8 @@
  * terraform, whatever its backend (local, http here): plan names it, apply and destroy refuse
  * and write nothing. One that cannot be read (its backend not initialised, its server gone)
  * refuses the account before any call to it, naming the folder and the fix;
- * --ignore-terraform-state overrides. A name that is not a configuration is refused before any
- * call.
+ * --ignore-terraform-state overrides. import-blocks writes no block for an alert of the app that
+ * such a configuration imported. A name that is not a configuration is refused before any call.
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -35,6 +35,7 @@ app.synth();
 const outsideConfig = (
   name: string,
   backend = '',
+  value = '192.0.2.7',
 ) => `${REQUIRED_PROVIDERS.replace('terraform {', `terraform {\n${backend}`)}
 provider "networkcalc" {}
 
@@ -43,7 +44,7 @@ resource "networkcalc_alert" "outside" {
   type         = "DNS Record"
   subtype      = "A"
   filter       = "equals"
-  filter_value = "192.0.2.7"
+  filter_value = "${value}"
   target_type  = "domain"
   target_id    = 1
 }
@@ -175,6 +176,29 @@ describe('ncalc beside a Terraform configuration outside the app', () => {
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
     expect(await live()).toEqual(['app alert']);
+  });
+
+  test('import-blocks writes no block for an alert of the app that an outside configuration imported', async () => {
+    const client = new NetworkCalcClient({ baseUrl: emu.url, token: DEMO_ACCOUNT.token });
+    const id = (await client.listAlerts()).find((a) => a.name === 'app alert')!.id;
+    const dir = path.join(sb.root, 'infra', 'adopted');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'main.tf'), outsideConfig('app alert', '', '192.0.2.1'));
+    expectStatus(await sb.terraform(['init'], { cwd: dir }), 0);
+    expectStatus(await sb.terraform(['import', 'networkcalc_alert.outside', String(id)], { cwd: dir }), 0);
+    try {
+      const blind = await run(['import-blocks', '--no-synth', '--out', '-']);
+      expect(blind.code).toBe(0);
+      expect(blind.stdout).toContain(`id = "${id}"`);
+      const named = await run(['import-blocks', '--no-synth', '--out', '-', '--terraform-config', dir]);
+      expect(named.code).toBe(0);
+      expect(named.stdout).toBe('');
+      expect(named.stderr).toContain(
+        'No import blocks: every live alert the app declares is held by a Terraform state',
+      );
+    } finally {
+      expectStatus(await sb.terraform(['state', 'rm', 'networkcalc_alert.outside'], { cwd: dir }), 0);
+    }
   });
 
   test('a name that is not a Terraform configuration is refused before any call', async () => {
