@@ -23,6 +23,7 @@ import {
   terraformStateOption,
   withOptions,
   writeOptions,
+  terraformConfigOption,
 } from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
@@ -121,7 +122,7 @@ export function register(program: Command, io: CliIO): void {
       `let one apply delete more than ${MASS_DELETE.share * 100} % (and more than ${MASS_DELETE.moreThan}) of a scope's live alerts (refused otherwise)`,
     );
   defineAction(
-    terraformStateOption(apply)
+    terraformConfigOption(terraformStateOption(apply))
       .option('--json', 'machine-readable result (needs --auto-approve, except with a saved plan)')
       .addHelpText(
         'after',

@@ -29,7 +29,16 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
-import { SHARD_HELP, appOptions, formatGiven, formatOptions, lookupOptions, shardOption, withOptions } from './options';
+import {
+  SHARD_HELP,
+  appOptions,
+  formatGiven,
+  formatOptions,
+  lookupOptions,
+  shardOption,
+  withOptions,
+  terraformConfigOption,
+} from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
 
@@ -43,7 +52,14 @@ Exit codes:
 
 export function register(program: Command, io: CliIO): void {
   defineAction(
-    withOptions(program.command('coverage'), appOptions, shardOption, lookupOptions, formatOptions)
+    withOptions(
+      program.command('coverage'),
+      appOptions,
+      shardOption,
+      lookupOptions,
+      formatOptions,
+      terraformConfigOption,
+    )
       .description(
         "Show which domains and subdomains the app's alert policies cover: a targets × checks table. Exit 0 covered, 2 not, 1 error.",
       )

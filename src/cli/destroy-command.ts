@@ -12,6 +12,7 @@ import {
   terraformStateOption,
   withOptions,
   writeOptions,
+  terraformConfigOption,
 } from './options';
 import { defineAction } from './contract';
 import { applyPlans, freshPlan, type ApplyFlags } from './apply-flow';
@@ -29,7 +30,7 @@ export function register(program: Command, io: CliIO): void {
     'also delete undeclared alerts in exclusive and prefix scopes (never in additive ones)',
   );
   defineAction(
-    terraformStateOption(destroy)
+    terraformConfigOption(terraformStateOption(destroy))
       .option('--json', 'machine-readable result (needs --auto-approve)')
       .addHelpText('after', TERRAFORM_STATE_HELP + APPLY_EXIT_HELP('destroy')),
     (opts: ApplyFlags) => destroyCommand(io, opts),

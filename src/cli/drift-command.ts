@@ -53,6 +53,7 @@ import {
   lookupOptions,
   shardOption,
   withOptions,
+  terraformConfigOption,
 } from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
@@ -82,7 +83,15 @@ From drift to code (--suggest):
 
 export function register(program: Command, io: CliIO): void {
   defineAction(
-    withOptions(program.command('drift'), appOptions, shardOption, detailOption, lookupOptions, formatOptions)
+    withOptions(
+      program.command('drift'),
+      appOptions,
+      shardOption,
+      detailOption,
+      lookupOptions,
+      formatOptions,
+      terraformConfigOption,
+    )
       .description('Check that the live alerts match the app (for CI). Exit 0 in sync, 2 drift, 1 error.')
       .option('--suggest', "also propose the edits to the app's source that adopt the live settings (diffs)")
       .option(

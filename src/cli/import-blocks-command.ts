@@ -43,6 +43,7 @@ import {
   synthWorkersOption,
   verboseOption,
   withOptions,
+  terraformConfigOption,
 } from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
@@ -221,7 +222,7 @@ export function register(program: Command, io: CliIO): void {
     `write the blocks to this file ("-": stdout) instead of ${IMPORT_FILE} in each stack's directory (<cdktf-out>/stacks/<stack>)`,
   );
   defineAction(
-    verboseOption(cmd)
+    terraformConfigOption(verboseOption(cmd))
       .option('--json', 'a JSON result on stdout (blocks, files, not_imported), or the error document')
       .addHelpText(
         'after',

@@ -160,7 +160,15 @@ export const writeOptions = (cmd: Command): Command => {
 export const terraformStateOption = (cmd: Command) =>
   cmd.option(
     '--ignore-terraform-state',
-    'write even to alerts a Terraform state of the app holds (refused otherwise; the states, local or in a backend, are not read)',
+    'write even to alerts a Terraform state of the app holds (refused otherwise; the states, local, in a backend or of --terraform-config, are not read)',
+  );
+
+/** Every command that reads the Terraform states (`load` of pipeline.ts): configurations outside the app. */
+export const terraformConfigOption = (cmd: Command) =>
+  cmd.option(
+    '--terraform-config <dir>',
+    'a Terraform configuration outside the app whose state holds alerts of its accounts, read like a stack\'s (repeatable; relative to the app; also "networkcalc": {"terraformConfigurations": [...]} in cdktf.json)',
+    collect,
   );
 
 export const SHARD_HELP = `
@@ -182,9 +190,12 @@ export const TERRAFORM_STATE_HELP = `
 Terraform states: the alerts a stack's Terraform state holds are Terraform's, in every
 workspace: a local state (cdktn/cdktf's terraform.<stack>.tfstate, or the path of the stack's
 local backend) is read as a file, any other backend with terraform state pull in the stack's
-directory. plan warns when it would change or delete one; apply and destroy refuse (exit 1,
-nothing changed) unless --ignore-terraform-state is given; a state that cannot be read stops
-the run before any call. Use one door per stack.
+directory. A Terraform configuration outside the app that manages the same accounts is read
+the same way when named (--terraform-config <dir>, or "terraformConfigurations" in cdktf.json's
+"networkcalc"): its alerts are matched by id in each account's list. plan warns when it would
+change or delete one; apply and destroy refuse (exit 1, nothing changed) unless
+--ignore-terraform-state is given; a state that cannot be read refuses the accounts it guards,
+before any call to them. Use one door per stack.
 `;
 
 export const APPLY_EXIT_HELP = (command: 'apply' | 'destroy') => `

@@ -22,7 +22,8 @@ import { offlineAccountProblems } from '../plan/accounts';
 import { planAll, prepare, shardStacks, type PlanOptions, type Prepared } from '../engine/plan-all';
 import { type AccountPlan } from '../plan/account-plan';
 import { readDesired } from '../read/desired';
-import { backendSources, readBackendStates, type BackendSource } from '../read/terraform-backends';
+import { backendSources, readBackendStates, type BackendRead, type BackendSource } from '../read/terraform-backends';
+import { outsideConfigurations } from '../read/terraform-configurations';
 import type { ClientFactory } from '../plan/types';
 import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
@@ -53,6 +54,8 @@ export interface CommonOptions extends LookupFlags {
   detail?: boolean;
   /** apply, destroy: do not read the app's local Terraform states, and write to the alerts they hold. */
   ignoreTerraformState?: boolean;
+  /** Terraform configurations outside the app whose states to read too (src/read/terraform-configurations.ts). */
+  terraformConfig?: string[];
 }
 
 export function positiveInt(value: string, flag: string): number {
@@ -193,7 +196,10 @@ export async function load(
       : { appDir, outdir: outDirOf({ cwd: appDir, out: opts.out }) },
   });
   if (!opts.ignoreTerraformState) {
-    const sources = backendSources(own?.stacks ?? stacks, outDirOf({ cwd: appDir, out: opts.out }));
+    const sources = [
+      ...backendSources(own?.stacks ?? stacks, outDirOf({ cwd: appDir, out: opts.out })),
+      ...outsideConfigurations(appDir, opts.terraformConfig ?? []),
+    ];
     await readBackends(io, sources, prepared, json);
   }
   const allAccounts = own?.accounts ?? prepared.accounts.length;
@@ -230,15 +236,31 @@ async function readBackends(
   const read = await readBackendStates(sources, io.env);
   prepared.held = [...(prepared.held ?? []), ...read.held];
   // A state terraform could not read: that stack's accounts refuse alone (as with missing
-  // credentials), the other accounts go on.
+  // credentials), the other accounts go on; an outside configuration's: every account.
   for (const { stack, problem } of read.unreadable)
     for (const account of prepared.accounts)
-      if (account.problem === undefined && account.scopes.some((s) => s.stack === stack)) account.problem = problem;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (!json)
-    io.stderr.write(
-      `Read ${plural(read.states, 'Terraform state')} of ${plural(read.backends, 'backend')} in ${(read.ms / 1000).toFixed(1)} s${read.unreadable.length ? `; ${plural(read.unreadable.length, 'stack')} could not be read` : ''}.\n`,
-    );
+      if (account.problem === undefined && (stack === null || account.scopes.some((s) => s.stack === stack)))
+        account.problem = problem;
+  if (!json) io.stderr.write(`${backendReadText(sources, read)}\n`);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * `Read 3 Terraform states of 2 backends in 0.4 s.`: what was read, of what, and what could
+ * not be (never a count of states read that hides that none was).
+ */
+export function backendReadText(sources: readonly BackendSource[], read: BackendRead): string {
+  const outside = sources.filter((s) => s.stack === null).length;
+  const kinds = [
+    ...(sources.length > outside ? [plural(sources.length - outside, 'backend')] : []),
+    ...(outside ? [plural(outside, 'Terraform configuration') + ' outside the app'] : []),
+  ].join(' and ');
+  const seconds = `${(read.ms / 1000).toFixed(1)} s`;
+  const failed = read.unreadable.length;
+  const guarded = 'each account they guard fails with the reason';
+  if (failed === sources.length) return `Could not read the Terraform states of ${kinds} (${seconds}): ${guarded}.`;
+  return `Read ${plural(read.states, 'Terraform state')} of ${kinds} in ${seconds}${failed ? `; ${failed} could not be read: ${guarded}` : ''}.`;
 }
 
 /** `Shard 2/3: 2 of 5 accounts …`, above the plan of a sharded run. */

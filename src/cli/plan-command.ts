@@ -33,6 +33,7 @@ import {
   detailOption,
   previewOptions,
   shardOption,
+  terraformConfigOption,
 } from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
@@ -56,7 +57,7 @@ Exit codes:
 
 export function register(program: Command, io: CliIO): void {
   defineAction(
-    previewOptions(detailOption(shardOption(appOptions(program.command('plan')))))
+    terraformConfigOption(previewOptions(detailOption(shardOption(appOptions(program.command('plan'))))))
       .description('Show what apply would change: one list call per account, then a diff by alert name.')
       .option('--preview', 'also evaluate every declared alert now (see ncalc preview --help)')
       .option('--json', 'machine-readable output (format in docs/cli.md)')

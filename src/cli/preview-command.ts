@@ -23,7 +23,15 @@ import {
   type Loaded,
 } from './pipeline';
 import type { CliIO } from './io';
-import { appOptions, formatGiven, formatOptions, previewOptions, shardOption, withOptions } from './options';
+import {
+  appOptions,
+  formatGiven,
+  formatOptions,
+  previewOptions,
+  shardOption,
+  withOptions,
+  terraformConfigOption,
+} from './options';
 import { defineAction } from './contract';
 import { lookupsFromFlags } from './lookup-flags';
 
@@ -51,7 +59,14 @@ live alerts: no API request is added. Lookups go to the system resolver unless -
 
 export function register(program: Command, io: CliIO): void {
   defineAction(
-    withOptions(program.command('preview'), appOptions, shardOption, previewOptions, formatOptions)
+    withOptions(
+      program.command('preview'),
+      appOptions,
+      shardOption,
+      previewOptions,
+      formatOptions,
+      terraformConfigOption,
+    )
       .description(
         'Evaluate every declared alert now, with DNS and TLS lookups from this machine: fires now, quiet, or cannot evaluate (why).',
       )

@@ -5,7 +5,8 @@
  * the wrapper names no path of the machine, so the lock file is the same everywhere and is
  * committed with the app. Another mirror (e.g. ~/.terraform.d/plugins) with --dir.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { hasTerraformFiles } from '../read/terraform-configurations';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -190,12 +191,7 @@ export interface ProviderCommandIO {
 
 /** A cdktf/cdktn app or a Terraform configuration: a directory with an app to lock. */
 export function isAppOrConfig(dir: string): boolean {
-  if (existsSync(path.join(dir, 'cdktf.json'))) return true;
-  try {
-    return readdirSync(dir).some((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
-  } catch {
-    return false;
-  }
+  return existsSync(path.join(dir, 'cdktf.json')) || hasTerraformFiles(dir);
 }
 
 /** A clone of this package, as the wrapper recognises one: package.json names it, dist/ is built. */

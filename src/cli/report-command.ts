@@ -32,7 +32,7 @@ import {
   type CommonOptions,
   type Loaded,
 } from './pipeline';
-import { appOptions, lookupOptions, shardOption, withOptions } from './options';
+import { appOptions, lookupOptions, shardOption, withOptions, terraformConfigOption } from './options';
 import { defineAction } from './contract';
 import { UsageError } from './usage';
 import { lookupsFromFlags } from './lookup-flags';
@@ -63,7 +63,7 @@ Exit codes:
 
 export function register(program: Command, io: CliIO): void {
   defineAction(
-    withOptions(program.command('report'), appOptions, shardOption, lookupOptions)
+    withOptions(program.command('report'), appOptions, shardOption, lookupOptions, terraformConfigOption)
       .description(
         'Write one self-contained HTML page for every account: status, drift, what fires now, certificates expiring, coverage gaps.',
       )

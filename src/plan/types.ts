@@ -149,9 +149,14 @@ export interface Warning {
  * src/read/terraform-state.ts): the other door owns it.
  */
 export interface HeldAlert {
-  /** The state file (absolute path). */
+  /** The state file (absolute path), or the backend (or outside configuration) and workspace. */
   file: string;
-  stack: string;
+  /**
+   * Null: a Terraform configuration outside the app (cdktf.json's
+   * `networkcalc.terraformConfigurations`, --terraform-config), which may hold alerts of any
+   * account: its alerts are matched by id in every account's list.
+   */
+  stack: string | null;
   /** The provider configuration of the resource: `networkcalc` or `networkcalc.<alias>`. */
   providerKey: string;
   /** Its address in the state: `networkcalc_alert.<name>`, with `[key]` for an instance of count or for_each. */

@@ -80,7 +80,7 @@ export type Fate =
   | { kind: 'kept'; name: string | undefined }
   | { kind: 'replaced' }
   | { kind: 'destroyed'; name: string }
-  /** Refreshed, not (yet) planned with its prior state. */
+  /** Refreshed or upgraded (an object of this state), not (yet) planned with its prior state. */
   | { kind: 'read' };
 
 /** The longest a planned create waits to learn whether this state holds the alert of its name (ms). */

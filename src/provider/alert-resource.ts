@@ -304,8 +304,10 @@ async function checkPlannedCreate(
   // The create half of this instance's own replacement (-replace, a tainted alert).
   if (holder.id === replaces) return held.seen(replaces, { kind: 'replaced' });
   const fate = await held.fateOf(holder.id);
-  // Read by the refresh and never planned with its prior state: a tainted object of this state,
-  // which terraform plans as a create of its replacement (without its private data).
+  // Read by the refresh, or handed over for an upgrade (which every object of the state is, even
+  // with -refresh=false), and never planned with its prior state: a tainted object of this
+  // state, which terraform plans as a create of its replacement with neither its prior state
+  // nor its private data.
   if (fate?.kind === 'replaced' || fate?.kind === 'read') return held.seen(holder.id, { kind: 'replaced' });
   if (fate?.kind === 'kept' && fate.name !== undefined && !sameAlertName(fate.name, name)) return; // renamed away
   if (fate?.kind === 'destroyed') {
@@ -685,6 +687,12 @@ export const alertResource: ResourceHandler<Data> = {
   privateOf(state) {
     const id = idOf(state);
     return id === null ? {} : { id };
+  },
+
+  /** An object of this state, its plan still to come: how a tainted one is known without a refresh. */
+  stored({ state, providerData }) {
+    const id = idOf(state);
+    if (providerData && id !== null) viewOf(providerData).held.seen(id, { kind: 'read' });
   },
 
   // Version 0 held the id as a number.

@@ -122,6 +122,11 @@ export interface ResourceHandler<P = unknown> {
   importState?(req: ImportRequest<P>): Promise<Model | null> | Model | null;
   /** Converts state stored under an older schema version into the current shape. */
   upgradeState?(req: UpgradeStateRequest<P>): Promise<Model> | Model;
+  /**
+   * Sees every stored object terraform hands over for an upgrade: each object of the state it
+   * works on, before any read or plan of it, with or without a refresh.
+   */
+  stored?(req: { state: Model; providerData: P | undefined }): void;
   /** The private data kept beside a state the provider hands back (read, apply, import). */
   privateOf?(state: Model): PrivateData;
 }

@@ -55,6 +55,7 @@ export async function upgradedState<P>(
     // Same version: re-encode; attributes dropped from the schema disappear.
     state = decodeJson(blockType(r.schema), text) as Model;
   }
+  r.stored?.({ state, providerData });
   return encodeObject(r.schema, state);
 }
 

@@ -46,6 +46,22 @@ export interface SynthOptions {
 interface CdktfJson {
   app?: string;
   output?: string;
+  /** ncalc's own settings. */
+  networkcalc?: { terraformConfigurations?: string[] };
+}
+
+/** `"networkcalc": {"terraformConfigurations": [...]}`: a list of directories, or a sentence on what is wrong. */
+function networkcalcProblem(file: string, v: unknown): string | null {
+  if (v === undefined) return null;
+  const example = 'such as {"terraformConfigurations": ["../infra/alerts"]}';
+  if (!isObject(v)) return `${file}: "networkcalc" is ${jsonKind(v)}; expected an object ${example}`;
+  for (const key of Object.keys(v))
+    if (key !== 'terraformConfigurations')
+      return `${file}: "networkcalc" has no setting ${JSON.stringify(key)}; the one setting is "terraformConfigurations"`;
+  const dirs = v.terraformConfigurations;
+  if (dirs !== undefined && (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string' || d.trim() === '')))
+    return `${file}: "networkcalc"."terraformConfigurations" is ${jsonKind(dirs)}; expected a list of directories (relative to the app), ${example.replace('such as ', 'as in ')}`;
+  return null;
 }
 
 function readCdktfJson(cwd: string): CdktfJson | null {
@@ -64,8 +80,19 @@ function readCdktfJson(cwd: string): CdktfJson | null {
         `${file}: "${key}" is ${jsonKind(v)}${typeof v === 'string' ? ' (empty)' : ''}; expected ${key === 'app' ? 'the command that synthesizes the app' : 'a directory'}`,
       );
   }
+  const networkcalc = networkcalcProblem(file, (cfg as Record<string, unknown>).networkcalc);
+  if (networkcalc) problems.push(networkcalc);
   if (problems.length) throw new ConfigError({ problems: problems.map(sentence) });
   return cfg as CdktfJson;
+}
+
+/**
+ * The Terraform configurations outside the app that cdktf.json names
+ * (`"networkcalc": {"terraformConfigurations": [...]}`), resolved against the app's directory.
+ */
+export function terraformConfigurationsOf(cwd: string): string[] {
+  const cfg = readCdktfJson(cwd);
+  return (cfg?.networkcalc?.terraformConfigurations ?? []).map((d) => path.resolve(cwd, d));
 }
 
 export function outDirOf(options: Pick<SynthOptions, 'cwd' | 'out'>): string {

@@ -21,13 +21,20 @@ import { Limiter } from '../support/limiter';
 import type { StackDocument } from './desired';
 import { heldInState } from './terraform-state';
 
-/** One stack's backend other than local. */
+/**
+ * One stack's backend other than local, or a Terraform configuration outside the app
+ * (src/read/terraform-configurations.ts: `stack` null, its backend whatever its files say).
+ */
 export interface BackendSource {
-  stack: string;
+  stack: string | null;
   type: string;
-  /** The stack's working directory. */
+  /** The stack's working directory, or the outside configuration's directory. */
   dir: string;
 }
+
+/** Whose state a source is, for sentences: `stack web`, or the outside configuration's directory. */
+export const sourceName = (source: BackendSource) =>
+  source.stack === null ? `the Terraform configuration ${source.dir}` : `stack ${source.stack}`;
 
 /** Backends pulled at once: each is a few terraform processes. */
 const BACKENDS_AT_ONCE = 8;
@@ -59,9 +66,10 @@ export interface BackendRead {
   commandMs: Record<string, number>;
   /**
    * Stacks whose state terraform could not read, each with the sentence that names its backend
-   * and the fix: ncalc refuses to write to those stacks' accounts only.
+   * and the fix: ncalc refuses to write to those stacks' accounts only (stack null: an outside
+   * configuration, which may hold alerts of any account: every account refuses).
    */
-  unreadable: { stack: string; problem: string }[];
+  unreadable: { stack: string | null; problem: string }[];
 }
 
 type Run = (args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
@@ -117,7 +125,7 @@ function workspacesOf(listing: string): string[] {
  * directory not initialised for this backend (a fresh checkout, or a backend block changed
  * since) is initialised, then listed again.
  */
-async function workspaceList(terraform: Run): Promise<string> {
+async function workspaceList(terraform: Run, init: boolean): Promise<string> {
   const list = async () => {
     try {
       return await terraform(['workspace', 'list', '-no-color'], {});
@@ -129,7 +137,7 @@ async function workspaceList(terraform: Run): Promise<string> {
   try {
     return await list();
   } catch (err) {
-    if (err instanceof Error && err.message === 'ENOENT') throw err;
+    if (!init || (err instanceof Error && err.message === 'ENOENT')) throw err;
     await terraform(['init', '-input=false', '-no-color', '-reconfigure'], {});
     return list();
   }
@@ -141,12 +149,16 @@ async function pullBackend(
   commandMs: Record<string, number>,
 ): Promise<{ held: HeldAlert[]; states: number }> {
   const terraform = terraformIn(source.dir, env, commandMs);
-  const listing = await workspaceList(terraform);
+  // A configuration outside the app is someone else's folder: read as it is, never initialised.
+  const listing = await workspaceList(terraform, source.stack !== null);
   const workspaces = workspacesOf(listing);
   const held: HeldAlert[] = [];
   for (const workspace of workspaces) {
     const text = await terraform(['state', 'pull'], { TF_WORKSPACE: workspace });
-    const label = `backend "${source.type}" of stack ${source.stack}, workspace ${workspace}`;
+    const label =
+      source.stack === null
+        ? `${source.dir}, workspace ${workspace}`
+        : `backend "${source.type}" of stack ${source.stack}, workspace ${workspace}`;
     held.push(...heldInState(text, label, source.stack));
   }
   return { held, states: workspaces.length };
@@ -154,10 +166,20 @@ async function pullBackend(
 
 function unreadable(source: BackendSource, err: unknown): string {
   const why = err instanceof Error ? err.message : String(err);
+  const cause = why.replace(/[.\s]+$/, '');
+  if (source.stack === null) {
+    const fix =
+      why === 'ENOENT'
+        ? 'terraform is not on PATH: install terraform (1.5 or later), which reads it with the backend block of the configuration'
+        : /init/i.test(why)
+          ? `terraform could not read it (${cause}): run terraform init in ${source.dir}, as for a plan there (ncalc does not initialise a configuration outside the app)`
+          : `terraform could not read it (${cause}): give ncalc the backend's credentials, the same environment terraform applies that configuration with`;
+    return `the Terraform state of ${sourceName(source)}, which may hold alerts of any account of the app, cannot be read: ${fix}; or pass --ignore-terraform-state`;
+  }
   const fix =
     why === 'ENOENT'
       ? "terraform is not on PATH: install terraform (1.5 or later), which reads it with the stack's backend block"
-      : `terraform could not read it (${why.replace(/[.\s]+$/, '')}): give ncalc the backend's credentials, the same environment terraform deploys with`;
+      : `terraform could not read it (${cause}): give ncalc the backend's credentials, the same environment terraform deploys with`;
   return `the Terraform state of stack ${source.stack} is kept in its "${source.type}" backend, and ${fix}; or pass --ignore-terraform-state`;
 }
 

@@ -102,16 +102,17 @@ export function readStateFile(location: StateLocation): HeldAlert[] {
 }
 
 /**
- * The alerts a state's text holds (`file`: where it is, a path or a backend and workspace);
- * none when it is empty. Text that is not a Terraform state is an error naming it.
+ * The alerts a state's text holds (`file`: where it is, a path or a backend and workspace;
+ * `stack` null: a configuration outside the app); none when it is empty. Text that is not a Terraform state is an error naming it.
  */
-export function heldInState(text: string, file: string, stack: string): HeldAlert[] {
+export function heldInState(text: string, file: string, stack: string | null): HeldAlert[] {
   if (text.trim() === '') return [];
+  const whose = stack === null ? 'a Terraform configuration outside the app' : `stack ${stack}`;
   const notState = (why: string) =>
     new ConfigError({
       problems: [
         sentence(
-          `${file} (the Terraform state of stack ${stack}) ${why}, so ncalc cannot tell which alerts Terraform holds; restore it (terraform state pull), move it away if it is not a state, or pass --ignore-terraform-state`,
+          `${file} (the Terraform state of ${whose}) ${why}, so ncalc cannot tell which alerts Terraform holds; restore it (terraform state pull), move it away if it is not a state, or pass --ignore-terraform-state`,
         ),
       ],
     });

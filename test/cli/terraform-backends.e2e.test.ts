@@ -153,7 +153,9 @@ describe('ncalc beside a Terraform state in any backend', () => {
         'the Terraform state of stack prod is kept in its "http" backend, and terraform could not read it',
       );
       expect(said).toContain('--ignore-terraform-state');
-      expect(apply.stderr).toMatch(/Read 0 Terraform states of 1 backend in \d+\.\d s; 1 stack could not be read\./);
+      expect(apply.stderr).toMatch(
+        /Could not read the Terraform states of 1 backend \(\d+\.\d s\): each account they guard fails with the reason\./,
+      );
       expect((await emu.control.requests()).filter((r) => r.path.startsWith('/api/'))).toEqual([]);
       const devAlerts = await new NetworkCalcClient({ baseUrl: dev.url, token: DEMO_ACCOUNT.token }).listAlerts();
       expect(devAlerts.map((a) => a.name)).toEqual(['dev alert']);

@@ -1,8 +1,8 @@
 /**
  * The recovery commands and one name planned twice, with the real terraform against the emulator
  * at its strictest (one DELETE form), at 0 and 200 ms:
- * - `apply -replace`, `taint` + apply: the alert is deleted, then made anew; exactly one alert
- *   of the name is left, held by the state;
+ * - `apply -replace`, `taint` + apply (with or without -refresh=false): the alert is deleted,
+ *   then made anew; exactly one alert of the name is left, held by the state;
  * - `destroy` of a tainted alert deletes it;
  * - `create_before_destroy` is refused before anything is written; the alert stays;
  * - two instances (`count`, `for_each`, two resources) planning one name fail the plan, each address named,
@@ -83,6 +83,19 @@ describe.each(LATENCIES.map((ms, i) => [ms, i] as const))('replacements at %i ms
     expectStatus(await tf(['apply', '-auto-approve']), 0);
     await replacedOnce(old);
   });
+
+  at(6)(
+    'taint, then apply -refresh=false: the tainted alert, known from the state alone, is replaced once',
+    async () => {
+      const old = await deployed();
+      expectStatus(await tf(['taint', 'networkcalc_alert.web']), 0);
+      const plan = await tf(['plan', '-refresh=false', '-detailed-exitcode']);
+      expect(plan.status).toBe(2);
+      expect(plan.output).toContain('1 to add, 0 to change, 1 to destroy');
+      expectStatus(await tf(['apply', '-auto-approve', '-refresh=false']), 0);
+      await replacedOnce(old);
+    },
+  );
 
   at(2)('destroy of a tainted alert deletes it, and the state holds nothing', async () => {
     await deployed();
