@@ -11,7 +11,7 @@
  * directory. Another backend's states are read with terraform (src/read/terraform-backends.ts). Nothing of a state but the alerts' addresses, ids and names is kept, so no value of
  * it (a secret in another resource) can reach an output.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../contract/config-error';
 import { sentence } from '../model/problems';
@@ -50,11 +50,26 @@ export function stateLocations(stacks: readonly StackDocument[], appDir: string,
   return out;
 }
 
+/**
+ * True when nothing is at `file` (ENOENT, ENOTDIR), told without an exception: most stacks
+ * have no state and no workspace folder, and the error object of a failed read or readdir
+ * (with its stack trace) cost about 25 µs each, 0.5 s of CPU at 10,000 stacks. Any other
+ * failure is left to the read that follows, which reports it.
+ */
+function absent(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Where a local backend keeps the states of workspaces other than default (its `workspace_dir`). */
 const WORKSPACES = 'terraform.tfstate.d';
 
 /** The state of each workspace in a local backend's workspace folder; none when it has none. */
 function workspaceStates(stack: string, dir: string): StateLocation[] {
+  if (absent(dir)) return [];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -84,6 +99,7 @@ function idOf(value: unknown): number | null {
  */
 export function readStateFile(location: StateLocation): HeldAlert[] {
   const { file, stack } = location;
+  if (absent(file)) return [];
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
