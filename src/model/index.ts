@@ -6,3 +6,4 @@ export * from './validate';
 export * from './canonical';
 export * from './diff';
 export * from './hostname';
+export * from './target-names';

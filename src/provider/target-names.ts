@@ -3,39 +3,13 @@
  * writes is compared with the names the account lists, and the errors both resources share.
  * The name rules themselves are those of src/model/hostname.ts.
  */
-import { domainToASCII } from 'node:url';
 import { isNetworkCalcError } from '../client/errors';
-import { hostNameProblem, isValidHostName, normalizeHostName } from '../model';
+export { domainNameProblem, prefixProblem, targetKey } from '../model/target-names';
 import type { Domain } from '../client/types';
 import type { Diagnostics } from './diagnostics';
 import { addClientError } from './errors';
 import type { Model } from './framework';
 import type { NetworkcalcData } from './provider-config';
-
-/**
- * The form a name is compared in: trimmed, lower case, without a trailing dot, and an
- * internationalised name as its A-label (the platform's IDNA); '' when IDNA refuses it.
- */
-export function targetKey(name: string): string {
-  return domainToASCII(normalizeHostName(name));
-}
-
-/** Why a domain name is unusable, as one sentence; null when usable. */
-export function domainNameProblem(name: string): string | null {
-  const key = targetKey(name);
-  if (key !== '' && isValidHostName(key)) return null;
-  return (
-    hostNameProblem('domain', name) ??
-    `domain name ${JSON.stringify(name)} is not valid: it has no IDNA form (an A-label such as xn--bcher-kva.de must decode); check its spelling`
-  );
-}
-
-/** Why a subdomain prefix is unusable, as one sentence; null when usable (checked as the labels of a host name). */
-export function prefixProblem(prefix: string): string | null {
-  const key = targetKey(prefix);
-  if (key !== '' && isValidHostName(`${key}.example.com`)) return null;
-  return `subdomain prefix ${JSON.stringify(prefix)} is not valid; give the labels before the domain, such as www or my.demo (letters, digits and hyphens joined by single dots)`;
-}
 
 /** The numeric id of a state's `id`, or null. */
 export function targetIdOf(m: Model): number | null {
