@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isValidHostName, normalizeHostName } from '../../../model';
+import { isValidHostName, normalizeHostName, normalizePrefix } from '../../../model';
 import type { EmulatorCore } from '../../core';
 import { ApiError } from '../../errors';
 import type { StoredAccount, StoredDomain } from '../../state';
@@ -141,7 +141,7 @@ function subdomainRoutes(app: FastifyInstance, core: EmulatorCore): void {
       const account = accountOf(request);
       const params = request.params as { domain_id: string; subdomain_prefix: string };
       const d = findDomain(account, params.domain_id);
-      const prefix = params.subdomain_prefix.toLowerCase();
+      const prefix = normalizePrefix(params.subdomain_prefix);
       // The prefix is valid when prefix.domain is a valid host name (the domain already is).
       if (!isValidHostName(`${prefix}.${d.domain}`))
         throw new ApiError('NOT_SAVED', 'the prefix is not a valid subdomain prefix');
