@@ -9,7 +9,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { Token } from '../cdk';
 import { Domain as DomainResource } from '../gen/providers/networkcalc/domain';
 import { Subdomain as SubdomainResource } from '../gen/providers/networkcalc/subdomain';
-import { domainNameProblem, prefixProblem, targetKey } from '../model/target-names';
+import { hostNameProblem, normalizeHostName as targetKey, normalizePrefix, prefixProblem } from '../model/hostname';
 import type { Problem } from '../model/problems';
 import { resolveAccount, type NetworkcalcAccount } from './account';
 import type { AlertTarget } from './target';
@@ -147,7 +147,7 @@ export class Domain extends Construct {
     this.account = account;
     const raw = typeof p.name === 'string' ? p.name.trim() : '';
     const nameProblem =
-      typeof p.name === 'string' ? domainNameProblem(p.name) : 'give the domain name, e.g. example.com';
+      typeof p.name === 'string' ? hostNameProblem('domain', p.name) : 'give the domain name, e.g. example.com';
     if (nameProblem) errors.push(finding(nameProblem, 'name', p.name ?? null));
     this.domainName = raw;
     this.name = targetKey(raw) || raw;
@@ -174,7 +174,7 @@ export class Domain extends Construct {
 
   /** A subdomain of this domain, e.g. `shop.subdomain('www')`; one per prefix. */
   public subdomain(prefix: string): Subdomain {
-    const id = `Subdomain ${typeof prefix === 'string' ? targetKey(prefix) || prefix : String(prefix)}`;
+    const id = `Subdomain ${typeof prefix === 'string' ? normalizePrefix(prefix) || prefix : String(prefix)}`;
     const known = this.node.tryFindChild(id);
     return known instanceof Subdomain ? known : new Subdomain(this, id, { domain: this, prefix });
   }
@@ -216,9 +216,6 @@ export class Subdomain extends Construct {
       );
     }
     const raw = typeof p.prefix === 'string' ? p.prefix.trim() : '';
-    const prefixIssue =
-      typeof p.prefix === 'string' ? prefixProblem(p.prefix) : 'give the prefix, e.g. www (for www.example.com)';
-    if (prefixIssue) errors.push(finding(prefixIssue, 'prefix', p.prefix ?? null));
     this.prefix = raw;
 
     let domainId: number | undefined;
@@ -241,10 +238,13 @@ export class Subdomain extends Construct {
         ),
       );
     }
-    this.name = domainName !== undefined && !prefixIssue ? `${targetKey(raw)}.${domainName}` : undefined;
+    // Under a domain known by id only, the labels alone are checked (under a short stand-in).
+    const prefixIssue = prefixProblem(p.prefix, domainName ?? 'example.com');
+    if (prefixIssue) errors.push(finding(prefixIssue, 'prefix', p.prefix ?? null));
+    this.name = domainName !== undefined && !prefixIssue ? `${normalizePrefix(raw)}.${domainName}` : undefined;
     this.resource = new SubdomainResource(this, 'Resource', {
       domainId: domainId ?? 0,
-      prefix: terraformLiteral(targetKey(raw) || raw),
+      prefix: terraformLiteral(normalizePrefix(raw) || raw),
       provider: providerOf(account),
     });
     if (account && this.name !== undefined) {

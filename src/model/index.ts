@@ -6,4 +6,3 @@ export * from './validate';
 export * from './canonical';
 export * from './diff';
 export * from './hostname';
-export * from './target-names';

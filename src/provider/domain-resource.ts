@@ -11,21 +11,13 @@
  */
 import type { Domain } from '../client/types';
 import { isNetworkCalcError } from '../client/errors';
+import { hostNameProblem, normalizeHostName as targetKey } from '../model/hostname';
 import { PROVIDER_SCHEMA } from '../schema';
 import type { Diagnostics } from './diagnostics';
 import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import {
-  alreadyExists,
-  listDomains,
-  domainNameProblem,
-  mayHaveCreated,
-  notSaved,
-  numericId,
-  targetIdOf,
-  targetKey,
-} from './target-names';
+import { alreadyExists, listDomains, mayHaveCreated, notSaved, numericId, targetIdOf } from './target-names';
 
 const TYPE = 'networkcalc_domain';
 type Data = NetworkcalcData | undefined;
@@ -87,13 +79,13 @@ export const domainResource: ResourceHandler<Data> = {
 
   validate({ config, diagnostics }) {
     if (typeof config.name !== 'string') return;
-    const problem = domainNameProblem(config.name);
+    const problem = hostNameProblem('domain', config.name);
     if (problem) diagnostics.addError('Invalid domain name', `${problem}.`, ['name']);
   },
 
   async modifyPlan({ prior, planned, requiresReplace, diagnostics, providerData, priorPrivate }) {
     const name = planned.name;
-    if (typeof name !== 'string' || domainNameProblem(name)) return;
+    if (typeof name !== 'string' || hostNameProblem('domain', name)) return;
     if (prior) {
       // Another spelling of the same name is no change (and no replacement).
       if (typeof prior.name === 'string' && targetKey(prior.name) === targetKey(name)) {

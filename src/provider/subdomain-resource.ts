@@ -6,29 +6,21 @@
  */
 import type { Domain, Subdomain } from '../client/types';
 import { isNetworkCalcError } from '../client/errors';
+import { normalizeHostName, normalizePrefix, prefixProblem } from '../model/hostname';
 import { PROVIDER_SCHEMA } from '../schema';
 import type { Diagnostics } from './diagnostics';
 import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import {
-  alreadyExists,
-  listDomains,
-  mayHaveCreated,
-  notSaved,
-  numericId,
-  prefixProblem,
-  targetIdOf,
-  targetKey,
-} from './target-names';
+import { alreadyExists, listDomains, mayHaveCreated, notSaved, numericId, targetIdOf } from './target-names';
 
 const TYPE = 'networkcalc_subdomain';
 type Data = NetworkcalcData | undefined;
 
 const prefixIn = (domain: Domain, prefix: string): Subdomain | undefined =>
-  domain.subdomains.find((s) => targetKey(s.prefix) === targetKey(prefix));
+  domain.subdomains.find((s) => normalizePrefix(s.prefix) === normalizePrefix(prefix));
 
-const fullName = (s: Subdomain) => targetKey(s.subdomain);
+const fullName = (s: Subdomain) => normalizeHostName(s.subdomain);
 
 function stateOf(domainId: number, prefix: string, live: Subdomain): Model {
   return { id: String(live.id), domain_id: domainId, prefix, name: fullName(live) };
@@ -48,9 +40,9 @@ async function createSubdomain(
   prefix: string,
   diags: Diagnostics,
 ): Promise<Model | null> {
-  const full = `${targetKey(prefix)}.${targetKey(domain.domain)}`;
+  const full = `${normalizePrefix(prefix)}.${normalizeHostName(domain.domain)}`;
   try {
-    const made = await data.targets.addSubdomain(domain.id, targetKey(prefix));
+    const made = await data.targets.addSubdomain(domain.id, normalizePrefix(prefix));
     return stateOf(domain.id, prefix, made);
   } catch (err) {
     if (isNetworkCalcError(err) && err.code === 'NOT_SAVED') {
@@ -85,7 +77,8 @@ export const subdomainResource: ResourceHandler<Data> = {
 
   validate({ config, diagnostics }) {
     if (typeof config.prefix === 'string') {
-      const problem = prefixProblem(config.prefix);
+      // The domain's name is known only at plan: here the labels alone, under a short stand-in.
+      const problem = prefixProblem(config.prefix, 'example.com');
       if (problem) diagnostics.addError('Invalid subdomain prefix', `${problem}.`, ['prefix']);
     }
     const id = config.domain_id;
@@ -100,9 +93,9 @@ export const subdomainResource: ResourceHandler<Data> = {
 
   async modifyPlan({ prior, planned, requiresReplace, diagnostics, providerData, priorPrivate }) {
     const { prefix, domain_id: domainId } = planned;
-    if (typeof prefix !== 'string' || prefixProblem(prefix)) return;
+    if (typeof prefix !== 'string' || prefixProblem(prefix, 'example.com')) return;
     if (prior) {
-      if (typeof prior.prefix === 'string' && targetKey(prior.prefix) === targetKey(prefix)) {
+      if (typeof prior.prefix === 'string' && normalizePrefix(prior.prefix) === normalizePrefix(prefix)) {
         requiresReplace.delete('prefix');
       }
       return;
@@ -118,9 +111,11 @@ export const subdomainResource: ResourceHandler<Data> = {
     }
     const domain = domains.find((d) => d.id === domainId);
     if (!domain) return noDomain(diagnostics, domainId);
+    const tooLong = prefixProblem(prefix, normalizeHostName(domain.domain));
+    if (tooLong) return diagnostics.addError('Invalid subdomain prefix', `${tooLong}.`, ['prefix']);
     const live = prefixIn(domain, prefix);
     if (live && live.id !== priorPrivate.id) alreadyExists(diagnostics, 'subdomain', fullName(live), live.id);
-    else planned.name = `${targetKey(prefix)}.${targetKey(domain.domain)}`;
+    else planned.name = `${normalizePrefix(prefix)}.${normalizeHostName(domain.domain)}`;
   },
 
   async create({ plan, diagnostics, providerData }) {
@@ -161,7 +156,7 @@ export const subdomainResource: ResourceHandler<Data> = {
       );
       return null;
     }
-    const kept = typeof state.prefix === 'string' && targetKey(state.prefix) === targetKey(live.prefix);
+    const kept = typeof state.prefix === 'string' && normalizePrefix(state.prefix) === normalizePrefix(live.prefix);
     return stateOf(live.domain_id, kept ? (state.prefix as string) : live.prefix, live);
   },
 
@@ -196,7 +191,7 @@ export const subdomainResource: ResourceHandler<Data> = {
     if (!domains) return null;
     const n = numericId(id);
     const all = domains.flatMap((d) => d.subdomains);
-    const live = n !== undefined ? all.find((s) => s.id === n) : all.find((s) => fullName(s) === targetKey(id));
+    const live = n !== undefined ? all.find((s) => s.id === n) : all.find((s) => fullName(s) === normalizeHostName(id));
     if (!live) {
       diagnostics.addError(
         'Subdomain not found',

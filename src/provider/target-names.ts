@@ -4,7 +4,6 @@
  * The name rules themselves are those of src/model/hostname.ts.
  */
 import { isNetworkCalcError } from '../client/errors';
-export { domainNameProblem, prefixProblem, targetKey } from '../model/target-names';
 import type { Domain } from '../client/types';
 import type { Diagnostics } from './diagnostics';
 import { addClientError } from './errors';

@@ -91,12 +91,12 @@ describe('Domain and Subdomain', () => {
       failing((s) => {
         new NetworkcalcAccount(s, 'A');
         new Domain(s, 'Bad', { name: 'https://x.example/path' });
-        new Domain(s, 'Idn', { name: 'xn--zz.example' });
+        new Domain(s, 'Port', { name: 'x.example:8080' });
         new Domain(s, 'Ok', { name: 'bücher.example' });
         new Subdomain(s, 'BadPrefix', { domain: 'bücher.example', prefix: '-www' });
       }),
     ).toMatch(
-      /domain name "https:\/\/x\.example\/path" is not valid[\s\S]*domain name "xn--zz\.example" is not valid[\s\S]*subdomain prefix "-www" is not valid/,
+      /domain name "https:\/\/x\.example\/path" is not valid[\s\S]*domain name "x\.example:8080" is not valid[\s\S]*subdomain prefix "-www" of xn--bcher-kva\.example is not valid/,
     );
     expect(
       failing((s) => {
