@@ -159,4 +159,36 @@ resource "networkcalc_domain" "bad" {
     expect(bad.output).toContain('domain name "https://bad.example/path" is not valid');
     expect(await emu.control.countRequests({ method: 'POST' })).toBe(0);
   });
+  test('GIVEN the service refuses a name (NOT_SAVED) THEN one sentence names it; GIVEN one name declared twice THEN one domain, the other refused', async () => {
+    await emu.control.seed(EMPTY);
+    sb.writeConfig(`${PROVIDER}
+resource "networkcalc_domain" "refused" {
+  name = "refused.example"
+}
+`);
+    const fault = await emu.control.addFault({
+      kind: 'reject',
+      code: 'NOT_SAVED',
+      match: { method: 'POST', path: '/api/domains' },
+    });
+    const refused = await sb.terraform(['apply', '-auto-approve']);
+    expectStatus(refused, 1);
+    expect(refused.output.replace(/\s+/g, ' ')).toContain(
+      'NetworkCalc refused to save domain "refused.example" (NOT_SAVED): nothing was created',
+    );
+    await emu.control.removeFault(fault);
+
+    sb.writeConfig(`${PROVIDER}
+resource "networkcalc_domain" "one" {
+  name = "twice.example"
+}
+resource "networkcalc_domain" "two" {
+  name = "Twice.Example"
+}
+`);
+    const twice = await sb.terraform(['apply', '-auto-approve']);
+    expectStatus(twice, 1);
+    expect(twice.output).toMatch(/Domain declared twice|Domain already exists/);
+    expect((await account()).domains.map((d) => d.domain)).toEqual(['twice.example']);
+  });
 });
