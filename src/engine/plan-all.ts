@@ -211,9 +211,7 @@ async function planAccount(
   try {
     const api = factory(account.credentials);
     const needsNames =
-      alerts.some((a) => a.target.kind === 'name') ||
-      triggers.some((t) => t.target.kind === 'name') ||
-      policies.length > 0;
+      alerts.some((a) => a.target.kind !== 'id') || triggers.some((t) => t.target.kind !== 'id') || policies.length > 0;
     // An additive scope always has live alerts to offer beyond its own: their names are asked for with the list.
     const adoptsBeyondScope = !!options.liveTargetNames && account.scopes.some((s) => s.ownership === 'additive');
     const adoptionNames = () => api.listDomains().catch(() => null);
