@@ -8,6 +8,9 @@ export interface AlertsApi {
   updateAlert(id: number, spec: CanonicalAlert): Promise<unknown>;
   deleteAlert(id: number): Promise<unknown>;
   listDomains(): Promise<ApiDomain[]>;
+  /** Domain and subdomain creates, for declared targets (optional: a reader-only client has none). */
+  addDomain?(name: string): Promise<unknown>;
+  addSubdomain?(domainId: number, prefix: string): Promise<unknown>;
   triggerDomainReport(id: number): Promise<ApiReport>;
   triggerSubdomainReport(id: number): Promise<ApiReport>;
 }
