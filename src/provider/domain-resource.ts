@@ -30,6 +30,14 @@ const creatingOf = (data: NetworkcalcData) => {
   return set;
 };
 
+/** Names planned for creation by this configured provider. */
+const plannedCreates = new WeakMap<NetworkcalcData, Set<string>>();
+const plannedOf = (data: NetworkcalcData) => {
+  let set = plannedCreates.get(data);
+  if (!set) plannedCreates.set(data, (set = new Set()));
+  return set;
+};
+
 export const domainNamed = (domains: readonly Domain[], name: string): Domain | undefined =>
   domains.find((d) => targetKey(d.domain) === targetKey(name));
 
@@ -104,7 +112,18 @@ export const domainResource: ResourceHandler<Data> = {
     }
     const live = domainNamed(domains, name);
     // The create half of a replacement sees the domain it replaces (handed over as private data).
-    if (live && live.id !== priorPrivate.id) alreadyExists(diagnostics, 'domain', name, live.id);
+    if (live && live.id !== priorPrivate.id) return alreadyExists(diagnostics, 'domain', name, live.id);
+    // Terraform plans each instance once per configured provider: a second create of a name is another resource.
+    const creates = plannedOf(providerData);
+    const key = targetKey(name);
+    if (creates.has(key)) {
+      diagnostics.addError(
+        'Domain declared twice',
+        `Another resource of this configuration plans domain ${JSON.stringify(key)} too; a name identifies one domain within an account, so declare it once and refer to it (networkcalc_domain.<name>.id).`,
+        ['name'],
+      );
+    }
+    creates.add(key);
   },
 
   async create({ plan, diagnostics, providerData }) {

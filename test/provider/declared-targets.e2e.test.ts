@@ -159,7 +159,7 @@ resource "networkcalc_domain" "bad" {
     expect(bad.output).toContain('domain name "https://bad.example/path" is not valid');
     expect(await emu.control.countRequests({ method: 'POST' })).toBe(0);
   });
-  test('GIVEN the service refuses a name (NOT_SAVED) THEN one sentence names it; GIVEN one name declared twice THEN one domain, the other refused', async () => {
+  test('GIVEN the service refuses a name (NOT_SAVED) THEN one sentence names it; GIVEN one name declared twice THEN the plan refuses it, nothing is created', async () => {
     await emu.control.seed(EMPTY);
     sb.writeConfig(`${PROVIDER}
 resource "networkcalc_domain" "refused" {
@@ -186,9 +186,12 @@ resource "networkcalc_domain" "two" {
   name = "Twice.Example"
 }
 `);
+    // Refused at plan, before anything is written.
+    await emu.control.clearRequests();
     const twice = await sb.terraform(['apply', '-auto-approve']);
     expectStatus(twice, 1);
-    expect(twice.output).toMatch(/Domain declared twice|Domain already exists/);
-    expect((await account()).domains.map((d) => d.domain)).toEqual(['twice.example']);
+    expect(twice.output).toContain('Error: Domain declared twice');
+    expect(await emu.control.countRequests({ method: 'POST' })).toBe(0);
+    expect((await account()).domains).toEqual([]);
   });
 });
