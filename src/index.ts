@@ -13,6 +13,8 @@ export {
   ReportTarget,
   DomainLookup,
   SubdomainLookup,
+  Domain,
+  Subdomain,
   Alert,
   ReportTrigger,
   AlertPolicy,
@@ -21,6 +23,9 @@ export {
 export { NetworkcalcValidationError } from './constructs/validation';
 export type {
   NetworkcalcAccountProps,
+  DomainProps,
+  SubdomainProps,
+  IDeclaredTarget,
   AccountOptions,
   IAlert,
   AlertProps,

@@ -1,10 +1,18 @@
 /**
- * The same baseline of alerts in two accounts, one stack per account. Each account reads
- * its own credentials: PROD_NETWORKCALC_TOKEN and STAGING_NETWORKCALC_TOKEN.
+ * The same baseline of domains and alerts in two accounts, one stack per account, from zero:
+ * each stack declares its domains, so an empty account is provisioned in one apply. Each
+ * account reads its own credentials: PROD_NETWORKCALC_TOKEN and STAGING_NETWORKCALC_TOKEN.
  */
 import { App, TerraformStack } from 'cdktn';
 import { Construct } from 'constructs';
-import { Alert, AlertTarget, NetworkcalcAccount, ReportTarget, ReportTrigger } from 'cdktf-provider-networkcalc';
+import {
+  Alert,
+  AlertTarget,
+  Domain,
+  NetworkcalcAccount,
+  ReportTarget,
+  ReportTrigger,
+} from 'cdktf-provider-networkcalc';
 
 /** What differs between accounts. */
 export interface BaselineOptions {
@@ -15,10 +23,12 @@ export interface BaselineOptions {
   readonly certificateExpiryDays?: number;
 }
 
-/** Alerts every account carries. */
+/** The domains and alerts every account carries. */
 export class Baseline extends Construct {
   constructor(scope: Construct, id: string, options: BaselineOptions) {
     super(scope, id);
+    // Declared first: the alerts below name them, and an empty account gets them in the same apply.
+    new Domain(this, 'example.com', { name: 'example.com' }).subdomain('www');
     const hosts = [AlertTarget.domain('example.com'), AlertTarget.subdomain('www.example.com')];
     for (const target of hosts) {
       const host = target.name;
@@ -64,12 +74,13 @@ const app = new App();
 new AccountStack(app, 'prod', { tokenEnv: 'PROD_NETWORKCALC_TOKEN', certificateExpiryDays: 30 });
 const staging = new AccountStack(app, 'staging', { tokenEnv: 'STAGING_NETWORKCALC_TOKEN' });
 
-// An addition for staging only: watch example.org too, and report on it after every apply.
+// An addition for staging only: declare and watch example.org too, and report on it.
+const exampleOrg = new Domain(staging, 'ExampleOrg', { name: 'example.org' });
 new Alert(staging, 'ExampleOrgCertificate', {
   name: 'example.org certificate expiry',
-  target: AlertTarget.domain('example.org'),
+  target: exampleOrg,
   certificate: { expiresInDays: 7 },
 });
-new ReportTrigger(staging, 'ExampleOrgReport', { target: ReportTarget.domain('example.org') });
+new ReportTrigger(staging, 'ExampleOrgReport', { target: ReportTarget.of(exampleOrg) });
 
 app.synth();

@@ -8,6 +8,7 @@ import {
   accountDoneLine,
   applySummary,
   changeResultLine,
+  targetResultLine,
   planText,
   triggerResultLine,
   type AccountTally,
@@ -210,13 +211,16 @@ function resultLines(progress: Progress, detail: Detail, style: Style): (ev: App
       progress.line(
         ev.kind === 'change'
           ? changeResultLine(ev.account, ev.change, ev.result, style)
-          : triggerResultLine(ev.account, ev.trigger, ev.result, style),
+          : ev.kind === 'target'
+            ? targetResultLine(ev.account, ev.change, ev.result, style)
+            : triggerResultLine(ev.account, ev.trigger, ev.result, style),
       );
     } else hidden.set(ev.account, (hidden.get(ev.account) ?? 0) + 1);
     const tally = tallies.get(ev.account) ?? { created: 0, updated: 0, deleted: 0, failed: 0, reports: 0 };
     tallies.set(ev.account, tally);
     if (ev.result.status === 'failed') tally.failed++;
     else if (ev.kind === 'trigger') tally.reports += ev.result.status === 'ok' ? 1 : 0;
+    else if (ev.kind === 'target') tally.created += ev.result.status === 'ok' ? 1 : 0;
     else if (ev.result.status !== 'skipped') tally[VERBS[ev.change.action]]++;
     // Progress by account where there are several: the line to look for in a long log.
     if (finished && (progress.accounts > 1 || detail))
@@ -255,7 +259,7 @@ export async function applyPlans(
   const detail = textDetail(plans, opts.detail);
   if (!json) io.stdout.write(planned.heading + planText(plans, command, style, detail));
   const t = totals(plans);
-  const work = t.create + t.update + t.delete + t.triggers;
+  const work = t.create + t.update + t.delete + t.triggers + t.targets;
   if (work === 0) {
     if (json) await writePlanJson(io, document(new Map()));
     else
@@ -275,7 +279,12 @@ export async function applyPlans(
     io.stdout.write(`
 ${command === 'destroy' ? 'Destroying' : 'Applying'} (${limitsText})…
 `);
-  const accountWork = new Map(plans.map((p) => [p, p.status === 'ok' ? p.changes.length + p.triggers.length : 0]));
+  const accountWork = new Map(
+    plans.map((p) => [
+      p,
+      p.status === 'ok' ? p.changes.length + p.triggers.length + (p.targetChanges?.length ?? 0) : 0,
+    ]),
+  );
   const progress = new Progress(io, work, progressMode(io, json, detail !== null), Date.now, accountWork);
   const printResult = resultLines(progress, detail, style);
   const interrupt = interruption(io, progress);

@@ -365,7 +365,8 @@ export async function planAccounts(
   }
 }
 
-export const hasChanges = (plans: readonly AccountPlan[]) => plans.some((p) => p.changes.length > 0);
+export const hasChanges = (plans: readonly AccountPlan[]) =>
+  plans.some((p) => p.changes.length > 0 || (p.targetChanges?.length ?? 0) > 0);
 export const anyFailed = (plans: readonly AccountPlan[]) => plans.some((p) => p.status === 'error');
 export const writeJson = (io: CliIO, doc: unknown) => io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 

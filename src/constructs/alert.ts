@@ -16,6 +16,7 @@ import {
 import { DeferredAlertResource } from './alert-blocks';
 import type { AlertConfig } from '../gen/providers/networkcalc/alert';
 import { isAlertTarget, type AlertTarget } from './target';
+import { otherAccountProblem, targetIdIn } from './declared-target';
 import { isPlainText, terraformLiteral } from './terraform-string';
 import type { Problem } from '../model/problems';
 import { addChecks, ensureValidateFirst, finding, propsObject, renderable } from './validation';
@@ -173,6 +174,7 @@ export class Alert extends AlertBase {
     }
     const errors: Problem[] = [];
     if (accountProblem) errors.push(finding(accountProblem, 'account'));
+    errors.push(...otherAccountProblem(account, p.target));
     // What else is wrong follows from a mistyped prop (a check "not given"): it alone is said.
     if (propProblems.length) {
       addChecks(this, [...errors, ...propProblems]);
@@ -213,10 +215,8 @@ function unknownAlertProps(props: Partial<AlertProps>, all: boolean): Problem[] 
 
 /** The target's id: as given, or looked up by name in the account (a token until apply). */
 function targetId(target: AlertTarget | undefined, account: NetworkcalcAccount | undefined): unknown {
-  if (target?.name === undefined || !account) return target?.id;
-  return target.targetType === 'subdomain'
-    ? account.lookupSubdomain(target.name).subdomainId
-    : account.lookupDomain(target.name).domainId;
+  if (!target || !account) return target?.id;
+  return targetIdIn(account, target);
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 export { NetworkcalcAccount, type NetworkcalcAccountProps } from './account';
 export { Ownership } from './ownership';
-export { AlertTarget, ReportTarget } from './target';
+export { AlertTarget, ReportTarget, type IDeclaredTarget } from './target';
+export { Domain, Subdomain, type DomainProps, type SubdomainProps } from './declared-target';
 export { DomainLookup, SubdomainLookup } from './lookup';
 export { Alert, type AccountOptions, type AlertProps, type IAlert } from './alert';
 export {

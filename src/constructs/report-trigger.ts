@@ -1,3 +1,4 @@
+import { otherAccountProblem, targetIdIn } from './declared-target';
 import { createHash } from 'node:crypto';
 import { Fn, Lazy, TerraformStack, Token } from '../cdk';
 import { normalizeHostName } from '../model/hostname';
@@ -86,13 +87,7 @@ export class ReportTrigger extends Construct {
     const triggers = p.triggers;
     const triggersObject = isObject(triggers);
 
-    let targetId: number | undefined = target?.id;
-    if (target?.name !== undefined && account) {
-      targetId =
-        target.targetType === 'subdomain'
-          ? account.lookupSubdomain(target.name).subdomainId
-          : account.lookupDomain(target.name).domainId;
-    }
+    const targetId = target && account ? targetIdIn(account, target) : target?.id;
     const isSubdomain = target?.targetType === 'subdomain';
 
     this.resource = new ReportTriggerResource(this, 'Resource', {
@@ -121,6 +116,7 @@ export class ReportTrigger extends Construct {
         : [
             ...unknown,
             ...(problem ? [finding(problem, 'account')] : []),
+            ...otherAccountProblem(account, p.target),
             ...targetProblems(p.target, target, targetId),
             ...triggerProblems(p),
           ],

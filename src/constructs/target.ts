@@ -11,7 +11,22 @@ import type { TargetType } from '../model/matrix';
  * AlertTarget.subdomain('www.example.com')
  * AlertTarget.domainId(42)
  */
+/** A target the app declares (a Domain or a Subdomain construct). */
+export interface IDeclaredTarget {
+  /** `domain` or `subdomain`. */
+  readonly targetType: TargetType;
+  /** Its canonical full name, when known. */
+  readonly name?: string;
+}
+
 export class AlertTarget {
+  /** A declared Domain or Subdomain of the account (the object itself works as a target too). */
+  public static of(target: IDeclaredTarget): AlertTarget {
+    const t = new AlertTarget(target.targetType, undefined, target.name);
+    (t as { _declared?: IDeclaredTarget })._declared = target;
+    return t;
+  }
+
   /** A domain by its id, e.g. 42. */
   public static domainId(id: number): AlertTarget {
     return new AlertTarget('domain', id, undefined);

@@ -8,7 +8,14 @@ import { controlRoutes } from './routes/control';
 import { v1_9Routes } from './routes/v1_9';
 import { SCHEMAS, type RouteConfig } from './routes/shared';
 import { demoSeed, loadSeedFile, parseSeed, type EmulatorSeed } from './seed';
-import { checkDeleteForm, checkRandomSeed, SettingsError, type DeleteForm, type EmulatorSettings } from './settings';
+import {
+  checkDeleteForm,
+  checkFlag,
+  checkRandomSeed,
+  SettingsError,
+  type DeleteForm,
+  type EmulatorSettings,
+} from './settings';
 import { Store } from './store';
 
 export interface BuildEmulatorOptions {
@@ -31,6 +38,10 @@ export interface BuildEmulatorOptions {
    * `query` or `body`; another form answers 400 MISSING_VALUES. Default: every form.
    */
   deleteForm?: DeleteForm;
+  /** A domain or subdomain create answers without the new id (see EmulatorSettings). Default false. */
+  targetCreateOmitsId?: boolean;
+  /** A domain or subdomain delete takes the alerts that target it along (see EmulatorSettings). Default false. */
+  targetDeleteTakesAlerts?: boolean;
   /** Entries the request log keeps (its counters keep counting). Default 10000. */
   requestLogLimit?: number;
 }
@@ -49,6 +60,8 @@ function startSettings(opts: BuildEmulatorOptions): EmulatorSettings {
     return {
       deleteForm: opts.deleteForm === undefined ? null : checkDeleteForm(opts.deleteForm, 'deleteForm'),
       randomSeed: opts.randomSeed === undefined ? null : checkRandomSeed(opts.randomSeed, 'randomSeed'),
+      targetCreateOmitsId: checkFlag(opts.targetCreateOmitsId ?? false, 'targetCreateOmitsId'),
+      targetDeleteTakesAlerts: checkFlag(opts.targetDeleteTakesAlerts ?? false, 'targetDeleteTakesAlerts'),
     };
   } catch (err) {
     if (err instanceof SettingsError) throw new RangeError(err.message, { cause: err });

@@ -18,7 +18,21 @@ export interface EmulatorSettings {
   deleteForm: DeleteForm | null;
   /** Seed of the generator behind fault rates; setting it restarts the sequence. null: Math.random. */
   randomSeed: number | null;
+  /**
+   * A create of a domain or subdomain answers OK with the object but without its id, as the
+   * interface does for alerts: the caller has to list to learn it. Default false.
+   */
+  targetCreateOmitsId: boolean;
+  /**
+   * A delete of a domain or subdomain that alerts target deletes those alerts with it (what
+   * the real service is assumed to do) instead of answering NOT_DELETED. Default false.
+   */
+  targetDeleteTakesAlerts: boolean;
 }
+
+/** The boolean settings, by name. */
+const FLAGS = ['targetCreateOmitsId', 'targetDeleteTakesAlerts'] as const;
+type Flag = (typeof FLAGS)[number];
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -46,15 +60,21 @@ export function checkRandomSeed(value: unknown, where: string): number | null {
   );
 }
 
+export function checkFlag(value: unknown, where: string): boolean {
+  if (typeof value === 'boolean') return value;
+  throw new SettingsError(`${where} must be true or false (got ${JSON.stringify(value) ?? 'nothing'})`);
+}
+
 /** Checks a partial update of the settings; messages name the field. */
 export function parseSettingsUpdate(input: unknown): Partial<EmulatorSettings> {
   if (!isObject(input)) throw new SettingsError('settings must be a JSON object');
   const body = input as Record<string, unknown>;
-  const known = ['deleteForm', 'randomSeed'];
+  const known: string[] = ['deleteForm', 'randomSeed', ...FLAGS];
   for (const k of Object.keys(body))
     if (!known.includes(k)) throw new SettingsError(`${k} is not a setting (known: ${known.join(', ')})`);
   const out: Partial<EmulatorSettings> = {};
   if ('deleteForm' in body) out.deleteForm = checkDeleteForm(body.deleteForm, 'deleteForm');
   if ('randomSeed' in body) out.randomSeed = checkRandomSeed(body.randomSeed, 'randomSeed');
+  for (const flag of FLAGS as readonly Flag[]) if (flag in body) out[flag] = checkFlag(body[flag], flag);
   return out;
 }

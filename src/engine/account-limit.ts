@@ -13,7 +13,7 @@ export function defaultAccountParallelism(parallelism: number, accounts: number)
 
 /** The accounts apply will write to: planned, with changes. */
 export function writingAccounts(plans: readonly AccountPlan[]): number {
-  return plans.filter((p) => p.status === 'ok' && p.changes.length > 0).length;
+  return plans.filter((p) => p.status === 'ok' && (p.changes.length > 0 || (p.targetChanges?.length ?? 0) > 0)).length;
 }
 
 /**

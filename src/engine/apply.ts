@@ -8,6 +8,8 @@ import { groupBy } from '../support/group-by';
 import { Limiter } from '../support/limiter';
 import { AccountLimit, defaultAccountParallelism, writingAccounts } from './account-limit';
 import type { AlertsApi, Change, ClientFactory, PlannedTrigger } from '../plan/types';
+import { isPlaceholderId, type TargetChange } from '../plan/target-changes';
+import { createTargetOnce } from '../converge/create-target';
 
 export interface ChangeResult {
   /**
@@ -15,6 +17,14 @@ export interface ChangeResult {
    * started because the run was interrupted.
    */
   status: 'ok' | 'failed' | 'adopted' | 'skipped';
+  id?: number;
+  error?: ErrorInfo;
+  note?: string;
+}
+
+/** What apply did with a planned domain or subdomain create (index-aligned with the plan's targetChanges). */
+export interface TargetResult {
+  status: 'ok' | 'failed' | 'skipped';
   id?: number;
   error?: ErrorInfo;
   note?: string;
@@ -42,6 +52,8 @@ export interface Interference {
 export interface AccountOutcome {
   readonly results: readonly ChangeResult[];
   readonly triggerResults: readonly TriggerResult[];
+  /** The plan's domain and subdomain creates, made before the alert changes; absent when it has none. */
+  readonly targetResults?: readonly TargetResult[];
   /**
    * Set when the list taken after the writes shows alerts this run did not make in a scope the
    * account owns: another writer was at work. Apply then fails (exit 1).
@@ -109,7 +121,8 @@ export function checkAfterApply(
 
 export type ApplyEvent =
   | { kind: 'change'; account: AccountPlan; change: Change; result: ChangeResult }
-  | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult };
+  | { kind: 'trigger'; account: AccountPlan; trigger: PlannedTrigger; result: TriggerResult }
+  | { kind: 'target'; account: AccountPlan; change: TargetChange; result: TargetResult };
 
 export interface ApplyOptions {
   /** API writes in flight at once, across every account. */
@@ -150,6 +163,8 @@ async function createChange(api: AlertsApi, alerts: AccountAlerts, change: Chang
 }
 
 async function runChange(api: AlertsApi, alerts: AccountAlerts, change: Change): Promise<ChangeResult> {
+  if (change.after && isPlaceholderId(change.after.target_id))
+    return { status: 'skipped', note: 'not run: the domain or subdomain it targets was not created' };
   try {
     switch (change.action) {
       case 'create':
@@ -182,14 +197,88 @@ async function applyAccount(
   // creates whose answer was lost need a list here (ids are not learned), so a list starts as
   // soon as one asks, and those asking while it runs share the next.
   const alerts = new AccountAlerts(() => api.listAlerts(), { baseline: plan.live, gatherMs: 0 });
-  const { results, check } = await writeChanges(plan, api, alerts, limit, options);
+  // Domains, then subdomains, then the alerts and triggers on them (their placeholder ids replaced).
+  const targets = await createTargets(plan, api, limit, options);
+  const resolved = targets ? withTargetIds(plan, targets.ids) : plan;
+  const { results, check } = await writeChanges(resolved, api, alerts, limit, options);
   const interference =
     !options.signal?.aborted && plan.changes.length > 0 ? await otherWriters(plan, results, alerts, check) : undefined;
-  const outcome = (triggerResults: TriggerResult[]): AccountOutcome =>
-    interference ? { results, triggerResults, interference } : { results, triggerResults };
+  const outcome = (triggerResults: TriggerResult[]): AccountOutcome => ({
+    results,
+    triggerResults,
+    ...(targets ? { targetResults: targets.results } : {}),
+    ...(interference ? { interference } : {}),
+  });
   if (!options.triggers) return outcome([]);
-  const converged = results.every((r) => r.status === 'ok' || r.status === 'adopted') && !interference;
-  return outcome(await runTriggers(plan, api, limit, options, converged));
+  const converged =
+    results.every((r) => r.status === 'ok' || r.status === 'adopted') &&
+    !interference &&
+    (targets?.results.every((r) => r.status === 'ok') ?? true);
+  return outcome(await runTriggers(resolved, api, limit, options, converged));
+}
+
+/**
+ * The plan's domain and subdomain creates: every domain (through the limit), then every
+ * subdomain, each proven by the domains list when its answer does not give the id
+ * (src/converge/create-target.ts). The real ids by placeholder id; null without creates.
+ */
+async function createTargets(
+  plan: AccountPlan,
+  api: AlertsApi,
+  limit: AccountLimit,
+  options: ApplyOptions,
+): Promise<{ results: TargetResult[]; ids: Map<number, number> } | null> {
+  const changes = plan.targetChanges ?? [];
+  if (!changes.length) return null;
+  const ids = new Map<number, number>();
+  const results: TargetResult[] = changes.map(() => ({ status: 'skipped', note: INTERRUPTED }));
+  for (const targetType of ['domain', 'subdomain'] as const) {
+    await Promise.all(
+      changes.map((change, i) =>
+        change.targetType !== targetType
+          ? Promise.resolve()
+          : limit.run(async () => {
+              if (options.signal?.aborted) return;
+              const domainId =
+                change.domainId !== null && isPlaceholderId(change.domainId)
+                  ? ids.get(change.domainId)
+                  : change.domainId;
+              if (targetType === 'subdomain' && domainId === undefined) {
+                results[i] = { status: 'skipped', note: 'not run: its domain was not created' };
+              } else {
+                try {
+                  const made = await createTargetOnce(
+                    api,
+                    change.targetType === 'domain'
+                      ? { targetType: 'domain', name: change.name }
+                      : { targetType: 'subdomain', name: change.name, domainId: domainId!, prefix: change.prefix! },
+                  );
+                  ids.set(change.placeholderId, made.id);
+                  results[i] = { status: 'ok', id: made.id, ...(made.note ? { note: made.note } : {}) };
+                } catch (e) {
+                  results[i] = { status: 'failed', error: toErrorInfo(e) };
+                }
+              }
+              options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
+            }),
+      ),
+    );
+  }
+  return { results, ids };
+}
+
+/** The plan with the placeholder target ids of its alert changes and triggers replaced by the created ones. */
+function withTargetIds(plan: AccountPlan, ids: ReadonlyMap<number, number>): AccountPlan {
+  const real = (id: number) => (isPlaceholderId(id) ? (ids.get(id) ?? id) : id);
+  return {
+    ...plan,
+    changes: plan.changes.map((c) =>
+      c.after && isPlaceholderId(c.after.target_id)
+        ? { ...c, after: { ...c.after, target_id: real(c.after.target_id) } }
+        : c,
+    ),
+    triggers: plan.triggers.map((t) => (isPlaceholderId(t.targetId) ? { ...t, targetId: real(t.targetId) } : t)),
+  };
 }
 
 /** The account's alert changes, each through the limit; and the list begun with the last write. */

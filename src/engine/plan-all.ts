@@ -9,6 +9,7 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
+import { planTargetCreates } from '../plan/target-changes';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -187,6 +188,7 @@ interface DesiredByScope {
   alerts: ByScope<Desired['alerts'][number]>;
   triggers: ByScope<Desired['triggers'][number]>;
   policies: ByScope<Desired['policies'][number]>;
+  targets: ByScope<Desired['targets'][number]>;
 }
 
 /**
@@ -204,6 +206,7 @@ async function planAccount(
   const alerts = desired.alerts.of(scopeKeys);
   const triggers = options.triggers ? desired.triggers.of(scopeKeys) : [];
   const policies = desired.policies.of(scopeKeys);
+  const targets = desired.targets.of(scopeKeys);
   let live: LiveAlert[] = [];
   let domains: ApiDomain[] | null = null;
   if (account.problem !== undefined)
@@ -211,9 +214,7 @@ async function planAccount(
   try {
     const api = factory(account.credentials);
     const needsNames =
-      alerts.some((a) => a.target.kind === 'name') ||
-      triggers.some((t) => t.target.kind === 'name') ||
-      policies.length > 0;
+      alerts.some((a) => a.target.kind !== 'id') || triggers.some((t) => t.target.kind !== 'id') || policies.length > 0;
     // An additive scope always has live alerts to offer beyond its own: their names are asked for with the list.
     const adoptsBeyondScope = !!options.liveTargetNames && account.scopes.some((s) => s.ownership === 'additive');
     const adoptionNames = () => api.listDomains().catch(() => null);
@@ -222,6 +223,8 @@ async function planAccount(
       needsNames ? api.listDomains() : adoptsBeyondScope ? adoptionNames() : Promise.resolve(null),
     ]);
     const index = domains ? indexDomains(domains) : null;
+    // Declared targets the account lacks: created first; their placeholder ids go into the index.
+    const targetChanges = index && targets.length ? planTargetCreates(targets, index) : [];
     const declared = await declaredAlerts(alerts, policies, domains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
     // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
@@ -243,6 +246,7 @@ async function planAccount(
       status: 'ok',
       error: null,
       changes,
+      ...(targetChanges.length ? { targetChanges } : {}),
       unchanged,
       warnings,
       triggers: planned,
@@ -347,6 +351,7 @@ export async function planAll(
     alerts: new ByScope(prepared.desired.alerts),
     triggers: new ByScope(prepared.desired.triggers),
     policies: new ByScope(prepared.desired.policies),
+    targets: new ByScope(prepared.desired.targets ?? []),
   };
   const limit = new Limiter(Math.max(1, options.accountsAtOnce ?? PLAN_ACCOUNTS_AT_ONCE));
   const heldIndex = heldByStack(prepared.held ?? []);

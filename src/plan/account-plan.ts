@@ -1,4 +1,5 @@
 /** The plan of one account as a value: what apply, the renderers and saved plans share. */
+import type { TargetChange } from './target-changes';
 import type { LiveAlert } from '../model';
 import type { Account } from './accounts';
 import type { CoverageReport } from './coverage';
@@ -15,6 +16,11 @@ export interface AccountPlan {
   readonly status: 'ok' | 'error';
   readonly error: ErrorInfo | null;
   readonly changes: readonly Change[];
+  /**
+   * Domains and subdomains the plan creates before the alert changes (domains first); absent
+   * when none. Alert and trigger changes on them carry their placeholder ids.
+   */
+  readonly targetChanges?: readonly TargetChange[];
   readonly unchanged: number;
   readonly warnings: readonly Warning[];
   readonly triggers: readonly PlannedTrigger[];

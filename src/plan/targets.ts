@@ -27,18 +27,35 @@ export function indexDomains(domains: readonly ApiDomain[]): DomainIndex {
 export function resolveTarget(ref: TargetRef, index: DomainIndex | null, where: string): number {
   if (ref.kind === 'id') return ref.id;
   const map = ref.targetType === 'domain' ? index!.domains : index!.subdomains;
-  const id = map.get(ref.name);
+  const name = targetRefName(ref, index);
+  const id = name === null ? undefined : map.get(name);
   if (id === undefined) {
     const known = [...map.keys()].sort().join(', ') || 'none';
+    const source = ref.kind === 'name' ? ref.dataSource : ref.resource;
+    const fix =
+      ref.kind === 'name'
+        ? 'add it in NetworkCalc or fix the name'
+        : 'it is declared but not in the account yet: run ncalc apply to create it first';
     throw new ConfigError({
       problems: [
         sentence(
-          `${where}: ${ref.targetType} ${JSON.stringify(ref.name)} (${ref.dataSource}) is not in this account (its ${ref.targetType}s: ${known}); add it in NetworkCalc or fix the name`,
+          `${where}: ${ref.targetType} ${JSON.stringify(name ?? source)} (${source}) is not in this account (its ${ref.targetType}s: ${known}); ${fix}`,
         ),
       ],
     });
   }
   return id;
+}
+
+/**
+ * The full name a name or declared reference stands for; a subdomain declared under a domain
+ * given by id takes the domain's name from the account's list (null while it has none).
+ */
+export function targetRefName(ref: Exclude<TargetRef, { kind: 'id' }>, index: DomainIndex | null): string | null {
+  if (ref.name !== null) return ref.name;
+  if (ref.kind !== 'declared' || !ref.under) return null;
+  const parent = index?.names.get(`domain:${ref.under.domainId}`);
+  return parent === undefined ? null : `${ref.under.prefix}.${parent.toLowerCase()}`;
 }
 
 export type TargetNames = ReadonlyMap<string, string>;

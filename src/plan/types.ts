@@ -8,6 +8,9 @@ export interface AlertsApi {
   updateAlert(id: number, spec: CanonicalAlert): Promise<unknown>;
   deleteAlert(id: number): Promise<unknown>;
   listDomains(): Promise<ApiDomain[]>;
+  /** Domain and subdomain creates, for declared targets (optional: a reader-only client has none). */
+  addDomain?(name: string): Promise<unknown>;
+  addSubdomain?(domainId: number, prefix: string): Promise<unknown>;
   triggerDomainReport(id: number): Promise<ApiReport>;
   triggerSubdomainReport(id: number): Promise<ApiReport>;
 }
@@ -63,9 +66,45 @@ export interface Scope {
   timeoutSeconds: number | null;
 }
 
-/** A target given by id, or by the name a `networkcalc_domain` / `networkcalc_subdomain` data source looks up. */
+/**
+ * A target given by id, by the name a `networkcalc_domain` / `networkcalc_subdomain` data
+ * source looks up, or by a `networkcalc_domain` / `networkcalc_subdomain` resource the app
+ * declares (`declared`: created by the plan when the account lacks it).
+ */
 export type TargetRef =
-  { kind: 'id'; id: number } | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string };
+  | { kind: 'id'; id: number }
+  | { kind: 'name'; targetType: 'domain' | 'subdomain'; name: string; dataSource: string }
+  | DeclaredTargetRef;
+
+/**
+ * A reference to a declared domain or subdomain resource (`networkcalc_domain.<id>`). `name` is
+ * its full canonical name; null for a subdomain of a domain given by a literal id, whose name
+ * the account's domains list gives.
+ */
+export interface DeclaredTargetRef {
+  kind: 'declared';
+  targetType: 'domain' | 'subdomain';
+  name: string | null;
+  resource: string;
+  /** Set when `name` is null: the subdomain's prefix under the domain of this id. */
+  under?: { domainId: number; prefix: string };
+}
+
+/** A `networkcalc_domain` or `networkcalc_subdomain` resource the app declares. */
+export interface DeclaredTarget {
+  stack: string;
+  logicalId: string;
+  path: string;
+  scopeKey: string;
+  targetType: 'domain' | 'subdomain';
+  /** `networkcalc_domain.<logical id>`, as references name it. */
+  resource: string;
+  /** Full canonical name (A-labels, lower case); null as in DeclaredTargetRef. */
+  name: string | null;
+  /** A subdomain's prefix (canonical) and its domain; null for a domain. */
+  prefix: string | null;
+  domain: TargetRef | null;
+}
 
 export interface DeclaredAlert {
   stack: string;

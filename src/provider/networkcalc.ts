@@ -1,6 +1,8 @@
 /** The networkcalc provider: the schema of src/schema served with its handlers. */
 import { PROVIDER_SCHEMA, PROVIDER_TYPE } from '../schema';
 import { alertResource } from './alert-resource';
+import { domainResource } from './domain-resource';
+import { subdomainResource } from './subdomain-resource';
 import { alertsDataSource, domainDataSource, domainsDataSource, subdomainDataSource } from './data-sources';
 import type { ProviderDefinition } from './framework';
 import { configureProvider, validateProviderConfig, type NetworkcalcData } from './provider-config';
@@ -14,7 +16,7 @@ export function networkcalcProvider(
   return {
     typeName: PROVIDER_TYPE,
     schema: PROVIDER_SCHEMA.provider,
-    resources: [alertResource, reportTriggerResource],
+    resources: [alertResource, reportTriggerResource, domainResource, subdomainResource],
     dataSources: [alertsDataSource, domainDataSource, subdomainDataSource, domainsDataSource],
     validateConfig: ({ config, diagnostics }) => validateProviderConfig(config, diagnostics),
     configure: async (req) => (data = await configureProvider(req, env, stop.signal)),

@@ -30,6 +30,8 @@ export interface NetworkcalcData {
   readonly journal: CreateJournal | undefined;
   /** Every domain with its subdomains: one list call answers every lookup. */
   readonly domains: ListCache<Domain[]>;
+  /** The writes of the Domains API, for the networkcalc_domain and networkcalc_subdomain resources. */
+  readonly targets: Pick<NetworkCalcClient, 'addDomain' | 'addSubdomain' | 'deleteDomain' | 'deleteSubdomain'>;
 }
 
 /** A known, non-blank string attribute, or undefined. */
@@ -191,5 +193,6 @@ export async function configureProvider(
     alerts: new AccountAlerts(() => client.listAlerts()),
     journal: CreateJournal.open(`${client.baseUrl}\n${creds.clientId ?? creds.token}`, env),
     domains: new ListCache(() => client.listDomains()),
+    targets: client,
   };
 }

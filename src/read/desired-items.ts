@@ -4,12 +4,17 @@
 import { jsonKind, jsonPath } from '../support/describe';
 import type { Problem } from '../model/problems';
 import { parseAlert } from '../model';
-import type { DeclaredAlert, DeclaredTrigger } from '../plan/types';
+import type { DeclaredAlert, DeclaredTrigger, TargetRef } from '../plan/types';
 import { isObject, type Json } from '../support/json';
 import { holdsTemplate, unescapeTemplate } from '../support/terraform-template';
 
 import { at, constructPath, literalStrings } from './desired-fields';
 import { type StackContext, referencedScope, readTarget } from './desired-targets';
+
+/** What a message calls a reference: the data source or the resource it names. */
+function refName(target: Exclude<TargetRef, { kind: 'id' }>): string {
+  return target.kind === 'name' ? target.dataSource : target.resource;
+}
 
 export const ALERT_STRINGS = ['name', 'type', 'subtype', 'filter', 'filter_value', 'target_type'] as const;
 
@@ -19,7 +24,7 @@ export function readAlertItem(ctx: StackContext, logicalId: string, body: Json):
   const path = constructPath(body, stack, logicalId);
   const where = `stack ${stack}, alert ${path === `${stack}/${logicalId}` ? logicalId : path}`;
   const scopeKey = referencedScope(ctx, where, body.provider)?.key;
-  const target = readTarget(ctx, where, body.target_id, 'target_id');
+  const target = readTarget(ctx, where, body.target_id, 'target_id', scopeKey ?? null);
   const before = problems.length;
   const literal = literalStrings(body, ALERT_STRINGS, where, problems);
   if (problems.length > before) return null;
@@ -29,11 +34,11 @@ export function readAlertItem(ctx: StackContext, logicalId: string, body: Json):
     for (const p of result.problems) problems.push({ ...p, path: where });
     return null;
   }
-  if (target?.kind === 'name' && target.targetType !== result.alert.target_type) {
+  if (target && target.kind !== 'id' && target.targetType !== result.alert.target_type) {
     problems.push(
       at(
         where,
-        `target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${target.dataSource}); make them agree`,
+        `target_type is "${result.alert.target_type}" but target_id refers to a ${target.targetType} (${refName(target)}); make them agree`,
       ),
     );
     return null;
@@ -72,13 +77,10 @@ export function readTriggerItem(ctx: StackContext, logicalId: string, body: Json
   }
   const targetType = hasDomain ? 'domain' : 'subdomain';
   const field = hasDomain ? 'domain_id' : 'subdomain_id';
-  const target = readTarget(ctx, where, hasDomain ? body.domain_id : body.subdomain_id, field);
-  if (target?.kind === 'name' && target.targetType !== targetType) {
+  const target = readTarget(ctx, where, hasDomain ? body.domain_id : body.subdomain_id, field, scopeKey ?? null);
+  if (target && target.kind !== 'id' && target.targetType !== targetType) {
     problems.push(
-      at(
-        where,
-        `${field} refers to a ${target.targetType} (${target.dataSource}); use ${target.targetType}_id instead`,
-      ),
+      at(where, `${field} refers to a ${target.targetType} (${refName(target)}); use ${target.targetType}_id instead`),
     );
     return null;
   }

@@ -10,6 +10,7 @@ import type { Scope } from '../plan/types';
 import { isObject, type Json } from '../support/json';
 import { holdsTemplate } from '../support/terraform-template';
 
+import { TARGET_RESOURCE_TYPES } from './target-resources';
 import { type StackDocument, at, keyProblems, literalStrings, str } from './desired-fields';
 
 export const PROVIDER_STRINGS = [
@@ -120,7 +121,7 @@ export function defaultScope(stack: string): Scope {
 
 /** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */
 export const KNOWN_TYPES = {
-  resource: Object.keys(PROVIDER_SCHEMA.resources),
+  resource: [...new Set([...Object.keys(PROVIDER_SCHEMA.resources), ...TARGET_RESOURCE_TYPES])],
   data: Object.keys(PROVIDER_SCHEMA.dataSources),
 } as const;
 
@@ -198,8 +199,7 @@ export function scopesOfStack(
 ): { scopes: Scope[]; resources: Record<string, Record<string, Json>> } {
   const scopes = parseProviders(stack, json, problems);
   const resources = sections(stack, json, 'resource', problems);
-  const usesProvider =
-    Object.keys(resources.networkcalc_alert).length + Object.keys(resources.networkcalc_report_trigger).length > 0;
+  const usesProvider = Object.values(resources).some((items) => Object.keys(items).length > 0);
   // Terraform configures an unnamed default provider when resources need one.
   if (scopes.length === 0 && usesProvider) scopes.push(defaultScope(stack));
   return { scopes, resources };

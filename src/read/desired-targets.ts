@@ -4,7 +4,8 @@
  */
 import type { Problem } from '../model/problems';
 import { hostNameProblem, normalizeHostName } from '../model';
-import type { Scope, TargetRef } from '../plan/types';
+import type { DeclaredTarget, Scope, TargetRef } from '../plan/types';
+import { declaredRef, RESOURCE_REF } from './desired-declared';
 import { type Json } from '../support/json';
 import { holdsTemplate, unescapeTemplate } from '../support/terraform-template';
 
@@ -16,6 +17,8 @@ export interface StackContext {
   scopes: Scope[];
   domains: Record<string, Json>;
   subdomains: Record<string, Json>;
+  /** The stack's declared domains and subdomains, by `networkcalc_domain.<id>`. */
+  declared: Map<string, DeclaredTarget>;
   /** Where every problem found goes, in the order found. */
   problems: Problem[];
 }
@@ -74,19 +77,30 @@ export function dataSourceTarget(
   return { kind: 'name', targetType, name: normalizeHostName(name), dataSource: `data.${source}.${id}` };
 }
 
-/** A target: a positive id (number or digits) or a reference to a data source. */
-export function readTarget(ctx: StackContext, where: string, value: unknown, field: string): TargetRef | null {
+/**
+ * A target: a positive id (number or digits), a reference to a data source, or to a declared
+ * domain or subdomain of the referrer's provider (`scopeKey`).
+ */
+export function readTarget(
+  ctx: StackContext,
+  where: string,
+  value: unknown,
+  field: string,
+  scopeKey: string | null = null,
+): TargetRef | null {
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { kind: 'id', id: value };
   if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) && Number(value) > 0)
     return { kind: 'id', id: Number(value) };
   if (typeof value === 'string') {
     const m = DATA_REF.exec(value.trim());
     if (m) return dataSourceTarget(ctx, where, field, m[1], m[2]);
+    const r = RESOURCE_REF.exec(value.trim());
+    if (r) return declaredRef(ctx.declared, where, field, `${r[1]}.${r[2]}`, scopeKey, ctx.problems);
   }
   ctx.problems.push(
     at(
       where,
-      `${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source`,
+      `${field} ${JSON.stringify(value)} is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain resource or data source`,
     ),
   );
   return null;

@@ -7,7 +7,9 @@
 import { jsonKind } from '../support/describe';
 import type { Problem } from '../model/problems';
 import { claims } from '../accounts/account-rules';
-import type { DeclaredAlert, DeclaredTrigger, Scope } from '../plan/types';
+import type { DeclaredAlert, DeclaredTarget, DeclaredTrigger, Scope } from '../plan/types';
+import { duplicateTargetProblems, readDomainResource, readSubdomainResource } from './desired-declared';
+import { readTarget } from './desired-targets';
 import { policyProblems, readPolicies, type DeclaredPolicy } from '../plan/coverage';
 import { isObject, type Json } from '../support/json';
 
@@ -23,6 +25,8 @@ export interface Desired {
   scopes: Scope[];
   alerts: DeclaredAlert[];
   triggers: DeclaredTrigger[];
+  /** Declared domains and subdomains (`networkcalc_domain` / `networkcalc_subdomain` resources). */
+  targets: DeclaredTarget[];
   /** Alert policies, from each stack's `//.networkcalc_alert_policies` (src/plan/coverage). */
   policies: DeclaredPolicy[];
   /** Everything wrong with the configuration, each saying what to fix, at its place (`stack main, alert Www`). */
@@ -33,7 +37,13 @@ function readStack(
   stack: string,
   json: Json,
   problems: Problem[],
-): { scopes: Scope[]; alerts: DeclaredAlert[]; triggers: DeclaredTrigger[]; policies: DeclaredPolicy[] } {
+): {
+  scopes: Scope[];
+  alerts: DeclaredAlert[];
+  triggers: DeclaredTrigger[];
+  targets: DeclaredTarget[];
+  policies: DeclaredPolicy[];
+} {
   const { scopes, resources } = scopesOfStack(stack, json, problems);
   const data = sections(stack, json, 'data', problems);
   const ctx: StackContext = {
@@ -41,8 +51,10 @@ function readStack(
     scopes,
     domains: data.networkcalc_domain,
     subdomains: data.networkcalc_subdomain,
+    declared: new Map(),
     problems,
   };
+  const targets = readTargets(ctx, resources);
   const alerts: DeclaredAlert[] = [];
   for (const [logicalId, body] of Object.entries(resources.networkcalc_alert)) {
     const alert = readAlertItem(ctx, logicalId, body);
@@ -54,7 +66,39 @@ function readStack(
     if (trigger) triggers.push(trigger);
   }
   const policies = readPolicies(stack, json, (where, provider) => referencedScope(ctx, where, provider), problems);
-  return { scopes, alerts, triggers, policies };
+  return { scopes, alerts, triggers, targets, policies };
+}
+
+/** The stack's domains, then its subdomains (which may refer to them), into `ctx.declared`. */
+function readTargets(ctx: StackContext, resources: Record<string, Record<string, Json>>): DeclaredTarget[] {
+  const { stack, problems } = ctx;
+  const scopeOf = (where: string, body: Json) => referencedScope(ctx, where, body.provider)?.key ?? null;
+  for (const [logicalId, body] of Object.entries(resources.networkcalc_domain ?? {})) {
+    const d = readDomainResource(
+      stack,
+      scopeOf(`stack ${stack}, domain ${logicalId}`, body),
+      logicalId,
+      body,
+      problems,
+    );
+    if (d) ctx.declared.set(d.resource, d);
+  }
+  const subdomains: DeclaredTarget[] = [];
+  for (const [logicalId, body] of Object.entries(resources.networkcalc_subdomain ?? {})) {
+    const scopeKey = scopeOf(`stack ${stack}, subdomain ${logicalId}`, body);
+    const s = readSubdomainResource(
+      stack,
+      scopeKey,
+      logicalId,
+      body,
+      (where, value) => readTarget(ctx, where, value, 'domain_id', scopeKey),
+      (ref) => (ref.kind === 'id' ? null : ref.name),
+      problems,
+    );
+    if (s) subdomains.push(s);
+  }
+  for (const s of subdomains) ctx.declared.set(s.resource, s);
+  return [...ctx.declared.values()];
 }
 
 /** Names identify alerts: two declarations of one name in a scope cannot both be honoured. */
@@ -105,6 +149,7 @@ export function readDesired(stacks: StackDocument[]): Desired {
   const alerts: DeclaredAlert[] = [];
   const triggers: DeclaredTrigger[] = [];
   const policies: DeclaredPolicy[] = [];
+  const targets: DeclaredTarget[] = [];
 
   for (const { name: stack, json } of stacks) {
     if (!isObject(json)) {
@@ -118,10 +163,12 @@ export function readDesired(stacks: StackDocument[]): Desired {
     alerts.push(...read.alerts);
     triggers.push(...read.triggers);
     policies.push(...read.policies);
+    targets.push(...read.targets);
   }
 
   problems.push(...duplicateNameProblems(alerts));
+  problems.push(...duplicateTargetProblems(targets));
   problems.push(...ownershipPrefixProblems(scopes, alerts));
   problems.push(...policyProblems(policies, alerts));
-  return { scopes, alerts, triggers, policies, problems };
+  return { scopes, alerts, triggers, targets, policies, problems };
 }

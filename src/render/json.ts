@@ -180,6 +180,28 @@ function accountJson(command: Command, p: AccountPlan, report: ApplyReport | und
     ...(p.coverage ? { coverage_gaps: gapsJson(p.coverage) } : {}),
     // Live alerts whose current_status is triggered (plan and drift only).
     ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
+    // Domains and subdomains created before the alert changes (their placeholder ids are
+    // negative); present only when the account has some, so documents without stay as they were.
+    ...(p.targetChanges?.length
+      ? {
+          target_changes: p.targetChanges.map((c, i) => {
+            const o: Record<string, unknown> = {
+              action: c.action,
+              target_type: c.targetType,
+              name: c.name,
+              placeholder_id: c.placeholderId,
+              prefix: c.prefix,
+              domain_id: c.domainId,
+              stack: c.stack,
+              resource: c.resource,
+              path: c.path,
+            };
+            const r = outcome?.targetResults?.[i];
+            if (r) o.result = { ...r };
+            return o;
+          }),
+        }
+      : {}),
     changes: p.changes.map((c, i) => changeJson(c, outcome?.results[i], drift)),
     triggers: drift
       ? []

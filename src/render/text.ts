@@ -1,7 +1,8 @@
 /** The plan, apply results and drift as text for a terminal or a log. */
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan } from '../plan/account-plan';
-import type { ApplyReport, ChangeResult, TriggerResult } from '../engine/apply';
+import type { ApplyReport, ChangeResult, TargetResult, TriggerResult } from '../engine/apply';
+import type { TargetChange } from '../plan/target-changes';
 import { coverageTotals } from '../plan/coverage';
 import { gapLines, gapSummary } from './coverage';
 import { errorReason, errorText } from '../plan/error-info';
@@ -115,7 +116,8 @@ export function summaryLine(t: Totals, command: Command): string {
     ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)`
     : 'Plan';
   if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
-  return `${head}: ${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
+  const targets = t.targets ? `${t.targets} domain${t.targets === 1 ? '' : 's'} and subdomains to create, then ` : '';
+  return `${head}: ${targets}${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
 }
 
 /** The words of a grouped account's counts (`60 changes: 60 to create, …`). */
@@ -137,6 +139,7 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
     if (command === 'plan') out.push(...triggeredLines(p, s));
+    for (const c of p.targetChanges ?? []) out.push(targetChangeLine(c, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     if (detail && p.changes.length) out.push(s.bold(accountCounts(p, PLAN_WORDS, 'change')));
@@ -247,6 +250,18 @@ export function failedAccountsLine(plans: readonly AccountPlan[]): string {
   const failed = plans.filter((p) => p.status === 'error');
   const each = failed.map((p) => `${p.account.label} (${errorReason(p.error!)})`);
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}`;
+}
+
+/** `  + domain example.com (app/Domain)`: a domain or subdomain the plan creates. */
+export function targetChangeLine(c: TargetChange, s: Style): string {
+  return s.green(`  + ${c.targetType} ${quoteText(c.name)}`) + s.dim(` (${c.path}, created before the alerts on it)`);
+}
+
+export function targetResultLine(p: Pick<AccountPlan, 'account'>, c: TargetChange, r: TargetResult, s: Style): string {
+  const who = `${p.account.label}: ${c.targetType} ${quoteText(c.name)}${r.id !== undefined ? ` (id ${r.id})` : ''}`;
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: create failed: ${errorReason(r.error!)}`);
+  if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
+  return s.green(`  ✓ ${who} created`) + (r.note ? s.dim(` — ${r.note}`) : '');
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {

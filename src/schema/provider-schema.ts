@@ -137,7 +137,7 @@ const alert: ResourceSchema = {
       type: 'number',
       required: true,
       description:
-        'Id of the watched domain or subdomain; use the networkcalc_domain / networkcalc_subdomain data sources to look it up by name.',
+        'Id of the watched domain or subdomain: networkcalc_domain.<name>.id / networkcalc_subdomain.<name>.id of a declared one, or the networkcalc_domain / networkcalc_subdomain data sources to look up an existing one by name.',
     },
     user_id: { type: 'number', computed: true, description: 'Id of the user who created the alert (read-only).' },
     is_active: { type: 'bool', computed: true, description: 'Whether the alert is being checked (read-only).' },
@@ -195,6 +195,65 @@ const reportTrigger: ResourceSchema = {
       description: 'Status returned by the service when the report was triggered.',
     },
     triggered_at: { type: 'string', computed: true, description: 'When the report was triggered (RFC 3339).' },
+  },
+};
+
+const DELETED_ALERTS =
+  'What the service does with the alerts of a deleted domain is not documented: they are assumed deleted with it, so give alerts that target it a reference to it (target_id = networkcalc_domain.<name>.id) and terraform deletes them first.';
+
+const domain: ResourceSchema = {
+  version: 0,
+  description: `A domain of a NetworkCalc account, the target of alerts and reports. A name identifies one domain within an account: a name the account already has is refused at plan with the id to import. ${DELETED_ALERTS}`,
+  attributes: {
+    id: {
+      type: 'string',
+      computed: true,
+      stable: true,
+      description: 'Id of the domain, assigned by the service: its number in decimal, as `terraform import` takes it.',
+    },
+    name: {
+      type: 'string',
+      required: true,
+      requiresReplace: true,
+      description:
+        'Domain name, e.g. example.com: a host name of RFC 1035/1123 labels; an internationalised name is sent as its A-label. Compared without regard to case.',
+    },
+    created_at: { type: 'string', computed: true, stable: true, description: 'When the domain was added.' },
+  },
+};
+
+const subdomain: ResourceSchema = {
+  version: 0,
+  description:
+    'A subdomain of a domain of the account (prefix www of example.com is www.example.com), the target of alerts and reports. A prefix identifies one subdomain within its domain: one the domain already has is refused at plan with the id to import. Its alerts are assumed deleted with it.',
+  attributes: {
+    id: {
+      type: 'string',
+      computed: true,
+      stable: true,
+      description:
+        'Id of the subdomain, assigned by the service: its number in decimal, as `terraform import` takes it.',
+    },
+    domain_id: {
+      type: 'number',
+      required: true,
+      requiresReplace: true,
+      description:
+        'Id of the domain: networkcalc_domain.<name>.id, data.networkcalc_domain.<name>.id, or a literal id.',
+    },
+    prefix: {
+      type: 'string',
+      required: true,
+      requiresReplace: true,
+      description:
+        'The part before the domain: www, or my.demo for my.demo.example.com. Compared without regard to case.',
+    },
+    name: {
+      type: 'string',
+      computed: true,
+      stable: true,
+      description: 'Full name of the subdomain, e.g. www.example.com (lower case).',
+    },
   },
 };
 
@@ -283,6 +342,8 @@ export const PROVIDER_SCHEMA: ProviderSchemaDoc = {
   resources: {
     networkcalc_alert: alert,
     networkcalc_report_trigger: reportTrigger,
+    networkcalc_domain: domain,
+    networkcalc_subdomain: subdomain,
   },
   dataSources: {
     networkcalc_alerts: alertsData,

@@ -114,7 +114,7 @@ describe('1. malformed synthesized blocks are errors, never "no alerts"', () => 
     [
       'an unknown networkcalc resource type',
       { provider: { networkcalc: [{}] }, resource: { networkcalc_alerts: { A: alert({ name: 'a' }) } } },
-      'stack main: resource.networkcalc_alerts is not a NetworkCalc resource type; known: networkcalc_alert, networkcalc_report_trigger',
+      'stack main: resource.networkcalc_alerts is not a NetworkCalc resource type; known: networkcalc_alert, networkcalc_report_trigger, networkcalc_domain, networkcalc_subdomain',
     ],
     [
       'count on an alert',

@@ -1,19 +1,25 @@
 /**
- * `ncalc drift --suggest` in apps of two accounts (prod and staging of the multi-account
- * example's seed): a new declaration goes beside its own account, never into code that makes
+ * `ncalc drift --suggest` in apps of two accounts (prod and staging, as in the multi-account
+ * example, each with example.com, www.example.com and example.org already there): a new declaration goes beside its own account, never into code that makes
  * every account's stack, and the plan after `--write` shows what the suggestion said. Also:
  * the app's own TypeScript (none, or one without a compiler API) plays no part.
  */
-import * as path from 'node:path';
 import { NetworkCalcClient } from '../../src/client';
 import { requireBuild } from '../helpers/build';
 import { useEmulator } from '../helpers/emulator';
-import { ROOT, cliEnv } from '../cli/support';
+import { cliEnv } from '../cli/support';
 import { TsApp, ncalcIn, type AppTypeScript } from './support';
 
 jest.setTimeout(120_000);
 
-const emulator = useEmulator({ seed: path.join(ROOT, 'examples', 'multi-account', 'emulator-seed.json') });
+/** The two accounts with their domains already there (the example's own seed starts empty). */
+const account = (name: string, userId: number) => ({
+  name,
+  user_id: userId,
+  tokens: [{ access_token: `${name}-token` }],
+  domains: [{ domain: 'example.com', subdomains: [{ prefix: 'www' }] }, { domain: 'example.org' }],
+});
+const emulator = useEmulator({ seed: { accounts: [account('prod', 1), account('staging', 2)] } });
 const apps: TsApp[] = [];
 afterAll(() => apps.forEach((a) => a.remove()));
 

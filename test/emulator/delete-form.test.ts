@@ -10,6 +10,8 @@ import { call, useEmulator, type CallResult } from '../helpers/emulator';
 
 const emu = useEmulator();
 const T = DEMO_ACCOUNT.token;
+/** The start settings of an emulator built without options. */
+const START = { deleteForm: null, randomSeed: null, targetCreateOmitsId: false, targetDeleteTakesAlerts: false };
 
 /** One raw DELETE of alert `id`, carrying the id in `form`. */
 function deleteIn(url: string, form: DeleteForm, id: number | string): Promise<CallResult> {
@@ -101,18 +103,21 @@ describe('one DELETE form, set at runtime', () => {
 
   it('null accepts every form again; reset returns to the start setting', async () => {
     await emu().control.updateSettings({ deleteForm: 'path' });
-    expect(await emu().control.updateSettings({ deleteForm: null })).toEqual({ deleteForm: null, randomSeed: null });
+    expect(await emu().control.updateSettings({ deleteForm: null })).toEqual({ ...START, deleteForm: null });
     for (const form of DELETE_FORMS) expect((await deleteIn(emu().url, form, await plant())).status).toBe(200);
     await emu().control.updateSettings({ deleteForm: 'path' });
     await emu().control.reset();
-    expect(await emu().control.settings()).toEqual({ deleteForm: null, randomSeed: null });
+    expect(await emu().control.settings()).toEqual({ ...START, deleteForm: null });
   });
 
   it.each([
     [{ deleteForm: 'header' }, 'deleteForm must be one of path, query, body, or null for every form (got "header")'],
     [{ deleteForm: 1 }, 'deleteForm must be one of path, query, body'],
     [{ randomSeed: 1.5 }, 'randomSeed must be a whole number'],
-    [{ colour: 'red' }, 'colour is not a setting (known: deleteForm, randomSeed)'],
+    [
+      { colour: 'red' },
+      'colour is not a setting (known: deleteForm, randomSeed, targetCreateOmitsId, targetDeleteTakesAlerts)',
+    ],
   ])('a bad setting %j is refused with a message and changes nothing', async (update, message) => {
     const err = await emu()
       .control.updateSettings(update as never)
@@ -122,7 +127,7 @@ describe('one DELETE form, set at runtime', () => {
       statusCode: 400,
       body: { status: 'INVALID_BODY', error: expect.stringContaining(message) },
     });
-    expect(await emu().control.settings()).toEqual({ deleteForm: null, randomSeed: null });
+    expect(await emu().control.settings()).toEqual({ ...START, deleteForm: null });
   });
 });
 
@@ -130,7 +135,7 @@ describe('the deleteForm option', () => {
   it('sets the start form, which reset returns to', async () => {
     const e = await startEmulator({ deleteForm: 'query' });
     try {
-      expect(await e.control.settings()).toEqual({ deleteForm: 'query', randomSeed: null });
+      expect(await e.control.settings()).toEqual({ ...START, deleteForm: 'query' });
       const { id } = await e.control.createAlert('demo', {
         name: 'x',
         type: 'SPF Record',

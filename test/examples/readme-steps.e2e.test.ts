@@ -112,9 +112,13 @@ test('examples/quickstart: plan, apply and drift against the emulator show what 
 
 test('examples/multi-account: both accounts planned, applied and in sync, as the README says', async () => {
   const out = await runReadme('multi-account', 'Try it against the local emulator');
-  // "7 alerts for prod, 8 and a report for staging"
-  expect(out).toContain('Plan: 15 to create, 0 to update, 0 to delete.\nApply will also run 1 report trigger.\n');
-  expect(out).toContain('  » domain example.org (id 6) report (staging/ExampleOrgReport)  # triggers: alerts=');
+  // "2 empty accounts: their 5 domains and subdomains first, then 7 alerts for prod, 8 and a report for staging"
+  expect(out).toContain(
+    'Plan: 5 domains and subdomains to create, then 15 to create, 0 to update, 0 to delete.\nApply will also run 1 report trigger.\n',
+  );
+  expect(out).toContain('  + domain "example.org" (staging/ExampleOrg, created before the alerts on it)');
+  // A declared domain not created yet: the report names it by a placeholder id until apply.
+  expect(out).toContain('  » domain example.org (id -2) report (staging/ExampleOrgReport)  # triggers: alerts=');
   expect(out).toMatch(/^ {2}prod +7 +0 +0 +0 +applied$/m);
   expect(out).toMatch(/^ {2}staging +8 +0 +0 +0 +applied$/m);
   expect(out).toContain('Apply complete: 15 created, 0 updated, 0 deleted, 0 failed.\n');

@@ -17,6 +17,8 @@ test('the root exports exactly the documented values', () => {
       'ReportTarget',
       'DomainLookup',
       'SubdomainLookup',
+      'Domain',
+      'Subdomain',
       'Alert',
       'ReportTrigger',
       'NetworkcalcValidationError',

@@ -52,7 +52,7 @@ describe('readDesired reads literal strings as Terraform does', () => {
     expect(d.alerts.map((a) => a.logicalId)).toEqual(['Ref']);
     expect(d.alerts[0].target).toMatchObject({ kind: 'name', name: 'example.com' });
     expect(d.problems.map(problemText)).toEqual([
-      'stack app, alert Escaped: target_id "$${data.networkcalc_domain.apex.id}" is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain data source',
+      'stack app, alert Escaped: target_id "$${data.networkcalc_domain.apex.id}" is neither a positive id nor a reference to a networkcalc_domain / networkcalc_subdomain resource or data source',
     ]);
   });
 

@@ -32,7 +32,7 @@ describe('readDesired: strict reading', () => {
       "stack main: resource.networkcalc_alert.A is a string; expected an object (the block's attributes)",
       'stack main: resource.networkcalc_alert.B: "for_each" is not supported: ncalc reads one block as one object and cannot evaluate for_each; declare each one in the app (a loop in TypeScript) instead',
       'stack main: resource.networkcalc_alert.B: unknown attribute "nmae"; allowed: filter, filter_value, name, subtype, target_id, target_type, type',
-      'stack main: resource.networkcalc_alerts is not a NetworkCalc resource type; known: networkcalc_alert, networkcalc_report_trigger',
+      'stack main: resource.networkcalc_alerts is not a NetworkCalc resource type; known: networkcalc_alert, networkcalc_report_trigger, networkcalc_domain, networkcalc_subdomain',
       'stack main: data.networkcalc_domain is an array; expected an object of blocks keyed by logical id',
     ]);
   });

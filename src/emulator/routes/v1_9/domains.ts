@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isValidHostName, normalizeHostName } from '../../../model';
+import { isValidHostName, normalizeHostName, normalizePrefix } from '../../../model';
 import type { EmulatorCore } from '../../core';
 import { ApiError } from '../../errors';
 import type { StoredAccount, StoredDomain } from '../../state';
-import type { Store } from '../../store';
 import { domainView, domainWithSubdomainsView, subdomainView } from '../../views';
 import { accountOf, authorize, now, OK_ONLY, pathId, responses, routeDefaults } from '../shared';
 import { isObject } from '../../../support/json';
@@ -13,6 +12,23 @@ function findDomain(account: StoredAccount, raw: string): StoredDomain {
   const d = id === null ? undefined : account.domains.find((x) => x.id === id);
   if (!d) throw new ApiError('NOT_FOUND');
   return d;
+}
+
+/** A create's answer as the settings have it: without the new id when targetCreateOmitsId is on. */
+function created(core: EmulatorCore, view: Record<string, unknown>): Record<string, unknown> {
+  if (!core.settings.targetCreateOmitsId) return view;
+  const { id: _id, ...rest } = view;
+  return rest;
+}
+
+/**
+ * The alerts targeting the domain ids or subdomain ids: a delete refuses them (NOT_DELETED),
+ * or with targetDeleteTakesAlerts on, removes them with the target.
+ */
+function targetingAlerts(account: StoredAccount, domainIds: Set<number>, subIds: Set<number>): number[] {
+  return account.alerts
+    .filter((a) => (a.target_type === 'domain' ? domainIds : subIds).has(a.target_id))
+    .map((a) => a.id);
 }
 
 function findSubdomain(request: FastifyRequest) {
@@ -26,7 +42,8 @@ function findSubdomain(request: FastifyRequest) {
 }
 
 /** POST of a domain: stored in the model's canonical form, once per account. */
-function createDomainRoute(app: FastifyInstance, store: Store): void {
+function createDomainRoute(app: FastifyInstance, core: EmulatorCore): void {
+  const store = core.store;
   app.post('/api/domains', {
     schema: {
       response: responses({
@@ -45,7 +62,7 @@ function createDomainRoute(app: FastifyInstance, store: Store): void {
       const at = now();
       const d: StoredDomain = { id: store.state.next_resource_id, domain: name, created_at: at, updated_at: at };
       await store.commit([{ op: 'put', account: account.name, list: 'domains', item: d }]);
-      return { status: 'OK', domain: domainView(d) };
+      return { status: 'OK', domain: created(core, domainView(d)) };
     },
   });
 }
@@ -83,21 +100,25 @@ function readDomainRoutes(app: FastifyInstance): void {
   });
 }
 
-/** DELETE of a domain and its subdomains, refused while alerts target any of them. */
-function deleteDomainRoute(app: FastifyInstance, store: Store): void {
+/**
+ * DELETE of a domain and its subdomains, refused while alerts target any of them, or with
+ * targetDeleteTakesAlerts on, deleting those alerts too.
+ */
+function deleteDomainRoute(app: FastifyInstance, core: EmulatorCore): void {
+  const store = core.store;
   app.delete('/api/domains/:domain_id', {
     schema: { response: responses(OK_ONLY) },
     handler: async (request) => {
       const account = accountOf(request);
       const d = findDomain(account, (request.params as { domain_id: string }).domain_id);
       const subIds = new Set(account.subdomains.filter((s) => s.domain_id === d.id).map((s) => s.id));
-      const targeted = account.alerts.some(
-        (a) =>
-          (a.target_type === 'domain' && a.target_id === d.id) ||
-          (a.target_type === 'subdomain' && subIds.has(a.target_id)),
-      );
-      if (targeted) throw new ApiError('NOT_DELETED', 'alerts target this domain or its subdomains');
+      const alertIds = targetingAlerts(account, new Set([d.id]), subIds);
+      if (alertIds.length && !core.settings.targetDeleteTakesAlerts)
+        throw new ApiError('NOT_DELETED', 'alerts target this domain or its subdomains');
       await store.commit([
+        ...(alertIds.length
+          ? [{ op: 'remove' as const, account: account.name, list: 'alerts' as const, keys: alertIds }]
+          : []),
         { op: 'remove', account: account.name, list: 'domains', keys: [d.id] },
         { op: 'remove', account: account.name, list: 'subdomains', keys: [...subIds] },
       ]);
@@ -107,7 +128,8 @@ function deleteDomainRoute(app: FastifyInstance, store: Store): void {
 }
 
 /** POST, GET and DELETE of a subdomain of a domain. */
-function subdomainRoutes(app: FastifyInstance, store: Store): void {
+function subdomainRoutes(app: FastifyInstance, core: EmulatorCore): void {
+  const store = core.store;
   const subdomainResponse = responses({
     type: 'object',
     properties: { status: { type: 'string' }, subdomain: { $ref: 'SubdomainResponse#' } },
@@ -119,7 +141,7 @@ function subdomainRoutes(app: FastifyInstance, store: Store): void {
       const account = accountOf(request);
       const params = request.params as { domain_id: string; subdomain_prefix: string };
       const d = findDomain(account, params.domain_id);
-      const prefix = params.subdomain_prefix.toLowerCase();
+      const prefix = normalizePrefix(params.subdomain_prefix);
       // The prefix is valid when prefix.domain is a valid host name (the domain already is).
       if (!isValidHostName(`${prefix}.${d.domain}`))
         throw new ApiError('NOT_SAVED', 'the prefix is not a valid subdomain prefix');
@@ -129,7 +151,7 @@ function subdomainRoutes(app: FastifyInstance, store: Store): void {
       const at = now();
       const s = { id: store.state.next_resource_id, domain_id: d.id, prefix, created_at: at, updated_at: at };
       await store.commit([{ op: 'put', account: account.name, list: 'subdomains', item: s }]);
-      return { status: 'OK', subdomain: subdomainView(account, s, d) };
+      return { status: 'OK', subdomain: created(core, subdomainView(account, s, d)) };
     },
   });
 
@@ -145,10 +167,15 @@ function subdomainRoutes(app: FastifyInstance, store: Store): void {
     schema: { response: responses(OK_ONLY) },
     handler: async (request) => {
       const { account, s } = findSubdomain(request);
-      if (account.alerts.some((a) => a.target_type === 'subdomain' && a.target_id === s.id)) {
+      const alertIds = targetingAlerts(account, new Set(), new Set([s.id]));
+      if (alertIds.length && !core.settings.targetDeleteTakesAlerts)
         throw new ApiError('NOT_DELETED', 'alerts target this subdomain');
-      }
-      await store.commit([{ op: 'remove', account: account.name, list: 'subdomains', keys: [s.id] }]);
+      await store.commit([
+        ...(alertIds.length
+          ? [{ op: 'remove' as const, account: account.name, list: 'alerts' as const, keys: alertIds }]
+          : []),
+        { op: 'remove', account: account.name, list: 'subdomains', keys: [s.id] },
+      ]);
       return { status: 'OK' };
     },
   });
@@ -158,8 +185,8 @@ function subdomainRoutes(app: FastifyInstance, store: Store): void {
 export async function domainRoutes(app: FastifyInstance, { core }: { core: EmulatorCore }): Promise<void> {
   routeDefaults(app, { group: 'domains' });
   app.addHook('onRequest', authorize('domains'));
-  createDomainRoute(app, core.store);
+  createDomainRoute(app, core);
   readDomainRoutes(app);
-  deleteDomainRoute(app, core.store);
-  subdomainRoutes(app, core.store);
+  deleteDomainRoute(app, core);
+  subdomainRoutes(app, core);
 }

@@ -44,7 +44,7 @@ export interface AlertConfig extends cdktf.TerraformMetaArguments {
   */
   readonly targetType: string;
   /**
-  * Id of the watched domain or subdomain; use the networkcalc_domain / networkcalc_subdomain data sources to look it up by name.
+  * Id of the watched domain or subdomain: networkcalc_domain.<name>.id / networkcalc_subdomain.<name>.id of a declared one, or the networkcalc_domain / networkcalc_subdomain data sources to look up an existing one by name.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/networkcalc/networkcalc/latest/docs/resources/alert#target_id Alert#target_id}
   */

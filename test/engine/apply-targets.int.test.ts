@@ -1,0 +1,119 @@
+/**
+ * Declared domains and subdomains provisioned from zero: planAll and applyAll against the
+ * emulator over HTTP at its strictest for targets (creates answer without ids, a third of the
+ * domain and subdomain creates lose their answer after the write, latency, a delete takes the
+ * alerts of its target). Every account ends with each target once, and the second plan is empty.
+ */
+import { NetworkCalcClient } from '../../src/client';
+import { applyAll } from '../../src/engine/apply';
+import { planAll, prepare } from '../../src/engine/plan-all';
+import type { Credentials } from '../../src/plan/types';
+import type { Json } from '../../src/support/json';
+import { useEmulator } from '../helpers/emulator';
+import { alert, stack } from '../cli/support';
+
+const ACCOUNTS = 50;
+const names = Array.from({ length: ACCOUNTS }, (_, i) => `acct${i + 1}`);
+const tokenEnv = (name: string) => `${name.toUpperCase()}_TOKEN`;
+
+const emulator = useEmulator({ targetCreateOmitsId: true, targetDeleteTakesAlerts: true, randomSeed: 42 });
+
+/** One stack per account: a domain, two subdomains, an alert on each of two targets, a report trigger. */
+function stacks(): Array<{ name: string; json: Json }> {
+  return names.map((name) => {
+    const json = stack({
+      provider: { token_env: tokenEnv(name) },
+      alerts: {
+        Apex: alert({ name: 'apex a record', target_id: '${networkcalc_domain.acme.id}' }),
+        Www: alert({ name: 'www a record', target_type: 'subdomain', target_id: '${networkcalc_subdomain.www.id}' }),
+      },
+      triggers: { Report: { domain_id: '${networkcalc_domain.acme.id}' } },
+    });
+    (json.resource as Record<string, Json>).networkcalc_domain = { acme: { name: 'Acme.test' } };
+    (json.resource as Record<string, Json>).networkcalc_subdomain = {
+      www: { domain_id: '${networkcalc_domain.acme.id}', prefix: 'www' },
+      api: { domain_id: '${networkcalc_domain.acme.id}', prefix: 'api' },
+    };
+    return { name, json };
+  });
+}
+
+const env = () => ({
+  NETWORKCALC_BASE_URL: emulator().url,
+  ...Object.fromEntries(names.map((n) => [tokenEnv(n), `${n}-token`])),
+});
+
+const factory = (c: Credentials) => new NetworkCalcClient({ baseUrl: c.baseUrl, token: c.token });
+
+describe('targets as code: from zero in one apply', () => {
+  it(`provisions ${ACCOUNTS} empty accounts with 0 duplicates, within the request bound; the second plan is empty`, async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    await control.addFault({ kind: 'latency', latencyMs: 3 });
+    await control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      rate: 0.3,
+      match: { method: 'POST', path: '/api/domains' },
+    });
+
+    const plans = await planAll(prepare(stacks(), env()), factory, { triggers: true });
+    expect(plans.map((p) => p.status)).toEqual(names.map(() => 'ok'));
+    for (const p of plans) {
+      expect(p.targetChanges?.map((c) => [c.targetType, c.name])).toEqual([
+        ['domain', 'acme.test'],
+        ['subdomain', 'www.acme.test'],
+        ['subdomain', 'api.acme.test'],
+      ]);
+      // Alerts over targets not yet created plan as creates, on the placeholder ids.
+      expect(p.changes.map((c) => [c.action, c.after!.target_id < 0])).toEqual([
+        ['create', true],
+        ['create', true],
+      ]);
+    }
+    await control.clearRequests();
+
+    const report = await applyAll(plans, factory, { parallelism: 8, triggers: true });
+    for (const p of plans) {
+      const o = report.get(p)!;
+      expect(o.targetResults?.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+      expect(o.results.map((r) => r.status)).toEqual(['ok', 'ok']);
+      expect(o.triggerResults.map((r) => r.status)).toEqual(['ok']);
+      expect(o.interference).toBeUndefined();
+    }
+
+    // Each target once, each alert on the right one.
+    const state = await control.state();
+    for (const account of state.accounts) {
+      expect(account.domains.map((d) => d.domain)).toEqual(['acme.test']);
+      expect(account.subdomains.map((s) => s.prefix).sort()).toEqual(['api', 'www']);
+      const www = account.subdomains.find((s) => s.prefix === 'www')!;
+      expect(account.alerts.map((a) => [a.name, a.target_type, a.target_id]).sort()).toEqual([
+        ['apex a record', 'domain', account.domains[0]!.id],
+        ['www a record', 'subdomain', www.id],
+      ]);
+    }
+
+    // The bound, per account: one POST per target (never re-sent: a dropped create committed,
+    // and the list proves it), one domains list per target create (no create answers an id),
+    // two alert POSTs, one alerts list after the writes, one report.
+    // The faults did hit: some creates lost their answer after the write.
+    const dropped = (await control.requests()).filter((r) => r.method === 'POST' && r.status === 0);
+    expect(dropped.length).toBeGreaterThan(10);
+    const count = (filter: Parameters<typeof control.countRequests>[0]) => control.countRequests(filter);
+    expect(await count({ method: 'POST', pathPrefix: '/api/domains' })).toBe(3 * ACCOUNTS);
+    expect(await count({ method: 'GET', path: '/api/domains' })).toBeLessThanOrEqual(3 * ACCOUNTS);
+    expect(await count({ method: 'POST', pathPrefix: '/api/alerts' })).toBe(2 * ACCOUNTS);
+    expect(await count({ method: 'GET', pathPrefix: '/api/alerts' })).toBeLessThanOrEqual(1 * ACCOUNTS);
+    expect(await count({ method: 'POST', pathPrefix: '/api/reports' })).toBe(ACCOUNTS);
+    expect(await count({})).toBeLessThanOrEqual(10 * ACCOUNTS);
+
+    const again = await planAll(prepare(stacks(), env()), factory, { triggers: false });
+    for (const p of again) {
+      expect(p.targetChanges).toBeUndefined();
+      expect(p.changes).toEqual([]);
+    }
+  });
+});
