@@ -7,6 +7,8 @@
 import { NetworkCalcClient } from '../../src/client';
 import { applyAll } from '../../src/engine/apply';
 import { planAll, prepare } from '../../src/engine/plan-all';
+import { revivePlan } from '../../src/engine/revive-plan';
+import { readSavedPlan, savedPlanText } from '../../src/read/saved-plan';
 import type { Credentials } from '../../src/plan/types';
 import type { Json } from '../../src/support/json';
 import { useEmulator } from '../helpers/emulator';
@@ -115,5 +117,32 @@ describe('targets as code: from zero in one apply', () => {
       expect(p.targetChanges).toBeUndefined();
       expect(p.changes).toEqual([]);
     }
+  });
+
+  it('a saved plan carries the target changes: revived and applied, it provisions the same', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const plans = await planAll(prepare(stacks().slice(0, 3), env()), factory, { triggers: false });
+    const text = savedPlanText(plans, { triggers: false, shard: null });
+    const saved = readSavedPlan(text, 'plan.json');
+    expect(saved.accounts[0]!.target_changes?.map((c) => c.name)).toEqual([
+      'acme.test',
+      'www.acme.test',
+      'api.acme.test',
+    ]);
+    // An edited placeholder is refused, as any edit of the file.
+    expect(() => readSavedPlan(text.replace('"placeholderId": -1', '"placeholderId": 1'), 'plan.json')).toThrow();
+    const revived = await revivePlan(saved, env(), factory);
+    const report = await applyAll(revived, factory, { parallelism: 4 });
+    for (const p of revived) expect(report.get(p)!.targetResults?.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    const state = await control.state();
+    for (const account of state.accounts.slice(0, 3)) {
+      expect(account.domains.map((d) => d.domain)).toEqual(['acme.test']);
+      expect(account.alerts.every((a) => a.target_id > 0)).toBe(true);
+      expect(account.alerts).toHaveLength(2);
+    }
+    expect(state.accounts.slice(3).every((a) => a.domains.length === 0)).toBe(true);
   });
 });
