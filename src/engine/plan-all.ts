@@ -224,7 +224,10 @@ async function planAccount(
     ]);
     const index = domains ? indexDomains(domains) : null;
     // Declared targets the account lacks: created first; their placeholder ids go into the index.
-    const targetChanges = index && targets.length ? planTargetCreates(targets, index) : [];
+    const plannedTargets = index && targets.length ? planTargetCreates(targets, index) : [];
+    // destroy deletes alerts only: the declared targets are left in place (and none is created).
+    const destroying = options.mode === 'destroy';
+    const targetChanges = destroying ? [] : plannedTargets;
     const declared = await declaredAlerts(alerts, policies, domains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
     // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
@@ -235,6 +238,11 @@ async function planAccount(
       );
     const { changes, unchanged } = scopes;
     const warnings = [...declared.warnings, ...scopes.warnings];
+    if (destroying && targets.length)
+      warnings.push({
+        scopeKey: null,
+        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only`,
+      });
     // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
     for (const w of terraformStateWarnings(changes, held)) warnings.push(w);
     const planned = triggersToRun(triggers, index, changes);

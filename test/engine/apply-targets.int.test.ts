@@ -145,4 +145,29 @@ describe('targets as code: from zero in one apply', () => {
     }
     expect(state.accounts.slice(3).every((a) => a.domains.length === 0)).toBe(true);
   });
+
+  it('destroy deletes the alerts only and says the targets are left in place', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const two = () => prepare(stacks().slice(0, 2), env());
+    const plans = await planAll(two(), factory, { triggers: false });
+    await applyAll(plans, factory, { parallelism: 4 });
+    const destroy = await planAll(two(), factory, { triggers: false, mode: 'destroy' });
+    for (const p of destroy) {
+      expect(p.targetChanges).toBeUndefined();
+      expect(p.changes.map((c) => c.action)).toEqual(['delete', 'delete']);
+      expect(p.warnings.map((w) => w.message)).toContain(
+        'the declared domains and subdomains (3) are left in place: destroy deletes alerts only',
+      );
+    }
+    await applyAll(destroy, factory, { parallelism: 4 });
+    const state = await control.state();
+    for (const account of state.accounts.slice(0, 2)) {
+      expect(account.alerts).toEqual([]);
+      expect(account.domains).toHaveLength(1);
+      expect(account.subdomains).toHaveLength(2);
+    }
+  });
 });
