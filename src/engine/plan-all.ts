@@ -9,7 +9,7 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
-import { planTargetCreates } from '../plan/target-changes';
+import { planTargetCreates, undeclaredTargetsNote } from '../plan/target-changes';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -238,6 +238,8 @@ async function planAccount(
       );
     const { changes, unchanged } = scopes;
     const warnings = [...declared.warnings, ...scopes.warnings];
+    const undeclared = domains && index && !destroying ? undeclaredTargetsNote(targets, domains, index) : null;
+    if (undeclared) warnings.push({ scopeKey: null, message: undeclared });
     if (destroying && targets.length)
       warnings.push({
         scopeKey: null,

@@ -170,4 +170,38 @@ describe('targets as code: from zero in one apply', () => {
       expect(account.subdomains).toHaveLength(2);
     }
   });
+
+  it.each(['exclusive', 'prefix', 'additive'] as const)(
+    'a subdomain taken out of the app (%s ownership) is left in place, and the plan says so',
+    async (ownership) => {
+      const control = emulator().control;
+      await control.seed({
+        accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+      });
+      const one = (drop: boolean) => {
+        const [s] = stacks();
+        const provider = (s!.json.provider as { networkcalc: Json[] }).networkcalc[0]!;
+        provider.ownership = ownership;
+        if (ownership === 'prefix') {
+          provider.ownership_prefix = 'team-';
+          for (const body of Object.values(
+            (s!.json.resource as Record<string, Record<string, Json>>).networkcalc_alert!,
+          ))
+            body.name = `team-${String(body.name)}`;
+        }
+        if (drop) delete (s!.json.resource as Record<string, Record<string, Json>>).networkcalc_subdomain!.api;
+        return prepare([s!], env());
+      };
+      await applyAll(await planAll(one(false), factory, { triggers: false }), factory, { parallelism: 4 });
+      const [p] = await planAll(one(true), factory, { triggers: false });
+      expect(p!.status).toBe('ok');
+      expect(p!.targetChanges).toBeUndefined();
+      expect(p!.changes).toEqual([]);
+      expect(p!.warnings.map((w) => w.message)).toContain(
+        '1 domain or subdomain of the account the app does not declare (api.acme.test) is left in place: ncalc does not delete targets',
+      );
+      const state = await control.state();
+      expect(state.accounts[0]!.subdomains.map((s) => s.prefix).sort()).toEqual(['api', 'www']);
+    },
+  );
 });
