@@ -9,7 +9,7 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
-import { planTargetCreates, undeclaredTargetsNote } from '../plan/target-changes';
+import { planTargetCreates, undeclaredTargetsNote, withPlannedTargets } from '../plan/target-changes';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -228,7 +228,8 @@ async function planAccount(
     // destroy deletes alerts only: the declared targets are left in place (and none is created).
     const destroying = options.mode === 'destroy';
     const targetChanges = destroying ? [] : plannedTargets;
-    const declared = await declaredAlerts(alerts, policies, domains, index, options);
+    const planDomains = domains && plannedTargets.length ? withPlannedTargets(domains, plannedTargets) : domains;
+    const declared = await declaredAlerts(alerts, policies, planDomains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
     // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
     if (scopes.refusals.length)

@@ -126,3 +126,21 @@ function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
     return null;
   }
 }
+
+/**
+ * The account's domains list with the targets the plan creates added under their placeholder
+ * ids: what alert policies expand over, so a policy over a declared domain plans its alerts.
+ */
+export function withPlannedTargets(domains: readonly ApiDomain[], changes: readonly TargetChange[]): ApiDomain[] {
+  if (!changes.length) return [...domains];
+  const out = domains.map((d) => ({ ...d, subdomains: [...d.subdomains] }));
+  for (const c of changes)
+    if (c.targetType === 'domain') out.push({ id: c.placeholderId, domain: c.name, subdomains: [] });
+  for (const c of changes) {
+    if (c.targetType !== 'subdomain') continue;
+    out
+      .find((d) => d.id === c.domainId)
+      ?.subdomains.push({ id: c.placeholderId, domain_id: c.domainId!, prefix: c.prefix!, subdomain: c.name });
+  }
+  return out;
+}

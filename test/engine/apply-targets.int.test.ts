@@ -204,4 +204,37 @@ describe('targets as code: from zero in one apply', () => {
       expect(state.accounts[0]!.subdomains.map((s) => s.prefix).sort()).toEqual(['api', 'www']);
     },
   );
+
+  it('an alert policy over a declared domain not yet created plans its alerts, and apply makes them on it', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const one = () => {
+      const [s] = stacks();
+      s!.json['//'] = {
+        networkcalc_alert_policies: {
+          Baseline_1: {
+            path: 'acct1/Baseline',
+            mode: 'generate',
+            targets: { include: ['acme.test'] },
+            checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
+          },
+        },
+      };
+      return prepare([s!], env());
+    };
+    const [p] = await planAll(one(), factory, { triggers: false });
+    expect(p!.status).toBe('ok');
+    const generated = p!.changes.filter((c) => c.after?.type === 'SPF Record');
+    expect(generated).toHaveLength(1);
+    expect(generated[0]!.after!.target_id).toBe(p!.targetChanges![0]!.placeholderId);
+    const report = await applyAll([p!], factory, { parallelism: 4 });
+    expect(report.get(p!)!.results.every((r) => r.status === 'ok')).toBe(true);
+    const account = (await control.state()).accounts[0]!;
+    const spf = account.alerts.find((a) => a.type === 'SPF Record')!;
+    expect([spf.target_type, spf.target_id]).toEqual(['domain', account.domains[0]!.id]);
+    const [again] = await planAll(one(), factory, { triggers: false });
+    expect(again!.changes).toEqual([]);
+  });
 });
