@@ -4,7 +4,7 @@
  * third of them lose their answer after the write, latency): three empty accounts provisioned
  * in one apply, the target changes in the text and JSON output, and the next plan empty.
  */
-import { useEmulator } from '../helpers/emulator';
+import { call, useEmulator } from '../helpers/emulator';
 import type { Json } from '../../src/support/json';
 import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 
@@ -84,5 +84,23 @@ describe('ncalc with declared targets', () => {
     const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: app.dir, env });
     expect(again.stdout).not.toContain('+ domain');
     expect(again.code).toBe(0);
+
+    // In the console: red's subdomain deleted (taking its alert, as assumed), a domain added.
+    await control.updateSettings({ targetDeleteTakesAlerts: true });
+    const red = (await control.state()).accounts.find((a) => a.name === 'red')!;
+    const www = red.subdomains[0]!;
+    const api = (method: string, path: string, json?: unknown) =>
+      call(emulator().url, method, path, { token: 'red-token', ...(json ? { json } : {}) });
+    expect((await api('DELETE', `/api/domains/${www.domain_id}/subdomains/${www.id}`)).status).toBe(200);
+    expect((await api('POST', '/api/domains', { domain: 'extra.example' })).status).toBe(200);
+    const drift = await ncalc(['drift'], { cwd: app.dir, env });
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain(
+      '! subdomain "www.red.example" (red/www): missing from the account; apply creates it',
+    );
+    expect(drift.stdout).toContain(
+      '1 domain or subdomain of the account the app does not declare (extra.example) is left in place',
+    );
+    expect(drift.stdout).toContain('Drift: 2 differences (1 domains or subdomains missing, 1 missing');
   });
 });
