@@ -237,4 +237,41 @@ describe('targets as code: from zero in one apply', () => {
     const [again] = await planAll(one(), factory, { triggers: false });
     expect(again!.changes).toEqual([]);
   });
+
+  it('a create refused as already there is adopted from the list; a refusal of a name the account lacks is one sentence', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const [plan] = await planAll(prepare(stacks().slice(0, 1), env()), factory, { triggers: false });
+    // Between plan and apply, someone adds the domain: apply's POST is refused as a duplicate.
+    const client = new NetworkCalcClient({ baseUrl: emulator().url, token: 'acct1-token' });
+    const made = await client.addDomain('acme.test').catch(() => undefined);
+    expect(made).toBeUndefined(); // no id in the answer (targetCreateOmitsId): the client refuses it as not the interface
+    const [listed] = await client.listDomains();
+    const report = await applyAll([plan!], factory, { parallelism: 4 });
+    const [domain] = report.get(plan!)!.targetResults!;
+    expect(domain).toMatchObject({ status: 'ok', id: listed!.id });
+    expect(domain!.note).toContain('refused it as already there');
+    expect((await control.state()).accounts[0]!.domains).toHaveLength(1);
+
+    // A refusal (NOT_SAVED) while the account lacks the name: the change fails, naming it; nothing on it runs.
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    await control.addFault({ kind: 'reject', code: 'NOT_SAVED', match: { method: 'POST', path: '/api/domains' } });
+    const [again] = await planAll(prepare(stacks().slice(0, 1), env()), factory, { triggers: false });
+    const refused = await applyAll([again!], factory, { parallelism: 4 });
+    const outcome = refused.get(again!)!;
+    expect(outcome.targetResults![0]).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'NOT_SAVED',
+        message: expect.stringContaining('the service refused to create domain "acme.test" (NOT_SAVED)'),
+      },
+    });
+    expect(outcome.targetResults!.slice(1).map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect(outcome.results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect((await control.state()).accounts[0]!.alerts).toEqual([]);
+  });
 });
