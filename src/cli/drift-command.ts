@@ -387,7 +387,7 @@ function writeReportDir(
       const drift =
         p.status === 'error'
           ? 'error'
-          : p.changes.length || (p.coverage && coverageTotals([p.coverage]).gaps)
+          : p.changes.length || p.targetChanges?.length || (p.coverage && coverageTotals([p.coverage]).gaps)
             ? 'drift'
             : 'in_sync';
       writeFileAtomicSync(path.join(out, file), driftMarkdown([p], undefined, suggestions, marker));

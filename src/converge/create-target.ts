@@ -6,12 +6,12 @@
  * no such target (so never blindly), at most MAX_CREATE_SENDS times.
  */
 import { isNetworkCalcError, NetworkCalcError } from '../client/errors';
-import type { ApiDomain } from '../plan/types';
+import type { Domain } from '../client/types';
 import { MAX_CREATE_SENDS } from './create-alert';
 
 /** The Domains API calls a target create needs. */
 export interface TargetsApi {
-  listDomains(): Promise<ApiDomain[]>;
+  listDomains(): Promise<Pick<Domain, 'id' | 'domain' | 'subdomains'>[]>;
   addDomain?(name: string): Promise<unknown>;
   addSubdomain?(domainId: number, prefix: string): Promise<unknown>;
 }
@@ -31,7 +31,10 @@ function answeredId(answer: unknown): number | undefined {
 }
 
 /** The target's id in a domains list, names compared in lower case. */
-export function findTarget(domains: readonly ApiDomain[], spec: TargetSpec): number | undefined {
+export function findTarget(
+  domains: readonly Pick<Domain, 'id' | 'domain' | 'subdomains'>[],
+  spec: TargetSpec,
+): number | undefined {
   const name = spec.name.toLowerCase();
   for (const d of domains) {
     if (spec.targetType === 'domain' && d.domain.toLowerCase() === name) return d.id;

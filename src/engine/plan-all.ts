@@ -9,7 +9,7 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
-import { planTargetCreates } from '../plan/target-changes';
+import { planTargetCreates, undeclaredTargetsNote, withPlannedTargets } from '../plan/target-changes';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -224,8 +224,12 @@ async function planAccount(
     ]);
     const index = domains ? indexDomains(domains) : null;
     // Declared targets the account lacks: created first; their placeholder ids go into the index.
-    const targetChanges = index && targets.length ? planTargetCreates(targets, index) : [];
-    const declared = await declaredAlerts(alerts, policies, domains, index, options);
+    const plannedTargets = index && targets.length ? planTargetCreates(targets, index) : [];
+    // destroy deletes alerts only: the declared targets are left in place (and none is created).
+    const destroying = options.mode === 'destroy';
+    const targetChanges = destroying ? [] : plannedTargets;
+    const planDomains = domains && plannedTargets.length ? withPlannedTargets(domains, plannedTargets) : domains;
+    const declared = await declaredAlerts(alerts, policies, planDomains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
     // A rename into a taken name: nothing of the account is written (src/plan/plan.ts).
     if (scopes.refusals.length)
@@ -235,6 +239,13 @@ async function planAccount(
       );
     const { changes, unchanged } = scopes;
     const warnings = [...declared.warnings, ...scopes.warnings];
+    const undeclared = domains && index && !destroying ? undeclaredTargetsNote(targets, domains, index) : null;
+    if (undeclared) warnings.push({ scopeKey: null, message: undeclared });
+    if (destroying && targets.length)
+      warnings.push({
+        scopeKey: null,
+        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only`,
+      });
     // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
     for (const w of terraformStateWarnings(changes, held)) warnings.push(w);
     const planned = triggersToRun(triggers, index, changes);

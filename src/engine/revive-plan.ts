@@ -54,6 +54,7 @@ export async function revivePlan(
           status: 'ok',
           error: null,
           changes: a.changes,
+          ...(a.target_changes?.length ? { targetChanges: a.target_changes } : {}),
           unchanged: a.unchanged,
           warnings: a.warnings,
           triggers: a.triggers,

@@ -7,7 +7,7 @@
 import { ConfigError } from '../contract/config-error';
 import { sentence } from '../model/problems';
 import { targetRefName, type DomainIndex } from './targets';
-import type { DeclaredTarget } from './types';
+import type { ApiDomain, DeclaredTarget } from './types';
 
 /** A domain or subdomain the plan creates (deletes of targets are not planned yet). */
 export interface TargetChange {
@@ -96,4 +96,51 @@ export function planTargetCreates(targets: readonly DeclaredTarget[], index: Dom
 
 function where(t: DeclaredTarget): Pick<TargetChange, 'scopeKey' | 'stack' | 'resource' | 'path'> {
   return { scopeKey: t.scopeKey, stack: t.stack, resource: t.resource, path: t.path };
+}
+
+/**
+ * The account's live domains and subdomains that no declared target names, when the account
+ * declares any: ncalc deletes no target, in any ownership mode, so the plan says they stay.
+ */
+export function undeclaredTargetsNote(
+  targets: readonly DeclaredTarget[],
+  domains: readonly ApiDomain[],
+  index: DomainIndex,
+): string | null {
+  if (!targets.length) return null;
+  const declared = new Set(targets.map((t) => fullNameOrNull(t, index)).filter((n) => n !== null));
+  const left: string[] = [];
+  for (const d of domains) {
+    if (!declared.has(d.domain.toLowerCase())) left.push(d.domain);
+    for (const s of d.subdomains) if (!declared.has(s.subdomain.toLowerCase())) left.push(s.subdomain);
+  }
+  if (!left.length) return null;
+  const shown = left.slice(0, 5).join(', ') + (left.length > 5 ? ` and ${left.length - 5} more` : '');
+  return `${left.length} domain${left.length === 1 ? '' : 's'} or subdomain${left.length === 1 ? '' : 's'} of the account the app does not declare (${shown}) ${left.length === 1 ? 'is' : 'are'} left in place: ncalc does not delete targets`;
+}
+
+function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
+  try {
+    return fullName(t, index);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The account's domains list with the targets the plan creates added under their placeholder
+ * ids: what alert policies expand over, so a policy over a declared domain plans its alerts.
+ */
+export function withPlannedTargets(domains: readonly ApiDomain[], changes: readonly TargetChange[]): ApiDomain[] {
+  if (!changes.length) return [...domains];
+  const out = domains.map((d) => ({ ...d, subdomains: [...d.subdomains] }));
+  for (const c of changes)
+    if (c.targetType === 'domain') out.push({ id: c.placeholderId, domain: c.name, subdomains: [] });
+  for (const c of changes) {
+    if (c.targetType !== 'subdomain') continue;
+    out
+      .find((d) => d.id === c.domainId)
+      ?.subdomains.push({ id: c.placeholderId, domain_id: c.domainId!, prefix: c.prefix!, subdomain: c.name });
+  }
+  return out;
 }

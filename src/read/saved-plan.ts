@@ -7,7 +7,8 @@
  */
 import { ExpectedError } from '../support/expected-error';
 import { createHash } from 'node:crypto';
-import { SPEC_FIELDS, validateAlert, type LiveAlert } from '../model';
+import { isValidHostName, SPEC_FIELDS, validateAlert, type LiveAlert } from '../model';
+import type { TargetChange } from '../plan/target-changes';
 import { OWNERSHIP_MODES } from '../accounts';
 import { PACKAGE_VERSION } from '../version';
 import { resolveCredentials, type Account } from '../plan/accounts';
@@ -64,6 +65,8 @@ export interface SavedAccount {
   unchanged: number;
   warnings: Warning[];
   changes: Change[];
+  /** Domains and subdomains to create first; absent when none (see AccountPlan.targetChanges). */
+  target_changes?: TargetChange[];
   triggers: PlannedTrigger[];
   domains: ApiDomain[] | null;
   /** What the account's alert policies cover once applied, shown again at apply; absent without policies. */
@@ -115,6 +118,7 @@ export function savedPlanText(
       unchanged: p.unchanged,
       warnings: [...p.warnings],
       changes: [...p.changes],
+      ...(p.targetChanges?.length ? { target_changes: [...p.targetChanges] } : {}),
       triggers: [...p.triggers],
       domains: p.domains ? [...p.domains] : null,
       ...(p.coverage ? { coverage: p.coverage } : {}),
@@ -156,9 +160,13 @@ function checkScope(c: Checker, s: unknown, where: string): void {
   );
 }
 
-function checkSpec(c: Checker, spec: unknown, where: string): void {
+function checkSpec(c: Checker, spec: unknown, where: string, placeholders: ReadonlySet<number>): void {
   if (!c.check(isObject(spec), where, 'an alert')) return;
-  const problems = validateAlert(spec as Json);
+  // A target the plan creates stands under its placeholder id; the rest of the alert is checked as usual.
+  const targetId = (spec as Json).target_id;
+  const problems = validateAlert(
+    typeof targetId === 'number' && placeholders.has(targetId) ? { ...(spec as Json), target_id: 1 } : (spec as Json),
+  );
   c.check(
     problems.length === 0 && isInt((spec as Json).target_id),
     where,
@@ -166,7 +174,13 @@ function checkSpec(c: Checker, spec: unknown, where: string): void {
   );
 }
 
-function checkChange(c: Checker, ch: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
+function checkChange(
+  c: Checker,
+  ch: unknown,
+  where: string,
+  scopeKeys: ReadonlySet<string>,
+  placeholders: ReadonlySet<number>,
+): void {
   if (!c.check(isObject(ch), where, 'a change')) return;
   const o = ch as Json;
   const action = o.action;
@@ -190,9 +204,35 @@ function checkChange(c: Checker, ch: unknown, where: string, scopeKeys: Readonly
   c.check(isString(o.stack), `${where}.stack`, 'a string');
   c.check(isStringOrNull(o.logicalId) && isStringOrNull(o.path), `${where}.logicalId/path`, 'strings or null');
   c.check(Array.isArray(o.fields), `${where}.fields`, 'a list');
-  if (action === 'create' || action === 'update') checkSpec(c, o.after, `${where}.after`);
+  if (action === 'create' || action === 'update') checkSpec(c, o.after, `${where}.after`, placeholders);
   if (action === 'create' && isObject(o.after))
     c.check(o.after.name === o.name, `${where}.after.name`, 'the name of the change');
+}
+
+/** A saved domain or subdomain create; its placeholder id is added to `placeholders`. */
+function checkTargetChange(
+  c: Checker,
+  t: unknown,
+  where: string,
+  scopeKeys: ReadonlySet<string>,
+  placeholders: Set<number>,
+): void {
+  if (!c.check(isObject(t), where, 'a domain or subdomain change')) return;
+  const o = t as Json;
+  c.check(o.action === 'create', `${where}.action`, 'create');
+  const sub = o.targetType === 'subdomain';
+  c.check(o.targetType === 'domain' || sub, `${where}.targetType`, 'domain or subdomain');
+  c.check(isString(o.name) && isValidHostName(o.name), `${where}.name`, 'a host name');
+  c.check(isInt(o.placeholderId) && o.placeholderId < 0, `${where}.placeholderId`, 'a negative whole number');
+  if (isInt(o.placeholderId)) placeholders.add(o.placeholderId);
+  c.check(sub ? isString(o.prefix) : o.prefix === null, `${where}.prefix`, sub ? 'a string' : 'null');
+  c.check(
+    sub ? isInt(o.domainId) && (o.domainId > 0 || placeholders.has(o.domainId)) : o.domainId === null,
+    `${where}.domainId`,
+    sub ? 'a domain id, or the placeholder of a domain created before it' : 'null',
+  );
+  c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
+  for (const k of ['stack', 'resource', 'path'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
 }
 
 function checkTrigger(c: Checker, t: unknown, where: string, scopeKeys: ReadonlySet<string>): void {
@@ -233,8 +273,13 @@ function checkAccount(c: Checker, a: unknown, where: string): void {
       ),
     );
   }
+  const placeholders = new Set<number>();
+  if (o.target_changes !== undefined && c.check(Array.isArray(o.target_changes), `${where}.target_changes`, 'a list'))
+    (o.target_changes as unknown[]).forEach((t, i) =>
+      checkTargetChange(c, t, `${where}.target_changes[${i}]`, scopeKeys, placeholders),
+    );
   if (c.check(Array.isArray(o.changes), `${where}.changes`, 'a list'))
-    (o.changes as unknown[]).forEach((ch, i) => checkChange(c, ch, `${where}.changes[${i}]`, scopeKeys));
+    (o.changes as unknown[]).forEach((ch, i) => checkChange(c, ch, `${where}.changes[${i}]`, scopeKeys, placeholders));
   if (c.check(Array.isArray(o.triggers), `${where}.triggers`, 'a list'))
     (o.triggers as unknown[]).forEach((t, i) => checkTrigger(c, t, `${where}.triggers[${i}]`, scopeKeys));
   c.check(o.domains === null || Array.isArray(o.domains), `${where}.domains`, 'a list or null');

@@ -364,7 +364,12 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
     out.push(...triggeredLines(p, s));
-    if (!p.changes.length)
+    // A declared target the account lacks: deleted in the console, or never created.
+    for (const c of p.targetChanges ?? [])
+      out.push(
+        s.yellow(`  ! ${c.targetType} ${quoteText(c.name)} (${c.path}): missing from the account; apply creates it`),
+      );
+    if (!p.changes.length && !p.targetChanges?.length)
       out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
     const names = targetNames(p);
     if (detail && p.changes.length) out.push(s.bold(accountCounts(p, DRIFT_COUNT_WORDS, 'difference')));
@@ -373,7 +378,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
     out.push('');
   }
   const t = totals(plans);
-  const n = t.create + t.update + t.delete;
+  const n = t.create + t.update + t.delete + t.targets;
   const unchecked = t.failedAccounts
     ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked`
     : '';
@@ -382,7 +387,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
   const renamed = renamedCount(plans.flatMap((p) => p.changes));
   const renames = renamed ? `${renamed} renamed, ` : '';
   const found = n
-    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.create} missing, ${t.update - renamed} edited, ${renames}${t.delete} to delete)`
+    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.targets ? `${t.targets} domains or subdomains missing, ` : ''}${t.create} missing, ${t.update - renamed} edited, ${renames}${t.delete} to delete)`
     : gaps
       ? 'Drift: no alert differs from the code, but the alert policies have coverage gaps'
       : unchecked

@@ -7,6 +7,8 @@
 import { NetworkCalcClient } from '../../src/client';
 import { applyAll } from '../../src/engine/apply';
 import { planAll, prepare } from '../../src/engine/plan-all';
+import { revivePlan } from '../../src/engine/revive-plan';
+import { readSavedPlan, savedPlanText } from '../../src/read/saved-plan';
 import type { Credentials } from '../../src/plan/types';
 import type { Json } from '../../src/support/json';
 import { useEmulator } from '../helpers/emulator';
@@ -115,5 +117,161 @@ describe('targets as code: from zero in one apply', () => {
       expect(p.targetChanges).toBeUndefined();
       expect(p.changes).toEqual([]);
     }
+  });
+
+  it('a saved plan carries the target changes: revived and applied, it provisions the same', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const plans = await planAll(prepare(stacks().slice(0, 3), env()), factory, { triggers: false });
+    const text = savedPlanText(plans, { triggers: false, shard: null });
+    const saved = readSavedPlan(text, 'plan.json');
+    expect(saved.accounts[0]!.target_changes?.map((c) => c.name)).toEqual([
+      'acme.test',
+      'www.acme.test',
+      'api.acme.test',
+    ]);
+    // An edited placeholder is refused, as any edit of the file.
+    expect(() => readSavedPlan(text.replace('"placeholderId": -1', '"placeholderId": 1'), 'plan.json')).toThrow();
+    const revived = await revivePlan(saved, env(), factory);
+    const report = await applyAll(revived, factory, { parallelism: 4 });
+    for (const p of revived) expect(report.get(p)!.targetResults?.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    const state = await control.state();
+    for (const account of state.accounts.slice(0, 3)) {
+      expect(account.domains.map((d) => d.domain)).toEqual(['acme.test']);
+      expect(account.alerts.every((a) => a.target_id > 0)).toBe(true);
+      expect(account.alerts).toHaveLength(2);
+    }
+    expect(state.accounts.slice(3).every((a) => a.domains.length === 0)).toBe(true);
+  });
+
+  it('destroy deletes the alerts only and says the targets are left in place', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const two = () => prepare(stacks().slice(0, 2), env());
+    const plans = await planAll(two(), factory, { triggers: false });
+    await applyAll(plans, factory, { parallelism: 4 });
+    const destroy = await planAll(two(), factory, { triggers: false, mode: 'destroy' });
+    for (const p of destroy) {
+      expect(p.targetChanges).toBeUndefined();
+      expect(p.changes.map((c) => c.action)).toEqual(['delete', 'delete']);
+      expect(p.warnings.map((w) => w.message)).toContain(
+        'the declared domains and subdomains (3) are left in place: destroy deletes alerts only',
+      );
+    }
+    await applyAll(destroy, factory, { parallelism: 4 });
+    const state = await control.state();
+    for (const account of state.accounts.slice(0, 2)) {
+      expect(account.alerts).toEqual([]);
+      expect(account.domains).toHaveLength(1);
+      expect(account.subdomains).toHaveLength(2);
+    }
+  });
+
+  it.each(['exclusive', 'prefix', 'additive'] as const)(
+    'a subdomain taken out of the app (%s ownership) is left in place, and the plan says so',
+    async (ownership) => {
+      const control = emulator().control;
+      await control.seed({
+        accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+      });
+      const one = (drop: boolean) => {
+        const [s] = stacks();
+        const provider = (s!.json.provider as { networkcalc: Json[] }).networkcalc[0]!;
+        provider.ownership = ownership;
+        if (ownership === 'prefix') {
+          provider.ownership_prefix = 'team-';
+          for (const body of Object.values(
+            (s!.json.resource as Record<string, Record<string, Json>>).networkcalc_alert!,
+          ))
+            body.name = `team-${String(body.name)}`;
+        }
+        if (drop) delete (s!.json.resource as Record<string, Record<string, Json>>).networkcalc_subdomain!.api;
+        return prepare([s!], env());
+      };
+      await applyAll(await planAll(one(false), factory, { triggers: false }), factory, { parallelism: 4 });
+      const [p] = await planAll(one(true), factory, { triggers: false });
+      expect(p!.status).toBe('ok');
+      expect(p!.targetChanges).toBeUndefined();
+      expect(p!.changes).toEqual([]);
+      expect(p!.warnings.map((w) => w.message)).toContain(
+        '1 domain or subdomain of the account the app does not declare (api.acme.test) is left in place: ncalc does not delete targets',
+      );
+      const state = await control.state();
+      expect(state.accounts[0]!.subdomains.map((s) => s.prefix).sort()).toEqual(['api', 'www']);
+    },
+  );
+
+  it('an alert policy over a declared domain not yet created plans its alerts, and apply makes them on it', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const one = () => {
+      const [s] = stacks();
+      s!.json['//'] = {
+        networkcalc_alert_policies: {
+          Baseline_1: {
+            path: 'acct1/Baseline',
+            mode: 'generate',
+            targets: { include: ['acme.test'] },
+            checks: [{ label: 'SPF validity', type: 'SPF Record', filter: 'validity' }],
+          },
+        },
+      };
+      return prepare([s!], env());
+    };
+    const [p] = await planAll(one(), factory, { triggers: false });
+    expect(p!.status).toBe('ok');
+    const generated = p!.changes.filter((c) => c.after?.type === 'SPF Record');
+    expect(generated).toHaveLength(1);
+    expect(generated[0]!.after!.target_id).toBe(p!.targetChanges![0]!.placeholderId);
+    const report = await applyAll([p!], factory, { parallelism: 4 });
+    expect(report.get(p!)!.results.every((r) => r.status === 'ok')).toBe(true);
+    const account = (await control.state()).accounts[0]!;
+    const spf = account.alerts.find((a) => a.type === 'SPF Record')!;
+    expect([spf.target_type, spf.target_id]).toEqual(['domain', account.domains[0]!.id]);
+    const [again] = await planAll(one(), factory, { triggers: false });
+    expect(again!.changes).toEqual([]);
+  });
+
+  it('a create refused as already there is adopted from the list; a refusal of a name the account lacks is one sentence', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const [plan] = await planAll(prepare(stacks().slice(0, 1), env()), factory, { triggers: false });
+    // Between plan and apply, someone adds the domain: apply's POST is refused as a duplicate.
+    const client = new NetworkCalcClient({ baseUrl: emulator().url, token: 'acct1-token' });
+    const made = await client.addDomain('acme.test').catch(() => undefined);
+    expect(made).toBeUndefined(); // no id in the answer (targetCreateOmitsId): the client refuses it as not the interface
+    const [listed] = await client.listDomains();
+    const report = await applyAll([plan!], factory, { parallelism: 4 });
+    const [domain] = report.get(plan!)!.targetResults!;
+    expect(domain).toMatchObject({ status: 'ok', id: listed!.id });
+    expect(domain!.note).toContain('refused it as already there');
+    expect((await control.state()).accounts[0]!.domains).toHaveLength(1);
+
+    // A refusal (NOT_SAVED) while the account lacks the name: the change fails, naming it; nothing on it runs.
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    await control.addFault({ kind: 'reject', code: 'NOT_SAVED', match: { method: 'POST', path: '/api/domains' } });
+    const [again] = await planAll(prepare(stacks().slice(0, 1), env()), factory, { triggers: false });
+    const refused = await applyAll([again!], factory, { parallelism: 4 });
+    const outcome = refused.get(again!)!;
+    expect(outcome.targetResults![0]).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'NOT_SAVED',
+        message: expect.stringContaining('the service refused to create domain "acme.test" (NOT_SAVED)'),
+      },
+    });
+    expect(outcome.targetResults!.slice(1).map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect(outcome.results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect((await control.state()).accounts[0]!.alerts).toEqual([]);
   });
 });

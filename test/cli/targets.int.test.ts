@@ -1,0 +1,106 @@
+/**
+ * `ncalc plan` and `ncalc apply` of an app declaring domains and subdomains, in process,
+ * against the emulator over HTTP at its strictest for targets (creates answer without ids, a
+ * third of them lose their answer after the write, latency): three empty accounts provisioned
+ * in one apply, the target changes in the text and JSON output, and the next plan empty.
+ */
+import { call, useEmulator } from '../helpers/emulator';
+import type { Json } from '../../src/support/json';
+import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
+
+const emulator = useEmulator({ targetCreateOmitsId: true, randomSeed: 3 });
+const names = ['red', 'green', 'blue'];
+
+function stacks(): Record<string, Json> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const json = stack({
+        provider: { token_env: `${name.toUpperCase()}_TOKEN` },
+        alerts: {
+          Www: alert({ name: 'www a', target_type: 'subdomain', target_id: '${networkcalc_subdomain.www.id}' }),
+        },
+        triggers: { Report: { domain_id: '${networkcalc_domain.apex.id}' } },
+      });
+      (json.resource as Record<string, Json>).networkcalc_domain = { apex: { name: `${name}.example` } };
+      (json.resource as Record<string, Json>).networkcalc_subdomain = {
+        www: { domain_id: '${networkcalc_domain.apex.id}', prefix: 'www' },
+      };
+      return [name, json];
+    }),
+  );
+}
+
+describe('ncalc with declared targets', () => {
+  let app: FixtureApp;
+  beforeEach(() => {
+    app = new FixtureApp(stacks());
+  });
+  afterEach(() => app.remove());
+
+  it('provisions empty accounts in one apply; plan shows the targets first; the next plan is empty', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    await control.addFault({ kind: 'latency', latencyMs: 5 });
+    await control.addFault({
+      kind: 'drop',
+      phase: 'after',
+      rate: 0.34,
+      match: { method: 'POST', path: '/api/domains' },
+    });
+    const env = cliEnv({
+      NETWORKCALC_BASE_URL: emulator().url,
+      ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+    });
+
+    const plan = await ncalc(['plan', '--json'], { cwd: app.dir, env });
+    expect(plan.stderr).toBe('');
+    const doc = JSON.parse(plan.stdout) as { accounts: Array<{ target_changes: Array<{ name: string }> }> };
+    expect(doc.accounts.map((a) => a.target_changes.map((c) => c.name))).toEqual(
+      names.map((n) => [`${n}.example`, `www.${n}.example`]),
+    );
+
+    const text = await ncalc(['plan'], { cwd: app.dir, env });
+    expect(text.stdout).toContain('+ domain "red.example"');
+    expect(text.stdout).toContain('+ subdomain "www.red.example"');
+    expect(text.stdout).toContain(
+      'Plan: 6 domains and subdomains to create, then 3 to create, 0 to update, 0 to delete.',
+    );
+
+    const applied = await ncalc(['apply', '--auto-approve'], { cwd: app.dir, env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('red: domain "red.example"');
+
+    const state = await control.state();
+    for (const account of state.accounts) {
+      expect(account.domains.map((d) => d.domain)).toEqual([`${account.name}.example`]);
+      expect(account.subdomains.map((s) => s.prefix)).toEqual(['www']);
+      expect(account.alerts.map((a) => [a.target_type, a.target_id])).toEqual([
+        ['subdomain', account.subdomains[0]!.id],
+      ]);
+    }
+    const again = await ncalc(['plan', '--detailed-exitcode'], { cwd: app.dir, env });
+    expect(again.stdout).not.toContain('+ domain');
+    expect(again.code).toBe(0);
+
+    // In the console: red's subdomain deleted (taking its alert, as assumed), a domain added.
+    await control.updateSettings({ targetDeleteTakesAlerts: true });
+    const red = (await control.state()).accounts.find((a) => a.name === 'red')!;
+    const www = red.subdomains[0]!;
+    const api = (method: string, path: string, json?: unknown) =>
+      call(emulator().url, method, path, { token: 'red-token', ...(json ? { json } : {}) });
+    expect((await api('DELETE', `/api/domains/${www.domain_id}/subdomains/${www.id}`)).status).toBe(200);
+    expect((await api('POST', '/api/domains', { domain: 'extra.example' })).status).toBe(200);
+    const drift = await ncalc(['drift'], { cwd: app.dir, env });
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain(
+      '! subdomain "www.red.example" (red/www): missing from the account; apply creates it',
+    );
+    expect(drift.stdout).toContain(
+      '1 domain or subdomain of the account the app does not declare (extra.example) is left in place',
+    );
+    expect(drift.stdout).toContain('Drift: 2 differences (1 domains or subdomains missing, 1 missing');
+  });
+});
