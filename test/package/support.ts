@@ -154,6 +154,34 @@ export function createUserApp(flavor: Flavor, opts: { withCli?: boolean; package
   }
 }
 
+/**
+ * The arguments of `ncalc provider install` that lock the provider in the app (as its docs
+ * say before a deploy) into a mirror of the app's temporary root, with a terraform CLI
+ * configuration of its own; `cdkCliEnv` points the flavor's CLI at them.
+ */
+export function providerLockArgs(app: UserApp): string[] {
+  return [
+    'provider',
+    'install',
+    '--dir',
+    path.join(app.root, 'mirror'),
+    '--cli-config',
+    cliConfigOf(app),
+    '--lock',
+    '.',
+  ];
+}
+
+/** Environment of the flavor's CLI (deploy, diff, destroy) after `providerLockArgs`. */
+export function cdkCliEnv(app: UserApp): Record<string, string> {
+  // Without CDKTF_DISABLE_PLUGIN_CACHE_ENV the CLI shares ~/.terraform.d/plugin-cache between
+  // apps: its entry would point into another app's mirror, removed when that suite ends (two
+  // suites run at once).
+  return { TF_CLI_CONFIG_FILE: cliConfigOf(app), CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
+}
+
+const cliConfigOf = (app: UserApp) => path.join(app.root, 'terraform.rc');
+
 /** The packages directly under node_modules (scoped ones as @scope/name). */
 export function installedPackages(dir: string): string[] {
   const nm = path.join(dir, 'node_modules');

@@ -13,12 +13,14 @@ import { expectStatus, requireTerraform } from '../provider/nc-harness';
 import {
   APP_TSCONFIG,
   appSource,
+  cdkCliEnv,
   cdktfJson,
   createUserApp,
   ENTRY_POINTS,
   NOT_EXPORTED,
   FLAVORS,
   installedPackages,
+  providerLockArgs,
   REPO_ROOT,
   TSC,
   UNREVIEWED_SCRIPTS_WARNING,
@@ -26,7 +28,8 @@ import {
   type UserApp,
 } from './support';
 
-const plain = (text: string) => stripVTControlCharacters(text).replace(/\s+/g, ' ');
+/** A CLI's output without colours, its whitespace runs (line wraps) as one space. */
+export const plain = (text: string) => stripVTControlCharacters(text).replace(/\s+/g, ' ');
 
 /** cdktn-cli 0.24 declares node >= 22.19.0; older Node runs everything else of the flavor. */
 export const CDKTN_CLI_RUNS = semver.gte(process.version, '22.19.0');
@@ -187,18 +190,14 @@ console.log(JSON.stringify(codes));
     const deployName = `${flavor} deploy without --skip-provider-lock, after ncalc provider install --lock${opts.deploy === 'skip' ? ` (skipped: ${flavor}-cli does not run on Node ${process.version})` : ''}`;
     (opts.deploy === 'skip' ? test.skip : test)(deployName, async () => {
       await emu.control.reset();
-      const mirror = path.join(app.root, 'mirror');
-      const rc = path.join(app.root, 'terraform.rc');
-      const lock = await ncalc(['provider', 'install', '--dir', mirror, '--cli-config', rc, '--lock', '.']);
+      const lock = await ncalc(providerLockArgs(app));
       expectStatus(lock, 0);
       expect(lock.stdout).toContain(`Locked networkcalc/networkcalc 0.1.0 (h1:`);
       expect(lock.stdout).toContain(path.join('cdktf.out', 'stacks', 'alerts', '.terraform.lock.hcl'));
 
       const cli = opts.deploy === 'repo' ? path.join(REPO_ROOT, 'node_modules', '.bin', flavor) : app.bin(flavor);
       const deploy = await app.run(cli, ['deploy', '--auto-approve'], {
-        // Without this the CLI shares ~/.terraform.d/plugin-cache between apps: its entry would
-        // point into another app's mirror, removed when that suite ends (two suites run at once).
-        env: { ...api(), TF_CLI_CONFIG_FILE: rc, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
+        env: { ...api(), ...cdkCliEnv(app) },
         timeoutMs: 240_000,
       });
       expectStatus(deploy, 0);
