@@ -3,7 +3,6 @@
  * set (from the provider schema), meta-arguments, literal strings and their places in messages.
  */
 import type { Problem } from '../model/problems';
-import { TARGET_RESOURCE_SETTABLE } from './target-resources';
 import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { BlockSchema } from '../schema/types';
 import { isObject, type Json } from '../support/json';
@@ -36,8 +35,6 @@ export const SETTABLE: Record<string, Set<string>> = Object.fromEntries([
   ...Object.entries(PROVIDER_SCHEMA.dataSources).map(([k, v]) => [`data ${k}`, settable(v)] as const),
   ['provider', new Set([...settable(PROVIDER_SCHEMA.provider), 'alias'])] as const,
 ]);
-// The target resources of issue 42, until the provider schema declares them (it wins then).
-for (const [kind, attributes] of Object.entries(TARGET_RESOURCE_SETTABLE)) SETTABLE[kind] ??= attributes;
 
 /** A problem found at `where` in the stacks (`stack main, alert Www`). */
 export function at(where: string, message: string, field: string | null = null, value?: unknown): Problem {

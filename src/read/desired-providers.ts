@@ -9,8 +9,6 @@ import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { Scope } from '../plan/types';
 import { isObject, type Json } from '../support/json';
 import { holdsTemplate } from '../support/terraform-template';
-
-import { TARGET_RESOURCE_TYPES } from './target-resources';
 import { type StackDocument, at, keyProblems, literalStrings, str } from './desired-fields';
 
 export const PROVIDER_STRINGS = [
@@ -121,7 +119,7 @@ export function defaultScope(stack: string): Scope {
 
 /** The block types ncalc reads, from the provider schema; any other `networkcalc_*` type is an error. */
 export const KNOWN_TYPES = {
-  resource: [...new Set([...Object.keys(PROVIDER_SCHEMA.resources), ...TARGET_RESOURCE_TYPES])],
+  resource: Object.keys(PROVIDER_SCHEMA.resources),
   data: Object.keys(PROVIDER_SCHEMA.dataSources),
 } as const;
 
