@@ -259,7 +259,7 @@ export async function applyPlans(
   const detail = textDetail(plans, opts.detail);
   if (!json) io.stdout.write(planned.heading + planText(plans, command, style, detail));
   const t = totals(plans);
-  const work = t.create + t.update + t.delete + t.triggers + t.targets;
+  const work = t.create + t.update + t.delete + t.triggers + t.targets + t.targetDeletes;
   if (work === 0) {
     if (json) await writePlanJson(io, document(new Map()));
     else

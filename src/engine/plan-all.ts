@@ -9,7 +9,14 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
-import { planTargetCreates, undeclaredTargetsNote, withPlannedTargets } from '../plan/target-changes';
+import {
+  planTargetCreates,
+  planTargetDeletes,
+  undeclaredTargetsNote,
+  withPlannedTargets,
+  type TargetChange,
+} from '../plan/target-changes';
+import { deleteGuard } from '../plan/plan';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -227,7 +234,7 @@ async function planAccount(
     const plannedTargets = index && targets.length ? planTargetCreates(targets, index) : [];
     // destroy deletes alerts only: the declared targets are left in place (and none is created).
     const destroying = options.mode === 'destroy';
-    const targetChanges = destroying ? [] : plannedTargets;
+    const targetChanges: TargetChange[] = destroying ? [] : [...plannedTargets];
     const planDomains = domains && plannedTargets.length ? withPlannedTargets(domains, plannedTargets) : domains;
     const declared = await declaredAlerts(alerts, policies, planDomains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
@@ -239,7 +246,31 @@ async function planAccount(
       );
     const { changes, unchanged } = scopes;
     const warnings = [...declared.warnings, ...scopes.warnings];
-    const undeclared = domains && index && !destroying ? undeclaredTargetsNote(targets, domains, index) : null;
+    // An exclusive scope owns the account's targets too: those the app does not declare are deleted.
+    const exclusive = account.scopes.find((s) => s.ownership === 'exclusive');
+    if (domains && index && !destroying && exclusive) {
+      const pruned = planTargetDeletes(exclusive, targets, domains, index, live, changes, held);
+      if (pruned.refusals.length)
+        return failedPlan(
+          { account, live, domains },
+          { code: 'TARGET_IN_USE', message: pruned.refusals.join('; '), retryable: false },
+        );
+      if (pruned.deletes.length) {
+        for (const c of pruned.deletes) targetChanges.push(c);
+        targetGuard(
+          warnings,
+          exclusive,
+          declared.resolved,
+          changes,
+          live,
+          domains,
+          targets.length,
+          pruned.deletes.length,
+        );
+      }
+    }
+    const undeclared =
+      domains && index && !destroying && !exclusive ? undeclaredTargetsNote(targets, domains, index) : null;
     if (undeclared) warnings.push({ scopeKey: null, message: undeclared });
     if (destroying && targets.length)
       warnings.push({
@@ -269,6 +300,35 @@ async function planAccount(
   } catch (e) {
     return failedPlan({ account, live, domains }, toErrorInfo(e));
   }
+}
+
+/**
+ * The exclusive scope's delete guard with its target deletes counted beside its alert deletes
+ * (src/plan/plan.ts `deleteGuard`): it replaces the guard the alerts alone gave, if any.
+ */
+function targetGuard(
+  warnings: Warning[],
+  scope: Account['scopes'][number],
+  declared: readonly DeclaredAlert[],
+  changes: readonly Change[],
+  live: readonly LiveAlert[],
+  domains: readonly ApiDomain[],
+  declaredTargets: number,
+  targetDeletes: number,
+): void {
+  const at = warnings.findIndex((w) => w.guard && w.scopeKey === scope.key);
+  if (at >= 0) warnings.splice(at, 1);
+  let liveTargets = 0;
+  for (const d of domains) if (d.id > 0) liveTargets += 1 + d.subdomains.filter((s) => s.id > 0).length;
+  const guard = deleteGuard(
+    scope,
+    declared.filter((a) => a.scopeKey === scope.key).length,
+    changes.filter((c) => c.action === 'delete' && c.scopeKey === scope.key).length,
+    // An exclusive scope owns every live alert of the account.
+    live.length,
+    { declared: declaredTargets, deletes: targetDeletes, owned: liveTargets },
+  );
+  if (guard) warnings.unshift(guard);
 }
 
 /** The account's declared alerts with their targets resolved, and those its policies expand into. */

@@ -98,9 +98,24 @@ describe('ncalc with declared targets', () => {
     expect(drift.stdout).toContain(
       '! subdomain "www.red.example" (red/www): missing from the account; apply creates it',
     );
-    expect(drift.stdout).toContain(
-      '1 domain or subdomain of the account the app does not declare (extra.example) is left in place',
+    // Under exclusive ownership (the default) a target the app does not declare is drift: apply deletes it.
+    expect(drift.stdout).toMatch(
+      /! domain "extra\.example" \(id \d+\): not in the app; apply deletes domain extra\.example\n/,
     );
-    expect(drift.stdout).toContain('Drift: 2 differences (1 domains or subdomains missing, 1 missing');
+    expect(drift.stdout).toContain(
+      'Drift: 3 differences (1 domains or subdomains missing, 1 domains or subdomains not in the app, 1 missing',
+    );
+    const planned = await ncalc(['plan', '--json'], { cwd: app.dir, env });
+    const redPlan = JSON.parse(planned.stdout).accounts.find((a: { label: string }) => a.label === 'red');
+    expect(redPlan.target_changes.map((c: { action: string; name: string }) => [c.action, c.name])).toEqual([
+      ['create', 'www.red.example'],
+      ['delete', 'extra.example'],
+    ]);
+    expect(redPlan.target_changes[1].assumed_to_delete).toEqual({ alerts: 0, subdomains: 0 });
+    const fixed = await ncalc(['apply', '--auto-approve'], { cwd: app.dir, env });
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toMatch(/✓ red: domain "extra\.example" \(id \d+\) deleted/);
+    const after = (await control.state()).accounts.find((a) => a.name === 'red')!;
+    expect(after.domains.map((d) => d.domain)).toEqual(['red.example']);
   });
 });
