@@ -11,6 +11,7 @@ import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
 import {
   planTargetCreates,
+  INCLUDE_TARGETS_FLAG,
   planTargetDeletes,
   undeclaredTargetsNote,
   withPlannedTargets,
@@ -104,6 +105,8 @@ export function prepare(
 export interface PlanOptions {
   mode?: PlanMode;
   includeUndeclared?: boolean;
+  /** destroy: also delete the declared domains and subdomains (INCLUDE_TARGETS_FLAG). */
+  includeTargets?: boolean;
   /** Include report triggers (plan, apply); not for drift and destroy. */
   triggers?: boolean;
   /** Called as each account's list calls are done (for progress by account). */
@@ -220,8 +223,12 @@ async function planAccount(
     return failedPlan({ account, live, domains }, { code: 'CONFIG_ERROR', message: account.problem, retryable: false });
   try {
     const api = factory(account.credentials);
+    // Declared targets are created and deleted by name: they need the list too.
     const needsNames =
-      alerts.some((a) => a.target.kind !== 'id') || triggers.some((t) => t.target.kind !== 'id') || policies.length > 0;
+      targets.length > 0 ||
+      alerts.some((a) => a.target.kind !== 'id') ||
+      triggers.some((t) => t.target.kind !== 'id') ||
+      policies.length > 0;
     // An additive scope always has live alerts to offer beyond its own: their names are asked for with the list.
     const adoptsBeyondScope = !!options.liveTargetNames && account.scopes.some((s) => s.ownership === 'additive');
     const adoptionNames = () => api.listDomains().catch(() => null);
@@ -248,15 +255,18 @@ async function planAccount(
     const warnings = [...declared.warnings, ...scopes.warnings];
     // An exclusive scope owns the account's targets too: those the app does not declare are deleted.
     const exclusive = account.scopes.find((s) => s.ownership === 'exclusive');
-    if (domains && index && !destroying && exclusive) {
-      const pruned = planTargetDeletes(exclusive, targets, domains, index, live, changes, held);
+    // destroy --include-targets: the declared targets go too, after the alerts.
+    const destroysTargets = destroying && !!options.includeTargets;
+    if (domains && index && ((!destroying && exclusive) || destroysTargets)) {
+      const pruned = planTargetDeletes(destroying ? null : exclusive!, targets, domains, index, live, changes, held);
       if (pruned.refusals.length)
         return failedPlan(
           { account, live, domains },
           { code: 'TARGET_IN_USE', message: pruned.refusals.join('; '), retryable: false },
         );
-      if (pruned.deletes.length) {
-        for (const c of pruned.deletes) targetChanges.push(c);
+      for (const c of pruned.deletes) targetChanges.push(c);
+      // destroy deletes on purpose: no guard, as for its alerts.
+      if (pruned.deletes.length && exclusive && !destroying) {
         targetGuard(
           warnings,
           exclusive,
@@ -272,10 +282,10 @@ async function planAccount(
     const undeclared =
       domains && index && !destroying && !exclusive ? undeclaredTargetsNote(targets, domains, index) : null;
     if (undeclared) warnings.push({ scopeKey: null, message: undeclared });
-    if (destroying && targets.length)
+    if (destroying && targets.length && !destroysTargets)
       warnings.push({
         scopeKey: null,
-        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only`,
+        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only, unless given ${INCLUDE_TARGETS_FLAG}`,
       });
     // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
     for (const w of terraformStateWarnings(changes, held)) warnings.push(w);

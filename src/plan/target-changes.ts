@@ -33,8 +33,8 @@ export interface TargetCreate {
 }
 
 /**
- * A live domain or subdomain an exclusive scope does not declare: apply deletes it after the
- * alert changes, subdomains before domains. The service's answer for the alerts on a deleted
+ * A live domain or subdomain an exclusive scope does not declare, or a declared one destroy
+ * --include-targets deletes: apply deletes it after the alert changes, subdomains before domains. The service's answer for the alerts on a deleted
  * target is not documented; we assume it deletes them with it (`takes`), which is why a
  * delete is planned only when the plan deletes every live alert on it.
  */
@@ -47,10 +47,13 @@ export interface TargetDelete {
   domainId: number | null;
   /** What we assume goes with it: the alerts on it (on its subdomains too) and, for a domain, its subdomains. */
   takes: { alerts: number; subdomains: number };
-  /** The exclusive scope that owns the account's targets. */
+  /** The exclusive scope that owns the account's targets (destroy: the scope declaring it). */
   scopeKey: string;
   stack: string;
 }
+
+/** The flag that lets destroy delete the domains and subdomains the app declares. */
+export const INCLUDE_TARGETS_FLAG = '--include-targets';
 
 /** True for an id standing for a target the plan creates. */
 export const isPlaceholderId = (id: number): boolean => id < 0;
@@ -139,22 +142,65 @@ export function undeclaredTargetsNote(
   return `${left.length} domain${left.length === 1 ? '' : 's'} or subdomain${left.length === 1 ? '' : 's'} of the account the app does not declare (${shown}) ${left.length === 1 ? 'is' : 'are'} left in place: ncalc deletes targets under exclusive ownership only`;
 }
 
-/** The live targets no declared target names (none when the account declares none), domains in list order, each followed by its subdomains. */
+/** A live domain or subdomain a delete may be planned for, with the scope it is deleted for. */
+interface LiveTarget {
+  targetType: 'domain' | 'subdomain';
+  name: string;
+  id: number;
+  domainId: number | null;
+  /** The domain (for a subdomain, its domain) as listed. */
+  of: ApiDomain;
+  scopeKey: string;
+  stack: string;
+}
+
+/**
+ * The live targets no declared target names (none when the account declares none), domains
+ * in list order, each followed by its subdomains; `scope`: the exclusive scope that owns them.
+ */
 function undeclaredTargets(
   targets: readonly DeclaredTarget[],
   domains: readonly ApiDomain[],
   index: DomainIndex,
-): Array<{ targetType: 'domain' | 'subdomain'; name: string; id: number; domainId: number | null; of: ApiDomain }> {
+  scope: Pick<Scope, 'key' | 'stack'> = { key: '', stack: '' },
+): LiveTarget[] {
   if (!targets.length) return [];
   const declared = new Set(targets.map((t) => fullNameOrNull(t, index)).filter((n) => n !== null));
-  const out: ReturnType<typeof undeclaredTargets> = [];
+  const where = { scopeKey: scope.key, stack: scope.stack };
+  const out: LiveTarget[] = [];
   for (const d of domains) {
     if (d.id < 0) continue;
     if (!declared.has(d.domain.toLowerCase()))
-      out.push({ targetType: 'domain', name: d.domain, id: d.id, domainId: null, of: d });
+      out.push({ targetType: 'domain', name: d.domain, id: d.id, domainId: null, of: d, ...where });
     for (const s of d.subdomains)
       if (!declared.has(s.subdomain.toLowerCase()))
-        out.push({ targetType: 'subdomain', name: s.subdomain, id: s.id, domainId: d.id, of: d });
+        out.push({ targetType: 'subdomain', name: s.subdomain, id: s.id, domainId: d.id, of: d, ...where });
+  }
+  return out;
+}
+
+/** The declared targets the account has (destroy --include-targets deletes them), each for its own scope. */
+function declaredLiveTargets(
+  targets: readonly DeclaredTarget[],
+  domains: readonly ApiDomain[],
+  index: DomainIndex,
+): LiveTarget[] {
+  const byName = new Map<string, DeclaredTarget>();
+  for (const t of targets) {
+    const name = fullNameOrNull(t, index);
+    if (name !== null) byName.set(`${t.targetType}:${name}`, t);
+  }
+  const out: LiveTarget[] = [];
+  const where = (t: DeclaredTarget) => ({ scopeKey: t.scopeKey, stack: t.stack });
+  for (const d of domains) {
+    if (d.id < 0) continue;
+    const td = byName.get(`domain:${d.domain.toLowerCase()}`);
+    if (td) out.push({ targetType: 'domain', name: d.domain, id: d.id, domainId: null, of: d, ...where(td) });
+    for (const s of d.subdomains) {
+      const ts = byName.get(`subdomain:${s.subdomain.toLowerCase()}`);
+      if (ts && s.id > 0)
+        out.push({ targetType: 'subdomain', name: s.subdomain, id: s.id, domainId: d.id, of: d, ...where(ts) });
+    }
   }
   return out;
 }
@@ -170,13 +216,15 @@ export function targetDeleteText(c: TargetDelete): string {
 }
 
 /**
- * The deletes of an exclusive scope's undeclared live targets: a domain's subdomains before
- * it, every subdomain before any domain. A delete is refused (one sentence each; the
- * account's plan then fails before any write) when an alert the plan does not delete targets
- * it, or one of a domain's subdomains, or when a local Terraform state holds it.
+ * The target deletes of a plan: an exclusive scope's undeclared live targets (`scope` given),
+ * or, for destroy --include-targets (`scope` null), the declared targets the account has.
+ * A domain's subdomains go before it, every subdomain before any domain. A delete is refused
+ * (one sentence each; the account's plan then fails before any write) when an alert the plan
+ * does not delete targets it, or one of a domain's subdomains; when a domain would take a
+ * subdomain not deleted with it; or when a local Terraform state holds it.
  */
 export function planTargetDeletes(
-  scope: Scope,
+  scope: Scope | null,
   targets: readonly DeclaredTarget[],
   domains: readonly ApiDomain[],
   index: DomainIndex,
@@ -184,7 +232,10 @@ export function planTargetDeletes(
   changes: readonly Change[],
   held: readonly HeldAlert[],
 ): { deletes: TargetDelete[]; refusals: string[] } {
-  const undeclared = undeclaredTargets(targets, domains, index);
+  const undeclared = scope
+    ? undeclaredTargets(targets, domains, index, scope)
+    : declaredLiveTargets(targets, domains, index);
+  const said = scope ? 'is not declared' : 'is declared (destroy --include-targets)';
   if (!undeclared.length) return { deletes: [], refusals: [] };
   // The alerts that stay after the plan: live ones it does not touch, and those it creates or edits (as edited).
   const deleted = new Set<number>();
@@ -212,7 +263,9 @@ export function planTargetDeletes(
     const declaredSub = t.targetType === 'domain' ? t.of.subdomains.find((s) => !gone.has(s.id)) : undefined;
     if (declaredSub) {
       refusals.push(
-        `${what} is not declared, but its subdomain ${declaredSub.subdomain} is, and deleting the domain would delete it; declare the domain`,
+        scope
+          ? `${what} is not declared, but its subdomain ${declaredSub.subdomain} is, and deleting the domain would delete it; declare the domain`
+          : `${what} is declared, but its subdomain ${declaredSub.subdomain} is not, and destroying the domain would delete it; declare the subdomain or delete it in NetworkCalc first`,
       );
       continue;
     }
@@ -223,13 +276,13 @@ export function planTargetDeletes(
           .map((a) => JSON.stringify(a.name))
           .join(', ') + (kept.length > 5 ? ` and ${kept.length - 5} more` : '');
       refusals.push(
-        `${what} is not declared, but ${plural(kept.length, 'alert')} the plan keeps ${kept.length === 1 ? 'targets' : 'target'} it: ${names}; declare the ${t.targetType}, or remove those alerts from the app first`,
+        `${what} ${said}, but ${plural(kept.length, 'alert')} the plan keeps ${kept.length === 1 ? 'targets' : 'target'} it: ${names}; ${scope ? `declare the ${t.targetType}, or remove those alerts from the app first` : 'delete those alerts first (--all-in-scope deletes the undeclared ones of exclusive and prefix scopes)'}`,
       );
       continue;
     }
     if (holder) {
       refusals.push(
-        `${what} is not declared, but ${holderText(holder)} holds it (${holder.address}); use one door for it: declare it in the app, or remove it with terraform`,
+        `${what} ${said}, but ${holderText(holder)} holds it (${holder.address}); use one door for it: declare it in the app, or remove it with terraform`,
       );
       continue;
     }
@@ -243,8 +296,8 @@ export function planTargetDeletes(
         alerts: on('domain', domainIds).length + on('subdomain', subIds).length,
         subdomains: t.targetType === 'domain' ? t.of.subdomains.length : 0,
       },
-      scopeKey: scope.key,
-      stack: scope.stack,
+      scopeKey: t.scopeKey,
+      stack: t.stack,
     });
   }
   deletes.sort((a, b) => (a.targetType === b.targetType ? 0 : a.targetType === 'subdomain' ? -1 : 1));

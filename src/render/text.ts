@@ -115,11 +115,11 @@ export function summaryLine(t: Totals, command: Command): string {
   const head = t.failedAccounts
     ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)`
     : 'Plan';
-  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
-  const targets = t.targets ? `${t.targets} domain${t.targets === 1 ? '' : 's'} and subdomains to create, then ` : '';
   const targetDeletes = t.targetDeletes
     ? `, then ${t.targetDeletes} domain${t.targetDeletes === 1 ? '' : 's'} and subdomains to delete`
     : '';
+  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete${targetDeletes}.`;
+  const targets = t.targets ? `${t.targets} domain${t.targets === 1 ? '' : 's'} and subdomains to create, then ` : '';
   return `${head}: ${targets}${t.create} to create, ${t.update} to update, ${t.delete} to delete${targetDeletes}.`;
 }
 
@@ -142,11 +142,14 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
     if (command === 'plan') out.push(...triggeredLines(p, s));
-    for (const c of p.targetChanges ?? []) out.push(targetChangeLine(c, s));
+    // Target creates before the alert changes, target deletes after them: the order apply runs them in.
+    const targetChanges = p.targetChanges ?? [];
+    for (const c of targetChanges) if (c.action === 'create') out.push(targetChangeLine(c, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     if (detail && p.changes.length) out.push(s.bold(accountCounts(p, PLAN_WORDS, 'change')));
     out.push(...firstLines(p.changes, (c) => changeLines(c, s, command !== 'destroy', undefined, names), detail));
+    for (const c of targetChanges) if (c.action === 'delete') out.push(targetChangeLine(c, s));
     if (p.triggers.length) {
       out.push('  Report triggers apply will run:');
       const triggerLine = (t: PlannedTrigger) => {
@@ -260,7 +263,7 @@ export function targetChangeLine(c: TargetChange, s: Style): string {
   if (c.action === 'delete')
     return (
       s.red(`  - ${c.targetType} ${quoteText(c.name)}`) +
-      s.dim(` (id ${c.id}, not declared; after the alert changes: ${targetDeleteText(c)})`)
+      s.dim(` (id ${c.id}, after the alert changes: ${targetDeleteText(c)})`)
     );
   return s.green(`  + ${c.targetType} ${quoteText(c.name)}`) + s.dim(` (${c.path}, created before the alerts on it)`);
 }

@@ -118,4 +118,63 @@ describe('ncalc with declared targets', () => {
     const after = (await control.state()).accounts.find((a) => a.name === 'red')!;
     expect(after.domains.map((d) => d.domain)).toEqual(['red.example']);
   });
+
+  it('destroy leaves the targets without --include-targets; with it deletes them after their alerts, in text and --json', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    // One DELETE form: a target delete while its alert is still there is refused (NOT_DELETED).
+    await control.updateSettings({ deleteForm: 'body' });
+    await control.addFault({ kind: 'latency', latencyMs: 3 });
+    const env = cliEnv({
+      NETWORKCALC_BASE_URL: emulator().url,
+      ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+    });
+    expect((await ncalc(['apply', '--auto-approve'], { cwd: app.dir, env })).code).toBe(0);
+
+    const kept = await ncalc(['destroy', '--auto-approve', '--stack', 'red'], { cwd: app.dir, env });
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain(
+      'the declared domains and subdomains (2) are left in place: destroy deletes alerts only, unless given --include-targets',
+    );
+    const red = () => control.state().then((st) => st.accounts.find((a) => a.name === 'red')!);
+    expect((await red()).alerts).toEqual([]);
+    expect((await red()).domains).toHaveLength(1);
+
+    const text = await ncalc(['destroy', '--stack', 'green', '--include-targets'], {
+      cwd: app.dir,
+      env,
+      input: 'no\n',
+    });
+    expect(text.stdout).toMatch(
+      /- alert "www a" id \d+ \(green\/Www\) {2}# destroy\n {2}- subdomain "www\.green\.example" \(id \d+, after the alert changes: deletes subdomain www\.green\.example and, we assume, its 1 alert\)\n {2}- domain "green\.example" \(id \d+, after the alert changes: deletes domain green\.example and, we assume, its 1 alert and 1 subdomain\)/,
+    );
+    expect(text.stdout).toContain(
+      'Plan: 0 to create, 0 to update, 1 to delete, then 2 domains and subdomains to delete.',
+    );
+
+    const json = await ncalc(['destroy', '--auto-approve', '--json', '--include-targets', '--stack', 'blue'], {
+      cwd: app.dir,
+      env,
+    });
+    expect(json.code).toBe(0);
+    const blue = JSON.parse(json.stdout).accounts.find((a: { label: string }) => a.label === 'blue');
+    expect(blue.changes.map((c: { action: string }) => c.action)).toEqual(['delete']);
+    expect(
+      blue.target_changes.map((c: { action: string; target_type: string; result: { status: string } }) => [
+        c.action,
+        c.target_type,
+        c.result.status,
+      ]),
+    ).toEqual([
+      ['delete', 'subdomain', 'ok'],
+      ['delete', 'domain', 'ok'],
+    ]);
+    const st = await control.state();
+    const b = st.accounts.find((a) => a.name === 'blue')!;
+    expect([b.alerts, b.domains, b.subdomains]).toEqual([[], [], []]);
+    // green was not confirmed: untouched.
+    expect(st.accounts.find((a) => a.name === 'green')!.domains).toHaveLength(1);
+  });
 });

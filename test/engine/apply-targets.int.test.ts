@@ -159,7 +159,7 @@ describe('targets as code: from zero in one apply', () => {
       expect(p.targetChanges).toBeUndefined();
       expect(p.changes.map((c) => c.action)).toEqual(['delete', 'delete']);
       expect(p.warnings.map((w) => w.message)).toContain(
-        'the declared domains and subdomains (3) are left in place: destroy deletes alerts only',
+        'the declared domains and subdomains (3) are left in place: destroy deletes alerts only, unless given --include-targets',
       );
     }
     await applyAll(destroy, factory, { parallelism: 4 });

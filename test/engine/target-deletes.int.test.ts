@@ -205,4 +205,26 @@ describe('target deletes', () => {
     expect(outcome.targetResults!.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect((await account()).domains.map((d) => d.domain)).toEqual(['acme.test']);
   });
+
+  it('destroy --include-targets is refused while an alert outside the plan is on a declared target', async () => {
+    await provision('additive');
+    const acme = (await account()).domains.find((d) => d.domain === 'acme.test')!;
+    // An alert added by hand on acme.test: additive destroy does not delete it, so neither the domain.
+    const client = new NetworkCalcClient({ baseUrl: emulator().url, token: 'acct-token' });
+    const [live] = await client.listAlerts();
+    await client.createAlert({ ...live!, name: 'by hand', target_type: 'domain', target_id: acme.id } as never);
+    const [p] = await planAll(prepare(app('additive', false), env()), factory, {
+      triggers: false,
+      mode: 'destroy',
+      includeTargets: true,
+    });
+    expect(p!.status).toBe('error');
+    expect(p!.error!.message).toContain(
+      `domain acme.test (id ${acme.id}) is declared (destroy --include-targets), but 1 alert the plan keeps targets it: "by hand"`,
+    );
+    // Without the flag, destroy plans the alerts only and says the targets stay.
+    const [q] = await planAll(prepare(app('additive', false), env()), factory, { triggers: false, mode: 'destroy' });
+    expect(q!.status).toBe('ok');
+    expect(q!.targetChanges).toBeUndefined();
+  });
 });
