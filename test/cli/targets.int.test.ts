@@ -177,4 +177,33 @@ describe('ncalc with declared targets', () => {
     // green was not confirmed: untouched.
     expect(st.accounts.find((a) => a.name === 'green')!.domains).toHaveLength(1);
   });
+
+  it('apply refuses a mass delete of targets unless --allow-mass-delete is given', async () => {
+    const control = emulator().control;
+    await control.seed({
+      accounts: names.map((name, i) => ({ name, user_id: i + 1, tokens: [{ access_token: `${name}-token` }] })),
+    });
+    const env = cliEnv({
+      NETWORKCALC_BASE_URL: emulator().url,
+      ...Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_TOKEN`, `${n}-token`])),
+    });
+    expect((await ncalc(['apply', '--auto-approve', '--stack', 'red'], { cwd: app.dir, env })).code).toBe(0);
+    // 12 domains added in the console: the exclusive scope would delete 12 of its 15 alerts and targets.
+    for (let i = 0; i < 12; i++)
+      expect(
+        (await call(emulator().url, 'POST', '/api/domains', { token: 'red-token', json: { domain: `x${i}.example` } }))
+          .status,
+      ).toBe(200);
+    const domains = async () => (await control.state()).accounts.find((a) => a.name === 'red')!.domains.length;
+    const refused = await ncalc(['apply', '--auto-approve', '--stack', 'red'], { cwd: app.dir, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain('--allow-mass-delete');
+    expect(await domains()).toBe(13);
+    const allowed = await ncalc(['apply', '--auto-approve', '--stack', 'red', '--allow-mass-delete'], {
+      cwd: app.dir,
+      env,
+    });
+    expect(allowed.code).toBe(0);
+    expect(await domains()).toBe(1);
+  });
 });
