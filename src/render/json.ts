@@ -173,6 +173,8 @@ function accountJson(command: Command, p: AccountPlan, report: ApplyReport | und
           provider: scope?.providerKey ?? null,
           deletes: w.guard.deletes,
           owned: w.guard.owned,
+          // How many of `deletes` are domains and subdomains; only when some are.
+          ...(w.guard.targets ? { target_deletes: w.guard.targets } : {}),
           message: w.message,
         },
       ];

@@ -194,6 +194,10 @@ describe('ncalc with declared targets', () => {
         (await call(emulator().url, 'POST', '/api/domains', { token: 'red-token', json: { domain: `x${i}.example` } }))
           .status,
       ).toBe(200);
+    const planned = JSON.parse((await ncalc(['plan', '--json', '--stack', 'red'], { cwd: app.dir, env })).stdout);
+    expect(planned.accounts[0].guards.map((g: Json) => [g.kind, g.deletes, g.owned, g.target_deletes])).toEqual([
+      ['mass_delete', 12, 15, 12],
+    ]);
     const domains = async () => (await control.state()).accounts.find((a) => a.name === 'red')!.domains.length;
     const refused = await ncalc(['apply', '--auto-approve', '--stack', 'red'], { cwd: app.dir, env });
     expect(refused.code).toBe(1);
