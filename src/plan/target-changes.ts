@@ -260,7 +260,12 @@ export function planTargetDeletes(
         h.kind === t.targetType && (h.id === t.id || (h.id === null && h.name?.toLowerCase() === t.name.toLowerCase())),
     );
     const what = `${t.targetType} ${t.name} (id ${t.id})`;
-    const declaredSub = t.targetType === 'domain' ? t.of.subdomains.find((s) => !gone.has(s.id)) : undefined;
+    const declaredSub =
+      t.targetType === 'domain'
+        ? (t.of.subdomains.find((s) => !gone.has(s.id)) ??
+          // A declared subdomain this plan creates under it (by the domain's literal id).
+          (scope ? newSubdomainOf(t.name, targets, index) : undefined))
+        : undefined;
     if (declaredSub) {
       refusals.push(
         scope
@@ -302,6 +307,22 @@ export function planTargetDeletes(
   }
   deletes.sort((a, b) => (a.targetType === b.targetType ? 0 : a.targetType === 'subdomain' ? -1 : 1));
   return { deletes, refusals };
+}
+
+/** A declared subdomain of this domain that is not in the account's list yet (created by the plan). */
+function newSubdomainOf(
+  domain: string,
+  targets: readonly DeclaredTarget[],
+  index: DomainIndex,
+): { subdomain: string } | undefined {
+  const lower = domain.toLowerCase();
+  for (const t of targets) {
+    if (t.targetType !== 'subdomain') continue;
+    const name = fullNameOrNull(t, index);
+    if (name !== null && name.slice(t.prefix!.length + 1) === lower && (index.subdomains.get(name) ?? 0) < 0)
+      return { subdomain: name };
+  }
+  return undefined;
 }
 
 function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {

@@ -227,4 +227,22 @@ describe('target deletes', () => {
     expect(q!.status).toBe('ok');
     expect(q!.targetChanges).toBeUndefined();
   });
+
+  it('refuses to delete an undeclared domain a declared subdomain is created under (by its id)', async () => {
+    await provision('exclusive');
+    const beta = (await account()).domains.find((d) => d.domain === 'beta.test')!;
+    const [s] = app('exclusive', true);
+    (s!.json.resource as Record<string, Record<string, Json>>).networkcalc_subdomain!.fresh = {
+      domain_id: beta.id,
+      prefix: 'fresh',
+    };
+    await emulator().control.clearRequests();
+    const [p] = await planAll(prepare([s!], env()), factory, { triggers: false });
+    expect(p!.status).toBe('error');
+    expect(p!.error!.message).toContain(
+      `domain beta.test (id ${beta.id}) is not declared, but its subdomain fresh.beta.test is, and deleting the domain would delete it`,
+    );
+    await applyAll([p!], factory, { parallelism: 4 });
+    expect((await emulator().control.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
 });
