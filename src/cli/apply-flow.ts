@@ -50,6 +50,8 @@ export interface ApplyFlags extends CommonOptions {
   triggers?: boolean;
   /** destroy: also delete undeclared alerts of exclusive and prefix scopes. */
   allInScope?: boolean;
+  /** destroy: also delete the declared domains and subdomains (INCLUDE_TARGETS_FLAG). */
+  includeTargets?: boolean;
   /** apply: let a scope that declares no alerts delete the live ones. */
   allowEmpty?: boolean;
   /** apply: let one run delete a large share of a scope. */
@@ -112,6 +114,7 @@ export async function freshPlan(
       certificateLifetime: certificateLifetimes(loaded.lookups),
       mode: command === 'destroy' ? 'destroy' : 'converge',
       includeUndeclared: !!opts.allInScope,
+      includeTargets: command === 'destroy' && !!opts.includeTargets,
       triggers,
     },
     !!opts.json,
@@ -259,7 +262,7 @@ export async function applyPlans(
   const detail = textDetail(plans, opts.detail);
   if (!json) io.stdout.write(planned.heading + planText(plans, command, style, detail));
   const t = totals(plans);
-  const work = t.create + t.update + t.delete + t.triggers + t.targets;
+  const work = t.create + t.update + t.delete + t.triggers + t.targets + t.targetDeletes;
   if (work === 0) {
     if (json) await writePlanJson(io, document(new Map()));
     else

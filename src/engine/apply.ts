@@ -22,7 +22,7 @@ export interface ChangeResult {
   note?: string;
 }
 
-/** What apply did with a planned domain or subdomain create (index-aligned with the plan's targetChanges). */
+/** What apply did with a planned domain or subdomain create or delete (index-aligned with the plan's targetChanges). */
 export interface TargetResult {
   status: 'ok' | 'failed' | 'skipped';
   id?: number;
@@ -52,7 +52,7 @@ export interface Interference {
 export interface AccountOutcome {
   readonly results: readonly ChangeResult[];
   readonly triggerResults: readonly TriggerResult[];
-  /** The plan's domain and subdomain creates, made before the alert changes; absent when it has none. */
+  /** The plan's domain and subdomain creates (made before the alert changes) and deletes (after them); absent when it has none. */
   readonly targetResults?: readonly TargetResult[];
   /**
    * Set when the list taken after the writes shows alerts this run did not make in a scope the
@@ -201,6 +201,8 @@ async function applyAccount(
   const targets = await createTargets(plan, api, limit, options);
   const resolved = targets ? withTargetIds(plan, targets.ids) : plan;
   const { results, check } = await writeChanges(resolved, api, alerts, limit, options);
+  // Deletes of targets last, alerts first: only once every alert change of the account went through.
+  if (targets) await deleteTargets(plan, api, limit, options, targets.results, results);
   const interference =
     !options.signal?.aborted && plan.changes.length > 0 ? await otherWriters(plan, results, alerts, check) : undefined;
   const outcome = (triggerResults: TriggerResult[]): AccountOutcome => ({
@@ -235,7 +237,7 @@ async function createTargets(
   for (const targetType of ['domain', 'subdomain'] as const) {
     await Promise.all(
       changes.map((change, i) =>
-        change.targetType !== targetType
+        change.action !== 'create' || change.targetType !== targetType
           ? Promise.resolve()
           : limit.run(async () => {
               if (options.signal?.aborted) return;
@@ -265,6 +267,55 @@ async function createTargets(
     );
   }
   return { results, ids };
+}
+
+/**
+ * The plan's domain and subdomain deletes, after its alert changes: every subdomain, then
+ * every domain (the reverse of creates). A delete answered NOT_FOUND is done. None starts
+ * when an alert change of the account failed or was skipped: an alert meant to go may still
+ * be on the target (what the service does with it is assumed, not documented).
+ */
+async function deleteTargets(
+  plan: AccountPlan,
+  api: AlertsApi,
+  limit: AccountLimit,
+  options: ApplyOptions,
+  results: TargetResult[],
+  alertResults: readonly ChangeResult[],
+): Promise<void> {
+  const changes = plan.targetChanges ?? [];
+  const alertsDone = alertResults.every((r) => r.status === 'ok' || r.status === 'adopted');
+  for (const targetType of ['subdomain', 'domain'] as const) {
+    // A domain goes only once its subdomain deletes did.
+    const subdomainsDone = changes.every(
+      (c, i) => c.action !== 'delete' || c.targetType === 'domain' || results[i]!.status === 'ok',
+    );
+    await Promise.all(
+      changes.map((change, i) =>
+        change.action !== 'delete' || change.targetType !== targetType
+          ? Promise.resolve()
+          : limit.run(async () => {
+              if (options.signal?.aborted) return;
+              if (!alertsDone)
+                results[i] = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
+              else if (targetType === 'domain' && !subdomainsDone)
+                results[i] = { status: 'skipped', note: 'not run: a subdomain delete of this account failed' };
+              else {
+                try {
+                  if (change.targetType === 'domain') await api.deleteDomain!(change.id);
+                  else await api.deleteSubdomain!(change.domainId!, change.id);
+                  results[i] = { status: 'ok', id: change.id };
+                } catch (e) {
+                  results[i] = isCode(e, 'NOT_FOUND')
+                    ? { status: 'ok', id: change.id, note: 'already gone' }
+                    : { status: 'failed', error: toErrorInfo(e) };
+                }
+              }
+              options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
+            }),
+      ),
+    );
+  }
 }
 
 /** The plan with the placeholder target ids of its alert changes and triggers replaced by the created ones. */

@@ -9,7 +9,15 @@ import { guardSharedAccounts } from './shared-accounts';
 import { expandPolicies, thresholdHosts, type DeclaredPolicy } from '../plan/coverage';
 import { largestQuietThreshold, maxLifetimeDays } from '../model/renewal';
 import { ConfigError } from '../contract/config-error';
-import { planTargetCreates, undeclaredTargetsNote, withPlannedTargets } from '../plan/target-changes';
+import {
+  planTargetCreates,
+  INCLUDE_TARGETS_FLAG,
+  planTargetDeletes,
+  undeclaredTargetsNote,
+  withPlannedTargets,
+  type TargetChange,
+} from '../plan/target-changes';
+import { deleteGuard } from '../plan/plan';
 import { indexDomains, resolveTarget } from '../plan/targets';
 import type {
   ApiDomain,
@@ -97,6 +105,8 @@ export function prepare(
 export interface PlanOptions {
   mode?: PlanMode;
   includeUndeclared?: boolean;
+  /** destroy: also delete the declared domains and subdomains (INCLUDE_TARGETS_FLAG). */
+  includeTargets?: boolean;
   /** Include report triggers (plan, apply); not for drift and destroy. */
   triggers?: boolean;
   /** Called as each account's list calls are done (for progress by account). */
@@ -213,8 +223,12 @@ async function planAccount(
     return failedPlan({ account, live, domains }, { code: 'CONFIG_ERROR', message: account.problem, retryable: false });
   try {
     const api = factory(account.credentials);
+    // Declared targets are created and deleted by name: they need the list too.
     const needsNames =
-      alerts.some((a) => a.target.kind !== 'id') || triggers.some((t) => t.target.kind !== 'id') || policies.length > 0;
+      targets.length > 0 ||
+      alerts.some((a) => a.target.kind !== 'id') ||
+      triggers.some((t) => t.target.kind !== 'id') ||
+      policies.length > 0;
     // An additive scope always has live alerts to offer beyond its own: their names are asked for with the list.
     const adoptsBeyondScope = !!options.liveTargetNames && account.scopes.some((s) => s.ownership === 'additive');
     const adoptionNames = () => api.listDomains().catch(() => null);
@@ -227,7 +241,7 @@ async function planAccount(
     const plannedTargets = index && targets.length ? planTargetCreates(targets, index) : [];
     // destroy deletes alerts only: the declared targets are left in place (and none is created).
     const destroying = options.mode === 'destroy';
-    const targetChanges = destroying ? [] : plannedTargets;
+    const targetChanges: TargetChange[] = destroying ? [] : [...plannedTargets];
     const planDomains = domains && plannedTargets.length ? withPlannedTargets(domains, plannedTargets) : domains;
     const declared = await declaredAlerts(alerts, policies, planDomains, index, options);
     const scopes = planScopes(account, declared.resolved, live, options);
@@ -239,12 +253,39 @@ async function planAccount(
       );
     const { changes, unchanged } = scopes;
     const warnings = [...declared.warnings, ...scopes.warnings];
-    const undeclared = domains && index && !destroying ? undeclaredTargetsNote(targets, domains, index) : null;
+    // An exclusive scope owns the account's targets too: those the app does not declare are deleted.
+    const exclusive = account.scopes.find((s) => s.ownership === 'exclusive');
+    // destroy --include-targets: the declared targets go too, after the alerts.
+    const destroysTargets = destroying && !!options.includeTargets;
+    if (domains && index && ((!destroying && exclusive) || destroysTargets)) {
+      const pruned = planTargetDeletes(destroying ? null : exclusive!, targets, domains, index, live, changes, held);
+      if (pruned.refusals.length)
+        return failedPlan(
+          { account, live, domains },
+          { code: 'TARGET_IN_USE', message: pruned.refusals.join('; '), retryable: false },
+        );
+      for (const c of pruned.deletes) targetChanges.push(c);
+      // destroy deletes on purpose: no guard, as for its alerts.
+      if (pruned.deletes.length && exclusive && !destroying) {
+        targetGuard(
+          warnings,
+          exclusive,
+          declared.resolved,
+          changes,
+          live,
+          domains,
+          targets.length,
+          pruned.deletes.length,
+        );
+      }
+    }
+    const undeclared =
+      domains && index && !destroying && !exclusive ? undeclaredTargetsNote(targets, domains, index) : null;
     if (undeclared) warnings.push({ scopeKey: null, message: undeclared });
-    if (destroying && targets.length)
+    if (destroying && targets.length && !destroysTargets)
       warnings.push({
         scopeKey: null,
-        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only`,
+        message: `the declared domains and subdomains (${targets.length}) are left in place: destroy deletes alerts only, unless given ${INCLUDE_TARGETS_FLAG}`,
       });
     // Alerts a local Terraform state holds are the other door's (src/plan/terraform-held.ts).
     for (const w of terraformStateWarnings(changes, held)) warnings.push(w);
@@ -269,6 +310,35 @@ async function planAccount(
   } catch (e) {
     return failedPlan({ account, live, domains }, toErrorInfo(e));
   }
+}
+
+/**
+ * The exclusive scope's delete guard with its target deletes counted beside its alert deletes
+ * (src/plan/plan.ts `deleteGuard`): it replaces the guard the alerts alone gave, if any.
+ */
+function targetGuard(
+  warnings: Warning[],
+  scope: Account['scopes'][number],
+  declared: readonly DeclaredAlert[],
+  changes: readonly Change[],
+  live: readonly LiveAlert[],
+  domains: readonly ApiDomain[],
+  declaredTargets: number,
+  targetDeletes: number,
+): void {
+  const at = warnings.findIndex((w) => w.guard && w.scopeKey === scope.key);
+  if (at >= 0) warnings.splice(at, 1);
+  let liveTargets = 0;
+  for (const d of domains) if (d.id > 0) liveTargets += 1 + d.subdomains.filter((s) => s.id > 0).length;
+  const guard = deleteGuard(
+    scope,
+    declared.filter((a) => a.scopeKey === scope.key).length,
+    changes.filter((c) => c.action === 'delete' && c.scopeKey === scope.key).length,
+    // An exclusive scope owns every live alert of the account.
+    live.length,
+    { declared: declaredTargets, deletes: targetDeletes, owned: liveTargets },
+  );
+  if (guard) warnings.unshift(guard);
 }
 
 /** The account's declared alerts with their targets resolved, and those its policies expand into. */

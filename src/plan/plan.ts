@@ -33,33 +33,52 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * The guard a converging plan of one scope trips, if any: the scope declares no alerts but
  * would delete live ones (`empty_scope`), or it would delete a large share of them
- * (`mass_delete`, see MASS_DELETE). An empty scope is the more specific of the two.
+ * (`mass_delete`, see MASS_DELETE). An empty scope is the more specific of the two. `targets`:
+ * the live domains and subdomains an exclusive scope deletes, counted with the alerts.
  */
-export function deleteGuard(scope: Scope, declared: number, deletes: number, owned: number): Warning | null {
-  if (deletes === 0) return null;
+export function deleteGuard(
+  scope: Scope,
+  declared: number,
+  deletes: number,
+  owned: number,
+  targets: { declared: number; deletes: number; owned: number } = { declared: 0, deletes: 0, owned: 0 },
+): Warning | null {
+  const all = deletes + targets.deletes;
+  if (all === 0) return null;
   const mode =
     scope.ownership === 'prefix'
       ? `ownership "prefix" ${JSON.stringify(scope.prefix)}`
       : `ownership "${scope.ownership}"`;
   const where = `stack ${scope.stack}, provider ${scope.providerKey}`;
-  if (declared === 0) {
+  // Only a plan deleting targets speaks of them, so alert-only plans read as they always did.
+  const things = targets.deletes ? 'live alert or target' : 'live alert';
+  const count = (n: number) => plural(n, things).replace('alert or targets', 'alerts or targets');
+  const guard = (kind: DeleteGuard['kind'], flag: string) => ({
+    kind,
+    flag,
+    deletes: all,
+    owned: owned + targets.owned,
+    ...(targets.deletes ? { targets: targets.deletes } : {}),
+  });
+  if (declared + targets.declared === 0) {
     const flag = GUARD_FLAGS.empty_scope;
     return {
       scopeKey: scope.key,
       message:
-        `${where} declares no alerts, so apply would delete all ${plural(deletes, 'live alert')} its scope owns (${mode}). ` +
+        `${where} declares no alerts, so apply would delete all ${count(all)} its scope owns (${mode}). ` +
         `apply refuses this unless ${flag} is given; if it is not intended, check the app (a stack left out, a wrong --stack, alerts moved elsewhere), or use Ownership.additive() to only add`,
-      guard: { kind: 'empty_scope', flag, deletes, owned },
+      guard: guard('empty_scope', flag),
     };
   }
-  if (deletes > MASS_DELETE.moreThan && deletes > owned * MASS_DELETE.share) {
+  const ownedAll = owned + targets.owned;
+  if (all > MASS_DELETE.moreThan && all > ownedAll * MASS_DELETE.share) {
     const flag = GUARD_FLAGS.mass_delete;
     return {
       scopeKey: scope.key,
       message:
-        `${where}: apply would delete ${deletes} of the ${plural(owned, 'live alert')} its scope owns (${mode}), more than ${MASS_DELETE.share * 100} %. ` +
-        `apply refuses this unless ${flag} is given; check that the app declares every alert it should`,
-      guard: { kind: 'mass_delete', flag, deletes, owned },
+        `${where}: apply would delete ${all} of the ${count(ownedAll)} its scope owns (${mode}), more than ${MASS_DELETE.share * 100} %. ` +
+        `apply refuses this unless ${flag} is given; check that the app declares every ${targets.deletes ? 'alert and target' : 'alert'} it should`,
+      guard: guard('mass_delete', flag),
     };
   }
   return null;

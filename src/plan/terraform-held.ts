@@ -62,6 +62,8 @@ export function terraformStateWarnings(changes: readonly Change[], held: readonl
   const byId = new Map<number, HeldAlert>();
   const byName = new Map<string, HeldAlert>();
   for (const h of held) {
+    // Domains and subdomains are numbered apart from alerts (src/plan/target-changes.ts checks them).
+    if (h.kind !== undefined) continue;
     if (h.id !== null) byId.set(h.id, h);
     else if (h.name !== null) byName.set(h.name, h);
   }

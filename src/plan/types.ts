@@ -11,6 +11,9 @@ export interface AlertsApi {
   /** Domain and subdomain creates, for declared targets (optional: a reader-only client has none). */
   addDomain?(name: string): Promise<unknown>;
   addSubdomain?(domainId: number, prefix: string): Promise<unknown>;
+  /** Deletes of targets an exclusive scope does not declare (src/engine/apply.ts). */
+  deleteDomain?(id: number): Promise<unknown>;
+  deleteSubdomain?(domainId: number, subdomainId: number): Promise<unknown>;
   triggerDomainReport(id: number): Promise<ApiReport>;
   triggerSubdomainReport(id: number): Promise<ApiReport>;
 }
@@ -196,6 +199,8 @@ export interface HeldAlert {
    * account: its alerts are matched by id in every account's list.
    */
   stack: string | null;
+  /** Absent for a `networkcalc_alert`; set for a `networkcalc_domain` or `networkcalc_subdomain` (then `name` is the domain's name). */
+  kind?: 'domain' | 'subdomain';
   /** The provider configuration of the resource: `networkcalc` or `networkcalc.<alias>`. */
   providerKey: string;
   /** Its address in the state: `networkcalc_alert.<name>`, with `[key]` for an instance of count or for_each. */
@@ -215,6 +220,8 @@ export interface DeleteGuard {
   flag: string;
   /** Alerts the plan deletes in the scope. */
   deletes: number;
-  /** Live alerts the scope owns. */
+  /** Live alerts the scope owns (and, when `targets` is set, its live domains and subdomains). */
   owned: number;
+  /** How many of `deletes` are domains and subdomains (exclusive ownership only); absent when none. */
+  targets?: number;
 }

@@ -209,7 +209,7 @@ function checkChange(
     c.check(o.after.name === o.name, `${where}.after.name`, 'the name of the change');
 }
 
-/** A saved domain or subdomain create; its placeholder id is added to `placeholders`. */
+/** A saved domain or subdomain create (its placeholder id is added to `placeholders`) or delete. */
 function checkTargetChange(
   c: Checker,
   t: unknown,
@@ -219,10 +219,28 @@ function checkTargetChange(
 ): void {
   if (!c.check(isObject(t), where, 'a domain or subdomain change')) return;
   const o = t as Json;
-  c.check(o.action === 'create', `${where}.action`, 'create');
+  c.check(o.action === 'create' || o.action === 'delete', `${where}.action`, 'create or delete');
   const sub = o.targetType === 'subdomain';
   c.check(o.targetType === 'domain' || sub, `${where}.targetType`, 'domain or subdomain');
   c.check(isString(o.name) && isValidHostName(o.name), `${where}.name`, 'a host name');
+  c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
+  c.check(isString(o.stack), `${where}.stack`, 'a string');
+  if (o.action === 'delete') {
+    // A delete names a live target: its id (and a subdomain's domain id), and what we assume goes with it.
+    c.check(isInt(o.id) && o.id > 0, `${where}.id`, 'a positive whole number');
+    c.check(
+      sub ? isInt(o.domainId) && o.domainId > 0 : o.domainId === null,
+      `${where}.domainId`,
+      sub ? 'a domain id' : 'null',
+    );
+    const takes = isObject(o.takes) ? o.takes : null;
+    c.check(
+      takes !== null && isInt(takes.alerts) && takes.alerts >= 0 && isInt(takes.subdomains) && takes.subdomains >= 0,
+      `${where}.takes`,
+      'counts of alerts and subdomains',
+    );
+    return;
+  }
   c.check(isInt(o.placeholderId) && o.placeholderId < 0, `${where}.placeholderId`, 'a negative whole number');
   if (isInt(o.placeholderId)) placeholders.add(o.placeholderId);
   c.check(sub ? isString(o.prefix) : o.prefix === null, `${where}.prefix`, sub ? 'a string' : 'null');
@@ -231,8 +249,7 @@ function checkTargetChange(
     `${where}.domainId`,
     sub ? 'a domain id, or the placeholder of a domain created before it' : 'null',
   );
-  c.check(isString(o.scopeKey) && scopeKeys.has(o.scopeKey), `${where}.scopeKey`, "one of the account's scopes");
-  for (const k of ['stack', 'resource', 'path'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
+  for (const k of ['resource', 'path'] as const) c.check(isString(o[k]), `${where}.${k}`, 'a string');
 }
 
 function checkTrigger(c: Checker, t: unknown, where: string, scopeKeys: ReadonlySet<string>): void {

@@ -21,6 +21,11 @@ import { isObject } from '../support/json';
 import type { StackDocument } from './desired';
 
 const ALERT_TYPE = 'networkcalc_alert';
+/** The target resources a state may hold: ncalc deletes none of them behind Terraform's back. */
+const TARGET_KINDS: Readonly<Record<string, 'domain' | 'subdomain'>> = {
+  networkcalc_domain: 'domain',
+  networkcalc_subdomain: 'subdomain',
+};
 
 /** Where one stack's local state would be, if it has one. */
 export interface StateLocation {
@@ -146,8 +151,10 @@ export function heldInState(text: string, file: string, stack: string | null): H
   if (!Array.isArray(resources)) throw notState('has no list of resources');
   const held: HeldAlert[] = [];
   for (const r of resources) {
-    if (!isObject(r) || r.mode !== 'managed' || r.type !== ALERT_TYPE || typeof r.name !== 'string') continue;
-    const base = `${typeof r.module === 'string' ? `${r.module}.` : ''}${ALERT_TYPE}.${r.name}`;
+    if (!isObject(r) || r.mode !== 'managed' || typeof r.name !== 'string') continue;
+    const kind = TARGET_KINDS[r.type as string];
+    if (r.type !== ALERT_TYPE && kind === undefined) continue;
+    const base = `${typeof r.module === 'string' ? `${r.module}.` : ''}${r.type as string}.${r.name}`;
     const providerKey = providerKeyOf(r.provider);
     for (const instance of Array.isArray(r.instances) ? r.instances : []) {
       if (!isObject(instance)) continue;
@@ -156,6 +163,7 @@ export function heldInState(text: string, file: string, stack: string | null): H
       held.push({
         file,
         stack,
+        ...(kind ? { kind } : {}),
         providerKey,
         address: key === undefined ? base : `${base}[${JSON.stringify(key)}]`,
         id: idOf(attributes.id),

@@ -173,6 +173,8 @@ function accountJson(command: Command, p: AccountPlan, report: ApplyReport | und
           provider: scope?.providerKey ?? null,
           deletes: w.guard.deletes,
           owned: w.guard.owned,
+          // How many of `deletes` are domains and subdomains; only when some are.
+          ...(w.guard.targets ? { target_deletes: w.guard.targets } : {}),
           message: w.message,
         },
       ];
@@ -181,21 +183,33 @@ function accountJson(command: Command, p: AccountPlan, report: ApplyReport | und
     // Live alerts whose current_status is triggered (plan and drift only).
     ...(command === 'plan' || drift ? { triggered: triggeredJson(p) } : {}),
     // Domains and subdomains created before the alert changes (their placeholder ids are
-    // negative); present only when the account has some, so documents without stay as they were.
+    // negative) and deleted after them; present only when the account has some, so documents without stay as they were.
     ...(p.targetChanges?.length
       ? {
           target_changes: p.targetChanges.map((c, i) => {
-            const o: Record<string, unknown> = {
-              action: c.action,
-              target_type: c.targetType,
-              name: c.name,
-              placeholder_id: c.placeholderId,
-              prefix: c.prefix,
-              domain_id: c.domainId,
-              stack: c.stack,
-              resource: c.resource,
-              path: c.path,
-            };
+            const o: Record<string, unknown> =
+              c.action === 'create'
+                ? {
+                    action: c.action,
+                    target_type: c.targetType,
+                    name: c.name,
+                    placeholder_id: c.placeholderId,
+                    prefix: c.prefix,
+                    domain_id: c.domainId,
+                    stack: c.stack,
+                    resource: c.resource,
+                    path: c.path,
+                  }
+                : {
+                    action: c.action,
+                    target_type: c.targetType,
+                    name: c.name,
+                    id: c.id,
+                    domain_id: c.domainId,
+                    stack: c.stack,
+                    // What we assume the service deletes with it (docs/architecture.md).
+                    assumed_to_delete: { alerts: c.takes.alerts, subdomains: c.takes.subdomains },
+                  };
             const r = outcome?.targetResults?.[i];
             if (r) o.result = { ...r };
             return o;

@@ -2,7 +2,7 @@
 import { SPEC_FIELDS, type AlertSpec } from '../model';
 import type { AccountPlan } from '../plan/account-plan';
 import type { ApplyReport, ChangeResult, TargetResult, TriggerResult } from '../engine/apply';
-import type { TargetChange } from '../plan/target-changes';
+import { targetDeleteText, type TargetChange } from '../plan/target-changes';
 import { coverageTotals } from '../plan/coverage';
 import { gapLines, gapSummary } from './coverage';
 import { errorReason, errorText } from '../plan/error-info';
@@ -115,9 +115,12 @@ export function summaryLine(t: Totals, command: Command): string {
   const head = t.failedAccounts
     ? `Plan (incomplete: ${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not planned)`
     : 'Plan';
-  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete.`;
+  const targetDeletes = t.targetDeletes
+    ? `, then ${t.targetDeletes} domain${t.targetDeletes === 1 ? '' : 's'} and subdomains to delete`
+    : '';
+  if (command === 'destroy') return `${head}: 0 to create, 0 to update, ${t.delete} to delete${targetDeletes}.`;
   const targets = t.targets ? `${t.targets} domain${t.targets === 1 ? '' : 's'} and subdomains to create, then ` : '';
-  return `${head}: ${targets}${t.create} to create, ${t.update} to update, ${t.delete} to delete.`;
+  return `${head}: ${targets}${t.create} to create, ${t.update} to update, ${t.delete} to delete${targetDeletes}.`;
 }
 
 /** The words of a grouped account's counts (`60 changes: 60 to create, …`). */
@@ -139,11 +142,14 @@ export function planText(plans: readonly AccountPlan[], command: Command, s: Sty
     }
     for (const w of p.warnings) out.push(warningLine(w, s));
     if (command === 'plan') out.push(...triggeredLines(p, s));
-    for (const c of p.targetChanges ?? []) out.push(targetChangeLine(c, s));
+    // Target creates before the alert changes, target deletes after them: the order apply runs them in.
+    const targetChanges = p.targetChanges ?? [];
+    for (const c of targetChanges) if (c.action === 'create') out.push(targetChangeLine(c, s));
     if (!p.changes.length) out.push(`  No changes. ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} in sync.`);
     const names = targetNames(p);
     if (detail && p.changes.length) out.push(s.bold(accountCounts(p, PLAN_WORDS, 'change')));
     out.push(...firstLines(p.changes, (c) => changeLines(c, s, command !== 'destroy', undefined, names), detail));
+    for (const c of targetChanges) if (c.action === 'delete') out.push(targetChangeLine(c, s));
     if (p.triggers.length) {
       out.push('  Report triggers apply will run:');
       const triggerLine = (t: PlannedTrigger) => {
@@ -252,16 +258,21 @@ export function failedAccountsLine(plans: readonly AccountPlan[]): string {
   return `${failed.length} account${failed.length === 1 ? '' : 's'} failed: ${each.join('; ')}`;
 }
 
-/** `  + domain example.com (app/Domain)`: a domain or subdomain the plan creates. */
+/** `  + domain example.com (app/Domain)`: a domain or subdomain the plan creates, or `  - …` deletes. */
 export function targetChangeLine(c: TargetChange, s: Style): string {
+  if (c.action === 'delete')
+    return (
+      s.red(`  - ${c.targetType} ${quoteText(c.name)}`) +
+      s.dim(` (id ${c.id}, after the alert changes: ${targetDeleteText(c)})`)
+    );
   return s.green(`  + ${c.targetType} ${quoteText(c.name)}`) + s.dim(` (${c.path}, created before the alerts on it)`);
 }
 
 export function targetResultLine(p: Pick<AccountPlan, 'account'>, c: TargetChange, r: TargetResult, s: Style): string {
   const who = `${p.account.label}: ${c.targetType} ${quoteText(c.name)}${r.id !== undefined ? ` (id ${r.id})` : ''}`;
-  if (r.status === 'failed') return s.red(`  ✗ ${who}: create failed: ${errorReason(r.error!)}`);
+  if (r.status === 'failed') return s.red(`  ✗ ${who}: ${c.action} failed: ${errorReason(r.error!)}`);
   if (r.status === 'skipped') return s.yellow(`  - ${who}: ${r.note}`);
-  return s.green(`  ✓ ${who} created`) + (r.note ? s.dim(` — ${r.note}`) : '');
+  return s.green(`  ✓ ${who} ${VERBS[c.action]}`) + (r.note ? s.dim(` — ${r.note}`) : '');
 }
 
 export function changeResultLine(p: Pick<AccountPlan, 'account'>, c: Change, r: ChangeResult, s: Style): string {
@@ -367,7 +378,11 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
     // A declared target the account lacks: deleted in the console, or never created.
     for (const c of p.targetChanges ?? [])
       out.push(
-        s.yellow(`  ! ${c.targetType} ${quoteText(c.name)} (${c.path}): missing from the account; apply creates it`),
+        s.yellow(
+          c.action === 'create'
+            ? `  ! ${c.targetType} ${quoteText(c.name)} (${c.path}): missing from the account; apply creates it`
+            : `  ! ${c.targetType} ${quoteText(c.name)} (id ${c.id}): not in the app; apply ${targetDeleteText(c)}`,
+        ),
       );
     if (!p.changes.length && !p.targetChanges?.length)
       out.push(s.green(`  In sync: ${p.unchanged} alert${p.unchanged === 1 ? '' : 's'} match the code.`));
@@ -378,7 +393,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
     out.push('');
   }
   const t = totals(plans);
-  const n = t.create + t.update + t.delete + t.targets;
+  const n = t.create + t.update + t.delete + t.targets + t.targetDeletes;
   const unchecked = t.failedAccounts
     ? `${t.failedAccounts} account${t.failedAccounts === 1 ? '' : 's'} not checked`
     : '';
@@ -387,7 +402,7 @@ export function driftText(plans: readonly AccountPlan[], s: Style, detail: Detai
   const renamed = renamedCount(plans.flatMap((p) => p.changes));
   const renames = renamed ? `${renamed} renamed, ` : '';
   const found = n
-    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.targets ? `${t.targets} domains or subdomains missing, ` : ''}${t.create} missing, ${t.update - renamed} edited, ${renames}${t.delete} to delete)`
+    ? `Drift: ${n} difference${n === 1 ? '' : 's'} (${t.targets ? `${t.targets} domains or subdomains missing, ` : ''}${t.targetDeletes ? `${t.targetDeletes} domains or subdomains not in the app, ` : ''}${t.create} missing, ${t.update - renamed} edited, ${renames}${t.delete} to delete)`
     : gaps
       ? 'Drift: no alert differs from the code, but the alert policies have coverage gaps'
       : unchecked

@@ -16,17 +16,28 @@ export interface Totals {
   triggers: number;
   /** Domains and subdomains to create. */
   targets: number;
+  /** Domains and subdomains to delete (exclusive ownership; destroy --include-targets). */
+  targetDeletes: number;
   failedAccounts: number;
 }
 
 export function totals(plans: readonly AccountPlan[]): Totals {
-  const t: Totals = { create: 0, update: 0, delete: 0, unchanged: 0, triggers: 0, targets: 0, failedAccounts: 0 };
+  const t: Totals = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    unchanged: 0,
+    triggers: 0,
+    targets: 0,
+    targetDeletes: 0,
+    failedAccounts: 0,
+  };
   for (const p of plans) {
     if (p.status === 'error') t.failedAccounts++;
     for (const c of p.changes) t[c.action]++;
     t.unchanged += p.unchanged;
     t.triggers += p.triggers.length;
-    t.targets += p.targetChanges?.length ?? 0;
+    for (const c of p.targetChanges ?? []) t[c.action === 'create' ? 'targets' : 'targetDeletes']++;
   }
   return t;
 }
