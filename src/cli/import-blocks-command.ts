@@ -16,7 +16,7 @@ import { heldByAccount, heldByStack } from '../plan/terraform-held';
 import { outDirOf } from '../read/synth';
 import type { AccountPlan } from '../plan/account-plan';
 import { indexDomains } from '../plan/targets';
-import type { ApiDomain, DeclaredTarget } from '../plan/types';
+import { fullNameOrNull } from '../plan/target-changes';
 import { errorText } from '../plan/error-info';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { fileErrorText, outputFileProblem } from './files';
@@ -127,7 +127,7 @@ function targetBlocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnTyp
     const keys = new Set(plan.account.scopes.map((s) => s.key));
     for (const t of loaded.desired.targets) {
       if (!keys.has(t.scopeKey)) continue;
-      const name = t.name ?? underLiteralDomain(t, plan.domains);
+      const name = fullNameOrNull(t, index);
       const id = name === null ? undefined : (t.targetType === 'domain' ? index.domains : index.subdomains).get(name);
       if (id === undefined) continue; // not live yet: terraform creates it
       const states = held.filter((h) => h.stack === t.stack);
@@ -150,12 +150,6 @@ function targetBlocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnTyp
     }
   }
   return { blocks, notes };
-}
-
-/** A subdomain's full name when its domain is given by id (`domain_id = 12`), from the list. */
-function underLiteralDomain(t: DeclaredTarget, domains: readonly ApiDomain[]): string | null {
-  const domain = t.domain?.kind === 'id' ? domains.find((d) => d.id === (t.domain as { id: number }).id) : undefined;
-  return domain && t.prefix !== null ? `${t.prefix}.${domain.domain.toLowerCase()}` : null;
 }
 
 function fileText(stack: string | null, blocks: readonly Block[]): string {

@@ -272,7 +272,8 @@ function constructImports({ alerts, targets }: ExportSelection): string[] {
 /** Text as a quoted HCL string: JSON's escapes, and `${` / `%{` made literal. */
 export const hclString = (s: string) => JSON.stringify(escapeTemplateText(s));
 
-function hclName(s: string, used: Set<string>): string {
+/** A Terraform resource name from a name (lower case, underscores); unique within `used`. */
+export function hclName(s: string, used: Set<string>): string {
   let base =
     s
       .toLowerCase()

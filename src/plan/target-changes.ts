@@ -119,7 +119,7 @@ export function undeclaredTargetsNote(
   return `${left.length} domain${left.length === 1 ? '' : 's'} or subdomain${left.length === 1 ? '' : 's'} of the account the app does not declare (${shown}) ${left.length === 1 ? 'is' : 'are'} left in place: ncalc does not delete targets`;
 }
 
-function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
+export function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
   try {
     return fullName(t, index);
   } catch {
