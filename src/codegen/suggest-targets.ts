@@ -39,6 +39,7 @@ export function suggestUndeclaredTargets(
         summary: `${kind} ${JSON.stringify(name)} (id ${id}) was added in the console and the app does not declare it (ncalc leaves it in place); to own it, declare ${declaration}, or in HCL ${hcl} with an import block of id "${id}"`,
         edits: [],
         diff: null,
+        target: kind,
       });
     const q = (text: string) => tsString(text, "'");
     for (const d of plan.domains) {

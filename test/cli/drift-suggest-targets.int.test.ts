@@ -69,6 +69,9 @@ describe('ncalc drift --suggest with targets added in the console', () => {
       `subdomain "www.extra.example" (id 21) was added in the console and the app does not declare it (ncalc leaves it in place); to own it, declare new Subdomain(this, 'WwwExtraExample', { domain: 'extra.example', prefix: 'www' }), or in HCL resource "networkcalc_subdomain" "www_extra_example" { domain_id = 20, prefix = "www" } with an import block of id "21"`,
     );
     expect(text.stdout).toContain(`{ domain: 'shop.example', prefix: 'api' }`);
+    expect(text.stdout).toContain(
+      'Suggested edits to the code: 0 of 0 alerts can be adopted by an edit; 3 domains and subdomains to declare by hand',
+    );
     expect(text.stdout).not.toContain('domain "shop.example" (id 10)');
 
     const json = await ncalc(['drift', '--suggest', '--json'], { cwd: app.dir, env });
