@@ -19,6 +19,7 @@ import { suggestFromTerraformPlan } from '../codegen/suggest-hcl';
 import { suggestJson, suggestMarkdown, suggestText, type SuggestReport } from '../render/suggestions';
 import type { SourceSnapshot, Suggestion } from '../codegen/suggestion';
 import { suggestTypeScript } from '../codegen/suggest-typescript';
+import { suggestUndeclaredTargets } from '../codegen/suggest-targets';
 import { combinedPatch, writeSuggestions } from '../codegen/write';
 import type { Change } from '../plan/types';
 import { certificateLifetimes } from '../preview';
@@ -181,6 +182,8 @@ export async function driftCommand(io: CliIO, opts: DriftCommandFlags, formatGiv
     try {
       const { dir } = loaded;
       const found = suggestTypeScript({ dir, plans: plans.map(renamesAsPairs), locations, synthStartedMs });
+      // Domains and subdomains added in the console: the declaration to adopt each, in one line.
+      found.suggestions.push(...suggestUndeclaredTargets(plans, loaded.desired.targets));
       suggest = finish(dir, found, opts);
     } catch (e) {
       return reportError(io, 'drift', e, format === 'json');

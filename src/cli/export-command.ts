@@ -53,6 +53,7 @@ export interface ExportFlags {
   baseUrl?: string;
   verbose?: boolean;
   json?: boolean;
+  withTargets?: boolean;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -68,6 +69,10 @@ export function register(program: Command, io: CliIO): void {
     )
     .option('--out <file>', 'write the TypeScript here (default: stdout)')
     .option('--hcl [file]', 'also write Terraform HCL (default file: next to --out, with .tf)')
+    .option(
+      '--with-targets',
+      "also declare the account's domains and subdomains (Domain, Subdomain), the alerts referring to them",
+    )
     .option('--stack-name <name>', 'stack name in the generated app', 'exported')
     .option(
       '--import-from <module>',
@@ -280,12 +285,13 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
       cdkLibrary,
       label,
       quote: exportQuote(appDir()) ?? undefined,
+      withTargets: !!opts.withTargets,
     };
     // Everything is rendered before the first file is written, so a failure writes nothing.
     const selection = selectForExport(input);
     const ts = exportTypeScript(input, selection);
     const hcl = hclFile ? exportHcl(input, selection) : null;
-    const { alerts, skipped } = selection;
+    const { alerts, skipped, targets } = selection;
     const cwd = io.cwd;
     const write = (file: string, text: string) => {
       try {
@@ -303,14 +309,14 @@ export async function exportCommand(io: CliIO, opts: ExportFlags): Promise<numbe
         command: 'export',
         account: label,
         exported: alerts.length,
+        ...(opts.withTargets ? { exported_targets: targets.length } : {}),
         not_exported: skipped,
         files: [opts.out, hclFile].filter(Boolean),
         ...(opts.out ? {} : { typescript: ts }),
       });
     const where = [opts.out, hclFile].filter(Boolean).join(' and ');
-    io.stderr.write(
-      `Exported ${alerts.length} alert${alerts.length === 1 ? '' : 's'} of account ${label}${where ? ` to ${where}` : ''}.\n`,
-    );
+    const what = `${alerts.length} alert${alerts.length === 1 ? '' : 's'}${opts.withTargets ? ` and ${targets.length} ${targets.length === 1 ? 'domain or subdomain' : 'domains and subdomains'}` : ''}`;
+    io.stderr.write(`Exported ${what} of account ${label}${where ? ` to ${where}` : ''}.\n`);
     for (const s of skipped) io.stderr.write(`  not exported: ${s}\n`);
     return EXIT.OK;
   } catch (e) {

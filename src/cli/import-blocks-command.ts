@@ -15,6 +15,8 @@ import { importBlock } from '../codegen/export';
 import { heldByAccount, heldByStack } from '../plan/terraform-held';
 import { outDirOf } from '../read/synth';
 import type { AccountPlan } from '../plan/account-plan';
+import { indexDomains } from '../plan/targets';
+import { fullNameOrNull } from '../plan/target-changes';
 import { errorText } from '../plan/error-info';
 import { writeFileAtomicSync } from '../support/atomic-write';
 import { fileErrorText, outputFileProblem } from './files';
@@ -75,7 +77,8 @@ function blocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnType<type
   for (const plan of plans) {
     if (plan.status !== 'ok') continue;
     const held = heldByAccount(plan.account, heldIndex, appScopeKeys);
-    const heldIds = new Set(held.flatMap((h) => (h.id === null ? [] : [h.id])));
+    // Alerts only: domains and subdomains are numbered apart (their blocks: targetBlocksOf).
+    const heldIds = new Set(held.flatMap((h) => (h.id === null || h.kind !== undefined ? [] : [h.id])));
     const liveByName = new Map<string, number[]>();
     for (const a of plan.live) liveByName.set(a.name, [...(liveByName.get(a.name) ?? []), a.id]);
     for (const d of plan.declared ?? []) {
@@ -106,12 +109,56 @@ function blocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnType<type
       });
     }
   }
+  const targets = targetBlocksOf(plans, loaded);
+  return { blocks: [...targets.blocks, ...blocks], notes: [...targets.notes, ...notes] };
+}
+
+/**
+ * The blocks of the declared domains and subdomains the account has (by name, from the plan's
+ * domains list) and no Terraform state of the stack holds: so terraform adopts them instead
+ * of refusing each create with "already exists".
+ */
+function targetBlocksOf(plans: readonly AccountPlan[], loaded: Awaited<ReturnType<typeof load>>) {
+  const blocks: Block[] = [];
+  const notes: string[] = [];
+  const held = loaded.heldTargets ?? [];
+  for (const plan of plans) {
+    if (plan.status !== 'ok' || !plan.domains) continue;
+    const index = indexDomains(plan.domains);
+    const keys = new Set(plan.account.scopes.map((s) => s.key));
+    for (const t of loaded.desired.targets) {
+      if (!keys.has(t.scopeKey)) continue;
+      const name = fullNameOrNull(t, index);
+      const id = name === null ? undefined : (t.targetType === 'domain' ? index.domains : index.subdomains).get(name);
+      if (id === undefined) continue; // not live yet: terraform creates it
+      const states = held.filter((h) => h.stack === t.stack);
+      if (states.some((h) => h.address.split('.')[0] === t.resource.split('.')[0] && h.id === id)) continue;
+      const inState = states.find((h) => h.address === t.resource);
+      if (inState) {
+        notes.push(
+          `${t.resource} (${t.targetType} ${JSON.stringify(name)}): ${inState.file} holds this address with id ${inState.id ?? 'unknown'}, not the live ${t.targetType} ${id}; run terraform plan to see which one Terraform keeps`,
+        );
+        continue;
+      }
+      const scope = plan.account.scopes.find((s) => s.key === t.scopeKey);
+      blocks.push({
+        stack: t.stack,
+        address: t.resource,
+        id,
+        name: name!,
+        provider: scope?.alias ? `networkcalc.${scope.alias}` : null,
+      });
+    }
+  }
   return { blocks, notes };
 }
 
 function fileText(stack: string | null, blocks: readonly Block[]): string {
+  const what = blocks.some((b) => !b.address.startsWith('networkcalc_alert.'))
+    ? 'the live alerts, domains and subdomains'
+    : 'the live alerts';
   const out = [
-    `# Written by \`ncalc import-blocks\`: the live alerts of ${stack ? `stack ${stack}` : 'the app'} that no Terraform state held.`,
+    `# Written by \`ncalc import-blocks\`: ${what} of ${stack ? `stack ${stack}` : 'the app'} that no Terraform state held.`,
     '# terraform plan shows them as imports (Terraform 1.5 or later); delete this file once they are applied.',
   ];
   for (const b of blocks)
@@ -139,7 +186,7 @@ export async function importBlocksCommand(io: CliIO, opts: ImportBlocksFlags): P
     }
     if (opts.json && opts.out === '-')
       throw new UsageError(['--json and --out - both print to stdout; give --out <file>, or drop one of them']);
-    loaded = await load(io, common, !!opts.json);
+    loaded = await load(io, common, !!opts.json, { heldTargets: true });
   } catch (e) {
     return failed(io, opts, e);
   }
@@ -230,6 +277,8 @@ export function register(program: Command, io: CliIO): void {
 An alert gets a block when the account has exactly one live alert of its name and no local
 Terraform state of the app holds that alert. The address is the resource's in the synthesized
 stack (networkcalc_alert.<logical id>), the id the alert's, as terraform import takes it.
+A declared networkcalc_domain or networkcalc_subdomain the account has (found by name) gets
+one too, unless a state holds it; one not live yet gets none (terraform creates it).
 Then: terraform plan shows the imports and nothing to add; apply, and delete the file.
 
 Exit codes:

@@ -24,7 +24,8 @@ import { type AccountPlan } from '../plan/account-plan';
 import { readDesired } from '../read/desired';
 import { backendSources, readBackendStates, type BackendRead, type BackendSource } from '../read/terraform-backends';
 import { outsideConfigurations } from '../read/terraform-configurations';
-import type { ClientFactory } from '../plan/types';
+import type { ClientFactory, HeldAlert } from '../plan/types';
+import { TARGET_TYPES, readTerraformStates } from '../read/terraform-state';
 import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
 import { ERROR_PREFIX, useColor, written, type CliIO } from './io';
@@ -169,6 +170,11 @@ export interface Loaded extends Prepared {
   lookups: Lookups;
   /** The names of every stack the run read, other shards' included (which app a document is of). */
   stackNames: string[];
+  /**
+   * The declared targets (networkcalc_domain / networkcalc_subdomain) the app's Terraform
+   * states hold, when asked for (`heldTargets`): what `ncalc import-blocks` leaves alone.
+   */
+  heldTargets?: HeldAlert[];
 }
 
 /**
@@ -179,7 +185,7 @@ export async function load(
   io: CliIO,
   opts: CommonOptions,
   json: boolean,
-  given: { appEnv?: NodeJS.ProcessEnv; lookups?: Lookups } = {},
+  given: { appEnv?: NodeJS.ProcessEnv; lookups?: Lookups; heldTargets?: boolean } = {},
 ): Promise<Loaded> {
   const shard = opts.shard ?? null;
   // --resolver and the other lookup flags (every command has their defaults), before anything runs.
@@ -195,12 +201,20 @@ export async function load(
       ? undefined
       : { appDir, outdir: outDirOf({ cwd: appDir, out: opts.out }) },
   });
+  let heldTargets: HeldAlert[] | undefined;
   if (!opts.ignoreTerraformState) {
     const sources = [
       ...backendSources(own?.stacks ?? stacks, outDirOf({ cwd: appDir, out: opts.out })),
       ...outsideConfigurations(appDir, opts.terraformConfig ?? []),
     ];
-    await readBackends(io, sources, prepared, json);
+    const backends = await readBackends(io, sources, prepared, json);
+    if (given.heldTargets) {
+      const outdir = outDirOf({ cwd: appDir, out: opts.out });
+      heldTargets = [
+        ...readTerraformStates(own?.stacks ?? stacks, appDir, outdir, TARGET_TYPES),
+        ...(backends?.heldTargets ?? []),
+      ];
+    }
   }
   const allAccounts = own?.accounts ?? prepared.accounts.length;
   if (!allAccounts) {
@@ -217,7 +231,16 @@ export async function load(
     : shard
       ? prepared.accounts.filter((a) => inShard(a, shard))
       : prepared.accounts;
-  return { ...prepared, accounts, shard, allAccounts, dir: appDir, lookups, stackNames: stacks.map((s) => s.name) };
+  return {
+    ...prepared,
+    accounts,
+    shard,
+    allAccounts,
+    dir: appDir,
+    lookups,
+    stackNames: stacks.map((s) => s.name),
+    ...(heldTargets ? { heldTargets } : {}),
+  };
 }
 
 /**
@@ -231,8 +254,8 @@ async function readBackends(
   sources: readonly BackendSource[],
   prepared: Prepared,
   json: boolean,
-): Promise<void> {
-  if (!sources.length) return;
+): Promise<BackendRead | undefined> {
+  if (!sources.length) return undefined;
   const read = await readBackendStates(sources, io.env);
   prepared.held = [...(prepared.held ?? []), ...read.held];
   // A state terraform could not read: that stack's accounts refuse alone (as with missing
@@ -242,6 +265,7 @@ async function readBackends(
       if (account.problem === undefined && (stack === null || account.scopes.some((s) => s.stack === stack)))
         account.problem = problem;
   if (!json) io.stderr.write(`${backendReadText(sources, read)}\n`);
+  return read;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

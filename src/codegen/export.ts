@@ -30,6 +30,23 @@ export interface ExportInput {
   label: string;
   /** The quotes of every string the code holds: the app's own (`exportQuote`), else single. */
   quote?: Quote;
+  /**
+   * Also declare the account's domains and subdomains (`Domain` / `Subdomain`,
+   * networkcalc_domain / networkcalc_subdomain), the alerts targeting them by reference.
+   */
+  withTargets?: boolean;
+}
+
+/** A live domain or subdomain an export declares (`--with-targets`). */
+export interface ExportedTarget {
+  kind: 'domain' | 'subdomain';
+  id: number;
+  /** The domain name, or the subdomain's full name. */
+  name: string;
+  /** Construct id (PascalCase), unique among the export's constructs. */
+  constructId: string;
+  /** A subdomain's domain and prefix. */
+  parent?: { id: number; prefix: string };
 }
 
 interface ExportedAlert {
@@ -40,6 +57,8 @@ interface ExportedAlert {
 
 export interface ExportSelection {
   alerts: ExportedAlert[];
+  /** The declared domains and subdomains, domains first (empty without `withTargets`). */
+  targets: ExportedTarget[];
   /** Live alerts not exported, with the reason (shown as comments). */
   skipped: string[];
 }
@@ -60,7 +79,9 @@ export function constructId(name: string, used: Set<string>): string {
  * lowest id, as `ncalc` manages it), valid per the model. Targets are named when the
  * Domains API knows them.
  */
-export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'domains'>): ExportSelection {
+export function selectForExport(
+  input: Pick<ExportInput, 'account' | 'live' | 'domains' | 'withTargets'>,
+): ExportSelection {
   const index = indexDomains(input.domains);
   const scope = input.account;
   const used = new Set<string>();
@@ -92,8 +113,32 @@ export function selectForExport(input: Pick<ExportInput, 'account' | 'live' | 'd
       target: { kind, name, id: parsed.alert.target_id },
     });
   }
-  return { alerts, skipped };
+  // After the alerts, so their construct ids are the same with or without the targets.
+  const targets: ExportedTarget[] = [];
+  if (input.withTargets) {
+    const domains = [...input.domains].sort((a, b) => a.id - b.id);
+    for (const d of domains)
+      targets.push({ kind: 'domain', id: d.id, name: d.domain, constructId: constructId(d.domain, used) });
+    for (const d of domains)
+      for (const s of [...d.subdomains].sort((a, b) => a.id - b.id))
+        targets.push({
+          kind: 'subdomain',
+          id: s.id,
+          name: s.subdomain,
+          constructId: constructId(s.subdomain, used),
+          parent: { id: d.id, prefix: s.prefix },
+        });
+  }
+  return { alerts, skipped, targets };
 }
+
+/** `kind:id` → the declared target, to point alerts at it. */
+function targetsByKey(targets: readonly ExportedTarget[]): Map<string, ExportedTarget> {
+  return new Map(targets.map((t) => [`${t.kind}:${t.id}`, t]));
+}
+
+/** The TypeScript variable holding a declared target: its construct id in camelCase. */
+const tsVariable = (t: ExportedTarget) => t.constructId[0].toLowerCase() + t.constructId.slice(1);
 
 type Quote = "'" | '"';
 
@@ -165,7 +210,8 @@ function className(stackName: string): string {
 
 /** A runnable CDK Terrain or cdktf app (TypeScript) declaring the selected alerts. */
 export function exportTypeScript(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
-  const { alerts, skipped } = selection;
+  const { alerts, skipped, targets } = selection;
+  const declared = targetsByKey(targets);
   const quote = input.quote ?? "'";
   const q = (text: string) => tsString(text, quote);
   const cls = className(input.stackName);
@@ -176,7 +222,7 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
     ' */',
     `import { App, TerraformStack } from ${q(input.cdkLibrary)};`,
     `import { Construct } from ${q('constructs')};`,
-    `import { Alert, AlertTarget, NetworkcalcAccount, Ownership } from ${q(input.importFrom)};`,
+    `import { ${constructImports(selection).join(', ')} } from ${q(input.importFrom)};`,
     '',
     `export class ${cls} extends TerraformStack {`,
     '  constructor(scope: Construct, id: string) {',
@@ -185,13 +231,25 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
   ];
   // A line break in a name (U+2028 too) would end the comment and run the rest as code.
   for (const s of skipped) lines.push(`    // not exported: ${escapeControls(s).replace(/\*\//g, '* /')}`);
+  for (const t of targets) {
+    const parent = t.parent && declared.get(`domain:${t.parent.id}`)!;
+    const props = parent
+      ? `{ domain: ${tsVariable(parent)}, prefix: ${q(t.parent!.prefix)} }`
+      : `{ name: ${q(t.name)} }`;
+    lines.push(
+      '',
+      `    // id ${t.id}`,
+      `    const ${tsVariable(t)} = new ${parent ? 'Subdomain' : 'Domain'}(this, ${q(t.constructId)}, ${props});`,
+    );
+  }
   for (const e of alerts) {
+    const own = declared.get(`${e.target.kind}:${e.target.id}`);
     lines.push(
       '',
       `    // id ${e.alert.id}`,
       `    new Alert(this, ${q(e.id)}, {`,
       `      name: ${q(e.alert.name)},`,
-      `      target: ${targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id), quote)},`,
+      `      target: ${own ? tsVariable(own) : targetSource(targetPropsOf(e.target.kind, e.target.name, e.target.id), quote)},`,
       `      ${checkPropsSource(checkPropsOf(e.alert), quote)},`,
       '    });',
     );
@@ -200,10 +258,22 @@ export function exportTypeScript(input: ExportInput, selection: ExportSelection 
   return lines.join('\n');
 }
 
+/** The constructs the TypeScript uses: AlertTarget only when some alert still needs it. */
+function constructImports({ alerts, targets }: ExportSelection): string[] {
+  if (!targets.length) return ['Alert', 'AlertTarget', 'NetworkcalcAccount', 'Ownership'];
+  const declared = targetsByKey(targets);
+  const names = ['Alert'];
+  if (alerts.some((e) => !declared.has(`${e.target.kind}:${e.target.id}`))) names.push('AlertTarget');
+  names.push('Domain', 'NetworkcalcAccount', 'Ownership');
+  if (targets.some((t) => t.kind === 'subdomain')) names.push('Subdomain');
+  return names;
+}
+
 /** Text as a quoted HCL string: JSON's escapes, and `${` / `%{` made literal. */
 export const hclString = (s: string) => JSON.stringify(escapeTemplateText(s));
 
-function hclName(s: string, used: Set<string>): string {
+/** A Terraform resource name from a name (lower case, underscores); unique within `used`. */
+export function hclName(s: string, used: Set<string>): string {
   let base =
     s
       .toLowerCase()
@@ -221,7 +291,7 @@ function hclName(s: string, used: Set<string>): string {
  * `terraform apply` adopts the live alerts instead of creating copies.
  */
 export function exportHcl(input: ExportInput, selection: ExportSelection = selectForExport(input)): string {
-  const { alerts, skipped } = selection;
+  const { alerts, skipped, targets } = selection;
   const a = input.account;
   const provider: Attr[] = a.alias ? [['provider', `networkcalc.${a.alias}`]] : [];
   const out: string[] = [
@@ -256,11 +326,31 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
     }
     return `data.networkcalc_${t.kind}.${name}.id`;
   };
+  const providerRef = a.alias ? `networkcalc.${a.alias}` : null;
+  // Declared targets, adopted by import blocks (their ids) rather than created again.
+  const targetNames = new Map<string, string>();
+  const targetRef = (kind: string, id: number) => {
+    const name = targetNames.get(`${kind}:${id}`);
+    return name === undefined ? undefined : `networkcalc_${kind}.${name}.id`;
+  };
+  const usedTargets = new Set<string>();
+  for (const t of targets) {
+    const name = hclName(t.name, usedTargets);
+    targetNames.set(`${t.kind}:${t.id}`, name);
+    const attrs: Attr[] = t.parent
+      ? [
+          ['domain_id', targetRef('domain', t.parent.id)!],
+          ['prefix', hclString(t.parent.prefix)],
+        ]
+      : [['name', hclString(t.name)]];
+    out.push('', ...importBlock(`networkcalc_${t.kind}.${name}`, t.id, providerRef));
+    out.push('', ...hclBlock(`resource "networkcalc_${t.kind}" "${name}"`, [...provider, ...attrs]));
+  }
   const used = new Set<string>();
   for (const e of alerts) {
-    const target = e.target.name ? dataRef(e.target) : String(e.target.id);
+    const target = targetRef(e.target.kind, e.target.id) ?? (e.target.name ? dataRef(e.target) : String(e.target.id));
     const name = hclName(e.alert.name, used);
-    out.push('', ...importBlock(`networkcalc_alert.${name}`, e.alert.id, a.alias ? `networkcalc.${a.alias}` : null));
+    out.push('', ...importBlock(`networkcalc_alert.${name}`, e.alert.id, providerRef));
     out.push(
       '',
       ...hclBlock(`resource "networkcalc_alert" "${name}"`, [
@@ -281,7 +371,7 @@ export function exportHcl(input: ExportInput, selection: ExportSelection = selec
 type Attr = [name: string, value: string];
 
 /**
- * An `import` block (Terraform 1.5+) bringing the alert of this id to this address: the id as
+ * An `import` block (Terraform 1.5+) bringing the alert (or domain, subdomain) of this id to this address: the id as
  * the provider's import takes it (its digits, as a string), and the provider configuration
  * (`networkcalc.<alias>`) when the resource names one.
  */

@@ -42,6 +42,8 @@ export interface Suggestion {
   edits: TextEdit[];
   /** Unified diff of `edits` (git apply -p1 from the project directory); null without edits. */
   diff: string | null;
+  /** Set when the suggestion is about a domain or subdomain (`alert` is then its name), not an alert. */
+  target?: 'domain' | 'subdomain';
 }
 
 /** What a file looked like when the suggestions were made, so that a write can refuse a file changed since. */

@@ -325,7 +325,7 @@ function newSubdomainOf(
   return undefined;
 }
 
-function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
+export function fullNameOrNull(t: DeclaredTarget, index: DomainIndex): string | null {
   try {
     return fullName(t, index);
   } catch {

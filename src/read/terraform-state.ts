@@ -26,6 +26,10 @@ const TARGET_KINDS: Readonly<Record<string, 'domain' | 'subdomain'>> = {
   networkcalc_domain: 'domain',
   networkcalc_subdomain: 'subdomain',
 };
+/** The declared targets' resource types, for a reader that wants only them (`ncalc import-blocks`). */
+export const TARGET_TYPES: readonly string[] = Object.keys(TARGET_KINDS);
+/** What a state is read for unless told otherwise: alerts and targets. */
+const HELD_TYPES: readonly string[] = [ALERT_TYPE, ...TARGET_TYPES];
 
 /** Where one stack's local state would be, if it has one. */
 export interface StateLocation {
@@ -102,7 +106,7 @@ function idOf(value: unknown): number | null {
  * terraform may leave it). A file that is not a Terraform state is an error naming it; its
  * content is never quoted (a state may hold secrets).
  */
-export function readStateFile(location: StateLocation): HeldAlert[] {
+export function readStateFile(location: StateLocation, types: readonly string[] = HELD_TYPES): HeldAlert[] {
   const { file, stack } = location;
   if (absent(file)) return [];
   let text: string;
@@ -119,14 +123,19 @@ export function readStateFile(location: StateLocation): HeldAlert[] {
       ],
     });
   }
-  return heldInState(text, file, stack);
+  return heldInState(text, file, stack, types);
 }
 
 /**
  * The alerts a state's text holds (`file`: where it is, a path or a backend and workspace;
  * `stack` null: a configuration outside the app); none when it is empty. Text that is not a Terraform state is an error naming it.
  */
-export function heldInState(text: string, file: string, stack: string | null): HeldAlert[] {
+export function heldInState(
+  text: string,
+  file: string,
+  stack: string | null,
+  types: readonly string[] = HELD_TYPES,
+): HeldAlert[] {
   if (text.trim() === '') return [];
   const whose = stack === null ? 'a Terraform configuration outside the app' : `stack ${stack}`;
   const notState = (why: string) =>
@@ -152,9 +161,9 @@ export function heldInState(text: string, file: string, stack: string | null): H
   const held: HeldAlert[] = [];
   for (const r of resources) {
     if (!isObject(r) || r.mode !== 'managed' || typeof r.name !== 'string') continue;
-    const kind = TARGET_KINDS[r.type as string];
-    if (r.type !== ALERT_TYPE && kind === undefined) continue;
-    const base = `${typeof r.module === 'string' ? `${r.module}.` : ''}${r.type as string}.${r.name}`;
+    if (typeof r.type !== 'string' || !types.includes(r.type)) continue;
+    const kind = TARGET_KINDS[r.type];
+    const base = `${typeof r.module === 'string' ? `${r.module}.` : ''}${r.type}.${r.name}`;
     const providerKey = providerKeyOf(r.provider);
     for (const instance of Array.isArray(r.instances) ? r.instances : []) {
       if (!isObject(instance)) continue;
@@ -174,13 +183,21 @@ export function heldInState(text: string, file: string, stack: string | null): H
   return held;
 }
 
-/** Every alert the local states of these stacks hold; one error listing every state that cannot be read. */
-export function readTerraformStates(stacks: readonly StackDocument[], appDir: string, outdir: string): HeldAlert[] {
+/**
+ * Every alert (or resource of `types`) the local states of these stacks hold; one error
+ * listing every state that cannot be read.
+ */
+export function readTerraformStates(
+  stacks: readonly StackDocument[],
+  appDir: string,
+  outdir: string,
+  types: readonly string[] = HELD_TYPES,
+): HeldAlert[] {
   const held: HeldAlert[] = [];
   const problems: string[] = [];
   for (const location of stateLocations(stacks, appDir, outdir)) {
     try {
-      held.push(...readStateFile(location));
+      held.push(...readStateFile(location, types));
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       problems.push(...e.problems);

@@ -23,9 +23,14 @@ export function suggestText(r: SuggestReport, s: Style): string {
   const out: string[] = [];
   const withEdit = r.suggestions.filter((x) => x.diff).length;
   if (!r.suggestions.length && !r.problems.length) return '';
+  const targets = r.suggestions.filter((x) => x.target).length;
+  const alerts = r.suggestions.length - targets;
   out.push(
     s.bold(
-      `Suggested edits to the code: ${withEdit} of ${r.suggestions.length} alert${r.suggestions.length === 1 ? '' : 's'} can be adopted by an edit`,
+      `Suggested edits to the code: ${withEdit} of ${alerts} alert${alerts === 1 ? '' : 's'} can be adopted by an edit` +
+        (targets
+          ? `; ${targets} ${targets === 1 ? 'domain or subdomain' : 'domains and subdomains'} to declare by hand`
+          : ''),
     ),
   );
   for (const x of r.suggestions) out.push(`  ${SIGN[x.kind]} ${x.summary}${where(x)}`);

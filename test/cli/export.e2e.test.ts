@@ -234,3 +234,69 @@ it('an account exported with --base-url is written with that base URL, so its pl
   // The seeded second "spf" is not exported, so the plan deletes it: nothing else differs.
   expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 1 to delete.');
 }, 60_000);
+
+it('--with-targets declares the domains and subdomains, the alerts referring to them; planning it shows no changes', async () => {
+  const c = emulator().control;
+  await c.createAlert('demo', {
+    name: 'apex mx',
+    type: 'DNS Record',
+    subtype: 'MX',
+    filter: 'contains',
+    filter_value: 'mail',
+    target: 'example.com',
+  });
+  await c.createAlert('demo', {
+    name: 'www cert',
+    type: 'Certificate (TLS)',
+    filter: 'expires in (days)',
+    filter_value: '30',
+    target: 'www.example.com',
+  });
+  const [demo] = (await c.state()).accounts.filter((a) => a.name === 'demo');
+  const env = cliEnv({ NETWORKCALC_TOKEN: 'demo-token', NETWORKCALC_BASE_URL: emulator().url, ...appAround() });
+  const ex = await ncalc(
+    [
+      'export',
+      '--cdk',
+      'cdktf',
+      '--with-targets',
+      '--out',
+      'main.ts',
+      '--hcl',
+      '--import-from',
+      path.join(ROOT, 'src'),
+    ],
+    { cwd: dir, env },
+  );
+  const targets = demo!.domains.length + demo!.subdomains.length;
+  expect(ex.stderr).toContain(`Exported 2 alerts and ${targets} domains and subdomains of account NETWORKCALC`);
+  expect(ex.code).toBe(0);
+
+  const ts = readFileSync(path.join(dir, 'main.ts'), 'utf8');
+  const com = demo!.domains.find((d) => d.domain === 'example.com')!;
+  const www = demo!.subdomains.find((s) => s.domain_id === com.id && s.prefix === 'www')!;
+  expect(ts).toContain("const exampleCom = new Domain(this, 'ExampleCom', { name: 'example.com' });");
+  expect(ts).toContain(
+    "const wwwExampleCom = new Subdomain(this, 'WwwExampleCom', { domain: exampleCom, prefix: 'www' });",
+  );
+  expect(ts).toContain('target: exampleCom,');
+  expect(ts).toContain('target: wwwExampleCom,');
+  expect(ts).not.toContain('AlertTarget');
+
+  const hcl = readFileSync(path.join(dir, 'main.tf'), 'utf8');
+  expect(hcl).toContain(`import {\n  to = networkcalc_domain.example_com\n  id = "${com.id}"\n}`);
+  expect(hcl).toContain('resource "networkcalc_domain" "example_com" {\n  name = "example.com"\n}');
+  expect(hcl).toContain(`import {\n  to = networkcalc_subdomain.www_example_com\n  id = "${www.id}"\n}`);
+  expect(hcl).toContain(
+    'resource "networkcalc_subdomain" "www_example_com" {\n  domain_id = networkcalc_domain.example_com.id\n  prefix    = "www"\n}',
+  );
+  expect(hcl).toContain('target_id    = networkcalc_subdomain.www_example_com.id');
+  expect(hcl).not.toContain('data "networkcalc_');
+
+  // The declared targets exist: nothing to create, the alerts in sync.
+  const plan = await ncalc(['plan', '--detailed-exitcode'], { cwd: dir, env });
+  expect(plan.stderr).toBe('');
+  expect(plan.stdout).toContain('No changes. 2 alerts in sync.');
+  expect(plan.stdout).not.toContain('+ domain');
+  expect(plan.code).toBe(0);
+}, 60_000);

@@ -53,6 +53,67 @@ describe('export', () => {
   });
 });
 
+describe('export --with-targets', () => {
+  const withTargets = (alerts: LiveAlert[], alias: string | null = null): ExportInput => {
+    const base = input(alerts);
+    return { ...base, account: { ...base.account, alias }, withTargets: true };
+  };
+
+  it('declares the domains and subdomains first and points the alerts at them; unknown targets stay ids', () => {
+    const ts = exportTypeScript(
+      withTargets([
+        live(1, { name: 'www a', target_type: 'subdomain', target_id: 2 }),
+        live(3, { name: 'lost', target_id: 77 }),
+      ]),
+    );
+    expect(ts).toContain(
+      "import { Alert, AlertTarget, Domain, NetworkcalcAccount, Ownership, Subdomain } from 'cdktf-provider-networkcalc';",
+    );
+    const domain = ts.indexOf("const exampleCom = new Domain(this, 'ExampleCom', { name: 'example.com' });");
+    const sub = ts.indexOf(
+      "const wwwExampleCom = new Subdomain(this, 'WwwExampleCom', { domain: exampleCom, prefix: 'www' });",
+    );
+    expect(domain).toBeGreaterThan(-1);
+    expect(sub).toBeGreaterThan(domain);
+    expect(ts.indexOf("new Alert(this, 'WwwA', {")).toBeGreaterThan(sub);
+    expect(ts).toContain('target: wwwExampleCom,');
+    expect(ts).toContain('target: AlertTarget.domainId(77),');
+    // Construct ids of the alerts are the same as without the targets.
+    expect(exportTypeScript(input([live(1, { name: 'www a', target_type: 'subdomain', target_id: 2 })]))).toContain(
+      "new Alert(this, 'WwwA', {",
+    );
+  });
+
+  it('a target named like an alert gets its own construct id', () => {
+    const ts = exportTypeScript(withTargets([live(1, { name: 'example.com' })]));
+    expect(ts).toContain("new Alert(this, 'ExampleCom', {");
+    expect(ts).toContain("const exampleCom2 = new Domain(this, 'ExampleCom2', { name: 'example.com' });");
+    expect(ts).toContain('target: exampleCom2,');
+    expect(ts).not.toContain('AlertTarget');
+  });
+
+  it('HCL: resources with import blocks under the alias, the alerts referring to them', () => {
+    const hcl = exportHcl(withTargets([live(1, { name: 'apex a' })], 'team'));
+    expect(hcl).toContain(
+      'import {\n  to       = networkcalc_domain.example_com\n  id       = "1"\n  provider = networkcalc.team\n}',
+    );
+    expect(hcl).toContain(
+      'resource "networkcalc_domain" "example_com" {\n  provider = networkcalc.team\n  name     = "example.com"\n}',
+    );
+    expect(hcl).toContain(
+      'resource "networkcalc_subdomain" "www_example_com" {\n  provider  = networkcalc.team\n  domain_id = networkcalc_domain.example_com.id\n  prefix    = "www"\n}',
+    );
+    expect(hcl).toContain('target_id    = networkcalc_domain.example_com.id');
+    expect(hcl).not.toContain('data "networkcalc_');
+  });
+
+  it('without the flag nothing changes: targets by name, no declarations', () => {
+    const ts = exportTypeScript(input([live(1, { name: 'apex a' })]));
+    expect(ts).not.toContain('new Domain(');
+    expect(exportHcl(input([live(1, { name: 'apex a' })]))).not.toContain('resource "networkcalc_domain"');
+  });
+});
+
 describe("export: one quote style, the app's own when its formatter settings say", () => {
   const quoted = (ts: string, quote: string) =>
     ts
