@@ -26,6 +26,10 @@ export function suggestUndeclaredTargets(
     if (!own.length) continue;
     const index = indexDomains(plan.domains);
     const declared = new Set(own.map((t) => fullNameOrNull(t, index)).filter((n): n is string => n !== null));
+    // Under exclusive ownership the plan deletes what the app does not declare: said so, not "left in place".
+    const deleting = new Set(
+      (plan.targetChanges ?? []).flatMap((c) => (c.action === 'delete' ? [`${c.targetType}:${c.id}`] : [])),
+    );
     const used = new Set<string>();
     const usedHcl = new Set<string>();
     const suggest = (kind: 'domain' | 'subdomain', id: number, name: string, declaration: string, hcl: string) =>
@@ -36,7 +40,7 @@ export function suggestUndeclaredTargets(
         path: null,
         file: null,
         line: null,
-        summary: `${kind} ${JSON.stringify(name)} (id ${id}) was added in the console and the app does not declare it (ncalc leaves it in place); to own it, declare ${declaration}, or in HCL ${hcl} with an import block of id "${id}"`,
+        summary: `${kind} ${JSON.stringify(name)} (id ${id}) was added in the console and the app does not declare it (${deleting.has(`${kind}:${id}`) ? 'ncalc apply deletes it: the account is owned exclusively' : 'ncalc leaves it in place'}); to keep it, declare ${declaration}, or in HCL ${hcl} with an import block of id "${id}"`,
         edits: [],
         diff: null,
         target: kind,

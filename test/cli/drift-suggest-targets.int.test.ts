@@ -10,9 +10,9 @@ import { FixtureApp, alert, cliEnv, ncalc, stack } from './support';
 
 const emulator = useEmulator({ deleteForm: 'path' });
 
-function appStack(declareTargets: boolean): Json {
+function appStack(declareTargets: boolean, ownership = 'exclusive'): Json {
   const json = stack({
-    provider: { token_env: 'SHOP_TOKEN' },
+    provider: { token_env: 'SHOP_TOKEN', ownership },
     alerts: {
       Apex: alert({
         name: 'apex a',
@@ -61,12 +61,13 @@ describe('ncalc drift --suggest with targets added in the console', () => {
     app = new FixtureApp({ main: appStack(true) });
     const text = await ncalc(['drift', '--suggest'], { cwd: app.dir, env });
     expect(text.stderr).toBe('');
-    expect(text.code).toBe(0); // a target added is left in place: not drift
+    // Exclusive ownership: the targets added in the console are planned for delete, so drift.
+    expect(text.code).toBe(2);
     expect(text.stdout).toContain(
-      `domain "extra.example" (id 20) was added in the console and the app does not declare it (ncalc leaves it in place); to own it, declare new Domain(this, 'ExtraExample', { name: 'extra.example' }), or in HCL resource "networkcalc_domain" "extra_example" { name = "extra.example" } with an import block of id "20"`,
+      `domain "extra.example" (id 20) was added in the console and the app does not declare it (ncalc apply deletes it: the account is owned exclusively); to keep it, declare new Domain(this, 'ExtraExample', { name: 'extra.example' }), or in HCL resource "networkcalc_domain" "extra_example" { name = "extra.example" } with an import block of id "20"`,
     );
     expect(text.stdout).toContain(
-      `subdomain "www.extra.example" (id 21) was added in the console and the app does not declare it (ncalc leaves it in place); to own it, declare new Subdomain(this, 'WwwExtraExample', { domain: 'extra.example', prefix: 'www' }), or in HCL resource "networkcalc_subdomain" "www_extra_example" { domain_id = 20, prefix = "www" } with an import block of id "21"`,
+      `subdomain "www.extra.example" (id 21) was added in the console and the app does not declare it (ncalc apply deletes it: the account is owned exclusively); to keep it, declare new Subdomain(this, 'WwwExtraExample', { domain: 'extra.example', prefix: 'www' }), or in HCL resource "networkcalc_subdomain" "www_extra_example" { domain_id = 20, prefix = "www" } with an import block of id "21"`,
     );
     expect(text.stdout).toContain(`{ domain: 'shop.example', prefix: 'api' }`);
     expect(text.stdout).toContain(
@@ -83,6 +84,18 @@ describe('ncalc drift --suggest with targets added in the console', () => {
       ['undeclared', 'extra.example', null],
       ['undeclared', 'www.extra.example', null],
     ]);
+  });
+
+  it('under additive ownership the same targets are left in place, said so, and are not drift', async () => {
+    const env = await seed();
+    app = new FixtureApp({ main: appStack(true, 'additive') });
+    const text = await ncalc(['drift', '--suggest'], { cwd: app.dir, env });
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      `domain "extra.example" (id 20) was added in the console and the app does not declare it (ncalc leaves it in place); to keep it, declare new Domain(this, 'ExtraExample', { name: 'extra.example' })`,
+    );
+    expect(text.stdout).not.toContain('ncalc apply deletes it');
   });
 
   it('an app that declares no targets gets no target suggestions', async () => {
