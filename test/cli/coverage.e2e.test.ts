@@ -487,3 +487,38 @@ describe('examples/alert-policy, synthesized by the app itself', () => {
     }
   }, 90_000);
 });
+
+describe('declared targets', () => {
+  test('a policy over a domain and subdomain the app declares: coverage counts their alerts as made by apply, then covered', async () => {
+    const json = policyStack({
+      provider: { ownership: 'additive' },
+      policies: { Baseline_1: baseline({ include: ['new.example', '*.new.example'] }) },
+    });
+    (json.resource as Record<string, unknown>) = {
+      ...(json.resource as Record<string, unknown>),
+      networkcalc_domain: { fresh: { name: 'new.example' } },
+      networkcalc_subdomain: { www: { domain_id: '${networkcalc_domain.fresh.id}', prefix: 'www' } },
+    };
+    const a = app({ main: json });
+    await lists();
+
+    let r = await ncalc(['coverage'], { cwd: a.dir, env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('new.example');
+    expect(r.stdout).toContain('www.new.example');
+    expect(r.stdout).toContain('Coverage: 0 covered, 4 made by apply, 0 gaps, of 4 checks');
+    // Planned like drift: one list of each, no write (the targets are not made by coverage).
+    expect(await lists()).toEqual({ alerts: 1, domains: 1, writes: 0 });
+
+    r = await ncalc(['apply', '--auto-approve'], { cwd: a.dir, env: env() });
+    expect(r.code).toBe(0);
+    expect((await liveNames()).filter((n) => n.includes('new.example'))).toEqual(
+      every(['new.example', 'www.new.example']),
+    );
+    await lists();
+
+    r = await ncalc(['coverage'], { cwd: a.dir, env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Coverage: 4 covered, 0 made by apply, 0 gaps, of 4 checks');
+  });
+});
