@@ -17,7 +17,15 @@ import type { Diagnostics } from './diagnostics';
 import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import { alreadyExists, listDomains, mayHaveCreated, notSaved, numericId, targetIdOf } from './target-names';
+import {
+  alreadyExists,
+  deleteTarget,
+  listDomains,
+  mayHaveCreated,
+  notSaved,
+  numericId,
+  targetIdOf,
+} from './target-names';
 
 const TYPE = 'networkcalc_domain';
 type Data = NetworkcalcData | undefined;
@@ -186,16 +194,7 @@ export const domainResource: ResourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return;
     const id = targetIdOf(state);
     if (id === null) return;
-    try {
-      await providerData.targets.deleteDomain(id);
-    } catch (err) {
-      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND'))
-        addClientError(diagnostics, `Could not delete domain ${id}`, err);
-    } finally {
-      // Its subdomains and (assumed) its alerts went with it.
-      providerData.domains.clear();
-      providerData.alerts.invalidate();
-    }
+    await deleteTarget(providerData, diagnostics, `domain ${id}`, () => providerData.targets.deleteDomain(id));
   },
 
   /** The domain an object holds, kept beside its state: the plan of its replacement knows it. */

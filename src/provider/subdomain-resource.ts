@@ -12,7 +12,15 @@ import type { Diagnostics } from './diagnostics';
 import { addClientError, requireData } from './errors';
 import type { Model, ResourceHandler } from './framework';
 import type { NetworkcalcData } from './provider-config';
-import { alreadyExists, listDomains, mayHaveCreated, notSaved, numericId, targetIdOf } from './target-names';
+import {
+  alreadyExists,
+  deleteTarget,
+  listDomains,
+  mayHaveCreated,
+  notSaved,
+  numericId,
+  targetIdOf,
+} from './target-names';
 
 const TYPE = 'networkcalc_subdomain';
 type Data = NetworkcalcData | undefined;
@@ -168,15 +176,10 @@ export const subdomainResource: ResourceHandler<Data> = {
     if (!requireData(providerData, diagnostics)) return;
     const id = targetIdOf(state);
     if (id === null || typeof state.domain_id !== 'number') return;
-    try {
-      await providerData.targets.deleteSubdomain(state.domain_id, id);
-    } catch (err) {
-      if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND'))
-        addClientError(diagnostics, `Could not delete subdomain ${id}`, err);
-    } finally {
-      providerData.domains.clear();
-      providerData.alerts.invalidate();
-    }
+    const domainId = state.domain_id;
+    await deleteTarget(providerData, diagnostics, `subdomain ${id}`, () =>
+      providerData.targets.deleteSubdomain(domainId, id),
+    );
   },
 
   privateOf(state) {

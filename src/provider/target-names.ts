@@ -68,3 +68,24 @@ export async function listDomains(
     return undefined;
   }
 }
+
+/**
+ * Deletes one domain or subdomain: NOT_FOUND counts as done (it is gone either way). The cached
+ * domains list and alerts are dropped whatever the answer: a delete takes the subdomains and, we
+ * assume, the alerts on the target with it.
+ */
+export async function deleteTarget(
+  data: NetworkcalcData,
+  diags: Diagnostics,
+  what: string,
+  remove: () => Promise<void>,
+): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (!(isNetworkCalcError(err) && err.code === 'NOT_FOUND')) addClientError(diags, `Could not delete ${what}`, err);
+  } finally {
+    data.domains.clear();
+    data.alerts.invalidate();
+  }
+}
