@@ -13,6 +13,7 @@ import { PassThrough } from 'node:stream';
 import { githubCommand } from '../../src/cli/github-command';
 import type { ApiOptions } from '../../src/github/api';
 import { IN_SYNC_COMMENT } from '../../src/github/post';
+import { shardOfKey } from '../../src/plan/shard';
 import { useEmulator } from '../helpers/emulator';
 import { startGitHubServer, type GitHubServer } from '../helpers/github-server';
 import { FixtureApp, alert, cliEnv, fleet, ncalc } from '../cli/support';
@@ -43,18 +44,32 @@ const drift = async (dir: string, ...more: string[]) => {
   return r.code;
 };
 /**
- * Drift reports of shard 1 and shard 2 of the first shard count that leaves accounts in both: an
- * account's shard is a hash of its key, which holds the emulator's port, new in every run.
+ * Drift reports of two shards that both hold accounts, in `shard1` and `shard2`. An account's
+ * shard is a hash of its key (base URL, stack and provider), and the base URL holds the
+ * emulator's port, new in every run: the first shard count that splits the accounts is found
+ * from the keys, then each report is checked to hold what the hash says.
  */
-const driftTwoShards = async (): Promise<number> => {
-  const held = (dir: string) =>
-    (JSON.parse(readFileSync(path.join(app.dir, dir, 'index.json'), 'utf8')) as { reports: unknown[] }).reports.length;
+const driftTwoShards = async (): Promise<[string, string]> => {
+  const reports = (dir: string) =>
+    (JSON.parse(readFileSync(path.join(app.dir, dir, 'index.json'), 'utf8')) as { reports: { base_url: string }[] })
+      .reports;
+  await drift('all');
+  const baseUrl = reports('all')[0]!.base_url;
   for (let n = 2; n <= 12; n++) {
-    await drift('shard1', '--shard', `1/${n}`);
-    await drift('shard2', '--shard', `2/${n}`);
-    if (held('shard1') > 0 && held('shard2') > 0) return n;
+    const shardOf = new Map(names.map((s) => [s, shardOfKey(`${baseUrl} ${s}/networkcalc`, n)]));
+    const used = [...new Set(shardOf.values())].sort((a, b) => a - b);
+    if (used.length < 2) continue;
+    const shards: [string, string] = [`${used[0]}/${n}`, `${used[1]}/${n}`];
+    for (const [dir, i] of [
+      ['shard1', used[0]],
+      ['shard2', used[1]],
+    ] as const) {
+      await drift(dir, '--shard', `${i}/${n}`);
+      expect(reports(dir).length).toBe(names.filter((s) => shardOf.get(s) === i).length);
+    }
+    return shards;
   }
-  throw new Error('no shard count up to 12 leaves accounts in both shard 1 and shard 2');
+  throw new Error('no shard count up to 12 splits the accounts');
 };
 const applyStacks = async (...stacks: string[]) => {
   const r = await ncalc(['apply', '--auto-approve', ...stacks.flatMap((s) => ['--stack', s])], {
@@ -166,22 +181,19 @@ describe('pull_request: one comment per shard', () => {
       const eventFile = path.join(events, 'event.json');
       writeFileSync(eventFile, JSON.stringify({ action: 'synchronize', number: pr, pull_request: { number: pr } }));
       const env = github.env('pull_request', { GITHUB_EVENT_PATH: eventFile });
-      const n = await driftTwoShards();
+      const [a, b] = await driftTwoShards();
       const first = await post(['shard1', 'shard2'], env);
       expect([first.code, first.stderr]).toEqual([0, '']);
       const bodies = () => github!.issues[pr - 1]!.comments.map((c) => c.body.split('\n')[0]);
-      expect(bodies()).toEqual([
-        `<!-- ncalc-drift comment shard=1/${n} -->`,
-        `<!-- ncalc-drift comment shard=2/${n} -->`,
-      ]);
+      expect(bodies()).toEqual([`<!-- ncalc-drift comment shard=${a} -->`, `<!-- ncalc-drift comment shard=${b} -->`]);
       await post(['shard1', 'shard2'], env);
       expect(github.issues[pr - 1]!.comments.length).toBe(2);
 
       await applyStacks(...names);
-      await drift('shard1', '--shard', `1/${n}`);
-      await drift('shard2', '--shard', `2/${n}`);
+      await drift('shard1', '--shard', a);
+      await drift('shard2', '--shard', b);
       const synced = await post(['shard1', 'shard2'], env);
-      expect(synced.stdout).toContain(`comment of shard 1/${n}: updated (in sync again)`);
+      expect(synced.stdout).toContain(`comment of shard ${a}: updated (in sync again)`);
       for (const c of github.issues[pr - 1]!.comments) expect(c.body).toContain('**In sync**');
       expect(github.issues[pr - 1]!.comments.length).toBe(2);
       expect(github.openDriftIssues()).toEqual([]);
