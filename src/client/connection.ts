@@ -30,7 +30,7 @@ export type Outcome =
       unreadable: string | undefined;
       location: string | undefined;
       contentType: string | undefined;
-      /** Sizes of what was sent, for "too large" answers. */
+      /** Sizes of what was sent, for "too large" answers: 0 for a status below 400. */
       headerBytes: number;
       bodyBytes: number;
     }
@@ -54,6 +54,9 @@ async function readBounded(
     stop();
     return { bytes: announced, announced: true };
   }
+  // Framed by its Content-Length within the limit, the body cannot grow past it: read at once,
+  // without the per-chunk iteration (a fleet's plan reads 20,000 small lists).
+  if (Number.isFinite(announced)) return res.body.text();
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of res.body) {
@@ -155,8 +158,9 @@ export class Connection {
           res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
         location: header('location'),
         contentType: header('content-type'),
-        headerBytes: headerBlockBytes(req.method, pathAndQuery, headers),
-        bodyBytes: payload === undefined ? 0 : Buffer.byteLength(payload),
+        // Only an error's sentence names them (statuses.ts): not counted for a success.
+        headerBytes: res.statusCode < 400 ? 0 : headerBlockBytes(req.method, pathAndQuery, headers),
+        bodyBytes: res.statusCode < 400 || payload === undefined ? 0 : Buffer.byteLength(payload),
       };
       log(String(res.statusCode));
       return outcome;
