@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isRefused, type Problem, type Refused } from '../model/problems';
 import { claims } from '../accounts/account-rules';
 import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseUrl, redactUrl } from '../accounts/base-url';
-import { ENV } from '../accounts/environment';
+import { ENV, environmentSnapshot } from '../accounts/environment';
 import { groupBy } from '../support/group-by';
 import type { Credentials, DeclaredAlert, Scope } from './types';
 
@@ -44,6 +44,19 @@ export function tokenFingerprint(token: string): string {
 
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex');
 const fingerprintOf = (digest: string) => `sha256:${digest.slice(0, 8)}`;
+
+/** A scope's key, `<stack>/<provider key>`: unique in a run. */
+export function scopeKey(stack: string, providerKey: string): string {
+  return `${stack}/${providerKey}`;
+}
+
+/**
+ * An account's stable key: its base URL and the first, by name, of its scopes' keys, nothing a
+ * credential changes. Shards, concurrency groups and drift report markers follow it.
+ */
+export function accountKey(baseUrl: string, scopeKeys: readonly string[]): string {
+  return `${baseUrl} ${[...scopeKeys].sort()[0]}`;
+}
 
 /** A variable's trimmed value; unset and blank are the same. */
 export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -129,7 +142,10 @@ function groupScopes(
   for (const members of groups.values()) {
     const first = entries[members[0]];
     const own = members.map((i) => entries[i].scope);
-    const key = `${first.baseUrl} ${own.map((s) => s.key).sort()[0]}`;
+    const key = accountKey(
+      first.baseUrl,
+      own.map((s) => s.key),
+    );
     const failures = members.flatMap((i) => {
       const { scope, found } = entries[i];
       return isRefused(found) ? [`stack ${scope.stack}, provider ${scope.providerKey}: ${found.problem}`] : [];
@@ -196,8 +212,16 @@ export function resolveAccounts(
   env: NodeJS.ProcessEnv,
   options: { baseUrlOverride?: string } = {},
 ): AccountResolution {
-  return groupScopes(scopes, env, options.baseUrlOverride, (scope, baseUrl) => resolveCredentials(scope, env, baseUrl));
+  // A variable per scope: past a thousand, one copy of the environment is cheaper than
+  // a walk of it per read (environmentSnapshot); below, the copy would cost more.
+  const vars = scopes.length >= SNAPSHOT_FROM_SCOPES ? environmentSnapshot(env) : env;
+  return groupScopes(scopes, vars, options.baseUrlOverride, (scope, baseUrl) =>
+    resolveCredentials(scope, vars, baseUrl),
+  );
 }
+
+/** Scopes from which credentials are read from one copy of the environment. */
+export const SNAPSHOT_FROM_SCOPES = 1000;
 
 /**
  * One scope's credentials from the environment, from the variables its block names and no

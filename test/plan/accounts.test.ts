@@ -1,4 +1,5 @@
-import { resolveAccounts } from '../../src/plan/accounts';
+import { SNAPSHOT_FROM_SCOPES, resolveAccounts } from '../../src/plan/accounts';
+import { environmentSnapshot } from '../../src/accounts/environment';
 import { shardOfKey } from '../../src/plan/shard';
 import { normalizeBaseUrl } from '../../src/accounts/base-url';
 import type { Scope } from '../../src/plan/types';
@@ -88,5 +89,38 @@ describe('a stable account identity', () => {
       A_TOKEN: 'same',
     });
     expect(accounts.map((a) => [a.key, a.label])).toEqual([['http://127.0.0.1:8787 alpha/networkcalc', 'zeta+alpha']]);
+  });
+});
+
+describe('credentials of a fleet, read from one copy of the environment', () => {
+  const own = (i: number): Scope => ({
+    ...scope({ stack: `fleet${i}`, baseUrl: 'http://127.0.0.1:8787' }),
+    tokenEnv: `NCALC_TEST_FLEET_${i}_TOKEN`,
+    clientIdEnv: null,
+    clientSecretEnv: null,
+  });
+  const fleet = Array.from({ length: SNAPSHOT_FROM_SCOPES }, (_, i) => own(i));
+  afterEach(() => {
+    for (const s of fleet) delete process.env[s.tokenEnv!];
+  });
+
+  it('GIVEN the process environment, set and changed at run time THEN each account has the value set last', () => {
+    fleet.forEach((s, i) => (process.env[s.tokenEnv!] = `first-${i}`));
+    fleet.forEach((s, i) => (process.env[s.tokenEnv!] = i === 7 ? '' : `token-${i}`));
+    const { accounts } = resolveAccounts(fleet, process.env);
+    expect(accounts).toHaveLength(fleet.length);
+    const byStack = new Map(accounts.map((a) => [a.scopes[0]!.stack, a]));
+    expect(byStack.get('fleet0')!.credentials.token).toBe('token-0');
+    expect(byStack.get('fleet999')!.credentials.token).toBe('token-999');
+    // Blank is unset, as for one read of process.env.
+    expect(byStack.get('fleet7')!.problem).toMatch(/no credentials; set NCALC_TEST_FLEET_7_TOKEN/);
+    expect(accounts.filter((a) => a.problem)).toHaveLength(1);
+  });
+
+  it('GIVEN a process.env that is not the process environment (this runner replaces it) THEN it is read as it is', () => {
+    process.env.NCALC_TEST_FLEET_0_TOKEN = 'now';
+    expect(environmentSnapshot(process.env).NCALC_TEST_FLEET_0_TOKEN).toBe('now');
+    const given = { A: 'b' };
+    expect(environmentSnapshot(given)).toBe(given);
   });
 });
