@@ -5,7 +5,7 @@
  * account's plan; apply and destroy refuse a plan carrying them unless given the flag.
  */
 import { groupBy } from '../support/group-by';
-import type { Account } from './accounts';
+import { scopeKey, type Account } from './accounts';
 import type { Change, HeldAlert, Warning } from './types';
 
 /** The flag that lets apply and destroy write to alerts a Terraform state holds. */
@@ -26,7 +26,7 @@ export function heldByAccount(account: Account, held: HeldByStack, appScopeKeys:
   const stacks = [...new Set(account.scopes.map((s) => s.stack))];
   const ofStacks = stacks.flatMap((stack) =>
     (held.get(stack) ?? []).filter((h) => {
-      const key = `${h.stack}/${h.providerKey}`;
+      const key = scopeKey(stack, h.providerKey);
       return keys.has(key) || !appScopeKeys.has(key);
     }),
   );

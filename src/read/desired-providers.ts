@@ -7,6 +7,7 @@ import type { Problem } from '../model/problems';
 import { parseProviderBlock, type ProviderBlock } from '../accounts/account-rules';
 import { PROVIDER_SCHEMA } from '../schema/provider-schema';
 import type { Scope } from '../plan/types';
+import { scopeKey } from '../plan/accounts';
 import { isObject, type Json } from '../support/json';
 import { holdsTemplate } from '../support/terraform-template';
 import { type StackDocument, at, keyProblems, literalStrings, str } from './desired-fields';
@@ -97,7 +98,7 @@ export function parseProviders(stack: string, json: Json, problems: Problem[]): 
 
 export function scopeOf(stack: string, providerKey: string, alias: string | null, config: ProviderBlock): Scope {
   return {
-    key: `${stack}/${providerKey}`,
+    key: scopeKey(stack, providerKey),
     stack,
     providerKey,
     alias,

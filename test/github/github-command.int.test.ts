@@ -14,6 +14,7 @@ import { githubCommand } from '../../src/cli/github-command';
 import type { ApiOptions } from '../../src/github/api';
 import { IN_SYNC_COMMENT } from '../../src/github/post';
 import { shardOfKey } from '../../src/plan/shard';
+import { accountKey, scopeKey } from '../../src/plan/accounts';
 import { useEmulator } from '../helpers/emulator';
 import { startGitHubServer, type GitHubServer } from '../helpers/github-server';
 import { FixtureApp, alert, cliEnv, fleet, ncalc } from '../cli/support';
@@ -56,7 +57,7 @@ const driftTwoShards = async (): Promise<[string, string]> => {
   await drift('all');
   const baseUrl = reports('all')[0]!.base_url;
   for (let n = 2; n <= 12; n++) {
-    const shardOf = new Map(names.map((s) => [s, shardOfKey(`${baseUrl} ${s}/networkcalc`, n)]));
+    const shardOf = new Map(names.map((s) => [s, shardOfKey(accountKey(baseUrl, [scopeKey(s, 'networkcalc')]), n)]));
     const used = [...new Set(shardOf.values())].sort((a, b) => a - b);
     if (used.length < 2) continue;
     const shards: [string, string] = [`${used[0]}/${n}`, `${used[1]}/${n}`];
