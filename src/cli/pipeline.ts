@@ -25,7 +25,7 @@ import { readDesired } from '../read/desired';
 import { backendSources, readBackendStates, type BackendRead, type BackendSource } from '../read/terraform-backends';
 import { outsideConfigurations } from '../read/terraform-configurations';
 import type { ClientFactory, HeldAlert } from '../plan/types';
-import { TARGET_TYPES, readTerraformStates } from '../read/terraform-state';
+import { isHeldTarget } from '../read/terraform-state';
 import type { Lookups } from '../preview';
 import { directoryProblem } from './files';
 import { ERROR_PREFIX, useColor, written, type CliIO } from './io';
@@ -207,14 +207,10 @@ export async function load(
       ...backendSources(own?.stacks ?? stacks, outDirOf({ cwd: appDir, out: opts.out })),
       ...outsideConfigurations(appDir, opts.terraformConfig ?? []),
     ];
-    const backends = await readBackends(io, sources, prepared, json);
-    if (given.heldTargets) {
-      const outdir = outDirOf({ cwd: appDir, out: opts.out });
-      heldTargets = [
-        ...readTerraformStates(own?.stacks ?? stacks, appDir, outdir, TARGET_TYPES),
-        ...(backends?.heldTargets ?? []),
-      ];
-    }
+    await readBackends(io, sources, prepared, json);
+    // Each state was read once, for its alerts and targets alike: the local files by prepare,
+    // the backends just above.
+    if (given.heldTargets) heldTargets = (prepared.held ?? []).filter(isHeldTarget);
   }
   const allAccounts = own?.accounts ?? prepared.accounts.length;
   if (!allAccounts) {

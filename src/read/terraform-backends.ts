@@ -19,7 +19,7 @@ import type { HeldAlert } from '../plan/types';
 import { isObject } from '../support/json';
 import { Limiter } from '../support/limiter';
 import type { StackDocument } from './desired';
-import { TARGET_TYPES, heldInState } from './terraform-state';
+import { heldInState } from './terraform-state';
 
 /**
  * One stack's backend other than local, or a Terraform configuration outside the app
@@ -57,9 +57,8 @@ export function backendSources(stacks: readonly StackDocument[], outdir: string)
 
 /** What reading the backends' states took: for the plan's line on it. */
 export interface BackendRead {
+  /** The alerts and the declared targets (networkcalc_domain / networkcalc_subdomain, with a `kind`) the states hold. */
   held: HeldAlert[];
-  /** The declared targets (networkcalc_domain / networkcalc_subdomain) the states hold. */
-  heldTargets: HeldAlert[];
   /** States read (one per workspace of each backend). */
   states: number;
   backends: number;
@@ -149,13 +148,12 @@ async function pullBackend(
   source: BackendSource,
   env: NodeJS.ProcessEnv,
   commandMs: Record<string, number>,
-): Promise<{ held: HeldAlert[]; heldTargets: HeldAlert[]; states: number }> {
+): Promise<{ held: HeldAlert[]; states: number }> {
   const terraform = terraformIn(source.dir, env, commandMs);
   // A configuration outside the app is someone else's folder: read as it is, never initialised.
   const listing = await workspaceList(terraform, source.stack !== null);
   const workspaces = workspacesOf(listing);
   const held: HeldAlert[] = [];
-  const heldTargets: HeldAlert[] = [];
   for (const workspace of workspaces) {
     const text = await terraform(['state', 'pull'], { TF_WORKSPACE: workspace });
     const label =
@@ -163,9 +161,8 @@ async function pullBackend(
         ? `${source.dir}, workspace ${workspace}`
         : `backend "${source.type}" of stack ${source.stack}, workspace ${workspace}`;
     held.push(...heldInState(text, label, source.stack));
-    heldTargets.push(...heldInState(text, label, source.stack, TARGET_TYPES));
   }
-  return { held, heldTargets, states: workspaces.length };
+  return { held, states: workspaces.length };
 }
 
 function unreadable(source: BackendSource, err: unknown): string {
@@ -198,12 +195,11 @@ export async function readBackendStates(
 ): Promise<BackendRead> {
   const started = Date.now();
   const commandMs: Record<string, number> = {};
-  if (!sources.length) return { held: [], heldTargets: [], states: 0, backends: 0, ms: 0, commandMs, unreadable: [] };
+  if (!sources.length) return { held: [], states: 0, backends: 0, ms: 0, commandMs, unreadable: [] };
   const limiter = new Limiter(BACKENDS_AT_ONCE);
   const problems: string[] = [];
   const cannotRead: BackendRead['unreadable'] = [];
   const held: HeldAlert[] = [];
-  const heldTargets: HeldAlert[] = [];
   let states = 0;
   await Promise.all(
     sources.map((source) =>
@@ -211,7 +207,6 @@ export async function readBackendStates(
         try {
           const read = await pullBackend(source, env, commandMs);
           held.push(...read.held);
-          heldTargets.push(...read.heldTargets);
           states += read.states;
         } catch (err) {
           if (err instanceof ConfigError) problems.push(...err.problems);
@@ -227,7 +222,6 @@ export async function readBackendStates(
     });
   return {
     held,
-    heldTargets,
     states,
     backends: sources.length,
     ms: Date.now() - started,

@@ -26,8 +26,9 @@ const TARGET_KINDS: Readonly<Record<string, 'domain' | 'subdomain'>> = {
   networkcalc_domain: 'domain',
   networkcalc_subdomain: 'subdomain',
 };
-/** The declared targets' resource types, for a reader that wants only them (`ncalc import-blocks`). */
-export const TARGET_TYPES: readonly string[] = Object.keys(TARGET_KINDS);
+const TARGET_TYPES: readonly string[] = Object.keys(TARGET_KINDS);
+/** A declared target (networkcalc_domain / networkcalc_subdomain) a state holds, not an alert. */
+export const isHeldTarget = (h: HeldAlert): boolean => h.kind !== undefined;
 /** What a state is read for unless told otherwise: alerts and targets. */
 const HELD_TYPES: readonly string[] = [ALERT_TYPE, ...TARGET_TYPES];
 
