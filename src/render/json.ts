@@ -97,6 +97,17 @@ export function jsonDocument(
         skipped: a.skipped,
         reports: a.reports,
         failed_reports: a.failedReports,
+        // Only runs that plan domain or subdomain changes carry their counts.
+        ...(plans.some((p) => p.targetChanges?.length)
+          ? {
+              targets: {
+                created: a.targets.created,
+                deleted: a.targets.deleted,
+                failed: a.targets.failed,
+                not_run: a.targets.notRun,
+              },
+            }
+          : {}),
       },
     });
   }

@@ -333,7 +333,7 @@ export function applySummary(
   const adopted = t.adopted ? `, ${t.adopted} adopted` : '';
   const skipped = t.skipped ? `, ${t.skipped} not started` : '';
   const interfered = plans.filter((p) => report.get(p)?.interference);
-  const errors = t.failed || t.failedReports || interfered.length;
+  const errors = t.failed || t.failedReports || t.targets.failed || interfered.length;
   // A run whose alert changes all worked but whose reports failed says so in the headline.
   const reportsFailed = t.failedReports
     ? `; ${t.failedReports} report${t.failedReports === 1 ? '' : 's'} failed or skipped`
@@ -348,6 +348,12 @@ export function applySummary(
   const headline = t.skipped ? 'interrupted' : errors || unplanned ? 'finished with errors' : 'complete';
   const line = `${command === 'destroy' ? 'Destroy' : 'Apply'} ${headline}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted${adopted}, ${t.failed} failed${skipped}${reportsFailed}${notPlanned}.`;
   lines.push(errors || t.skipped || unplanned ? s.red(line) : s.bold(line));
+  const tt = t.targets;
+  if (tt.created || tt.deleted || tt.failed || tt.notRun) {
+    const notRun = tt.notRun ? `, ${tt.notRun} not run` : '';
+    const text = `Domains and subdomains: ${tt.created} created, ${tt.deleted} deleted, ${tt.failed} failed${notRun}.`;
+    lines.push(tt.failed || tt.notRun ? s.red(text) : text);
+  }
   if (t.reports || t.failedReports)
     lines.push(`Reports: ${t.reports} generated, ${t.failedReports} failed or skipped.`);
   for (const p of interfered) lines.push(s.red(`✗ ${report.get(p)!.interference!.message}`));

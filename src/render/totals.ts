@@ -54,6 +54,8 @@ export interface ApplyTotals {
   skipped: number;
   reports: number;
   failedReports: number;
+  /** Domains and subdomains (targetChanges) created, deleted, failed, and not run. */
+  targets: { created: number; deleted: number; failed: number; notRun: number };
 }
 
 export function applyTotals(plans: readonly AccountPlan[], report: ApplyReport): ApplyTotals {
@@ -66,10 +68,15 @@ export function applyTotals(plans: readonly AccountPlan[], report: ApplyReport):
     skipped: 0,
     reports: 0,
     failedReports: 0,
+    targets: { created: 0, deleted: 0, failed: 0, notRun: 0 },
   };
   for (const p of plans) {
     const outcome = report.get(p);
     if (!outcome) continue;
+    outcome.targetResults?.forEach((r, i) => {
+      const done = p.targetChanges![i]!.action === 'create' ? 'created' : 'deleted';
+      t.targets[r.status === 'ok' ? done : r.status === 'failed' ? 'failed' : 'notRun']++;
+    });
     outcome.results.forEach((r, i) => {
       if (r.status === 'ok') t[VERBS[p.changes[i].action]]++;
       else t[r.status]++;
@@ -82,13 +89,14 @@ export function applyTotals(plans: readonly AccountPlan[], report: ApplyReport):
   return t;
 }
 
-/** True when apply did not do everything it was asked: a change or report failed, or another writer interfered. */
+/** True when apply did not do everything it was asked: a change, a target change or a report failed, or another writer interfered. */
 export function applyFailed(report: ApplyReport): boolean {
   for (const o of report.values()) {
     if (
       o.interference ||
       o.results.some((r) => r.status === 'failed') ||
-      o.triggerResults.some((r) => r.status === 'failed')
+      o.triggerResults.some((r) => r.status === 'failed') ||
+      o.targetResults?.some((r) => r.status === 'failed')
     )
       return true;
   }
@@ -130,7 +138,7 @@ export interface AccountRow {
   delete: number;
   /** drift: the updates that are console renames (counted in `update` too); 0 otherwise. */
   renamed: number;
-  /** apply: changes and reports that failed. */
+  /** apply: changes (of alerts and targets) and reports that failed. */
   failed: number;
   status: AccountStatus;
   /** Why the account failed, in one line; null when it did not. */
@@ -152,6 +160,12 @@ function applyRow(p: AccountPlan, o: AccountOutcome): Omit<AccountRow, 'account'
       row.failed++;
       reasons.push(`${c.action} ${quoteText(c.name)}: ${oneLine(errorReason(r.error!))}`);
     }
+  });
+  o.targetResults?.forEach((r, i) => {
+    if (r.status !== 'failed') return;
+    const c = p.targetChanges![i]!;
+    row.failed++;
+    reasons.push(`${c.action} ${c.targetType} ${quoteText(c.name)}: ${oneLine(errorReason(r.error!))}`);
   });
   for (const r of o.triggerResults) {
     if (r.status === 'failed') {

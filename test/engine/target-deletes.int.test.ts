@@ -6,6 +6,9 @@
  */
 import { NetworkCalcClient } from '../../src/client';
 import { applyAll } from '../../src/engine/apply';
+import { accountRows, applyFailed, applyTotals } from '../../src/render/totals';
+import { applySummary } from '../../src/render/text';
+import { PLAIN } from '../../src/render/style';
 import { planAll, prepare } from '../../src/engine/plan-all';
 import { revivePlan } from '../../src/engine/revive-plan';
 import { readSavedPlan, savedPlanText } from '../../src/read/saved-plan';
@@ -110,6 +113,33 @@ describe('target deletes', () => {
     const [again] = await planAll(prepare(app('exclusive', true), env()), factory, { triggers: false });
     expect(again!.targetChanges).toBeUndefined();
     expect(again!.changes).toEqual([]);
+  });
+
+  it('a subdomain delete the service refuses fails the run: counted, named in the account row and the totals; its domain not run, both kept', async () => {
+    await provision('exclusive');
+    const [p] = await planAll(prepare(app('exclusive', true), env()), factory, { triggers: false });
+    const beta = (await account()).domains.find((d) => d.domain === 'beta.test')!;
+    // Refused (nothing is changed) however often it is sent.
+    await emulator().control.addFault({
+      kind: 'reject',
+      code: 'NOT_DELETED',
+      match: { method: 'DELETE', path: `/api/domains/${beta.id}/subdomains/` },
+    });
+    const report = await applyAll([p!], factory, { parallelism: 4 });
+    const outcome = report.get(p!)!;
+    expect(outcome.results.map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(outcome.targetResults!.map((r) => r.status)).toEqual(['failed', 'skipped']);
+    expect(applyFailed(report)).toBe(true);
+    expect(applyTotals([p!], report).targets).toEqual({ created: 0, deleted: 0, failed: 1, notRun: 1 });
+    const [row] = accountRows('apply', [p!], report);
+    expect(row).toMatchObject({ delete: 2, failed: 1, status: 'failed' });
+    expect(row!.reason).toMatch(/^delete subdomain "mail\.beta\.test": /);
+    const text = applySummary([p!], report, PLAIN);
+    expect(text).toContain('Apply finished with errors: 0 created, 0 updated, 2 deleted, 0 failed.');
+    expect(text).toContain('Domains and subdomains: 0 created, 0 deleted, 1 failed, 1 not run.');
+    const a = await account();
+    expect(a.domains.map((d) => d.domain).sort()).toEqual(['acme.test', 'beta.test']);
+    expect(a.subdomains.map((x) => x.prefix).sort()).toEqual(['api', 'mail', 'www']);
   });
 
   it.each(['prefix', 'additive'] as const)(
