@@ -46,7 +46,15 @@ export function findTarget(
 
 const codeOf = (e: unknown) => (isNetworkCalcError(e) ? e.code : undefined);
 
-export async function createTargetOnce(api: TargetsApi, spec: TargetSpec): Promise<TargetCreated> {
+/**
+ * `proof`: the domains list that decides when the answer gives no id; it must start after it is
+ * asked for (a FreshList shares one among the account's creates). By default a list of its own.
+ */
+export async function createTargetOnce(
+  api: TargetsApi,
+  spec: TargetSpec,
+  proof: () => Promise<readonly Pick<Domain, 'id' | 'domain' | 'subdomains'>[]> = () => api.listDomains(),
+): Promise<TargetCreated> {
   const what = `${spec.targetType} ${JSON.stringify(spec.name)}`;
   for (let send = 1; ; send++) {
     let failure: unknown;
@@ -64,7 +72,7 @@ export async function createTargetOnce(api: TargetsApi, spec: TargetSpec): Promi
       // Anything but a lost answer, an answer without a usable body or a refusal is the outcome.
       if (code !== 'OUTCOME_UNKNOWN' && code !== 'UNEXPECTED_RESPONSE' && code !== 'NOT_SAVED') throw e;
     }
-    const found = findTarget(await api.listDomains(), spec);
+    const found = findTarget(await proof(), spec);
     const code = codeOf(failure);
     if (found !== undefined) {
       const why =

@@ -10,6 +10,7 @@ import { AccountLimit, defaultAccountParallelism, writingAccounts } from './acco
 import type { AlertsApi, Change, ClientFactory, PlannedTrigger } from '../plan/types';
 import { isPlaceholderId, type TargetChange } from '../plan/target-changes';
 import { createTargetOnce } from '../converge/create-target';
+import { FreshList } from '../converge/fresh-list';
 
 export interface ChangeResult {
   /**
@@ -234,6 +235,8 @@ async function createTargets(
   if (!changes.length) return null;
   const ids = new Map<number, number>();
   const results: TargetResult[] = changes.map(() => ({ status: 'skipped', note: INTERRUPTED }));
+  // Creates that answer without the id share the lists that prove them.
+  const proofs = new FreshList(() => api.listDomains());
   for (const targetType of ['domain', 'subdomain'] as const) {
     await Promise.all(
       changes.map((change, i) =>
@@ -254,6 +257,7 @@ async function createTargets(
                     change.targetType === 'domain'
                       ? { targetType: 'domain', name: change.name }
                       : { targetType: 'subdomain', name: change.name, domainId: domainId!, prefix: change.prefix! },
+                    () => proofs.next(),
                   );
                   ids.set(change.placeholderId, made.id);
                   results[i] = { status: 'ok', id: made.id, ...(made.note ? { note: made.note } : {}) };

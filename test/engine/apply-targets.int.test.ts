@@ -119,6 +119,32 @@ describe('targets as code: from zero in one apply', () => {
     }
   });
 
+  it('creates that answer without an id share the domains lists that prove them: 12 domains at parallelism 6 in at most 6 lists', async () => {
+    const control = emulator().control;
+    await control.seed({ accounts: [{ name: 'acct1', user_id: 1, tokens: [{ access_token: 'acct1-token' }] }] });
+    await control.addFault({ kind: 'latency', latencyMs: 5 });
+    const json = stack({ provider: { token_env: tokenEnv('acct1') }, alerts: {} });
+    (json.resource as Record<string, Json>).networkcalc_domain = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`d${i}`, { name: `d${i}.test` }]),
+    );
+    const [p] = await planAll(prepare([{ name: 'acct1', json }], env()), factory, { triggers: false });
+    expect(p!.targetChanges).toHaveLength(12);
+    await control.clearRequests();
+    const outcome = (await applyAll([p!], factory, { parallelism: 6 })).get(p!)!;
+    expect(outcome.targetResults!.map((r) => [r.status, r.note])).toEqual(
+      Array.from({ length: 12 }, () => ['ok', 'the answer gave no id; the domains list did']),
+    );
+    const ids = outcome.targetResults!.map((r) => r.id);
+    expect(new Set(ids).size).toBe(12);
+    const domains = (await control.state()).accounts[0]!.domains;
+    expect(domains.map((d) => d.domain).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `d${i}.test`).sort());
+    // Each create got the id of its own name.
+    p!.targetChanges!.forEach((c, i) => expect(domains.find((d) => d.id === ids[i])!.domain).toBe(c.name));
+    expect(await control.countRequests({ method: 'POST', pathPrefix: '/api/domains' })).toBe(12);
+    // One list per create before they were shared.
+    expect(await control.countRequests({ method: 'GET', path: '/api/domains' })).toBeLessThanOrEqual(6);
+  });
+
   it('a saved plan carries the target changes: revived and applied, it provisions the same', async () => {
     const control = emulator().control;
     await control.seed({
