@@ -8,8 +8,9 @@
  *
  *   plan:  1 alerts list + 1 domains list;
  *   apply: 1 POST per target (D + D·S; a lost answer is proven by a list, never re-sent, since
- *          the emulator's drop commits first), 1 domains list per target create (no answer
- *          carries an id), D alert POSTs, 1 alerts list after the writes.
+ *          the emulator's drop commits first), at most 1 domains list per target create (no
+ *          answer carries an id; the creates of an account share them, so far fewer are made),
+ *          D alert POSTs, 1 alerts list after the writes.
  *
  *   ACCOUNTS=1000 DOMAINS=10 SUBDOMAINS=3 npx tsx bench/targets.ts
  */
