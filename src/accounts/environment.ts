@@ -1,3 +1,5 @@
+import type { Environment } from '../public-types';
+
 /**
  * The environment variables this package reads, named once for the client, the provider,
  * the constructs and `ncalc`. An account may name other variables (token_env, …); these
@@ -20,14 +22,14 @@ export const ENV = {
  * the process's (replaced by a plain object), a report without the environment
  * (`--report-exclude-env`), and Windows, whose `process.env` names ignore case.
  */
-export function environmentSnapshot(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function environmentSnapshot(env: Environment): Environment {
   if (env !== process.env || process.platform === 'win32') return env;
   // A variable set just before must be in the copy: where process.env was replaced by a plain
   // object (a test runner does so), the report's environment is not what the process reads.
   const probe = `NCALC_ENVIRONMENT_PROBE_${process.pid}`;
   process.env[probe] = '1';
   try {
-    const report = process.report?.getReport() as { environmentVariables?: NodeJS.ProcessEnv } | undefined;
+    const report = process.report?.getReport() as { environmentVariables?: Record<string, string | undefined> } | undefined;
     const variables = report?.environmentVariables;
     if (typeof variables !== 'object' || variables?.[probe] !== '1') return env;
     delete variables[probe];
