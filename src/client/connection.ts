@@ -3,6 +3,7 @@
  * timer over connect, headers and body, the body read up to its limit, and the outcome as data
  * (an answer, a network failure, or a body too large) for the transport to classify.
  */
+import { EventEmitter } from 'node:events';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Json } from '../support/json';
@@ -114,8 +115,14 @@ export class Connection {
     }
     // One timer per attempt covers connect, headers and body: undici's headersTimeout and
     // bodyTimeout each bound one phase only.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    // undici takes an EventEmitter as the signal: an AbortController per attempt cost more
+    // (memory and CPU) over a fleet's 100,000 requests.
+    const abort = new EventEmitter();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.emit('abort');
+    }, timeoutMs);
     const t0 = Date.now();
     const log = (result: string) => {
       logger?.(this.#opts.redact(`${req.method} ${pathAndQuery} ${result} attempt=${attempt} ${Date.now() - t0}ms`));
@@ -132,7 +139,7 @@ export class Connection {
         method: req.method,
         headers,
         body: payload,
-        signal: controller.signal,
+        signal: abort,
         // undici closes the connection after a body on a method that does not expect one
         // (DELETE) unless told not to: a DELETE in the body form cost a connection each. HTTP/1.1
         // frames a request body by its Content-Length whatever the method, so the server has
@@ -165,9 +172,8 @@ export class Connection {
       log(String(res.statusCode));
       return outcome;
     } catch (error) {
-      const aborted = controller.signal.aborted;
-      log(aborted ? 'TIMEOUT' : (networkErrorCode(error) ?? 'NETWORK_ERROR'));
-      return { kind: 'network', error, aborted };
+      log(timedOut ? 'TIMEOUT' : (networkErrorCode(error) ?? 'NETWORK_ERROR'));
+      return { kind: 'network', error, aborted: timedOut };
     } finally {
       clearTimeout(timer);
     }

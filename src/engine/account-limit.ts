@@ -37,6 +37,24 @@ export class AccountLimit {
   }
 
   /**
+   * `work` for each item through the limit, in order, the results in the items' order. Only as
+   * many items as the account has slots are handed over at a time: a fleet's apply of 100,000
+   * creates held a waiting task (a closure and two promises) for every one of them.
+   */
+  async map<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await this.run(() => work(items[i]!, i));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(items.length, this.#own.concurrency) }, worker));
+    return results;
+  }
+
+  /**
    * Lowers the account to one write at a time; returns what its failed write says after the
    * client's message.
    */

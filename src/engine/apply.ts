@@ -238,37 +238,32 @@ async function createTargets(
   // Creates that answer without the id share the lists that prove them.
   const proofs = new FreshList(() => api.listDomains());
   for (const targetType of ['domain', 'subdomain'] as const) {
-    await Promise.all(
-      changes.map((change, i) =>
-        change.action !== 'create' || change.targetType !== targetType
-          ? Promise.resolve()
-          : limit.run(async () => {
-              if (options.signal?.aborted) return;
-              const domainId =
-                change.domainId !== null && isPlaceholderId(change.domainId)
-                  ? ids.get(change.domainId)
-                  : change.domainId;
-              if (targetType === 'subdomain' && domainId === undefined) {
-                results[i] = { status: 'skipped', note: 'not run: its domain was not created' };
-              } else {
-                try {
-                  const made = await createTargetOnce(
-                    api,
-                    change.targetType === 'domain'
-                      ? { targetType: 'domain', name: change.name }
-                      : { targetType: 'subdomain', name: change.name, domainId: domainId!, prefix: change.prefix! },
-                    () => proofs.next(),
-                  );
-                  ids.set(change.placeholderId, made.id);
-                  results[i] = { status: 'ok', id: made.id, ...(made.note ? { note: made.note } : {}) };
-                } catch (e) {
-                  results[i] = { status: 'failed', error: toErrorInfo(e) };
-                }
-              }
-              options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
-            }),
-      ),
+    const creates = changes.flatMap((change, i) =>
+      change.action === 'create' && change.targetType === targetType ? [{ change, i }] : [],
     );
+    await limit.map(creates, async ({ change, i }) => {
+      if (options.signal?.aborted) return;
+      const domainId =
+        change.domainId !== null && isPlaceholderId(change.domainId) ? ids.get(change.domainId) : change.domainId;
+      if (targetType === 'subdomain' && domainId === undefined) {
+        results[i] = { status: 'skipped', note: 'not run: its domain was not created' };
+      } else {
+        try {
+          const made = await createTargetOnce(
+            api,
+            change.targetType === 'domain'
+              ? { targetType: 'domain', name: change.name }
+              : { targetType: 'subdomain', name: change.name, domainId: domainId!, prefix: change.prefix! },
+            () => proofs.next(),
+          );
+          ids.set(change.placeholderId, made.id);
+          results[i] = { status: 'ok', id: made.id, ...(made.note ? { note: made.note } : {}) };
+        } catch (e) {
+          results[i] = { status: 'failed', error: toErrorInfo(e) };
+        }
+      }
+      options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
+    });
   }
   return { results, ids };
 }
@@ -294,31 +289,27 @@ async function deleteTargets(
     const subdomainsDone = changes.every(
       (c, i) => c.action !== 'delete' || c.targetType === 'domain' || results[i]!.status === 'ok',
     );
-    await Promise.all(
-      changes.map((change, i) =>
-        change.action !== 'delete' || change.targetType !== targetType
-          ? Promise.resolve()
-          : limit.run(async () => {
-              if (options.signal?.aborted) return;
-              if (!alertsDone)
-                results[i] = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
-              else if (targetType === 'domain' && !subdomainsDone)
-                results[i] = { status: 'skipped', note: 'not run: a subdomain delete of this account failed' };
-              else {
-                try {
-                  if (change.targetType === 'domain') await api.deleteDomain!(change.id);
-                  else await api.deleteSubdomain!(change.domainId!, change.id);
-                  results[i] = { status: 'ok', id: change.id };
-                } catch (e) {
-                  results[i] = isCode(e, 'NOT_FOUND')
-                    ? { status: 'ok', id: change.id, note: 'already gone' }
-                    : { status: 'failed', error: toErrorInfo(e) };
-                }
-              }
-              options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
-            }),
-      ),
+    const deletes = changes.flatMap((change, i) =>
+      change.action === 'delete' && change.targetType === targetType ? [{ change, i }] : [],
     );
+    await limit.map(deletes, async ({ change, i }) => {
+      if (options.signal?.aborted) return;
+      if (!alertsDone) results[i] = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
+      else if (targetType === 'domain' && !subdomainsDone)
+        results[i] = { status: 'skipped', note: 'not run: a subdomain delete of this account failed' };
+      else {
+        try {
+          if (change.targetType === 'domain') await api.deleteDomain!(change.id);
+          else await api.deleteSubdomain!(change.domainId!, change.id);
+          results[i] = { status: 'ok', id: change.id };
+        } catch (e) {
+          results[i] = isCode(e, 'NOT_FOUND')
+            ? { status: 'ok', id: change.id, note: 'already gone' }
+            : { status: 'failed', error: toErrorInfo(e) };
+        }
+      }
+      options.onEvent?.({ kind: 'target', account: plan, change, result: results[i]! });
+    });
   }
 }
 
@@ -346,23 +337,19 @@ async function writeChanges(
 ): Promise<{ results: ChangeResult[]; check: Promise<Listing> | undefined }> {
   let started = 0;
   let check: Promise<Listing> | undefined;
-  const results = await Promise.all(
-    plan.changes.map((change) =>
-      limit.run(async (): Promise<ChangeResult> => {
-        if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
-        // The check after apply starts with the last write, alongside the writes in flight.
-        if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
-        const result = await runChange(api, alerts, change);
-        // RATE_LIMITED, or the retries it led to exhausted (the last answer's status kept).
-        if (result.status === 'failed' && (result.error?.code === 'RATE_LIMITED' || result.error?.httpStatus === 429)) {
-          // In the error, so every output names the account the advice is about.
-          result.error = { ...result.error, message: `${result.error.message}; ${limit.rateLimited()}` };
-        }
-        options.onEvent?.({ kind: 'change', account: plan, change, result });
-        return result;
-      }),
-    ),
-  );
+  const results = await limit.map(plan.changes, async (change): Promise<ChangeResult> => {
+    if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
+    // The check after apply starts with the last write, alongside the writes in flight.
+    if (++started === plan.changes.length) check = alerts.after(alerts.mark(), { now: true });
+    const result = await runChange(api, alerts, change);
+    // RATE_LIMITED, or the retries it led to exhausted (the last answer's status kept).
+    if (result.status === 'failed' && (result.error?.code === 'RATE_LIMITED' || result.error?.httpStatus === 429)) {
+      // In the error, so every output names the account the advice is about.
+      result.error = { ...result.error, message: `${result.error.message}; ${limit.rateLimited()}` };
+    }
+    options.onEvent?.({ kind: 'change', account: plan, change, result });
+    return result;
+  });
   return { results, check };
 }
 
@@ -404,29 +391,25 @@ function runTriggers(
   options: ApplyOptions,
   converged: boolean,
 ): Promise<TriggerResult[]> {
-  return Promise.all(
-    plan.triggers.map((trigger) =>
-      limit.run(async (): Promise<TriggerResult> => {
-        if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
-        let result: TriggerResult;
-        if (!converged) {
-          result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
-        } else {
-          try {
-            const r =
-              trigger.targetType === 'domain'
-                ? await api.triggerDomainReport(trigger.targetId)
-                : await api.triggerSubdomainReport(trigger.targetId);
-            result = { status: 'ok', reportUrl: r.report_url };
-          } catch (e) {
-            result = { status: 'failed', error: toErrorInfo(e) };
-          }
-        }
-        options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });
-        return result;
-      }),
-    ),
-  );
+  return limit.map(plan.triggers, async (trigger): Promise<TriggerResult> => {
+    if (options.signal?.aborted) return { status: 'skipped', note: INTERRUPTED };
+    let result: TriggerResult;
+    if (!converged) {
+      result = { status: 'skipped', note: 'not run: some alert changes of this account failed' };
+    } else {
+      try {
+        const r =
+          trigger.targetType === 'domain'
+            ? await api.triggerDomainReport(trigger.targetId)
+            : await api.triggerSubdomainReport(trigger.targetId);
+        result = { status: 'ok', reportUrl: r.report_url };
+      } catch (e) {
+        result = { status: 'failed', error: toErrorInfo(e) };
+      }
+    }
+    options.onEvent?.({ kind: 'trigger', account: plan, trigger, result });
+    return result;
+  });
 }
 
 /**
