@@ -1,4 +1,4 @@
-import { Limiter } from '../support/limiter';
+import { Limiter, mapPool } from '../support/limiter';
 import type { AccountPlan } from '../plan/account-plan';
 
 /**
@@ -38,20 +38,11 @@ export class AccountLimit {
 
   /**
    * `work` for each item through the limit, in order, the results in the items' order. Only as
-   * many items as the account has slots are handed over at a time: a fleet's apply of 100,000
-   * creates held a waiting task (a closure and two promises) for every one of them.
+   * many items as the account has slots are handed over at a time (`mapPool`): a fleet's apply
+   * of 100,000 creates held a waiting task for every one of them.
    */
-  async map<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-    const results = new Array<R>(items.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await this.run(() => work(items[i]!, i));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(items.length, this.#own.concurrency) }, worker));
-    return results;
+  map<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    return mapPool(items, this.#own.concurrency, (item, i) => this.run(() => work(item, i)));
   }
 
   /**
