@@ -94,6 +94,17 @@ function stackOf(frames: number): string {
 
 const recorded: { construct: IConstruct; frames: Frame[] }[] = [];
 let target: string | undefined;
+/** Each file name once: a name cut from a stack trace keeps the whole trace alive in V8. */
+const fileNames = new Map<string, string>();
+
+function fileName(file: string): string {
+  let own = fileNames.get(file);
+  if (own === undefined) {
+    own = Buffer.from(file, 'utf8').toString('utf8');
+    fileNames.set(own, own);
+  }
+  return own;
+}
 
 /** Called by every construct of this package as it is made; does nothing unless ncalc asked. */
 export function recordSourceLocation(construct: IConstruct, env: Environment = process.env): void {
@@ -106,7 +117,7 @@ export function recordSourceLocation(construct: IConstruct, env: Environment = p
   if (!frames.length) return;
   if (target === undefined) process.once('exit', () => writeSourceLocations(file));
   target = file;
-  recorded.push({ construct, frames });
+  recorded.push({ construct, frames: frames.map((f) => ({ file: fileName(f.file), line: f.line, column: f.column })) });
 }
 
 function writeSourceLocations(file: string): void {
