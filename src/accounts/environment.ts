@@ -29,7 +29,8 @@ export function environmentSnapshot(env: Environment): Environment {
   const probe = `NCALC_ENVIRONMENT_PROBE_${process.pid}`;
   process.env[probe] = '1';
   try {
-    const report = process.report?.getReport() as { environmentVariables?: Record<string, string | undefined> } | undefined;
+    const report = process.report?.getReport() as
+      { environmentVariables?: Record<string, string | undefined> } | undefined;
     const variables = report?.environmentVariables;
     if (typeof variables !== 'object' || variables?.[probe] !== '1') return env;
     delete variables[probe];
