@@ -3,7 +3,14 @@
  * variable, into the `Lookups` a preview and the certificate reads of
  * "before renewal fails" policy checks share (`Loaded.lookups`).
  */
-import { DEFAULT_CONCURRENCY, DEFAULT_LOOKUP_TIMEOUT_MS, Lookups, TLS_PORT_ENV, resolverProblem } from '../preview';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_LOOKUP_TIMEOUT_MS,
+  Lookups,
+  MAX_CONCURRENCY,
+  TLS_PORT_ENV,
+  resolverProblem,
+} from '../preview';
 import { UsageError } from './usage';
 
 /** The lookup flags, parsed and checked by `lookupOptions` (options.ts) before the action runs. */
@@ -28,7 +35,8 @@ function wholeFlag(value: string, flag: string, max: number): number {
 }
 
 export const lookupTimeoutFlag = (value: string): number => wholeFlag(value, '--lookup-timeout', 60_000);
-export const lookupConcurrencyFlag = (value: string): number => wholeFlag(value, '--lookup-concurrency', 256);
+export const lookupConcurrencyFlag = (value: string): number =>
+  wholeFlag(value, '--lookup-concurrency', MAX_CONCURRENCY);
 
 export function resolverFlag(value: string): string {
   const problem = resolverProblem(value);

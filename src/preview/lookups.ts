@@ -30,6 +30,8 @@ export interface LookupOptions {
 
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 3000;
 export const DEFAULT_CONCURRENCY = 16;
+/** The most lookups `--lookup-concurrency` lets run at once. */
+export const MAX_CONCURRENCY = 256;
 /**
  * A testing aid: `NCALC_PREVIEW_TLS_PORT` sends every TLS connection of a preview to that port
  * instead of 443 (the address still comes from DNS), so tests can serve certificates locally.

@@ -7,7 +7,7 @@ import type { AccountPlan } from '../plan/account-plan';
 import { targetNames } from '../plan/targets';
 import type { DeclaredAlert } from '../plan/types';
 import { evaluateAlert, type Evaluation } from './evaluate';
-import type { Lookups } from './lookups';
+import { MAX_CONCURRENCY, type Lookups } from './lookups';
 import { mapPool } from '../support/limiter';
 
 /** What the plan does with the alert: `unchanged` when it is live as declared. */
@@ -46,7 +46,7 @@ export interface PreviewOptions {
  * lookups stay busy, while a fleet's 100,000 evaluations are not all pending together (at
  * 1,000 × 100 their waiting state was about 100 MiB of the report's peak).
  */
-export const EVALUATION_WINDOW = 2048;
+export const EVALUATION_WINDOW = 8 * MAX_CONCURRENCY;
 
 export async function previewPlans(
   plans: readonly AccountPlan[],

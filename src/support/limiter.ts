@@ -14,36 +14,19 @@ export class Limiter {
     this.concurrency = Math.max(1, Math.min(this.concurrency, to));
   }
 
-  /** `work` once a slot is free; started at once, in this turn, when one is. */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const wait = this.acquire();
-    return wait ? wait.then(() => this.#holding(work)) : this.#holding(work);
-  }
-
-  async #holding<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#active < this.concurrency) this.#active++;
+    // A slot freed by a finished task is handed over already counted (see #release): counting
+    // it free first would let a newcomer take it before the waiter resumes, and more would run.
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
     try {
       return await work();
     } finally {
-      this.release();
+      this.#release();
     }
   }
 
-  /**
-   * Takes a slot, waiting for one if none is free; each acquire is followed by one `release`.
-   * Synchronous when a slot is free, so a caller holding many tasks makes no promise for them.
-   */
-  acquire(): Promise<void> | undefined {
-    if (this.#active < this.concurrency) {
-      this.#active++;
-      return undefined;
-    }
-    // A slot freed by a finished task is handed over already counted (see release): counting
-    // it free first would let a newcomer take it before the waiter resumes, and more would run.
-    return new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  /** Gives back a slot taken by `acquire`, to the first waiter if there is one. */
-  release(): void {
+  #release(): void {
     this.#active--;
     while (this.#waiting.length && this.#active < this.concurrency) {
       this.#active++;

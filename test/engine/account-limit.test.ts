@@ -16,7 +16,7 @@ describe('AccountLimit.map', () => {
     const items = Array.from({ length: 50 }, (_, i) => i);
     const results = await limit.map(items, async (item, index) => {
       called++;
-      // Never more items handed over than the account has slots: no waiting task per item.
+      // Never more items at work than the account has slots.
       mostAhead = Math.max(mostAhead, called - finished);
       await tick();
       finished++;
