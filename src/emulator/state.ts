@@ -230,10 +230,14 @@ export type Change =
 /**
  * Applies a change to the state. Alerts stay in id order (the list is ordered by id); other
  * lists keep the order items were added in. A put also moves the next id past the item's:
- * ids are never reused, whoever chose them.
+ * ids are never reused, whoever chose them. `account`: the change's account, when the caller
+ * keeps them indexed.
  */
-export function applyChange(state: EmulatorState, change: Change): void {
-  const account = state.accounts.find((a) => a.name === change.account);
+export function applyChange(
+  state: EmulatorState,
+  change: Change,
+  account = state.accounts.find((a) => a.name === change.account),
+): void {
   if (!account) throw new Error(`no account named ${JSON.stringify(change.account)}`);
   const list: AnyItem[] = account[change.list];
   const keyOf = KEY_OF[change.list] as (item: AnyItem) => number | string;
