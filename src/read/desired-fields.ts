@@ -41,12 +41,16 @@ export function at(where: string, message: string, field: string | null = null, 
   return { path: where, field, ...(value !== undefined ? { value } : {}), message };
 }
 
-/** Problems with the keys of one block: unknown attributes, read-only ones, count / for_each. */
-export function keyProblems(where: string, body: Json, kind: string): Problem[] {
+/**
+ * Problems with the keys of one block: unknown attributes, read-only ones, count / for_each.
+ * `place` names the block, made only for a problem (a fleet's stacks hold 200,000 blocks).
+ */
+export function keyProblems(place: string | (() => string), body: Json, kind: string): Problem[] {
   const allowed = SETTABLE[kind];
   const out: Problem[] = [];
   for (const key of Object.keys(body)) {
     if (META_ARGUMENTS.has(key) || allowed.has(key)) continue;
+    const where = typeof place === 'string' ? place : place();
     if (UNSUPPORTED_META.has(key)) {
       out.push(
         at(

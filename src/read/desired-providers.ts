@@ -151,6 +151,7 @@ export function sections(
   }
   for (const [type, items] of Object.entries(group)) {
     if (!type.startsWith('networkcalc_')) continue;
+    const setting = `${kind} ${type}`;
     if (!(KNOWN_TYPES[kind] as readonly string[]).includes(type)) {
       problems.push(
         at(
@@ -179,7 +180,8 @@ export function sections(
         );
         continue;
       }
-      problems.push(...keyProblems(`stack ${stack}: ${jsonPath(kind, type, id)}`, v, `${kind} ${type}`));
+      const found = keyProblems(() => `stack ${stack}: ${jsonPath(kind, type, id)}`, v, setting);
+      if (found.length) problems.push(...found);
       out[type][id] = v;
     }
   }
