@@ -3,7 +3,6 @@
  * timer over connect, headers and body, the body read up to its limit, and the outcome as data
  * (an answer, a network failure, or a body too large) for the transport to classify.
  */
-import { EventEmitter } from 'node:events';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Json } from '../support/json';
@@ -39,37 +38,118 @@ export type Outcome =
   /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
   | { kind: 'too-large'; status: number; bytes: number; announced: boolean };
 
+/** An answer read whole (`text`), or one whose body passed the limit (`tooLarge`). */
+type Exchanged =
+  | { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+  | { status: number; tooLarge: { bytes: number; announced: boolean } };
+
+/** Why an exchange stopped reading: the body passed the limit. */
+class TooLarge extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly announced: boolean,
+  ) {
+    super('the body passed the limit');
+  }
+}
+
 /**
- * The body as text, or how far it got past `limit` bytes: refused from its Content-Length
- * before reading, or as soon as the streamed bytes pass the limit, so memory stays bounded
- * whatever the server sends. Reading stops by destroying the body, which closes the socket.
+ * One request and its whole answer through `dispatcher.dispatch`, the body gathered as it comes
+ * and refused past `limit` bytes (from its Content-Length before reading, or as soon as the
+ * received bytes pass it), so memory stays bounded whatever the server sends. undici's
+ * `request()` wraps every answer in a stream, an async resource and an abort listener: half
+ * of the client's own CPU over a fleet's 20,000 small lists. `onAbort` gets a function that
+ * stops the exchange (the attempt's timer), which then fails with `reason`. The handler
+ * speaks both of undici's handler interfaces, so a dispatcher of another undici major works.
  */
-async function readBounded(
-  res: Dispatcher.ResponseData,
+function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
   limit: number,
-): Promise<string | { bytes: number; announced: boolean }> {
-  // Destroying the body makes undici emit an abort error on it: expected here, not a crash.
-  const stop = () => res.body.on('error', () => {}).destroy();
-  const announced = Number(res.headers['content-length']);
-  if (Number.isFinite(announced) && announced > limit) {
-    stop();
-    return { bytes: announced, announced: true };
-  }
-  // Framed by its Content-Length within the limit, the body cannot grow past it: read at once,
-  // without the per-chunk iteration (a fleet's plan reads 20,000 small lists).
-  if (Number.isFinite(announced)) return res.body.text();
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of res.body) {
-    const buf = chunk as Buffer;
-    bytes += buf.length;
-    if (bytes > limit) {
-      stop();
-      return { bytes, announced: false };
+  onAbort: (abort: (reason: Error) => void) => void,
+): Promise<Exchanged> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stop: ((reason: Error) => void) | undefined;
+    let stopped: Error | undefined;
+    let settled = false;
+    const abort = (reason: Error) => {
+      stopped ??= reason;
+      stop?.(reason);
+    };
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      const reason = stopped ?? err;
+      if (reason instanceof TooLarge)
+        resolve({ status, tooLarge: { bytes: reason.bytes, announced: reason.announced } });
+      else reject(reason);
+    };
+    const started = (abortFn: (reason: Error) => void) => {
+      stop = abortFn;
+      if (stopped) abortFn(stopped);
+    };
+    const answered = (code: number, parsed: Record<string, string | string[] | undefined>) => {
+      status = code;
+      headers = parsed;
+      const announced = Number(parsed['content-length']);
+      if (Number.isFinite(announced) && announced > limit) abort(new TooLarge(announced, true));
+    };
+    const data = (chunk: Buffer) => {
+      if (stopped) return;
+      bytes += chunk.length;
+      if (bytes > limit) abort(new TooLarge(bytes, false));
+      else chunks.push(chunk);
+    };
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
+      resolve({ status, headers, text });
+    };
+    const handler: Dispatcher.DispatchHandler & Record<string, unknown> = {
+      // undici 7's interface
+      onRequestStart: (controller: { abort(reason: Error): void }) => started((r) => controller.abort(r)),
+      onResponseStart: (_controller: unknown, code: number, parsed: Record<string, string | string[] | undefined>) =>
+        answered(code, parsed),
+      onResponseData: (_controller: unknown, chunk: Buffer) => data(chunk),
+      onResponseEnd: done,
+      onResponseError: (_controller: unknown, err: Error) => fail(err),
+      // the interface before it
+      onConnect: (abortFn: (reason: Error) => void) => started(abortFn),
+      onHeaders: (code: number, raw: Array<Buffer | string>) => {
+        answered(code, rawHeaders(raw));
+        return true;
+      },
+      onData: (chunk: Buffer) => {
+        data(chunk);
+        return true;
+      },
+      onComplete: done,
+      onError: (err: Error) => fail(err),
+    };
+    onAbort(abort);
+    try {
+      dispatcher.dispatch(options, handler);
+    } catch (err) {
+      fail(err as Error);
     }
-    chunks.push(buf);
+  });
+}
+
+/** Raw header pairs (undici's interface before 7) as lower-case names to values. */
+function rawHeaders(raw: Array<Buffer | string>): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString().toLowerCase();
+    const value = raw[i + 1]!.toString();
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
-  return Buffer.concat(chunks, bytes).toString('utf8');
+  return out;
 }
 
 /** Bytes of the request line and the headers this client sets, as they go on the wire. */
@@ -115,13 +195,12 @@ export class Connection {
     }
     // One timer per attempt covers connect, headers and body: undici's headersTimeout and
     // bodyTimeout each bound one phase only.
-    // undici takes an EventEmitter as the signal: an AbortController per attempt cost more
-    // (memory and CPU) over a fleet's 100,000 requests.
-    const abort = new EventEmitter();
     let timedOut = false;
+    let stop: ((reason: Error) => void) | undefined;
+    const late = () => new Error(`no complete answer within ${timeoutMs} ms`);
     const timer = setTimeout(() => {
       timedOut = true;
-      abort.emit('abort');
+      stop?.(late());
     }, timeoutMs);
     const t0 = Date.now();
     const log = (result: string) => {
@@ -133,24 +212,30 @@ export class Connection {
       // turn, as the next of a batch is, finds every connection busy and opens another: 83
       // connections for 600 deletes at parallelism 64 instead of 64.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const res = await (dispatcher ?? globalDispatcher()).request({
-        origin: this.#origin,
-        path: `${this.#prefix}${pathAndQuery}`,
-        method: req.method,
-        headers,
-        body: payload,
-        signal: abort,
-        // undici closes the connection after a body on a method that does not expect one
-        // (DELETE) unless told not to: a DELETE in the body form cost a connection each. HTTP/1.1
-        // frames a request body by its Content-Length whatever the method, so the server has
-        // read it before it answers. (A closed connection also made undici's Agent close the
-        // next pool of the origin, and so on: a new connection for every later request.)
-        reset: false,
-      });
-      const read = await readBounded(res, maxResponseBytes);
-      if (typeof read !== 'string') {
-        log(`${res.statusCode} TOO_LARGE`);
-        return { kind: 'too-large', status: res.statusCode, ...read };
+      const res = await exchange(
+        dispatcher ?? globalDispatcher(),
+        {
+          origin: this.#origin,
+          path: `${this.#prefix}${pathAndQuery}`,
+          method: req.method,
+          headers,
+          body: payload,
+          // undici closes the connection after a body on a method that does not expect one
+          // (DELETE) unless told not to: a DELETE in the body form cost a connection each.
+          // HTTP/1.1 frames a request body by its Content-Length whatever the method, so the
+          // server has read it before it answers. (A closed connection also made undici's Agent
+          // close the next pool of the origin, and so on: a new connection for every later request.)
+          reset: false,
+        },
+        maxResponseBytes,
+        (abort) => {
+          stop = abort;
+          if (timedOut) abort(late());
+        },
+      );
+      if ('tooLarge' in res) {
+        log(`${res.status} TOO_LARGE`);
+        return { kind: 'too-large', status: res.status, ...res.tooLarge };
       }
       const header = (name: string) => {
         const value = res.headers[name];
@@ -158,18 +243,18 @@ export class Connection {
       };
       const outcome: Outcome = {
         kind: 'response',
-        status: res.statusCode,
-        text: read,
-        ...parseBody(read),
+        status: res.status,
+        text: res.text,
+        ...parseBody(res.text),
         retryAfterMs:
-          res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
+          res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
         location: header('location'),
         contentType: header('content-type'),
         // Only an error's sentence names them (statuses.ts): not counted for a success.
-        headerBytes: res.statusCode < 400 ? 0 : headerBlockBytes(req.method, pathAndQuery, headers),
-        bodyBytes: res.statusCode < 400 || payload === undefined ? 0 : Buffer.byteLength(payload),
+        headerBytes: res.status < 400 ? 0 : headerBlockBytes(req.method, pathAndQuery, headers),
+        bodyBytes: res.status < 400 || payload === undefined ? 0 : Buffer.byteLength(payload),
       };
-      log(String(res.statusCode));
+      log(String(res.status));
       return outcome;
     } catch (error) {
       log(timedOut ? 'TIMEOUT' : (networkErrorCode(error) ?? 'NETWORK_ERROR'));

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
+import type * as Undici from 'undici';
 import { NetworkCalcClient, isNetworkCalcError, type NetworkCalcError } from '../../src/client';
 import { caught, dnsAlert, everythingShown, sendJson, tinyServer, type TinyServer } from './support';
 
@@ -276,5 +277,61 @@ describe('bounded reads', () => {
         expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringMatching(/maxResponseBytes/) }),
       );
     }
+  });
+});
+
+/**
+ * A dispatcher of undici 6 (a user's proxy agent, say) calls the handler interface before
+ * undici 7's: the client reads answers, limits and timeouts through it alike.
+ */
+describe('a dispatcher of undici 6', () => {
+  const { Agent } = require('undici-6') as typeof Undici;
+  let agent: InstanceType<typeof Agent>;
+  beforeAll(() => {
+    agent = new Agent();
+  });
+  afterAll(() => agent.close());
+
+  it('reads a list, its headers and the count of what was sent', async () => {
+    answer = (_m, _u, res) => sendJson(res, 200, { status: 'OK', alerts: [alert(1), alert(2)] });
+    const alerts = await client({ dispatcher: agent }).listAlerts();
+    expect(alerts.map((a) => a.id)).toEqual([1, 2]);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('retries a 429 through it, then reads the answer', async () => {
+    let calls = 0;
+    answer = (_m, _u, res) => {
+      if (calls++ === 0) {
+        res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
+        res.end('{"status":"RATE_LIMITED"}');
+      } else sendJson(res, 200, { status: 'OK', alerts: [] });
+    };
+    expect(await client({ dispatcher: agent }).listAlerts()).toEqual([]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('stops an endless body at the limit, and a silent server at the timeout', async () => {
+    answer = (_m, _u, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    };
+    expect(await fails(client({ dispatcher: agent, maxResponseBytes: 4096 }).listDomains())).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      httpStatus: 200,
+    });
+    answer = () => {
+      // never answers
+    };
+    const t0 = Date.now();
+    expect(
+      await fails(client({ dispatcher: agent, timeoutMs: 150, retry: { maxAttempts: 1 } }).listAlerts()),
+    ).toMatchObject({ code: 'TIMEOUT' });
+    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
