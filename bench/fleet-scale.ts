@@ -121,17 +121,31 @@ interface Measured {
   rssMb: number;
 }
 
-function synth(pkg: string, accounts: number, dir: string, alerts = ALERTS): Measured {
+/**
+ * Runs the app in a process of its own. Not with spawnSync: the emulators live in this process,
+ * and spawnSync froze them and their connections for the length of a synth (over a minute at
+ * 10,000 stacks); two runs of SPLITS ended with read ECONNRESET on the control call right after
+ * such a synth (a frozen loop of 75 s alone did not reproduce it).
+ */
+async function synth(pkg: string, accounts: number, dir: string, alerts = ALERTS): Promise<Measured> {
   const outdir = path.join(dir, 'cdktf.out');
   rmSync(outdir, { recursive: true, force: true });
   const main = path.join(dir, 'main.js');
   writeFileSync(main, appSource(pkg, accounts, outdir, alerts));
   const started = Date.now();
-  const r = spawnSync(process.execPath, [main], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: TIMEOUT_MS,
-    env: { ...process.env, NCALC_CDK: CDK },
+  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [main], {
+      cwd: dir,
+      env: { ...process.env, NCALC_CDK: CDK },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: TIMEOUT_MS,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
   if (r.status !== 0) throw new Error(`the app of ${accounts} accounts failed: ${r.stderr.slice(-2000)}`);
   const got = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cpuMs: number; rssMb: number };
@@ -231,7 +245,7 @@ async function shardRuns(scratch: string, accounts: number): Promise<void> {
   const dir = path.join(scratch, 'shards');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
-  const s = synth(ROOT, accounts, dir);
+  const s = await synth(ROOT, accounts, dir);
   const emulator = await startEmulator({ seed: seed(accounts) });
   const rows: string[][] = [];
   try {
@@ -478,7 +492,7 @@ async function endToEnd(scratch: string, accounts: number): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
   const reuse = APP_DIR && existsSync(path.join(dir, 'cdktf.out', 'manifest.json'));
-  const s = reuse ? null : synth(ROOT, accounts, dir);
+  const s = reuse ? null : await synth(ROOT, accounts, dir);
   const emulator = await startEmulator({ seed: seed(accounts) });
   const rows: string[][] = [];
   const n = accounts;
@@ -608,7 +622,7 @@ async function splitRuns(scratch: string): Promise<void> {
           mkdirSync(dir, { recursive: true });
           writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
           const got = samples.get(key(b.label, split)) ?? { synth: [], plan: [] };
-          got.synth.push(synth(b.dir, accounts, dir, alerts));
+          got.synth.push(await synth(b.dir, accounts, dir, alerts));
           const emulator = emulators.get(`${accounts}x${alerts}`)!;
           await emulator.control.reset();
           got.plan.push(await plan(b.dir, dir, emulator.url, accounts));
@@ -665,7 +679,7 @@ async function main(): Promise<void> {
             rmSync(dir, { recursive: true, force: true });
             mkdirSync(dir, { recursive: true });
             writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'cdktf.out' }));
-            const s = synth(b.dir, accounts, dir);
+            const s = await synth(b.dir, accounts, dir);
             if (round === 0) outputs.push(outputFiles(path.join(dir, 'cdktf.out'), dir));
             const got = samples.get(b.label) ?? { synth: [], plan: [] };
             got.synth.push(s);
