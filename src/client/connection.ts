@@ -5,19 +5,17 @@
  */
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
+import { splitBaseUrl } from '../accounts/base-url';
 import type { Json } from '../support/json';
 import { networkErrorCode, parseRetryAfter } from './retry';
 import { parseBody, type HttpRequest, type TransportOptions } from './request';
 
 /**
- * undici's global dispatcher, loaded on the first request: loading undici costs about 0.2 s of
- * CPU, which `ncalc --help`, `validate` and `synth` never need.
+ * undici, loaded on the first request: loading it costs about 0.2 s of CPU, which
+ * `ncalc --help`, `validate` and `synth` never need.
  */
 let undici: typeof Undici | undefined;
-function globalDispatcher(): Dispatcher {
-  undici ??= require('undici') as typeof Undici;
-  return undici.getGlobalDispatcher();
-}
+const loadUndici = (): typeof Undici => (undici ??= require('undici') as typeof Undici);
 
 export type Outcome =
   | {
@@ -38,9 +36,12 @@ export type Outcome =
   /** The body passed maxResponseBytes; `bytes` read so far, or announced by Content-Length. */
   | { kind: 'too-large'; status: number; bytes: number; announced: boolean };
 
+/** Response headers as undici gives them: lower-case names. */
+type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
+
 /** An answer read whole (`text`), or one whose body passed the limit (`tooLarge`). */
 type Exchanged =
-  | { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+  | { status: number; headers: IncomingHttpHeaders; text: string }
   | { status: number; tooLarge: { bytes: number; announced: boolean } };
 
 /** Why an exchange stopped reading: the body passed the limit. */
@@ -57,8 +58,8 @@ class TooLarge extends Error {
  * One request and its whole answer through `dispatcher.dispatch`, the body gathered as it comes
  * and refused past `limit` bytes (from its Content-Length before reading, or as soon as the
  * received bytes pass it), so memory stays bounded whatever the server sends. undici's
- * `request()` wraps every answer in a stream, an async resource and an abort listener: half
- * of the client's own CPU over a fleet's 20,000 small lists. `onAbort` gets a function that
+ * `request()` wraps every answer in a stream, an async resource and an abort listener: about
+ * 15 µs of CPU a request (bench/RESULTS.md), 0.3 s over a fleet's 20,000 lists. `onAbort` gets a function that
  * stops the exchange (the attempt's timer), which then fails with `reason`. The handler
  * speaks both of undici's handler interfaces, so a dispatcher of another undici major works.
  */
@@ -70,7 +71,7 @@ function exchange(
 ): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     let status = 0;
-    let headers: Record<string, string | string[] | undefined> = {};
+    let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stop: ((reason: Error) => void) | undefined;
@@ -92,7 +93,7 @@ function exchange(
       stop = abortFn;
       if (stopped) abortFn(stopped);
     };
-    const answered = (code: number, parsed: Record<string, string | string[] | undefined>) => {
+    const answered = (code: number, parsed: IncomingHttpHeaders) => {
       status = code;
       headers = parsed;
       const announced = Number(parsed['content-length']);
@@ -110,26 +111,25 @@ function exchange(
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
       resolve({ status, headers, text });
     };
-    const handler: Dispatcher.DispatchHandler & Record<string, unknown> = {
+    const handler: Dispatcher.DispatchHandler = {
       // undici 7's interface
-      onRequestStart: (controller: { abort(reason: Error): void }) => started((r) => controller.abort(r)),
-      onResponseStart: (_controller: unknown, code: number, parsed: Record<string, string | string[] | undefined>) =>
-        answered(code, parsed),
-      onResponseData: (_controller: unknown, chunk: Buffer) => data(chunk),
+      onRequestStart: (controller) => started((r) => controller.abort(r)),
+      onResponseStart: (_controller, code, parsed) => answered(code, parsed),
+      onResponseData: (_controller, chunk) => data(chunk),
       onResponseEnd: done,
-      onResponseError: (_controller: unknown, err: Error) => fail(err),
+      onResponseError: (_controller, err) => fail(err),
       // the interface before it
-      onConnect: (abortFn: (reason: Error) => void) => started(abortFn),
-      onHeaders: (code: number, raw: Array<Buffer | string>) => {
-        answered(code, rawHeaders(raw));
+      onConnect: (abortFn) => started((r) => abortFn(r)),
+      onHeaders: (code, raw) => {
+        answered(code, loadUndici().util.parseHeaders(raw));
         return true;
       },
-      onData: (chunk: Buffer) => {
+      onData: (chunk) => {
         data(chunk);
         return true;
       },
       onComplete: done,
-      onError: (err: Error) => fail(err),
+      onError: (err) => fail(err),
     };
     onAbort(abort);
     try {
@@ -138,18 +138,6 @@ function exchange(
       fail(err as Error);
     }
   });
-}
-
-/** Raw header pairs (undici's interface before 7) as lower-case names to values. */
-function rawHeaders(raw: Array<Buffer | string>): Record<string, string | string[] | undefined> {
-  const out: Record<string, string | string[] | undefined> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString().toLowerCase();
-    const value = raw[i + 1]!.toString();
-    const seen = out[name];
-    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return out;
 }
 
 /** Bytes of the request line and the headers this client sets, as they go on the wire. */
@@ -167,17 +155,11 @@ export class Connection {
 
   constructor(opts: TransportOptions) {
     this.#opts = opts;
-    // Split once: undici's request(url) parses the whole URL again for every request. A base
-    // URL that does not parse goes to undici as it is, which refuses it before sending.
-    let origin = opts.baseUrl;
-    let prefix = '';
-    try {
-      const url = new URL(opts.baseUrl);
-      origin = url.origin;
-      prefix = url.pathname.replace(/\/+$/, '');
-    } catch {
-      // refused by undici at the first request
-    }
+    // Split once: undici parses a whole URL again for every request. A base URL that does not
+    // parse goes to undici as it is, which refuses it before sending.
+    const split = splitBaseUrl(opts.baseUrl);
+    const origin = split?.origin ?? opts.baseUrl;
+    const prefix = split?.path ?? '';
     this.#origin = origin;
     this.#prefix = prefix;
   }
@@ -213,7 +195,7 @@ export class Connection {
       // connections for 600 deletes at parallelism 64 instead of 64.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const res = await exchange(
-        dispatcher ?? globalDispatcher(),
+        dispatcher ?? loadUndici().getGlobalDispatcher(),
         {
           origin: this.#origin,
           path: `${this.#prefix}${pathAndQuery}`,

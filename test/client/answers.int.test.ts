@@ -292,6 +292,13 @@ describe('a dispatcher of undici 6', () => {
   });
   afterAll(() => agent.close());
 
+  it('sends under the base URL’s path, without its trailing slash', async () => {
+    answer = (_m, _u, res) => sendJson(res, 200, { status: 'OK', alerts: [] });
+    await client({ dispatcher: agent, baseUrl: `${server.url}/gateway/` }).listAlerts();
+    await client({ baseUrl: `${server.url}/gateway` }).listAlerts();
+    expect(server.seen.map((r) => r.url)).toEqual(['/gateway/api/alerts/', '/gateway/api/alerts/']);
+  });
+
   it('reads a list, its headers and the count of what was sent', async () => {
     answer = (_m, _u, res) => sendJson(res, 200, { status: 'OK', alerts: [alert(1), alert(2)] });
     const alerts = await client({ dispatcher: agent }).listAlerts();
